@@ -1,0 +1,47 @@
+"""Village (Descendance): the rules engine, pure and data-driven.
+
+    from companion.village import new_game, apply, legal_actions, pending, load_board
+    st = new_game(["red", "blue"], load_board())
+
+Everything a client needs is re-exported here; see ``docs/engine.md``.
+"""
+
+from __future__ import annotations
+
+from .actions import Action, parse_action
+from .chance import ChanceSpec, chance_spec
+from .data import BoardData
+from .data import load as load_board
+from .engine import (
+    Pending,
+    apply,
+    apply_unchecked,
+    is_chance,
+    is_legal,
+    legal_actions,
+    pending,
+    resolve,
+)
+from .errors import AmbiguousAction, IllegalAction, MalformedAction, RulesError
+from .record import ReplayError, make_header, replay, start
+from .state import GameState
+from .state import new_game as _new_game
+from .summary import summary, view
+from .vocabulary import Color
+
+
+def new_game(
+    players: list[str] | list[Color], board: BoardData | None = None, first_player: str | None = None
+) -> GameState:
+    """A new game in seat order (colours as text or Color); raises ValueError if bad."""
+    return _new_game(
+        [Color(c) for c in players], board or load_board(), Color(first_player) if first_player else None
+    )
+
+
+__all__ = [
+    "Action", "AmbiguousAction", "BoardData", "ChanceSpec", "GameState", "IllegalAction",
+    "MalformedAction", "Pending", "ReplayError", "RulesError", "apply", "apply_unchecked",
+    "chance_spec", "is_chance", "is_legal", "legal_actions", "load_board", "make_header",
+    "new_game", "parse_action", "pending", "replay", "resolve", "start", "summary", "view",
+]

@@ -1,0 +1,112 @@
+"""Time, the bridge and death (seed 000 « La devise Temps », « Un membre de la famille
+décède », « Fin de la partie»)."""
+
+from __future__ import annotations
+
+from .state import GRAVE, REMOVED, VISIBLE_ZONES, GameState, Loc
+from .vocabulary import Color, Section, member_color, member_generation
+
+SECTION_OF_ZONE = {
+    "farm": Section.FARM,
+    "craft": Section.CRAFTS,
+    "council": Section.COUNCIL,
+    "travel": Section.TRAVEL,
+    "church": Section.CHURCH,
+}
+
+
+def spend_time(st: GameState, color: Color, amount: int) -> None:
+    """Move a time marker ``amount`` spaces; each pass over the bridge owes one death.
+
+    The marker starts on the cloud right after the bridge, so it passes the bridge each
+    time the total spent reaches a multiple of the track length. Deaths are owed at the end
+    of the turn, except during a market day where they are due at once.
+    """
+    if amount <= 0:
+        return
+    player = st.p[color]
+    length = st.data.time_track_length
+    crossings = (player.time + amount) // length - player.time // length
+    player.time += amount
+    if crossings:
+        if st.day is not None:
+            st.owed_now[color] = st.owed_now.get(color, 0) + crossings
+        else:
+            st.owed_turn_end += crossings
+
+
+def death_candidates(st: GameState, color: Color) -> list[str]:
+    """The members that may die: the oldest generation among those visible (on the farm or
+    the board). Members in the black bag or not yet born cannot die."""
+    visible = st.family(color, VISIBLE_ZONES)
+    if not visible:
+        return []
+    oldest = min(member_generation(m) for m in visible)
+    return [m for m in visible if member_generation(m) == oldest]
+
+
+def representatives(st: GameState, members: list[str]) -> list[str]:
+    """One member per interchangeable group (same generation, same place), lowest id."""
+    seen: dict[tuple[int, Loc], str] = {}
+    for m in sorted(members):
+        seen.setdefault((member_generation(m), st.members[m]), m)
+    return sorted(seen.values())
+
+
+def canonical_member(st: GameState, member: str) -> str:
+    """The representative of ``member``'s interchangeable group."""
+    gen, loc = member_generation(member), st.members[member]
+    color = member_color(member)
+    return min(m for m in st.family(color) if member_generation(m) == gen and st.members[m] == loc)
+
+
+def canonical_members(st: GameState, members: tuple[str, ...]) -> tuple[str, ...]:
+    """A set of members rewritten to the lowest ids of the same groups (same sizes)."""
+    wanted: dict[tuple[str, int, Loc], int] = {}
+    for m in members:
+        key = (member_color(m).value, member_generation(m), st.members[m])
+        wanted[key] = wanted.get(key, 0) + 1
+    out: list[str] = []
+    for (color, gen, loc), n in wanted.items():
+        group = sorted(
+            m for m in st.family(Color(color)) if member_generation(m) == gen and st.members[m] == loc
+        )
+        out.extend(group[:n] if n <= len(group) else group + ["?"] * (n - len(group)))
+    return tuple(sorted(out))
+
+
+def single_group(st: GameState, members: list[str]) -> bool:
+    """True when every member given is interchangeable with the others."""
+    return len(representatives(st, members)) == 1
+
+
+def chronicle_full(st: GameState) -> bool:
+    caps = st.data.chronicle_capacity(len(st.players))
+    return all(len(st.chronicle[s]) >= cap for s, cap in caps.items())
+
+
+def bury(st: GameState, member: str) -> None:
+    """A member dies: to a free chronicle space of the section where they worked, else an
+    anonymous grave, else (only possible in the final turns) out of the game. Filling the
+    last chronicle space or the last grave triggers the end of the game."""
+    zone = st.members[member][0]
+    section = SECTION_OF_ZONE[zone]
+    players = len(st.players)
+    cause = None
+    if len(st.chronicle[section]) < st.data.chronicle_capacity(players)[section]:
+        st.chronicle[section].append(member)
+        st.members[member] = ("chronicle", section)
+        if chronicle_full(st):
+            cause = "chronicle"
+    elif len(st.graves) < st.data.grave_capacity(players):
+        st.graves.append(member)
+        st.members[member] = GRAVE
+        if len(st.graves) >= st.data.grave_capacity(players):
+            cause = "graves"
+    else:
+        st.members[member] = REMOVED
+    if cause and st.end_trigger is None:
+        st.end_trigger = member_color(member)
+        st.end_cause = cause
+        if st.day is not None:
+            st.end_market_trigger = st.day.trigger

@@ -1,0 +1,223 @@
+"""The game state: everything on the table, plus who must decide what next.
+
+A ``GameState`` is a value: the engine never changes one it was given, it clones it and
+changes the clone (``clone()`` copies every mutable part). Treat states as immutable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .data import BoardData
+from .vocabulary import INFLUENCE, Color, Cube, Good, Section, Space, member_ids
+
+# Where a member is: (zone, where). Zones: "unborn", "farm", "craft" (building), "council"
+# (level 1-4), "travel" (city), "bag" (the black bag), "church" (window 1-4, 1 = rightmost),
+# "chronicle" (section), "grave", "removed".
+Loc = tuple[str, Any]
+UNBORN: Loc = ("unborn", None)
+FARM: Loc = ("farm", None)
+BAG: Loc = ("bag", None)
+GRAVE: Loc = ("grave", None)
+REMOVED: Loc = ("removed", None)
+VISIBLE_ZONES = frozenset({"farm", "craft", "council", "travel", "church"})
+DEAD_ZONES = frozenset({"chronicle", "grave", "removed"})
+
+INFLUENCE_PER_COLOUR = 18  # seed 000 « Contenu »: 72 influence cubes, 18 of each colour
+PLAGUE_CUBES = 6
+MONKS = 4
+MAX_GRAIN = 5  # a farm holds at most 5 sacks (seed 000 « Récolter du grain »)
+
+
+@dataclass(slots=True)
+class Player:
+    """One family's farm and tracks. ``time`` counts every time unit ever spent."""
+
+    color: Color
+    time: int = 0
+    prestige: int = 0
+    coins: int = 1  # seed 000 « Mise en place » 5
+    grain: int = 0
+    cubes: dict[Cube, int] = field(default_factory=lambda: dict.fromkeys(INFLUENCE, 0))
+    goods: dict[Good, int] = field(default_factory=lambda: dict.fromkeys(Good, 0))
+    customers: list[str] = field(default_factory=list)
+    cities: list[str] = field(default_factory=list)
+
+    def clone(self) -> Player:
+        return Player(
+            self.color, self.time, self.prestige, self.coins, self.grain, dict(self.cubes),
+            dict(self.goods), list(self.customers), list(self.cities),
+        )
+
+
+@dataclass(slots=True)
+class MarketDay:
+    """A market day in progress (seed 000 « Marché »)."""
+
+    trigger: Color
+    turn: Color
+    passed: set[Color]
+    trigger_sales: int = 0
+    sold: int = 0
+
+    def clone(self) -> MarketDay:
+        return MarketDay(self.trigger, self.turn, set(self.passed), self.trigger_sales, self.sold)
+
+
+@dataclass(slots=True)
+class GameState:
+    """The whole table. ``phase`` with the fields below it says what is pending:
+
+    - ``reveal``: customer tiles to turn up onto ``to_reveal`` (chance), then ``after_reveal``;
+    - ``fill``: the green bag to fill and draw (chance);
+    - ``turn``: ``players[current]`` takes a cube, uses the well, or (final turns on an
+      empty board) acts freely;
+    - ``act``: the action of ``act_space`` (or skip); ``privilege``: a council privilege up
+      to ``privilege_max`` (or skip); ``market``: a market day decision;
+    - ``death``: ``death_player`` chooses which oldest member dies;
+    - ``buyout`` / ``draw`` / ``move``: the three steps of mass (``mass_order`` left to decide);
+    - ``over``: the game has ended.
+    """
+
+    data: BoardData
+    players: tuple[Color, ...]
+    p: dict[Color, Player]
+    members: dict[str, Loc]
+    supply: dict[Cube, int]
+    bag: dict[Cube, int]
+    spaces: dict[Space, dict[Cube, int]]
+    market: list[str | None]  # 10 customer spaces: 0-4 stalls, 5-9 waiting line
+    unseen: set[str]  # customer tiles still in the face-down stack
+    chronicle: dict[Section, list[str]]
+    graves: list[str]
+    round: int = 1
+    first: int = 0
+    current: int = 0
+    phase: str = "reveal"
+    to_reveal: tuple[int, ...] = ()
+    after_reveal: str = "fill"
+    act_space: Space | None = None
+    privilege_max: int = 0
+    day: MarketDay | None = None
+    next_first: Color | None = None
+    owed_turn_end: int = 0  # deaths the current player owes at the end of the turn
+    owed_now: dict[Color, int] = field(default_factory=dict)  # market day: die at once
+    death_player: Color | None = None
+    end_trigger: Color | None = None
+    end_cause: str | None = None
+    end_market_trigger: Color | None = None  # set when the end came during a market day
+    final_queue: list[Color] | None = None  # players still owed a final turn
+    mass_order: list[Color] = field(default_factory=list)
+    mass_out: int = 0  # figures taken out of the black bag so far this mass
+    mass_moved: set[Color] = field(default_factory=set)
+    prestige_log: list[tuple[int, dict[Color, int]]] = field(default_factory=list)
+
+    def clone(self) -> GameState:
+        """A copy sharing nothing mutable with this state."""
+        return GameState(
+            data=self.data,
+            players=self.players,
+            p={c: pl.clone() for c, pl in self.p.items()},
+            members=dict(self.members),
+            supply=dict(self.supply),
+            bag=dict(self.bag),
+            spaces={s: dict(c) for s, c in self.spaces.items()},
+            market=list(self.market),
+            unseen=set(self.unseen),
+            chronicle={s: list(m) for s, m in self.chronicle.items()},
+            graves=list(self.graves),
+            round=self.round,
+            first=self.first,
+            current=self.current,
+            phase=self.phase,
+            to_reveal=self.to_reveal,
+            after_reveal=self.after_reveal,
+            act_space=self.act_space,
+            privilege_max=self.privilege_max,
+            day=self.day.clone() if self.day else None,
+            next_first=self.next_first,
+            owed_turn_end=self.owed_turn_end,
+            owed_now=dict(self.owed_now),
+            death_player=self.death_player,
+            end_trigger=self.end_trigger,
+            end_cause=self.end_cause,
+            end_market_trigger=self.end_market_trigger,
+            final_queue=list(self.final_queue) if self.final_queue is not None else None,
+            mass_order=list(self.mass_order),
+            mass_out=self.mass_out,
+            mass_moved=set(self.mass_moved),
+            prestige_log=list(self.prestige_log),
+        )
+
+    @property
+    def current_color(self) -> Color:
+        return self.players[self.current]
+
+    def color_at(self, index: int) -> Color:
+        return self.players[index % len(self.players)]
+
+    def seat(self, color: Color) -> int:
+        return self.players.index(color)
+
+    def after(self, color: Color) -> list[Color]:
+        """The other players in seat order, starting after ``color``."""
+        i = self.players.index(color)
+        n = len(self.players)
+        return [self.players[(i + k) % n] for k in range(1, n)]
+
+    def family(self, color: Color, zones: frozenset[str] | None = None) -> list[str]:
+        """Member ids of a colour, optionally only those in the given zones."""
+        ids = member_ids(color)
+        if zones is None:
+            return list(ids)
+        return [m for m in ids if self.members[m][0] in zones]
+
+    def board_empty(self) -> bool:
+        return not any(n for cubes in self.spaces.values() for n in cubes.values())
+
+
+def new_game(
+    players: list[Color] | tuple[Color, ...],
+    data: BoardData,
+    first_player: Color | None = None,
+) -> GameState:
+    """The table after setup (seed 000 « Mise en place »), waiting for the customer tiles.
+
+    ``players`` is the seat order (clockwise); the first player is the oldest player, the
+    first in seat order unless given. Raises ValueError for a bad player list.
+    """
+    seats = tuple(players)
+    if not 2 <= len(seats) <= 4:
+        raise ValueError(f"Village is for 2 to 4 players, got {len(seats)}")
+    if len(set(seats)) != len(seats):
+        raise ValueError("each player needs a different colour")
+    if first_player is not None and first_player not in seats:
+        raise ValueError(f"first player {first_player} is not at the table")
+    members: dict[str, Loc] = {}
+    for c in seats:
+        for m in member_ids(c):
+            members[m] = FARM if m.split("-")[1][0] == "1" else UNBORN
+    supply = dict.fromkeys(INFLUENCE, INFLUENCE_PER_COLOUR)
+    supply[Cube.PLAGUE] = PLAGUE_CUBES
+    first = seats.index(first_player) if first_player else 0
+    slots = data.market_slots(len(seats))
+    return GameState(
+        data=data,
+        players=seats,
+        p={c: Player(c) for c in seats},
+        members=members,
+        supply=supply,
+        bag=dict.fromkeys(Cube, 0),
+        spaces={s: {} for s in Space},
+        market=[None] * 10,
+        unseen=set(data.customers),
+        chronicle={s: [] for s in Section},
+        graves=[],
+        first=first,
+        current=first,
+        phase="reveal",
+        to_reveal=slots,
+        after_reveal="fill",
+        prestige_log=[(0, dict.fromkeys(seats, 0))],
+    )
