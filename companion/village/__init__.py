@@ -31,17 +31,43 @@ from .vocabulary import Color
 
 
 def new_game(
-    players: list[str] | list[Color], board: BoardData | None = None, first_player: str | None = None
+    players: list[str] | list[Color],
+    board: BoardData | None = None,
+    first_player: str | None = None,
 ) -> GameState:
     """A new game in seat order (colours as text or Color); raises ValueError if bad."""
     return _new_game(
-        [Color(c) for c in players], board or load_board(), Color(first_player) if first_player else None
+        [Color(c) for c in players],
+        board or load_board(),
+        Color(first_player) if first_player else None,
     )
 
 
 __all__ = [
-    "Action", "AmbiguousAction", "BoardData", "ChanceSpec", "GameState", "IllegalAction",
-    "MalformedAction", "Pending", "ReplayError", "RulesError", "apply", "apply_unchecked",
-    "chance_spec", "is_chance", "is_legal", "legal_actions", "load_board", "make_header",
-    "new_game", "parse_action", "pending", "replay", "resolve", "start", "summary", "view",
+    "Action",
+    "AmbiguousAction",
+    "BoardData",
+    "ChanceSpec",
+    "GameState",
+    "IllegalAction",
+    "MalformedAction",
+    "Pending",
+    "ReplayError",
+    "RulesError",
+    "apply",
+    "apply_unchecked",
+    "chance_spec",
+    "is_chance",
+    "is_legal",
+    "legal_actions",
+    "load_board",
+    "make_header",
+    "new_game",
+    "parse_action",
+    "pending",
+    "replay",
+    "resolve",
+    "start",
+    "summary",
+    "view",
 ]

@@ -291,9 +291,31 @@ class Done(Decision):
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (
-        RevealCustomers, FillBag, MassDraw, TakeCube, UseWell, FreeAction, Skip, Harvest,
-        Birth, Recall, Train, Produce, Buy, Mill, Serve, Pass, Travel, CouncilEnter,
-        CouncilAdvance, Privilege, Church, Die, Buyout, ChurchMove, Done,
+        RevealCustomers,
+        FillBag,
+        MassDraw,
+        TakeCube,
+        UseWell,
+        FreeAction,
+        Skip,
+        Harvest,
+        Birth,
+        Recall,
+        Train,
+        Produce,
+        Buy,
+        Mill,
+        Serve,
+        Pass,
+        Travel,
+        CouncilEnter,
+        CouncilAdvance,
+        Privilege,
+        Church,
+        Die,
+        Buyout,
+        ChurchMove,
+        Done,
     )
 }
 

@@ -106,7 +106,9 @@ def shipped_items() -> dict[str, DataItem]:
     text = resources.files(__package__).joinpath("data/board.json").read_text("utf-8")
     raw = json.loads(text)["items"]
     return {
-        key: DataItem(key, v["value"], v["confidence"], bool(v["verified"]), v["source"], v["question"])
+        key: DataItem(
+            key, v["value"], v["confidence"], bool(v["verified"]), v["source"], v["question"]
+        )
         for key, v in raw.items()
     }
 
@@ -121,7 +123,9 @@ def items_with_overlay(overlay: dict[str, Any] | None = None) -> dict[str, DataI
         if key not in items:
             raise BoardDataError(f"box check overlay names unknown value {key!r}")
         old = items[key]
-        items[key] = DataItem(key, value, old.confidence, True, "box check by the owner", old.question)
+        items[key] = DataItem(
+            key, value, old.confidence, True, "box check by the owner", old.question
+        )
     from_values({k: i.value for k, i in items.items()})  # validate
     return items
 
@@ -191,8 +195,12 @@ def _build(v: dict[str, Any]) -> BoardData:
     for t in v["customers.tiles"]:
         wants = dict(t["wants"])
         grain = _count("customers.tiles", wants.pop("grain", 0))
-        goods = tuple(sorted(((Good(g), _count("customers.tiles", n, 1)) for g, n in wants.items())))
-        customers[t["id"]] = Customer(t["id"], goods, grain, _count("customers.tiles", t["prestige"]))
+        goods = tuple(
+            sorted(((Good(g), _count("customers.tiles", n, 1)) for g, n in wants.items()))
+        )
+        customers[t["id"]] = Customer(
+            t["id"], goods, grain, _count("customers.tiles", t["prestige"])
+        )
     crafts: dict[Building, Craft] = {}
     for name, c in v["crafts.costs"].items():
         buy = dict(c["buy"])

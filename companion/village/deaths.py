@@ -69,7 +69,9 @@ def canonical_members(st: GameState, members: tuple[str, ...]) -> tuple[str, ...
     out: list[str] = []
     for (color, gen, loc), n in wanted.items():
         group = sorted(
-            m for m in st.family(Color(color)) if member_generation(m) == gen and st.members[m] == loc
+            m
+            for m in st.family(Color(color))
+            if member_generation(m) == gen and st.members[m] == loc
         )
         out.extend(group[:n] if n <= len(group) else group + ["?"] * (n - len(group)))
     return tuple(sorted(out))

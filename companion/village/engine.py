@@ -59,7 +59,11 @@ class Pending:
     detail: dict[str, Any]
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "player": self.player.value if self.player else None, **self.detail}
+        return {
+            "kind": self.kind,
+            "player": self.player.value if self.player else None,
+            **self.detail,
+        }
 
 
 def pending(st: GameState) -> Pending:
@@ -76,7 +80,9 @@ def pending(st: GameState) -> Pending:
         return Pending("over", None, {})
     if phase == "turn":
         final = st.final_queue is not None
-        return Pending("turn", st.current_color, {"final": final, "free": final and st.board_empty()})
+        return Pending(
+            "turn", st.current_color, {"final": final, "free": final and st.board_empty()}
+        )
     if phase == "act":
         assert st.act_space is not None
         return Pending("action", st.current_color, {"space": st.act_space.value})
@@ -128,8 +134,7 @@ def resolve(st: GameState, partial: dict[str, Any]) -> Action:
     taps may leave out what only one option fits). Raises IllegalAction if none matches and
     AmbiguousAction, listing the options, if several do."""
     matches = [
-        a for a in legal_actions(st)
-        if all(a.to_json().get(k) == v for k, v in partial.items())
+        a for a in legal_actions(st) if all(a.to_json().get(k) == v for k, v in partial.items())
     ]
     if not matches:
         raise IllegalAction(f"illegal: {partial!r} — no legal action matches", code="no_match")
@@ -204,8 +209,15 @@ def _explain(st: GameState, action: Action) -> tuple[str, str]:
     kind = p.kind
     t = action.type
     phase_of = {
-        "take": "turn", "well": "turn", "free": "turn", "serve": "market", "pass": "market",
-        "die": "death", "buyout": "buyout", "church_move": "church_move", "done": "church_move",
+        "take": "turn",
+        "well": "turn",
+        "free": "turn",
+        "serve": "market",
+        "pass": "market",
+        "die": "death",
+        "buyout": "buyout",
+        "church_move": "church_move",
+        "done": "church_move",
     }
     wanted = phase_of.get(t, "action")
     if t == "skip" and kind in ("action", "privilege"):
@@ -225,34 +237,50 @@ def _explain(st: GameState, action: Action) -> tuple[str, str]:
             return "cannot_afford", RULES["well"]
         return "illegal", RULES["well"]
     if isinstance(action, FreeAction):
-        return "not_free", "seed 000 « Fin de la partie »: free actions only in final turns on an empty board"
+        return (
+            "not_free",
+            "seed 000 « Fin de la partie »: free actions only in final turns on an empty board",
+        )
     if isinstance(action, Skip):
         return "illegal", "nothing to skip now"
     if kind == "action":
         space = st.act_space
         assert space is not None
         belongs = {
-            Space.HARVEST: (Harvest,), Space.FAMILY: (Birth, Recall),
-            Space.CRAFTS: (Train, Produce, Buy, Mill), Space.TRAVEL: (Travel,),
-            Space.COUNCIL: (CouncilEnter, CouncilAdvance, Privilege), Space.CHURCH: (Church,),
+            Space.HARVEST: (Harvest,),
+            Space.FAMILY: (Birth, Recall),
+            Space.CRAFTS: (Train, Produce, Buy, Mill),
+            Space.TRAVEL: (Travel,),
+            Space.COUNCIL: (CouncilEnter, CouncilAdvance, Privilege),
+            Space.CHURCH: (Church,),
         }[space]
         if not isinstance(action, belongs):
             return "wrong_space", f"you took the {space} action; {t!r} belongs to another space"
         member = getattr(action, "member", None)
         if member is not None and member_color(member) != action.player:
             return "not_your_member", f"{member} is not a {action.player} member"
-        if member is not None and isinstance(action, Train | Travel | CouncilEnter | Church):
-            if st.members[member] != FARM and not (
-                isinstance(action, Travel) and st.members[member][0] == "travel"
-            ):
-                return "not_on_farm", f"{member} is not on your farm ({st.members[member][0]}); " \
-                    "seed 000 « Famille » note: members go onto the board from the farm"
-        if not isinstance(action, Birth | Harvest | Mill) and getattr(action, "pay", None) is not None:
+        placed = isinstance(action, Train | Travel | CouncilEnter | Church)
+        travelling = (
+            isinstance(action, Travel) and st.members.get(member or "", ("",))[0] == "travel"
+        )
+        if member is not None and placed and st.members[member] != FARM and not travelling:
+            return (
+                "not_on_farm",
+                f"{member} is not on your farm ({st.members[member][0]}); "
+                "seed 000 « Famille » note: members go onto the board from the farm",
+            )
+        if (
+            not isinstance(action, Birth | Harvest | Mill)
+            and getattr(action, "pay", None) is not None
+        ):
             return "cannot_pay", f"that payment is not possible: {RULES[space.value]}"
         return "illegal", RULES[space.value]
     if kind == "privilege":
-        return "illegal", "seed 000 « Vue d'ensemble des privilèges »: a privilege of the level " \
-            f"reached ({st.privilege_max}) or lower, that does something"
+        return (
+            "illegal",
+            "seed 000 « Vue d'ensemble des privilèges »: a privilege of the level "
+            f"reached ({st.privilege_max}) or lower, that does something",
+        )
     key = {"market": "market", "death": "death", "buyout": "buyout", "church_move": "church_move"}
     return "illegal", RULES.get(key.get(kind, ""), f"not a legal option for {kind}")
 
@@ -263,17 +291,23 @@ def _explain(st: GameState, action: Action) -> tuple[str, str]:
 def _check_reveal(st: GameState, action: Action) -> None:
     assert isinstance(action, RevealCustomers)
     if st.phase != "reveal":
-        raise IllegalAction(f"illegal: {action.to_json()!r} — no customer tile is to be turned up now",
-                            code="not_a_chance_point")
+        raise IllegalAction(
+            f"illegal: {action.to_json()!r} — no customer tile is to be turned up now",
+            code="not_a_chance_point",
+        )
     want = list(st.to_reveal[: min(len(st.to_reveal), len(st.unseen))])
     slots = [s for s, _ in action.tiles]
     tiles = [t for _, t in action.tiles]
     if sorted(slots) != sorted(want):
-        raise IllegalAction(f"illegal: {action.to_json()!r} — tiles go on market spaces {want}",
-                            code="wrong_slots")
+        raise IllegalAction(
+            f"illegal: {action.to_json()!r} — tiles go on market spaces {want}", code="wrong_slots"
+        )
     if len(set(tiles)) != len(tiles) or any(t not in st.unseen for t in tiles):
-        raise IllegalAction(f"illegal: {action.to_json()!r} — each tile must be a different one "
-                            "still in the face-down stack", code="not_in_stack")
+        raise IllegalAction(
+            f"illegal: {action.to_json()!r} — each tile must be a different one "
+            "still in the face-down stack",
+            code="not_in_stack",
+        )
 
 
 def bag_after_fill(st: GameState) -> dict[Cube, int]:
@@ -291,8 +325,10 @@ def _check_fill(st: GameState, action: Action) -> None:
     assert isinstance(action, FillBag)
     js = action.to_json()
     if st.phase != "fill":
-        raise IllegalAction(f"illegal: {js!r} — the green bag is filled only at round start",
-                            code="not_a_chance_point")
+        raise IllegalAction(
+            f"illegal: {js!r} — the green bag is filled only at round start",
+            code="not_a_chance_point",
+        )
     bag = bag_after_fill(st)
     card = st.data.space_cubes[len(st.players)]
     drawn: dict[Cube, int] = {}
@@ -305,19 +341,25 @@ def _check_fill(st: GameState, action: Action) -> None:
             drawn[cube] = drawn.get(cube, 0) + n
     for cube, n in drawn.items():
         if n > bag[cube]:
-            raise IllegalAction(f"illegal: {js!r} — the bag holds only {bag[cube]} {cube} cube(s)",
-                                code="not_in_bag")
+            raise IllegalAction(
+                f"illegal: {js!r} — the bag holds only {bag[cube]} {cube} cube(s)",
+                code="not_in_bag",
+            )
     total = sum(bag.values())
     need = sum(card.values())
     for space in Space:
         got = per_space.get(space, 0)
         if got > card[space] or (total >= need and got != card[space]):
             raise IllegalAction(
-                f"illegal: {js!r} — the setup card puts {card[space]} cube(s) on {space}, not {got}",
-                code="wrong_count", rule="setup card (board data setup.N.spaces)")
+                f"illegal: {js!r} — the setup card puts {card[space]} cube(s) on {space}, "
+                f"not {got}",
+                code="wrong_count",
+                rule="setup card (board data setup.N.spaces)",
+            )
     if sum(per_space.values()) != min(total, need):
-        raise IllegalAction(f"illegal: {js!r} — {min(total, need)} cubes are drawn in all",
-                            code="wrong_count")
+        raise IllegalAction(
+            f"illegal: {js!r} — {min(total, need)} cubes are drawn in all", code="wrong_count"
+        )
 
 
 def _check_draw(st: GameState, action: Action) -> None:
@@ -326,15 +368,23 @@ def _check_draw(st: GameState, action: Action) -> None:
     if st.phase != "draw":
         raise IllegalAction(f"illegal: {js!r} — no mass draw now", code="not_a_chance_point")
     if len(action.figures) != flow.draw_count(st):
-        raise IllegalAction(f"illegal: {js!r} — {flow.draw_count(st)} figure(s) are drawn",
-                            code="wrong_count", rule="seed 000 « Messe » 1: 4 figures in all")
+        raise IllegalAction(
+            f"illegal: {js!r} — {flow.draw_count(st)} figure(s) are drawn",
+            code="wrong_count",
+            rule="seed 000 « Messe » 1: 4 figures in all",
+        )
     monks = sum(1 for f in action.figures if f == MONK)
     from .state import MONKS
 
     members = [f for f in action.figures if f != MONK]
-    if monks > MONKS or len(set(members)) != len(members) or any(st.members[m] != BAG for m in members):
-        raise IllegalAction(f"illegal: {js!r} — those figures are not all in the black bag",
-                            code="not_in_bag")
+    if (
+        monks > MONKS
+        or len(set(members)) != len(members)
+        or any(st.members[m] != BAG for m in members)
+    ):
+        raise IllegalAction(
+            f"illegal: {js!r} — those figures are not all in the black bag", code="not_in_bag"
+        )
 
 
 CHANCE_CHECKS = {RevealCustomers: _check_reveal, FillBag: _check_fill, MassDraw: _check_draw}
@@ -613,13 +663,40 @@ def _done(st: GameState, a: Action) -> None:
 
 
 HANDLERS = {
-    RevealCustomers: _reveal, FillBag: _fill, MassDraw: _mass_draw, TakeCube: _take,
-    UseWell: _well, FreeAction: _free, Skip: _skip, Harvest: _harvest, Birth: _birth,
-    Recall: _recall, Train: _train, Produce: _produce, Buy: _buy, Mill: _mill, Serve: _serve,
-    Pass: _pass, Travel: _travel, CouncilEnter: _council_enter, CouncilAdvance: _council_advance,
-    Privilege: _privilege, Church: _church, Die: _die, Buyout: _buyout,
-    ChurchMove: _church_move, Done: _done,
+    RevealCustomers: _reveal,
+    FillBag: _fill,
+    MassDraw: _mass_draw,
+    TakeCube: _take,
+    UseWell: _well,
+    FreeAction: _free,
+    Skip: _skip,
+    Harvest: _harvest,
+    Birth: _birth,
+    Recall: _recall,
+    Train: _train,
+    Produce: _produce,
+    Buy: _buy,
+    Mill: _mill,
+    Serve: _serve,
+    Pass: _pass,
+    Travel: _travel,
+    CouncilEnter: _council_enter,
+    CouncilAdvance: _council_advance,
+    Privilege: _privilege,
+    Church: _church,
+    Die: _die,
+    Buyout: _buyout,
+    ChurchMove: _church_move,
+    Done: _done,
 }
 
-__all__ = ["Pending", "apply", "apply_unchecked", "is_chance", "is_legal", "legal_actions",
-           "pending", "resolve"]
+__all__ = [
+    "Pending",
+    "apply",
+    "apply_unchecked",
+    "is_chance",
+    "is_legal",
+    "legal_actions",
+    "pending",
+    "resolve",
+]

@@ -22,7 +22,12 @@ class RulesError(Exception):
 
     def to_json(self) -> dict[str, Any]:
         """The refusal as data: ``{"error": kind, "code": ..., "message": ..., "rule": ...}``."""
-        return {"error": type(self).__name__, "code": self.code, "message": str(self), "rule": self.rule}
+        return {
+            "error": type(self).__name__,
+            "code": self.code,
+            "message": str(self),
+            "rule": self.rule,
+        }
 
 
 class MalformedAction(RulesError):

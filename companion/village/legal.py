@@ -211,7 +211,9 @@ def privilege_options(st: GameState, c: Color, top: int) -> list[Action]:
         out.append(Privilege(c, 1, ()))
     if top >= 2:
         out.extend(
-            Privilege(c, 2, tuple(g.value for g in gain)) for gain in gain_options(st.supply, 2) if gain
+            Privilege(c, 2, tuple(g.value for g in gain))
+            for gain in gain_options(st.supply, 2)
+            if gain
         )
     if top >= 3:
         out.extend(Privilege(c, 3, (g.value,)) for g in sorted(Good, key=lambda g: g.value))
@@ -229,7 +231,9 @@ def market_options(st: GameState) -> list[Action]:
     assert st.day is not None
     c = st.day.turn
     out: list[Action] = []
-    pays: list[Pay] = [()] if flow.serve_cost_free(st, c) else cube_options(st.p[c], {Cube.GREEN: 1})
+    pays: list[Pay] = (
+        [()] if flow.serve_cost_free(st, c) else cube_options(st.p[c], {Cube.GREEN: 1})
+    )
     for slot in flow.stall_customers(st):
         if flow.can_serve(st, c, slot):
             out.extend(Serve(c, slot, pay) for pay in pays)

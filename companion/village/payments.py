@@ -27,7 +27,8 @@ def cube_options(player: Player, need: dict[Cube, int]) -> list[Pay]:
                 nxt_coins.append(coins + jokers)
         partials, coin_counts = nxt, nxt_coins
     return [
-        pay_of({**dict(partial), "coin": coins}) for partial, coins in zip(partials, coin_counts, strict=True)
+        pay_of({**dict(partial), "coin": coins})
+        for partial, coins in zip(partials, coin_counts, strict=True)
     ]
 
 

@@ -46,8 +46,15 @@ class Player:
 
     def clone(self) -> Player:
         return Player(
-            self.color, self.time, self.prestige, self.coins, self.grain, dict(self.cubes),
-            dict(self.goods), list(self.customers), list(self.cities),
+            self.color,
+            self.time,
+            self.prestige,
+            self.coins,
+            self.grain,
+            dict(self.cubes),
+            dict(self.goods),
+            list(self.customers),
+            list(self.cities),
         )
 
 

@@ -68,10 +68,15 @@ def summary(st: GameState) -> dict[str, Any]:
         "end": {
             "triggered_by": st.end_trigger.value if st.end_trigger else None,
             "cause": st.end_cause,
-            "final_turns_left": [c.value for c in st.final_queue] if st.final_queue is not None else None,
+            "final_turns_left": [c.value for c in st.final_queue]
+            if st.final_queue is not None
+            else None,
         },
         "board": {
-            "spaces": {s.value: {cu.value: k for cu, k in cubes.items() if k} for s, cubes in st.spaces.items()},
+            "spaces": {
+                s.value: {cu.value: k for cu, k in cubes.items() if k}
+                for s, cubes in st.spaces.items()
+            },
             "green_bag": {cu.value: k for cu, k in st.bag.items() if k},
             "supply": {cu.value: k for cu, k in st.supply.items()},
             "market": {
@@ -93,7 +98,8 @@ def summary(st: GameState) -> dict[str, Any]:
             "next_first_player": st.next_first.value if st.next_first else None,
         },
         "prestige_history": [
-            {"round": r, "prestige": {c.value: v for c, v in pr.items()}} for r, pr in st.prestige_log
+            {"round": r, "prestige": {c.value: v for c, v in pr.items()}}
+            for r, pr in st.prestige_log
         ],
     }
 

@@ -6,17 +6,17 @@ records (``Color("red")``, ``Space.from_text("council")``) and a repr you can pa
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class _TextEnum(str, Enum):
+class _TextEnum(StrEnum):
     """A string enum whose repr is pasteable and whose text is the record form."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}.{self.name}"
 
     def __str__(self) -> str:
-        return self.value
+        return str(self.value)
 
     @classmethod
     def from_text(cls, text: str) -> _TextEnum:

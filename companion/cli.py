@@ -1,0 +1,161 @@
+"""The ``companion`` command: serve, replay, simulate, bench, boxcheck."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from companion import village as v
+    from companion.render import render
+    from companion.store.errors import RecordError
+    from companion.store.record import parse_record
+
+    try:
+        header, actions = parse_record(Path(args.file).read_text("utf-8"))
+        if args.json:
+            print(
+                json.dumps(v.summary(v.replay(header, actions)), indent=None if args.compact else 1)
+            )
+        else:
+            sys.stdout.write(render(header, actions))
+    except (OSError, RecordError, v.ReplayError) as exc:
+        print(f"companion replay: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from companion.simulate import simulate
+
+    result = simulate(
+        args.games, args.seed, args.players, Path(args.record) if args.record else None
+    )
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        print(
+            f"{result['games']} games, {result['actions']} actions in {result['seconds']} s "
+            f"({result['actions_per_second']} actions/s); violations: {result['violations']}; "
+            f"ended by: {result['ended_by']}"
+        )
+    return 1 if result["violations"] else 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from companion.bench import bench
+
+    result = bench(args.seconds, args.seed)
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        print(
+            f"engine {result['engine_us_per_step']} µs/step, python-chess "
+            f"{result['chess_us_per_step']} µs/step, ratio {result['ratio']}"
+        )
+    return 0
+
+
+def _boxcheck(args: argparse.Namespace) -> int:
+    from companion import boxcheck
+    from companion.village.data import BoardDataError
+
+    path = boxcheck.overlay_path(args.overlay)
+    try:
+        overlay = boxcheck.load_overlay(path)
+        for key in args.confirm or []:
+            item = {s["key"]: s for s in boxcheck.status(overlay)}.get(key)
+            if item is None:
+                raise BoardDataError(f"unknown value {key!r}")
+            overlay = boxcheck.set_answer(overlay, key, item["value"])
+        for assignment in args.set or []:
+            key, _, text = assignment.partition("=")
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise BoardDataError(f"{key}: the value is not JSON: {exc}") from exc
+            overlay = boxcheck.set_answer(overlay, key, value)
+        if args.confirm or args.set:
+            boxcheck.save_overlay(path, overlay)
+        if args.list:
+            rows = boxcheck.status(overlay)
+            if args.json:
+                print(
+                    json.dumps({"overlay": str(path), "values": rows}, indent=1, ensure_ascii=False)
+                )
+            else:
+                for r in rows:
+                    mark = "verified" if r["verified"] else f"UNVERIFIED ({r['confidence']})"
+                    print(
+                        f"{r['key']:24} {mark:22} {json.dumps(r['value'], ensure_ascii=False)[:60]}"
+                    )
+            return 0
+        if not (args.confirm or args.set):
+            return boxcheck.interactive(path, sys.stdin, sys.stdout)
+    except BoardDataError as exc:
+        print(f"companion boxcheck: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    serve = importlib.import_module("companion.serve")
+    result: int = serve.run(args)
+    return result
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description="Village table companion")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("serve", help="run the table service (the main job)")
+    try:
+        importlib.import_module("companion.serve").add_arguments(p)
+    except ModuleNotFoundError:
+        pass
+    p.set_defaults(func=_serve)
+
+    p = sub.add_parser("replay", help="replay a game record")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true", help="print the state summary as JSON")
+    p.add_argument("--compact", action="store_true", help="JSON on one line")
+    p.set_defaults(func=_replay)
+
+    p = sub.add_parser("simulate", help="play random legal games, checking invariants")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=None)
+    p.add_argument("--record", metavar="DIR", help="write each game's record here")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_simulate)
+
+    p = sub.add_parser("bench", help="engine speed against python-chess")
+    p.add_argument("--seconds", type=float, default=5.0, help="per side")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_bench)
+
+    p = sub.add_parser("boxcheck", help="confirm the printed values of your box")
+    p.add_argument(
+        "--overlay", help="answers file (default ~/.config/village-companion/boxcheck.json)"
+    )
+    p.add_argument("--list", action="store_true", help="list every value and whether verified")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--confirm", action="append", metavar="KEY", help="confirm KEY as shipped")
+    p.add_argument("--set", action="append", metavar="KEY=JSON", help="correct KEY")
+    p.set_defaults(func=_boxcheck)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
