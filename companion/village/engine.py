@@ -116,7 +116,7 @@ def is_legal(st: GameState, action: Action) -> bool:
 
 def apply(st: GameState, action: Action | dict[str, Any]) -> GameState:
     """The state after ``action``; raises MalformedAction or IllegalAction, state untouched."""
-    if isinstance(action, dict):
+    if not isinstance(action, Action):
         action = parse_action(action)
     _check(st, action)
     return apply_unchecked(st, action)

@@ -44,7 +44,9 @@ def test_philippe_builds_a_wagon_with_time_or_buys_it_with_cubes(three: GameStat
     st.current = 2
     only_cubes(st, {Space.CRAFTS: {Cube.ORANGE: 2}, Space.CHURCH: {Cube.BROWN: 1}})
     base = act(st, type="take", player="red", space="crafts", cube="orange")
-    trained = act(base, type="train", player="red", building="wainwright", member="red-1a", good="wagon")
+    trained = act(
+        base, type="train", player="red", building="wainwright", member="red-1a", good="wagon"
+    )
     assert trained.p[RED].time == 4  # 2 to train, 2 to build
     assert trained.p[RED].goods[Good.WAGON] == 1
     assert trained.members["red-1a"] == ("craft", "wainwright")
@@ -99,15 +101,16 @@ def test_a_death_goes_to_a_grave_when_the_section_is_full(three: GameState) -> N
 def _market_table(st: GameState) -> GameState:
     st = scenario(st)
     tiles = st.data.customers
-    horse_plough = next(t for t in tiles.values() if dict(t.goods) == {Good.HORSE: 1, Good.PLOUGH: 1})
+    horse_plough = next(
+        t for t in tiles.values() if dict(t.goods) == {Good.HORSE: 1, Good.PLOUGH: 1}
+    )
     grain3 = next(t for t in tiles.values() if not t.goods and t.grain == 3)
     scroll_grain = next(
         t for t in tiles.values() if dict(t.goods) == {Good.SCROLL: 1} and t.grain == 1
     )
     hard = [t.id for t in tiles.values() if dict(t.goods).get(Good.OX)][:2]
     others = [
-        t for t in sorted(tiles)
-        if t not in {horse_plough.id, grain3.id, scroll_grain.id, *hard}
+        t for t in sorted(tiles) if t not in {horse_plough.id, grain3.id, scroll_grain.id, *hard}
     ]
     st.unseen = set(tiles)
     st.market = [horse_plough.id, grain3.id, scroll_grain.id, hard[0], hard[1]]
@@ -146,7 +149,12 @@ def test_market_day_example(three: GameState) -> None:
         st.data.customers[stalls_before[2]].prestige
     )
     assert st.data.customers[stalls_before[0]].prestige == 6
-    assert st.market[:5] == [stalls_before[5], stalls_before[6], stalls_before[7], *stalls_before[3:5]]
+    assert st.market[:5] == [
+        stalls_before[5],
+        stalls_before[6],
+        stalls_before[7],
+        *stalls_before[3:5],
+    ]
     assert st.market[5] == stalls_before[8]
     p = v.pending(st)
     assert p.kind == "reveal_customers" and p.detail["slots"] == [6, 7, 8]
@@ -205,13 +213,20 @@ def test_final_scoring_example_totals_39(three: GameState) -> None:
         st.chronicle[s].append(m)
     tiles = st.data.customers
     served = next(
-        combo for k in (2, 3, 4) for combo in combinations(sorted(tiles), k)
+        combo
+        for k in (2, 3, 4)
+        for combo in combinations(sorted(tiles), k)
         if sum(tiles[t].prestige for t in combo) == 16
     )
     p.customers = list(served)  # customers = 16
     p.coins = 2
     sc = scoring.score(st, BLUE)
     assert [sc[k] for k in ("travel", "council", "church", "chronicle", "customers", "coins")] == [
-        6, 2, 6, 7, 16, 2
+        6,
+        2,
+        6,
+        7,
+        16,
+        2,
     ]
     assert sc["final"] == 39
