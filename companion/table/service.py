@@ -1,0 +1,476 @@
+"""`TableService`: the one way a game's state changes.
+
+Every change goes the same way, under one lock: the engine checks the action against the
+current state (`companion.village.apply`), the store appends it (committed and fsynced),
+only then is the cached state replaced and the change announced on the live feed. A caller
+that got a seq back therefore knows the action survives a crash.
+
+Virtual draws: at a chance point the service holds a `Commitment` (a random seed) whose
+SHA-256 digest is published with the state before anyone can ask for the draw. Posting
+``{"type": "virtual_draw"}`` draws with that seed (`companion.bags.draw_action`) and appends
+the outcome with source ``"virtual_bag"``; the revealed seed and the digest are stored in the
+same event, under the payload key `DRAW_KEY` (``"_draw"``), which the service strips before
+the engine sees the action and from exported records.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any, Final
+
+import companion.village as v
+from companion import bags
+from companion.store import Event, EventStore, JSONObject, format_record, parse_record
+from companion.table import tokens
+from companion.table.errors import NoDrawPending, NoGame, StaleCommitment, StaleSeq
+from companion.table.feed import Feed, Notice, Subscription
+
+__all__ = ["DRAW_KEY", "VIRTUAL_DRAW", "TableService"]
+
+log = logging.getLogger(__name__)
+
+DRAW_KEY: Final = "_draw"
+"""Payload key of a virtual draw's audit (``{"kind", "seed", "digest"}``)."""
+
+VIRTUAL_DRAW: Final = "virtual_draw"
+"""The ``type`` of the action that asks the server to draw."""
+
+
+def engine_action(payload: JSONObject) -> JSONObject:
+    """The action as the engine knows it: the stored payload minus `DRAW_KEY`."""
+    if DRAW_KEY not in payload:
+        return payload
+    return {k: val for k, val in payload.items() if k != DRAW_KEY}
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+class _Game:
+    """The current game as cached in memory: id, header, state, last seq."""
+
+    __slots__ = ("header", "id", "seq", "state")
+
+    def __init__(self, game_id: int, header: JSONObject, state: v.GameState, seq: int) -> None:
+        self.id = game_id
+        self.header = header
+        self.state = state
+        self.seq = seq
+
+
+class TableService:
+    """The table: the current game, its state in memory, tokens and the live feed.
+
+    ``store`` is shared (the service never closes it). ``table_token`` is generated if not
+    given. On start the latest game of the store becomes the current game (its effective
+    actions replayed); a game the engine cannot replay is skipped with a warning.
+    """
+
+    def __init__(self, store: EventStore, table_token: str | None = None) -> None:
+        self._store = store
+        self._lock = threading.RLock()
+        self._feed = Feed()
+        self.table_token: str = table_token or tokens.new_table_token()
+        self._game: _Game | None = None
+        self._commitment: bags.Commitment | None = None
+        self._listeners: list[Callable[[Notice], None]] = []
+        games = store.games()
+        if games:
+            try:
+                self._game = self._load(games[-1].id)
+            except v.ReplayError as exc:
+                log.warning("game %d cannot be replayed, not loaded: %s", games[-1].id, exc)
+            self._offer()
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def store(self) -> EventStore:
+        """The event store behind the service."""
+        return self._store
+
+    @property
+    def current_game_id(self) -> int | None:
+        """The current game's id, None before any game exists."""
+        with self._lock:
+            return self._game.id if self._game else None
+
+    def state(self) -> v.GameState:
+        """The current game's state. Raises `NoGame`."""
+        with self._lock:
+            return self._require().state
+
+    def seq(self) -> int:
+        """The current game's last seq (0 before its first event). Raises `NoGame`."""
+        with self._lock:
+            return self._require().seq
+
+    def header(self) -> JSONObject:
+        """The current game's record header. Raises `NoGame`."""
+        with self._lock:
+            return dict(self._require().header)
+
+    def public_view(self) -> dict[str, Any]:
+        """The table's view (`companion.village.view` for ``"table"``) plus ``game_id``,
+        ``seq`` and ``draw`` (the virtual draw on offer, or None). Raises `NoGame`."""
+        with self._lock:
+            return self._view("table")
+
+    def private_view(self, color: str) -> dict[str, Any]:
+        """The private view of ``color`` (its face-down customers, full score), with the same
+        extra keys as `public_view`. Raises `NoGame`; ValueError if ``color`` does not play.
+        """
+        with self._lock:
+            game = self._require()
+            if color not in game.header.get("players", []):
+                raise ValueError(f"{color!r} does not play in game {game.id}")
+            return self._view(color)
+
+    def legal(self) -> list[JSONObject]:
+        """The pending decision's legal actions in record form; at a chance point one offer
+        ``{"type": "virtual_draw", "draw": kind, "commitment": digest}`` instead; [] once the
+        game is over. Raises `NoGame`."""
+        with self._lock:
+            st = self._require().state
+            offer = self._draw_offer()
+            if offer is not None:
+                return [offer]
+            return [a.to_json() for a in v.legal_actions(st)]
+
+    def export_record(self, game_id: int | None = None) -> str:
+        """The game record (JSON Lines) of ``game_id`` (default: the current game), without
+        the draw audits, so `companion.village.replay` reads it. Raises `NoGame`."""
+        with self._lock:
+            gid = self._require().id if game_id is None else game_id
+            try:
+                header = self._store.header(gid)
+                actions = self._store.effective_actions(gid)
+            except LookupError as exc:
+                raise NoGame(f"no game {gid}") from exc
+        return format_record(header, [engine_action(a) for a in actions])
+
+    def games(self) -> list[dict[str, Any]]:
+        """Every stored game: ``id, created, label, players, events, current``."""
+        with self._lock:
+            current = self._game.id if self._game else None
+            return [
+                {
+                    "id": g.id,
+                    "created": g.created,
+                    "label": g.label,
+                    "players": g.header.get("players"),
+                    "events": g.event_count,
+                    "current": g.id == current,
+                }
+                for g in self._store.games()
+            ]
+
+    def draws(self, game_id: int | None = None) -> list[dict[str, Any]]:
+        """The virtual draws of a game (default: current), for checking: ``seq, kind, seed,
+        digest, action`` each. Raises `NoGame`."""
+        with self._lock:
+            gid = self._require().id if game_id is None else game_id
+            try:
+                events = self._store.events(gid)
+            except LookupError as exc:
+                raise NoGame(f"no game {gid}") from exc
+        return [
+            {"seq": e.seq, **e.payload[DRAW_KEY], "action": engine_action(e.payload)}
+            for e in events
+            if e.kind == "action" and isinstance(e.payload.get(DRAW_KEY), dict)
+        ]
+
+    # -- tokens --------------------------------------------------------------------------
+
+    def is_table_token(self, token: str | None) -> bool:
+        """Whether ``token`` is the table token."""
+        return tokens.same_token(token, self.table_token)
+
+    def player_token(self, color: str, game_id: int | None = None) -> str:
+        """The private-view token of ``color`` in a game (default: current). Raises `NoGame`."""
+        gid = self._require().id if game_id is None else game_id
+        return tokens.player_token(self.table_token, gid, color)
+
+    def is_player_token(self, color: str, token: str | None) -> bool:
+        """Whether ``token`` is ``color``'s token in the current game (False if no game)."""
+        with self._lock:
+            if self._game is None:
+                return False
+            return tokens.same_token(token, self.player_token(color, self._game.id))
+
+    def player_tokens(self) -> dict[str, str]:
+        """Every player's token in the current game, by colour. Raises `NoGame`."""
+        with self._lock:
+            game = self._require()
+            return {c: self.player_token(c, game.id) for c in game.header.get("players", [])}
+
+    # -- changing ------------------------------------------------------------------------
+
+    def new_game(
+        self,
+        players: list[str],
+        first_player: str | None = None,
+        board: v.BoardData | None = None,
+        label: str | None = None,
+    ) -> int:
+        """Start a new game and make it the current one; return its id.
+
+        ``board``: the board values in force (default: the shipped ones); they are written
+        into the header so the record replays the same anywhere.
+
+        Raises:
+            ValueError: bad players or first player (unknown colour, wrong count, repeats).
+        """
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ValueError("players must be a list of colour names")
+        if first_player is not None and first_player not in players:
+            raise ValueError(f"first player {first_player!r} is not among {players!r}")
+        header = v.make_header(players, first_player, board)
+        try:
+            state = v.start(header)
+        except v.ReplayError as exc:
+            raise ValueError(str(exc)) from exc
+        with self._lock:
+            game_id = self._store.create_game(header, label)
+            self._game = _Game(game_id, header, state, 0)
+            self._after_change()
+            self._announce_game()
+            return game_id
+
+    def select_game(self, game_id: int) -> None:
+        """Make a stored game the current one (replaying it).
+
+        Raises:
+            NoGame: no such game. ValueError: the engine cannot replay it.
+        """
+        with self._lock:
+            try:
+                game = self._load(game_id)
+            except LookupError as exc:
+                raise NoGame(f"no game {game_id}") from exc
+            except v.ReplayError as exc:
+                raise ValueError(f"game {game_id} cannot be replayed: {exc}") from exc
+            self._game = game
+            self._after_change()
+            self._announce_game()
+
+    def import_record(self, text: str, label: str | None = None) -> int:
+        """Store a game record as a new game and make it current; return its id.
+
+        Raises:
+            companion.store.RecordError: not a record. companion.village.ReplayError: the
+            engine refuses its header or one of its actions (nothing is stored then).
+        """
+        header, actions = parse_record(text)
+        v.replay(header, [engine_action(a) for a in actions])
+        with self._lock:
+            game_id = self._store.import_record(text, label)
+            self.select_game(game_id)
+            return game_id
+
+    def submit(
+        self, action: JSONObject, source: str = "tablet", expected_seq: int | None = None
+    ) -> int:
+        """Check, store and announce one action; return its seq once it is durable.
+
+        ``action`` is a record action, ``{"type": "virtual_draw"}`` (optionally with the
+        ``commitment`` digest it expects), or a partial action that one legal action
+        completes (`companion.village.resolve`). ``expected_seq``: refuse unless it is the
+        game's last seq.
+
+        Raises:
+            NoGame; StaleSeq; NoDrawPending, StaleCommitment (virtual draws);
+            companion.village.MalformedAction, IllegalAction, AmbiguousAction (``options``);
+            ValueError: unknown ``source``. The state is untouched by any of them.
+        """
+        if not isinstance(action, dict):
+            raise v.MalformedAction(f"an action is a JSON object, got {type(action).__name__}")
+        with self._lock:
+            game = self._require()
+            if expected_seq is not None and expected_seq != game.seq:
+                raise StaleSeq(f"expected seq {expected_seq}, the game is at seq {game.seq}")
+            if action.get("type") == VIRTUAL_DRAW:
+                return self._virtual_draw(game, action)
+            record, new_state = self._check(game.state, action)
+            event = self._store.append(game.id, record, source)
+            self._commit(game, event, new_state)
+            return event.seq
+
+    def undo(self, source: str = "tablet", expected_seq: int | None = None) -> int:
+        """Revert the latest action still in effect (appends a revert); return its seq.
+
+        Raises:
+            NoGame; StaleSeq; companion.store.NothingToUndo; ValueError: unknown source.
+        """
+        with self._lock:
+            game = self._require()
+            if expected_seq is not None and expected_seq != game.seq:
+                raise StaleSeq(f"expected seq {expected_seq}, the game is at seq {game.seq}")
+            event = self._store.append_revert(game.id, source)
+            actions = [engine_action(a) for a in self._store.effective_actions(game.id)]
+            self._commit(game, event, v.replay(game.header, actions))
+            return event.seq
+
+    # -- the live feed -------------------------------------------------------------------
+
+    def subscribe(self, after: int | None = None, game_id: int | None = None) -> Subscription:
+        """Subscribe to the feed.
+
+        ``after``: the last seq the client has seen; the events after it are queued first
+        (None: only what happens from now on). ``game_id``: the game the client shows; if
+        it is not the current one, a ``new_game`` notice comes first instead of a backlog.
+        """
+        with self._lock:
+            backlog: list[Notice] = []
+            game = self._game
+            if game is not None:
+                if game_id is not None and game_id != game.id:
+                    backlog = [self._game_notice(game)]
+                elif after is not None and after < game.seq:
+                    events = self._store.events(game.id, after=max(after, 0))
+                    backlog = [
+                        self._notice(e, self._view("table") if e.seq == game.seq else None)
+                        for e in events
+                    ]
+            return self._feed.add(backlog)
+
+    def add_listener(self, listener: Callable[[Notice], None]) -> None:
+        """Call ``listener(notice)`` after each change (under the lock; keep it short)."""
+        with self._lock:
+            self._listeners.append(listener)
+
+    @property
+    def subscriber_count(self) -> int:
+        """How many subscriptions are open."""
+        return len(self._feed)
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _require(self) -> _Game:
+        if self._game is None:
+            raise NoGame("no game yet: start one (POST /api/games) or import a record")
+        return self._game
+
+    def _load(self, game_id: int) -> _Game:
+        header = self._store.header(game_id)
+        actions = [engine_action(a) for a in self._store.effective_actions(game_id)]
+        return _Game(game_id, header, v.replay(header, actions), self._store.last_seq(game_id))
+
+    def _view(self, viewer: str) -> dict[str, Any]:
+        game = self._require()
+        out = v.view(game.state, viewer)
+        out["game_id"] = game.id
+        out["seq"] = game.seq
+        out["draw"] = self._draw_offer()
+        return out
+
+    def _draw_offer(self) -> JSONObject | None:
+        spec = v.chance_spec(self._require().state)
+        if spec is None or self._commitment is None:
+            return None
+        return {"type": VIRTUAL_DRAW, "draw": spec.kind, "commitment": self._commitment.digest}
+
+    def _offer(self) -> None:
+        """Hold a fresh commitment iff the current game waits for a draw."""
+        self._commitment = None
+        if self._game is not None and v.is_chance(self._game.state):
+            self._commitment = bags.Commitment.new()
+
+    @staticmethod
+    def _check(st: v.GameState, action: JSONObject) -> tuple[JSONObject, v.GameState]:
+        """The record form of ``action`` (completed if partial) and the state after it."""
+        if DRAW_KEY in action:
+            raise v.MalformedAction(f"{DRAW_KEY!r} is written by the server only")
+        try:
+            parsed = v.parse_action(action)
+        except v.MalformedAction as malformed:
+            if not isinstance(action.get("type"), str):
+                raise
+            try:
+                parsed = v.resolve(st, action)  # a partial action one legal action completes
+            except v.AmbiguousAction:
+                raise
+            except v.RulesError:
+                raise malformed from None
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            raise v.MalformedAction(f"malformed action: {exc}") from exc
+        try:
+            new_state = v.apply(st, parsed)
+        except v.RulesError:
+            raise
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            raise v.MalformedAction(f"malformed action: {exc}") from exc
+        return parsed.to_json(), new_state
+
+    def _virtual_draw(self, game: _Game, request: JSONObject) -> int:
+        spec = v.chance_spec(game.state)
+        commitment = self._commitment
+        if spec is None or commitment is None:
+            kind = v.pending(game.state).kind
+            raise NoDrawPending(f"no draw to make: the game waits for {kind}")
+        wanted = request.get("commitment")
+        if wanted is not None and wanted != commitment.digest:
+            raise StaleCommitment(f"the commitment in force is {commitment.digest}, not {wanted!r}")
+        outcome = bags.draw_action(spec, commitment.seed)
+        new_state = v.apply(game.state, outcome)
+        audit = {"kind": spec.kind, "seed": commitment.seed, "digest": commitment.digest}
+        event = self._store.append(game.id, {**outcome, DRAW_KEY: audit}, "virtual_bag")
+        self._commit(game, event, new_state)
+        return event.seq
+
+    def _commit(self, game: _Game, event: Event, state: v.GameState) -> None:
+        """Adopt the state after a stored event and announce the event."""
+        game.state = state
+        game.seq = event.seq
+        self._after_change()
+        self._publish(self._notice(event, self._view("table")))
+
+    def _after_change(self) -> None:
+        self._offer()
+
+    def _announce_game(self) -> None:
+        assert self._game is not None
+        self._publish(self._game_notice(self._game))
+
+    def _publish(self, notice: Notice) -> None:
+        self._feed.publish(notice)
+        for listener in self._listeners:
+            try:
+                listener(notice)
+            except Exception:
+                log.exception("feed listener failed")
+
+    def _game_notice(self, game: _Game) -> Notice:
+        data = {
+            "game_id": game.id,
+            "seq": game.seq,
+            "kind": "game",
+            "type": "new_game",
+            "source": None,
+            "time": None,
+            "action": None,
+            "draw": None,
+            "state": self._view("table"),
+        }
+        return Notice(game.id, game.seq, _dumps(data))
+
+    def _notice(self, event: Event, state: dict[str, Any] | None) -> Notice:
+        payload = event.payload
+        is_action = event.kind == "action"
+        data = {
+            "game_id": event.game_id,
+            "seq": event.seq,
+            "kind": event.kind,
+            "type": payload.get("type") if is_action else "revert",
+            "source": event.source,
+            "time": event.time,
+            "action": engine_action(payload) if is_action else None,
+            "reverts": payload.get("reverts"),
+            "draw": payload.get(DRAW_KEY),
+            "state": state,
+        }
+        return Notice(event.game_id, event.seq, _dumps(data))

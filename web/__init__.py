@@ -1,0 +1,107 @@
+"""The Flask web app: `create_app` builds it around one `TableService`.
+
+No module-level app: ``create_app(config)`` makes one, binds a `TableService` (in
+``app.extensions["table"]``) and registers the blueprints: ``web.api`` (JSON under
+``/api``), ``web.events`` (server-sent events) and ``web.pages`` (the HTML pages) when that
+module exists and exposes ``bp``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import logging
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from companion.store import EventStore
+from companion.table import TableService
+
+__all__ = ["DEFAULTS", "create_app", "table_service"]
+
+log = logging.getLogger(__name__)
+
+DEFAULTS: dict[str, Any] = {
+    "DB_PATH": None,  # None: a fresh database in a temporary directory
+    "TABLE_TOKEN": None,  # None: generated (see TableService.table_token)
+    "DEMO": False,  # True: a simulated game advances by itself (companion.table.demo)
+    "DEMO_INTERVAL": 0.4,  # seconds between two demo actions
+    "SSE_KEEPALIVE": 15.0,  # seconds between keep-alive comments on /api/events
+    "MAX_CONTENT_LENGTH": 4 * 1024 * 1024,
+    "JSON_SORT_KEYS": False,
+}
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build the app: `DEFAULTS` overlaid with ``config``.
+
+    Raises:
+        companion.store.StoreError, sqlite3.DatabaseError: the database cannot be opened.
+    """
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    app.config.update(config or {})
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    db_path = app.config["DB_PATH"]
+    if db_path is None:
+        db_path = Path(tempfile.mkdtemp(prefix="village-companion-")) / "games.sqlite3"
+        app.config["DB_PATH"] = db_path
+    store = EventStore(db_path)
+    service = TableService(store, app.config["TABLE_TOKEN"])
+    app.config["TABLE_TOKEN"] = service.table_token
+    app.extensions["table"] = service
+
+    from web import api, events
+
+    app.register_blueprint(api.bp)
+    app.register_blueprint(events.bp)
+    if importlib.util.find_spec("web.pages") is not None:
+        pages = importlib.import_module("web.pages")
+        if hasattr(pages, "bp"):
+            app.register_blueprint(pages.bp)
+
+    _register_error_handlers(app)
+
+    if app.config["DEMO"]:
+        from companion.table.demo import DemoTable
+
+        demo = DemoTable(service, interval=float(app.config["DEMO_INTERVAL"]))
+        app.extensions["table_demo"] = demo
+        demo.start()
+    return app
+
+
+def table_service(app: Flask) -> TableService:
+    """The `TableService` an app made by `create_app` holds."""
+    service: TableService = app.extensions["table"]
+    return service
+
+
+def _register_error_handlers(app: Flask) -> None:
+    """JSON errors under ``/api`` (404, 405, 413…); never an HTML page or a bare 500."""
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException) -> Response | HTTPException:
+        if not request.path.startswith("/api"):
+            return exc
+        response = jsonify(
+            {
+                "error": type(exc).__name__,
+                "code": (exc.name or "error").lower().replace(" ", "_"),
+                "message": exc.description,
+                "rule": None,
+            }
+        )
+        response.status_code = exc.code or 500
+        return response
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception) -> tuple[Response, int]:
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        body = {"error": "InternalError", "code": "internal", "message": str(exc), "rule": None}
+        return jsonify(body), 500

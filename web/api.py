@@ -1,0 +1,271 @@
+"""The JSON API under ``/api`` (documented in ``docs/api.md``).
+
+Reading needs no token; every change needs ``Authorization: Bearer <table token>``; a
+player's private view needs that player's token. Errors are JSON
+``{"error", "code", "message", "rule"}`` with a 4xx status; the state is untouched by any.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NoReturn
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+import companion.village as v
+from companion.store import NothingToUndo, RecordError
+from companion.table import NoDrawPending, NoGame, StaleCommitment, StaleSeq, TableService
+from companion.table.errors import TableError
+
+__all__ = ["ApiError", "bearer_token", "bp", "service"]
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+PUBLIC_VIEWERS = frozenset({"table", "observer"})
+
+
+class ApiError(Exception):
+    """A refusal with its HTTP status, stable ``code`` and message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+    def to_json(self) -> dict[str, Any]:
+        return {"error": "ApiError", "code": self.code, "message": str(self), "rule": None}
+
+
+def service() -> TableService:
+    """The app's `TableService`."""
+    svc: TableService = current_app.extensions["table"]
+    return svc
+
+
+def bearer_token() -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, None without one."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def _require_table_token() -> None:
+    if not service().is_table_token(bearer_token()):
+        raise ApiError(401, "unauthorized", "this needs the table token: Authorization: Bearer …")
+
+
+def _fail(status: int, code: str, message: str) -> NoReturn:
+    raise ApiError(status, code, message)
+
+
+def _reject_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _json_body() -> Any:
+    """The request body parsed as JSON. Raises ApiError 400 if it is not JSON."""
+    raw = request.get_data(cache=True)
+    try:
+        return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        _fail(400, "bad_json", f"the body is not JSON: {exc}")
+
+
+def _json_object() -> dict[str, Any]:
+    body = _json_body()
+    if not isinstance(body, dict):
+        _fail(400, "malformed", f"expected a JSON object, got {type(body).__name__}")
+    return body
+
+
+def _int_arg(name: str) -> int | None:
+    text = request.args.get(name)
+    if text is None or text == "":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        _fail(400, "bad_parameter", f"{name} must be an integer, not {text!r}")
+
+
+def _error(status: int, body: dict[str, Any]) -> tuple[Response, int]:
+    return jsonify(body), status
+
+
+# -- errors ------------------------------------------------------------------------------
+
+
+@bp.errorhandler(ApiError)
+def _api_error(exc: ApiError) -> tuple[Response, int]:
+    response, status = _error(exc.status, exc.to_json())
+    if status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="village-companion"'
+    return response, status
+
+
+@bp.errorhandler(v.RulesError)
+def _rules_error(exc: v.RulesError) -> tuple[Response, int]:
+    return _error(400 if isinstance(exc, v.MalformedAction) else 422, exc.to_json())
+
+
+@bp.errorhandler(TableError)
+def _table_error(exc: TableError) -> tuple[Response, int]:
+    status = {NoGame: 404, StaleSeq: 409, StaleCommitment: 409, NoDrawPending: 422}
+    return _error(status.get(type(exc), 422), exc.to_json())
+
+
+# -- reading -----------------------------------------------------------------------------
+
+
+@bp.get("/state")
+def get_state() -> Response:
+    """The current game: the public view, or with ``viewer=<colour>`` and that player's token
+    (``token=`` or Bearer) the private view."""
+    viewer = request.args.get("viewer", "table")
+    if viewer in PUBLIC_VIEWERS:
+        return jsonify(service().public_view())
+    svc = service()
+    if svc.current_game_id is None:
+        raise NoGame("no game yet")
+    players = svc.header().get("players", [])
+    if viewer not in players:
+        _fail(400, "bad_viewer", f"viewer must be 'table' or one of {players}, not {viewer!r}")
+    token = request.args.get("token") or bearer_token()
+    if not svc.is_player_token(viewer, token):
+        _fail(401, "unauthorized", f"the private view of {viewer} needs {viewer}'s token")
+    return jsonify(svc.private_view(viewer))
+
+
+@bp.get("/legal")
+def get_legal() -> Response:
+    """The pending decision and its legal actions (or the virtual draw on offer)."""
+    svc = service()
+    with_state = svc.public_view()
+    return jsonify(
+        {
+            "game_id": with_state["game_id"],
+            "seq": with_state["seq"],
+            "pending": with_state["pending"],
+            "actions": svc.legal(),
+        }
+    )
+
+
+@bp.get("/games")
+def get_games() -> Response:
+    """Every stored game, oldest first."""
+    return jsonify({"current": service().current_game_id, "games": service().games()})
+
+
+@bp.get("/export")
+def get_export() -> Response:
+    """The game record (JSON Lines) of ``game=<id>`` or of the current game."""
+    game_id = _int_arg("game")
+    text = service().export_record(game_id)
+    name = f"village-game-{game_id or service().current_game_id}.jsonl"
+    return Response(
+        text,
+        mimetype="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@bp.get("/draws")
+def get_draws() -> Response:
+    """The virtual draws of ``game=<id>`` or of the current game, seeds revealed."""
+    return jsonify({"draws": service().draws(_int_arg("game"))})
+
+
+# -- changing ----------------------------------------------------------------------------
+
+
+@bp.post("/actions")
+def post_action() -> Response:
+    """Apply one record action (or ``{"type": "virtual_draw"}``); answers its seq."""
+    _require_table_token()
+    action = _json_object()
+    expected = _int_arg("expected_seq")
+    svc = service()
+    seq = svc.submit(action, "tablet", expected_seq=expected)
+    return jsonify({"game_id": svc.current_game_id, "seq": seq})
+
+
+@bp.post("/undo")
+def post_undo() -> Response:
+    """Revert the latest action in effect; answers the revert's seq."""
+    _require_table_token()
+    svc = service()
+    try:
+        seq = svc.undo("tablet", expected_seq=_int_arg("expected_seq"))
+    except NothingToUndo as exc:
+        _fail(422, "nothing_to_undo", str(exc))
+    return jsonify({"game_id": svc.current_game_id, "seq": seq})
+
+
+@bp.post("/games")
+def post_game() -> tuple[Response, int]:
+    """Start a new game: ``{"players": [...], "first_player": ..., "label": ...}``."""
+    _require_table_token()
+    body = _json_object()
+    players = body.get("players")
+    first = body.get("first_player")
+    label = body.get("label")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        _fail(400, "bad_players", "players must be a list of colours, in seat order")
+    if first is not None and not isinstance(first, str):
+        _fail(400, "bad_players", "first_player must be a colour")
+    if label is not None and not isinstance(label, str):
+        _fail(400, "bad_label", "label must be text")
+    try:
+        game_id = service().new_game(players, first, label=label)
+    except ValueError as exc:
+        _fail(400, "bad_players", str(exc))
+    return jsonify({"game_id": game_id, "players": service().player_tokens()}), 201
+
+
+@bp.post("/games/<int:game_id>/select")
+def post_select(game_id: int) -> Response:
+    """Make a stored game the current one."""
+    _require_table_token()
+    try:
+        service().select_game(game_id)
+    except ValueError as exc:
+        _fail(422, "replay_refused", str(exc))
+    return jsonify({"game_id": game_id, "seq": service().seq()})
+
+
+@bp.post("/import")
+def post_import() -> tuple[Response, int]:
+    """Store a game record (the body, JSON Lines) as a new game and make it current."""
+    _require_table_token()
+    try:
+        text = request.get_data().decode("utf-8")
+        game_id = service().import_record(text, label=request.args.get("label"))
+    except UnicodeDecodeError as exc:
+        _fail(400, "bad_record", f"the record is not UTF-8 text: {exc}")
+    except RecordError as exc:
+        _fail(400, "bad_record", str(exc))
+    except v.ReplayError as exc:
+        _fail(422, "replay_refused", str(exc))
+    except RecursionError:
+        _fail(400, "bad_record", "the record nests too deeply")
+    return jsonify({"game_id": game_id, "seq": service().seq()}), 201
+
+
+@bp.get("/tokens")
+def get_tokens() -> Response:
+    """The players' tokens for their private views (table token needed)."""
+    _require_table_token()
+    svc = service()
+    tokens = svc.player_tokens()
+    return jsonify(
+        {
+            "game_id": svc.current_game_id,
+            "players": {
+                color: {"token": token, "query": f"viewer={color}&token={token}"}
+                for color, token in tokens.items()
+            },
+        }
+    )

@@ -1,0 +1,67 @@
+"""Server-sent events: ``GET /api/events``, the live feed of the current game.
+
+Each event is ``id: <seq>`` and ``data: <JSON>`` (see ``docs/api.md``): the stored event
+(``game_id, seq, kind, type, source, time, action, reverts, draw``) and ``state``, the public
+view after it (None for the older events of a catch-up, all but the last). A client resumes
+with the ``Last-Event-ID`` header (browsers send it on reconnect) or ``?after=<seq>``;
+``?game=<id>`` names the game it shows: if another game is current, a ``new_game`` event
+comes first. A comment line every ``SSE_KEEPALIVE`` seconds keeps the connection open.
+
+Each open stream holds one server thread (waitress): size the thread pool accordingly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from flask import Blueprint, Response, current_app, request
+
+from companion.table import Subscription
+from web.api import ApiError, service
+
+__all__ = ["bp", "stream"]
+
+bp = Blueprint("events", __name__, url_prefix="/api")
+
+
+def _optional_int(text: str | None, name: str) -> int | None:
+    if text is None or not text.strip():
+        return None
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise ApiError(400, "bad_parameter", f"{name} must be an integer, not {text!r}") from None
+
+
+@bp.get("/events")
+def get_events() -> Response:
+    """The live feed as ``text/event-stream``."""
+    after = _optional_int(request.args.get("after"), "after")
+    if after is None:
+        after = _optional_int(request.headers.get("Last-Event-ID"), "Last-Event-ID")
+    game_id = _optional_int(request.args.get("game"), "game")
+    keepalive = float(current_app.config["SSE_KEEPALIVE"])
+    subscription = service().subscribe(after=after, game_id=game_id)
+    return Response(
+        stream(subscription, keepalive),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+def stream(subscription: Subscription, keepalive: float) -> Iterator[str]:
+    """The SSE text of ``subscription``'s notices, with keep-alive comments; closes the
+    subscription when the client goes (the generator is closed) or is cut off."""
+    try:
+        yield "retry: 2000\n: connected\n\n"
+        while True:
+            try:
+                notice = subscription.get(timeout=keepalive)
+            except EOFError:
+                return
+            if notice is None:
+                yield ": keep-alive\n\n"
+            else:
+                yield f"id: {notice.seq}\ndata: {notice.data}\n\n"
+    finally:
+        subscription.close()
