@@ -163,7 +163,10 @@ def test_fill_bag_refuses_wrong_counts() -> None:
     st = v.new_game(["red", "blue"])
     spec = v.chance_spec(st)
     assert spec is not None
-    st = v.apply(st, {"type": "reveal_customers", "tiles": dict(zip(spec.slots, spec.contents))})
+    st = v.apply(
+        st,
+        {"type": "reveal_customers", "tiles": dict(zip(spec.slots, spec.contents, strict=False))},
+    )
     with pytest.raises(v.IllegalAction, match="the bag holds only"):
         v.apply(st, {"type": "fill_bag", "spaces": {"harvest": {"brown": 30}}})
     with pytest.raises(v.IllegalAction, match="setup card"):
@@ -281,7 +284,11 @@ def test_end_during_a_market_day_triggered_by_another_player(three: GameState) -
         spec = v.chance_spec(st)
         assert spec is not None
         st = v.apply(
-            st, {"type": "reveal_customers", "tiles": dict(zip(spec.slots, spec.contents))}
+            st,
+            {
+                "type": "reveal_customers",
+                "tiles": dict(zip(spec.slots, spec.contents, strict=False)),
+            },
         )
     assert v.pending(st).player == BLUE and st.final_queue == [YELLOW, RED]
 

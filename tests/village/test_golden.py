@@ -1,0 +1,35 @@
+"""Golden playthroughs: scripted games rendered as text, diffed on every run.
+
+The scripts are records under ``tests/golden/`` (seeded random games, frozen). When a rule
+changes on purpose, regenerate with ``UPDATE_GOLDEN=1 pytest tests/village/test_golden.py``
+and read the diff before committing it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from companion.render import render
+from companion.simulate import random_game
+from companion.store.record import format_record, parse_record
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+SCRIPTS = {"two-players": (2, 11), "three-players": (3, 12), "four-players": (4, 13)}
+
+
+@pytest.mark.parametrize("name", list(SCRIPTS))
+def test_golden_playthrough(name: str) -> None:
+    record = GOLDEN / f"{name}.jsonl"
+    text = GOLDEN / f"{name}.txt"
+    if os.environ.get("UPDATE_GOLDEN"):
+        players, seed = SCRIPTS[name]
+        game = random_game(players, random.Random(seed))
+        record.write_text(format_record(game.header, game.actions), "utf-8")
+        header, actions = parse_record(record.read_text("utf-8"))
+        text.write_text(render(header, actions), "utf-8")
+    header, actions = parse_record(record.read_text("utf-8"))
+    assert render(header, actions) == text.read_text("utf-8")
