@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from pathlib import Path
+
+from companion import serve
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -103,7 +104,6 @@ def _boxcheck(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    serve = importlib.import_module("companion.serve")
     result: int = serve.run(args)
     return result
 
@@ -113,10 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("serve", help="run the table service (the main job)")
-    try:
-        importlib.import_module("companion.serve").add_arguments(p)
-    except ModuleNotFoundError:
-        pass
+    serve.add_arguments(p)
     p.set_defaults(func=_serve)
 
     p = sub.add_parser("replay", help="replay a game record")
