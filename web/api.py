@@ -17,7 +17,7 @@ from companion.store import NothingToUndo, RecordError
 from companion.table import NoDrawPending, NoGame, StaleCommitment, StaleSeq, TableService
 from companion.table.errors import TableError
 
-__all__ = ["ApiError", "bearer_token", "bp", "service"]
+__all__ = ["ApiError", "api_error", "bearer_token", "bp", "service"]
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -98,7 +98,8 @@ def _error(status: int, body: dict[str, Any]) -> tuple[Response, int]:
 
 
 @bp.errorhandler(ApiError)
-def _api_error(exc: ApiError) -> tuple[Response, int]:
+def api_error(exc: ApiError) -> tuple[Response, int]:
+    """The JSON answer to an `ApiError` (with ``WWW-Authenticate`` for a 401)."""
     response, status = _error(exc.status, exc.to_json())
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="village-companion"'

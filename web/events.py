@@ -17,11 +17,12 @@ from collections.abc import Iterator
 from flask import Blueprint, Response, current_app, request
 
 from companion.table import Subscription
-from web.api import ApiError, service
+from web.api import ApiError, api_error, service
 
 __all__ = ["bp", "stream"]
 
 bp = Blueprint("events", __name__, url_prefix="/api")
+bp.register_error_handler(ApiError, api_error)
 
 
 def _optional_int(text: str | None, name: str) -> int | None:
