@@ -127,11 +127,12 @@ def craft_options(st: GameState, c: Color) -> list[Action]:
     out: list[Action] = []
     player = st.p[c]
     farm = farm_reps(st, c)
+    trained = {st.members[m][1] for m in st.family(c, frozenset({"craft"}))}
     for building, craft in st.data.crafts.items():
         for m in farm:
             out.append(Train(c, building, m, None))
             out.extend(Train(c, building, m, g) for g in craft.goods)
-        if any(loc == ("craft", building) for loc in (st.members[m] for m in st.family(c))):
+        if building in trained:
             out.extend(Produce(c, building, g) for g in craft.goods)
     for good, building in BUY_FROM.items():
         craft = st.data.crafts[building]

@@ -97,13 +97,20 @@ GENERATION_SIZES: dict[int, int] = {1: 4, 2: 3, 3: 2, 4: 2}
 COPY_LETTERS = "abcd"
 
 
-def member_ids(color: Color) -> tuple[str, ...]:
-    """The 11 member ids of a colour, e.g. ``red-1a`` … ``red-4b``."""
+def _ids(color: Color) -> tuple[str, ...]:
     return tuple(
         f"{color.value}-{gen}{COPY_LETTERS[i]}"
         for gen, size in GENERATION_SIZES.items()
         for i in range(size)
     )
+
+
+_MEMBER_IDS: dict[Color, tuple[str, ...]] = {c: _ids(c) for c in Color}
+
+
+def member_ids(color: Color) -> tuple[str, ...]:
+    """The 11 member ids of a colour, e.g. ``red-1a`` … ``red-4b``."""
+    return _MEMBER_IDS[color]
 
 
 def member_color(member: str) -> Color:
