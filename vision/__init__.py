@@ -1,0 +1,1 @@
+"""Board vision (OpenCV): not built yet; comes with the camera issue (see hardware.md)."""
