@@ -70,6 +70,11 @@ def run(args: argparse.Namespace) -> int:
         channel_timeout=3600,
         ident="village-companion",
     )
+
+    def _stop(signum: int, frame: FrameType | None) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, _stop)
     port = int(server.effective_port)
     url = f"http://{lan_address(args.host)}:{port}/play#token={token}"
     print(f"village-companion: database {db}", flush=True)
@@ -79,10 +84,6 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_qr:
         print_qr(url)
 
-    def _stop(signum: int, frame: FrameType | None) -> None:
-        raise SystemExit(0)
-
-    signal.signal(signal.SIGTERM, _stop)
     try:
         server.run()
     except (KeyboardInterrupt, SystemExit):

@@ -1,0 +1,221 @@
+"""Benchmark of the table service; prints one JSON object.
+
+    python -m companion.table.bench [--actions 1000] [--restart-events 2000]
+
+- ``latency_ms``: action POST → the same event read by one SSE client, p50/p95/max, over
+  ``--actions`` legal actions posted one after another to a real server process
+  (``python -m companion.serve`` under waitress on 127.0.0.1; virtual draws included).
+- ``restart``: a four-player game played to its end with undo/redo pairs until its log
+  holds ``--restart-events`` events; the time to open the store and replay it into a
+  `TableService` (what a restart does), best of 5, and the time until a restarted server
+  process accepts connections.
+- ``server_rss_mb``: resident memory of the server process after the latency run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.store import EventStore
+from companion.table.service import TableService
+from companion.table.sse import SSEClient
+
+TOKEN = "bench-token"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _start_server(db: Path, port: int) -> tuple[subprocess.Popen[bytes], float]:
+    """Start a server process; return it and the seconds until it accepted a connection."""
+    args = [sys.executable, "-m", "companion.serve", "--host", "127.0.0.1", "--port", str(port)]
+    args += ["--db", str(db), "--token", TOKEN, "--no-qr"]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return proc, time.perf_counter() - t0
+        except OSError:
+            if proc.poll() is not None or time.perf_counter() - t0 > 30:
+                raise RuntimeError("the server did not start") from None
+            time.sleep(0.01)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class _Client:
+    def __init__(self, port: int) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def call(self, method: str, path: str, body: Any = None) -> Any:
+        headers = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
+        self.conn.request(method, path, None if body is None else json.dumps(body), headers)
+        response = self.conn.getresponse()
+        data = json.loads(response.read() or b"null")
+        if response.status >= 300:
+            raise RuntimeError(f"{method} {path}: {response.status} {data}")
+        return data
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def bench_latency(n_actions: int, workdir: Path) -> dict[str, Any]:
+    """POST → SSE delivery latency over ``n_actions`` actions on a real server."""
+    port = _free_port()
+    proc, _ = _start_server(workdir / "latency.sqlite3", port)
+    try:
+        client = _Client(port)
+        client.call("POST", "/api/games", {"players": ["red", "yellow", "blue", "white"]})
+        seen: dict[tuple[int, int], float] = {}
+        ready = threading.Event()
+        done = threading.Event()
+        cond = threading.Condition()
+
+        def listen() -> None:
+            with SSEClient("127.0.0.1", port, timeout=60) as sse:
+                ready.set()
+                while not done.is_set():
+                    try:
+                        data = sse.next_event().json()
+                    except (ConnectionError, TimeoutError):
+                        return  # the server stopped at the end of the run
+                    with cond:
+                        seen[(data["game_id"], data["seq"])] = time.perf_counter()
+                        cond.notify_all()
+
+        listener = threading.Thread(target=listen, daemon=True)
+        listener.start()
+        ready.wait(10)
+        rng = random.Random(1)
+        latencies: list[float] = []
+        games = 1
+        while len(latencies) < n_actions:
+            legal = client.call("GET", "/api/legal")
+            if not legal["actions"]:
+                client.call("POST", "/api/games", {"players": ["red", "yellow", "blue", "white"]})
+                games += 1
+                continue
+            action = rng.choice(legal["actions"])
+            t0 = time.perf_counter()
+            answer = client.call("POST", "/api/actions", action)
+            key = (answer["game_id"], answer["seq"])
+            with cond:
+                cond.wait_for(lambda key=key: key in seen, timeout=10)  # type: ignore[misc]
+                latencies.append((seen[key] - t0) * 1000)
+        done.set()
+        rss = _rss_mb(proc.pid)
+    finally:
+        _stop(proc)
+    return {
+        "actions": len(latencies),
+        "games": games,
+        "p50": round(statistics.median(latencies), 2),
+        "p95": round(_percentile(latencies, 0.95), 2),
+        "max": round(max(latencies), 2),
+        "server_rss_mb": round(rss, 1),
+    }
+
+
+def build_long_game(db: Path, n_events: int) -> dict[str, int]:
+    """A four-player game with ``n_events`` events: played to the end, plus undo/redo pairs
+    spread over it. Returns its event and effective action counts."""
+    rng = random.Random(2)
+    with EventStore(db) as store:
+        service = TableService(store, TOKEN)
+        service.new_game(["red", "yellow", "blue", "white"])
+        while actions := service.legal():
+            service.submit(rng.choice(actions), "demo")
+        played = service.seq()
+        pairs = max(0, (n_events - played + 1) // 2)
+        game_id = service.current_game_id
+        assert game_id is not None
+        # Undo/redo pairs on the last action keep the game the same and lengthen its log.
+        last = store.effective_actions(game_id)[-1]
+        for _ in range(pairs):
+            store.append_revert(game_id, "tablet")
+            store.append(game_id, last, "tablet")
+        return {"events": store.last_seq(game_id), "effective_actions": played}
+
+
+def bench_restart(n_events: int, workdir: Path) -> dict[str, Any]:
+    """Restart time of a long game: open + replay in process, and a whole server process."""
+    db = workdir / "restart.sqlite3"
+    counts = build_long_game(db, n_events)
+    times = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        with EventStore(db) as store:
+            service = TableService(store, TOKEN)
+            service.public_view()
+        times.append(time.perf_counter() - t0)
+    port = _free_port()
+    proc, process_start = _start_server(db, port)
+    try:
+        state = _Client(port).call("GET", "/api/state")
+        rss = _rss_mb(proc.pid)
+    finally:
+        _stop(proc)
+    assert state["seq"] == counts["events"]
+    return {
+        **counts,
+        "open_and_replay_s": round(min(times), 3),
+        "server_process_start_s": round(process_start, 3),
+        "server_rss_mb": round(rss, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmarks and print their JSON."""
+    parser = argparse.ArgumentParser(prog="python -m companion.table.bench")
+    parser.add_argument("--actions", type=int, default=1000)
+    parser.add_argument("--restart-events", type=int, default=2000)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="village-bench-") as tmp:
+        workdir = Path(tmp)
+        latency = bench_latency(args.actions, workdir)
+        restart = bench_restart(args.restart_events, workdir)
+    result = {
+        "latency_ms": {k: latency[k] for k in ("actions", "games", "p50", "p95", "max")},
+        "restart": restart,
+        "server_rss_mb": latency["server_rss_mb"],
+    }
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

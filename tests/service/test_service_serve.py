@@ -1,0 +1,130 @@
+"""``companion serve``: options, the demo table, the token file, and the deploy files."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import REPO, ServerProcess
+
+from companion import serve
+from companion.table.sse import SSEClient
+
+
+def test_options_and_defaults() -> None:
+    parser = argparse.ArgumentParser()
+    serve.add_arguments(parser)
+    args = parser.parse_args([])
+    assert (args.host, args.port, args.db, args.token, args.demo) == (
+        "0.0.0.0",
+        8000,
+        None,
+        None,
+        False,
+    )
+    assert args.threads >= 64
+    args = parser.parse_args(["--port", "9", "--db", "x.db", "--token", "t", "--demo"])
+    assert (args.port, args.db, args.token, args.demo) == (9, Path("x.db"), "t", True)
+
+
+def test_token_file_is_made_once_and_private(tmp_path: Path) -> None:
+    path = tmp_path / "games.token"
+    token = serve.load_or_make_token(path)
+    assert len(token) >= 32
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert serve.load_or_make_token(path) == token
+
+
+def test_lan_address_of_a_given_host_is_itself() -> None:
+    assert serve.lan_address("127.0.0.1") == "127.0.0.1"
+
+
+def test_demo_table_plays_by_itself(server_factory: Callable[..., ServerProcess]) -> None:
+    server = server_factory("--demo")
+    with SSEClient("127.0.0.1", server.port, timeout=15) as sse:
+        events = [sse.next_event().json() for _ in range(6)]
+    sources = {e["source"] for e in events}
+    assert sources & {"demo", "virtual_bag"}
+    seqs = [e["seq"] for e in events if e["kind"] == "action"]
+    assert seqs == sorted(seqs) and len(seqs) >= 4
+    assert all(e["state"]["game_id"] == events[0]["game_id"] for e in events)
+
+
+def test_serve_prints_url_token_and_qr(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "companion.serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--db",
+            str(tmp_path / "db" / "g.sqlite3"),
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline() for _ in range(4)]
+        qr = proc.stdout.readline()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        if proc.stdout:
+            proc.stdout.close()
+    token = (tmp_path / "db" / "g.token").read_text().strip()
+    assert lines[2].startswith("village-companion: table URL http://127.0.0.1:")
+    assert lines[2].rstrip().endswith(f"/play#token={token}")
+    assert lines[3].strip() == f"village-companion: table token {token}"
+    assert "█" in qr
+    assert proc.returncode == 0  # SIGTERM is a clean stop
+
+
+def _unit() -> dict[str, list[str]]:
+    keys: dict[str, list[str]] = {}
+    text = (REPO / "deploy" / "village-companion.service").read_text().replace("\\\n", " ")
+    for line in text.splitlines():
+        if "=" in line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            keys.setdefault(key.strip(), []).append(value.strip())
+    return keys
+
+
+def test_systemd_unit_restarts_and_starts_at_boot() -> None:
+    unit = _unit()
+    assert unit["Restart"] == ["on-failure"]
+    assert "network-online.target" in unit["After"][0]
+    assert "network-online.target" in unit["Wants"][0]
+    assert unit["WantedBy"] == ["multi-user.target"]
+    assert "-m companion.serve" in unit["ExecStart"][0]
+    assert unit["User"] == ["village"]
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
+def test_systemd_unit_verifies() -> None:
+    out = subprocess.run(
+        ["systemd-analyze", "verify", str(REPO / "deploy" / "village-companion.service")],
+        capture_output=True,
+        text=True,
+    )
+    problems = [
+        line
+        for line in (out.stdout + out.stderr).splitlines()
+        if line.strip() and "is not executable" not in line
+    ]
+    assert problems == []
+
+
+def test_install_script_parses() -> None:
+    script = REPO / "deploy" / "install.sh"
+    assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
+    assert script.stat().st_mode & 0o111
