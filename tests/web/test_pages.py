@@ -1,0 +1,184 @@
+"""Every page renders with its key elements, without a game and during one; the box-check
+and new-game pages show the board values in force; scripts and styles are served locally."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from companion.village.data import items_with_overlay
+from web.pages import box_check_rows, setup_rows
+
+TOKEN = "pages-test-token"  # the conftest's app token
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+PAGES = {
+    "/": ["families", "plot", "chronicle", "bags", "spaces", "round", "turn", "end-meter"],
+    "/play": ["pending", "options", "refusal", "undo", "undo-dialog", "manual-form", "token-form"],
+    "/bag": ["commitment", "draw", "seed", "seed-hash", "verify", "placement", "hand-form"],
+    "/mass": ["black-bag", "options", "commitment", "draw", "hand-form", "church", "seed"],
+    "/new": ["new-game", "seats", "start", "player-links", "token-form"],
+    "/boxcheck": ["boxcheck", "save-notice"],
+    "/me/red": ["me", "me-score", "me-customers", "me-supplies"],
+}
+
+
+class _Page(HTMLParser):
+    """Collects ids, script and stylesheet URLs, and the embedded facts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.urls: list[str] = []
+        self._in_facts = False
+        self.facts = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(str(a["id"]))
+        if tag == "script" and a.get("src"):
+            self.urls.append(str(a["src"]))
+        if tag == "link" and a.get("rel") == "stylesheet":
+            self.urls.append(str(a["href"]))
+        self._in_facts = tag == "script" and a.get("id") == "facts"
+
+    def handle_data(self, data: str) -> None:
+        if self._in_facts:
+            self.facts += data
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_facts = False
+
+
+def parse(html: str) -> _Page:
+    page = _Page()
+    page.feed(html)
+    return page
+
+
+def start_game(client: FlaskClient) -> None:
+    r = client.post("/api/games", json={"players": ["red", "blue", "yellow"]}, headers=AUTH)
+    assert r.status_code == 201, r.get_json()
+
+
+@pytest.mark.parametrize("with_game", [False, True], ids=["no-game", "game"])
+@pytest.mark.parametrize("path", sorted(PAGES))
+def test_page_renders_with_its_elements(client: FlaskClient, path: str, with_game: bool) -> None:
+    if with_game:
+        start_game(client)
+    r = client.get(path)
+    assert r.status_code == 200
+    assert r.mimetype == "text/html"
+    page = parse(r.get_data(as_text=True))
+    missing = set(PAGES[path]) - page.ids
+    assert not missing, f"{path} lacks {sorted(missing)}"
+    facts = json.loads(page.facts)
+    assert set(facts["setup_spaces"]) == {"2", "3", "4"}
+    assert len(facts["customers"]) == 24
+
+
+@pytest.mark.parametrize("path", sorted(PAGES))
+def test_assets_are_local_and_served(client: FlaskClient, path: str) -> None:
+    page = parse(client.get(path).get_data(as_text=True))
+    assert page.urls, "a page loads its stylesheet and script"
+    for url in page.urls:
+        assert url.startswith("/static/"), f"{url} is not served locally"
+        with client.get(url) as r:
+            assert r.status_code == 200, url
+            assert r.mimetype in ("text/css", "text/javascript", "application/javascript")
+
+
+def test_every_module_import_resolves(client: FlaskClient) -> None:
+    """Each `import … from "./x.js"` in the scripts names a file the server serves."""
+    static = client.application.static_folder
+    assert static is not None
+    for js in Path(static).glob("*.js"):
+        for name in re.findall(r'from "\./([\w-]+\.js)"', js.read_text("utf-8")):
+            with client.get(f"/static/{name}") as r:
+                assert r.status_code == 200, f"{js.name} imports {name}"
+
+
+def test_navigation_marks_the_current_page(client: FlaskClient) -> None:
+    html = client.get("/bag").get_data(as_text=True)
+    assert re.search(r'<a href="/bag" aria-current="page">Green bag</a>', html)
+    assert 'href="/play" aria-current' not in html
+
+
+def test_unknown_colour_has_no_private_page(client: FlaskClient) -> None:
+    assert client.get("/me/purple").status_code == 404
+
+
+def test_private_page_names_the_family(client: FlaskClient) -> None:
+    html = client.get("/me/blue?token=abc").get_data(as_text=True)
+    assert 'data-colour="blue"' in html
+    assert "Blue family" in html
+
+
+def test_box_check_lists_every_value_unverified_first(client: FlaskClient) -> None:
+    items = items_with_overlay()
+    html = client.get("/boxcheck").get_data(as_text=True)
+    keys = re.findall(r'<tr data-key="([^"]+)" class="(verified|unverified)"', html)
+    assert {k for k, _ in keys} == set(items)
+    flags = [cls == "verified" for _, cls in keys]
+    assert flags == sorted(flags), "unverified values come first"
+    unverified = sum(1 for i in items.values() if not i.verified)
+    assert f"{unverified} of {len(items)} values are not verified" in html
+    for item in items.values():
+        assert item.question.split("?")[0][:40] in html.replace("&#39;", "'")
+    assert "Saving your answers is not available yet" in html
+
+
+def test_box_check_honours_an_overlay(tmp_path: Path) -> None:
+    from web import create_app, table_service
+
+    app = create_app(
+        {
+            "DB_PATH": tmp_path / "g.sqlite3",
+            "TABLE_TOKEN": TOKEN,
+            "BOX_OVERLAY": {"time_track.length": 12},
+        }
+    )
+    try:
+        html = app.test_client().get("/boxcheck").get_data(as_text=True)
+        row = re.search(r'<tr data-key="time_track.length" class="(\w+)">(.*?)</tr>', html, re.S)
+        assert row is not None
+        assert row.group(1) == "verified"
+        assert '<span title="12">12</span>' in row.group(2)
+        assert "box check by the owner" in row.group(2)
+    finally:
+        table_service(app).store.close()
+
+
+def test_new_game_shows_setup_values_for_each_count(client: FlaskClient) -> None:
+    html = client.get("/new").get_data(as_text=True)
+    for n in (2, 3, 4):
+        assert f'data-count="{n}"' in html
+        assert f"setup.{n}.spaces" in html
+    assert 'href="/boxcheck"' in html
+    assert 'data-colours="red,yellow,blue,white"' in html
+    # only the 3-player table is visible at first
+    assert re.search(r'data-count="3"\s*>', html)
+    assert re.search(r'data-count="2"\s*hidden', html)
+
+
+def test_setup_rows_pick_the_player_count() -> None:
+    rows = setup_rows(items_with_overlay())
+    assert {r["key"] for r in rows[2] if r["key"].startswith("setup.")} == {
+        "setup.2.bag",
+        "setup.2.spaces",
+    }
+    assert "time_track.length" in {r["key"] for r in rows[4]}
+
+
+def test_box_check_rows_text() -> None:
+    rows = {r["key"]: r for r in box_check_rows(items_with_overlay())}
+    assert rows["scoring.travel"]["value"] == "[0, 1, 3, 6, 10, 14, 18]"
+    assert rows["graves.marks"]["value"].startswith("[–, –")
+    assert rows["customers.tiles"]["value"] == "24 entries"
+    assert json.loads(rows["setup.3.bag"]["raw"])["brown"] >= 0

@@ -1,0 +1,167 @@
+"""The pages players open at the table: scoreboard, new game, box check, play, green bag,
+mass and each player's private view.
+
+The pages are thin HTML shells; small JavaScript modules under ``static/`` fetch
+``/api/state`` and ``/api/legal``, listen to ``/api/events`` and post actions. What the
+server knows without a game (the board data in force and the box-check questions) is
+prepared here, so templates only print values.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, abort, current_app, render_template
+
+from companion.village import load_board
+from companion.village.data import DataItem, items_with_overlay
+from companion.village.vocabulary import Color
+
+bp = Blueprint("pages", __name__)
+
+COLOURS: tuple[str, ...] = tuple(c.value for c in Color)
+PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4)
+# The box-check values that change how a game is set up, shown on the new-game page.
+SETUP_KEYS: tuple[str, ...] = (
+    "setup.{n}.bag",
+    "setup.{n}.spaces",
+    "time_track.length",
+    "council.advance_time",
+    "graves.marks",
+    "chronicle.sections",
+)
+
+
+def _overlay() -> dict[str, Any] | None:
+    """The owner's box-check answers, if the app was configured with some."""
+    overlay = current_app.config.get("BOX_OVERLAY")
+    return overlay if isinstance(overlay, dict) else None
+
+
+def _value_text(value: Any) -> str:
+    """A board value as short readable text (JSON without quotes around words)."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_value_text(v)}" for k, v in value.items())
+    if isinstance(value, list) and len(value) <= 12 and all(not isinstance(v, dict) for v in value):
+        return "[" + ", ".join("–" if v is None else _value_text(v) for v in value) + "]"
+    if isinstance(value, list):
+        return f"{len(value)} entries"
+    return json.dumps(value, ensure_ascii=False).strip('"')
+
+
+def box_check_rows(items: dict[str, DataItem]) -> list[dict[str, Any]]:
+    """One row per board value: key, value as text, confidence, verified, source, question.
+
+    Unverified values come first, least confident first.
+    """
+    order = {"unknown": 0, "low": 1, "medium": 2, "high": 3}
+    rows: list[dict[str, Any]] = [
+        {
+            "key": i.key,
+            "value": _value_text(i.value),
+            "raw": json.dumps(i.value, ensure_ascii=False),
+            "confidence": i.confidence,
+            "verified": i.verified,
+            "source": i.source,
+            "question": i.question,
+        }
+        for i in items.values()
+    ]
+    rows.sort(key=lambda r: (r["verified"], order.get(r["confidence"], 0), r["key"]))
+    return rows
+
+
+def setup_rows(items: dict[str, DataItem]) -> dict[int, list[dict[str, Any]]]:
+    """For each player count, the box-check values that shape the setup of a new game."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    for n in PLAYER_COUNTS:
+        keys = [k.format(n=n) for k in SETUP_KEYS]
+        out[n] = box_check_rows({k: items[k] for k in keys if k in items})
+    return out
+
+
+def board_facts() -> dict[str, Any]:
+    """Public box facts the scripts need: setup cards per player count, customer tiles."""
+    board = load_board(_overlay())
+    return {
+        "setup_spaces": {
+            str(n): {s.value: k for s, k in board.space_cubes[n].items()} for n in PLAYER_COUNTS
+        },
+        "customers": {
+            c.id: {
+                "goods": {g.value: k for g, k in c.goods},
+                "grain": c.grain,
+                "prestige": c.prestige,
+            }
+            for c in board.customers.values()
+        },
+        "city_rewards": dict(board.city_rewards),
+    }
+
+
+def _page(template: str, title: str, script: str | None, **extra: Any) -> str:
+    return render_template(
+        template,
+        title=title,
+        script=script,
+        facts=board_facts(),
+        **extra,
+    )
+
+
+@bp.get("/")
+def scoreboard() -> str:
+    """The public scoreboard for the table display."""
+    return _page("scoreboard.html", "Scoreboard", "scoreboard.js")
+
+
+@bp.get("/new")
+def new_game() -> str:
+    """Start a game: player count, colours in seat order, first player."""
+    items = items_with_overlay(_overlay())
+    unverified = sum(1 for i in items.values() if not i.verified)
+    return _page(
+        "new.html",
+        "New game",
+        "newgame.js",
+        colours=COLOURS,
+        counts=PLAYER_COUNTS,
+        setup=setup_rows(items),
+        unverified=unverified,
+        total=len(items),
+    )
+
+
+@bp.get("/boxcheck")
+def box_check() -> str:
+    """Every board value shipped with this installation, unverified first."""
+    rows = box_check_rows(items_with_overlay(_overlay()))
+    unverified = sum(1 for r in rows if not r["verified"])
+    return _page("boxcheck.html", "Box check", None, rows=rows, unverified=unverified)
+
+
+@bp.get("/play")
+def play() -> str:
+    """The table's controller: the pending decision and its legal options."""
+    return _page("play.html", "Play", "play.js")
+
+
+@bp.get("/bag")
+def green_bag() -> str:
+    """Round start: the green bag's virtual draw (committed seed) or a hand draw."""
+    return _page("bag.html", "Green bag", "bag.js")
+
+
+@bp.get("/mass")
+def mass() -> str:
+    """Mass: black bag contents, buy-outs in turn order, then the draw."""
+    return _page("mass.html", "Mass", "mass.js")
+
+
+@bp.get("/me/<colour>")
+def player_view(colour: str) -> str:
+    """A player's private view (their link carries ``?token=``)."""
+    if colour not in COLOURS:
+        abort(404)
+    return _page("me.html", colour.capitalize(), "me.js", colour=colour)

@@ -1,0 +1,126 @@
+// Talking to the server: state, legal actions, posting with the table token, live updates.
+const TOKEN_KEY = "village.tableToken";
+
+// The table token: from the URL fragment (#token=...) once, then from localStorage.
+export function tableToken() {
+  const m = location.hash.match(/token=([^&]+)/);
+  if (m) {
+    localStorage.setItem(TOKEN_KEY, decodeURIComponent(m[1]));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+export function setTableToken(token) {
+  if (token) localStorage.setItem(TOKEN_KEY, token);
+  else localStorage.removeItem(TOKEN_KEY);
+}
+
+async function call(method, url, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res;
+  try {
+    res = await fetch(url, {
+      method, headers, cache: "no-store",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    return { ok: false, status: 0, body: { code: "offline", message: "The companion cannot be reached (Wi-Fi?)." } };
+  }
+  let data = null;
+  try { data = await res.json(); } catch { data = null; }
+  return { ok: res.ok, status: res.status, body: data };
+}
+
+export const getState = (viewer, token) => {
+  const q = viewer ? `?viewer=${encodeURIComponent(viewer)}&token=${encodeURIComponent(token || "")}` : "";
+  return call("GET", `/api/state${q}`);
+};
+// The legal actions: the server answers {pending, seq, actions: [...]} (or a bare list).
+export async function getLegal() {
+  const res = await call("GET", "/api/legal");
+  if (res.ok) {
+    const b = res.body;
+    res.actions = Array.isArray(b) ? b : (b && Array.isArray(b.actions) ? b.actions : []);
+    res.seq = b && !Array.isArray(b) ? b.seq : undefined;
+  } else {
+    res.actions = [];
+  }
+  return res;
+}
+export const getDraws = () => call("GET", "/api/draws");
+export const getTokens = () => call("GET", "/api/tokens", undefined, tableToken());
+// Post one action; with `expectedSeq` the server refuses it (409) if the game moved on.
+export const postAction = (action, expectedSeq) => call("POST",
+  `/api/actions${expectedSeq != null ? `?expected_seq=${encodeURIComponent(expectedSeq)}` : ""}`,
+  action, tableToken());
+export const postUndo = () => call("POST", "/api/undo", {}, tableToken());
+export const postGame = (game) => call("POST", "/api/games", game, tableToken());
+
+// A refused request as one line for people: the rule it breaks, or what went wrong.
+export function refusalText(res) {
+  const b = res.body || {};
+  if (res.status === 401) return "The table token is missing or wrong: enter it again.";
+  const msg = b.message || b.error || (typeof b === "string" ? b : "");
+  if (res.status === 422) return `Refused by the rules: ${msg}`;
+  if (res.status === 400) return `Not understood: ${msg}`;
+  if (res.status === 409) return `Someone else acted first: ${msg || "the game moved on."}`;
+  if (res.status === 0) return msg;
+  return `Error ${res.status}: ${msg || "unexpected answer"}`;
+}
+
+// Live updates: calls `refresh(event)` on every event (`event` is the parsed data, which
+// carries the public `state` after it), and `refresh(null)` after a reconnect and when the
+// page becomes visible again; EventSource resumes with Last-Event-ID by itself. Falls back
+// to polling if the server has no event stream.
+export function live(refresh) {
+  const badge = document.getElementById("live");
+  const mark = (state, label) => {
+    if (!badge) return;
+    badge.dataset.state = state;
+    badge.textContent = label;
+  };
+  let timer = null;
+  let pendingEvent = null;
+  const soon = (event = null) => {
+    pendingEvent = event;
+    clearTimeout(timer);
+    timer = setTimeout(() => refresh(pendingEvent), 30);
+  };
+  let lastSeq = null;
+  let es = null;
+  let poll = null;
+  const start = () => {
+    if (!("EventSource" in window)) return startPolling();
+    es = new EventSource("/api/events");
+    es.onopen = () => { mark("live", "live"); soon(); };
+    es.onmessage = (ev) => {
+      if (ev.lastEventId) lastSeq = ev.lastEventId;
+      mark("live", lastSeq ? `live · #${lastSeq}` : "live");
+      let data = null;
+      try { data = JSON.parse(ev.data); } catch { data = null; }
+      soon(data);
+    };
+    es.onerror = () => {
+      if (es.readyState === EventSource.CLOSED) {
+        mark("down", "offline, retrying");
+        es.close();
+        setTimeout(start, 3000);
+      } else {
+        mark("connecting", "reconnecting…");
+      }
+    };
+  };
+  const startPolling = () => {
+    mark("live", "polling");
+    poll = poll || setInterval(() => refresh(null), 4000);
+  };
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") soon();
+  });
+  refresh(null);
+  start();
+  return { refreshNow: refresh, get lastSeq() { return lastSeq; } };
+}

@@ -1,0 +1,57 @@
+// Virtual draws, shared by the green-bag and mass pages: the commitment shown before the
+// draw, posting it, then the revealed seed checked against the commitment.
+import { getDraws } from "./api.js";
+import { show, text } from "./dom.js";
+import { send } from "./actions.js";
+import { sha256Hex } from "./sha256.js";
+
+let lastShown = null; // the last commitment this page showed
+const committedBySeq = {}; // the commitment this page posted a draw for, by the draw's seq
+
+// The virtual draw on offer for `kind` in a state, or null; remembers its commitment.
+export function offerFor(state, kind) {
+  const d = state && state.draw;
+  const offer = d && d.draw === kind ? d : null;
+  if (offer) lastShown = offer.commitment;
+  return offer;
+}
+
+// The audit of the draw stored at `seq` (or the latest of `kind`): {seq, kind, seed, digest, action}.
+export async function findDraw(seq, kind) {
+  const res = await getDraws();
+  const list = res.ok && res.body && Array.isArray(res.body.draws) ? res.body.draws : [];
+  if (seq != null) return list.find((d) => d.seq === seq) || null;
+  return [...list].reverse().find((d) => d.kind === kind) || null;
+}
+
+// Show a draw's seed, its hash, and whether it matches the commitment this page showed
+// before the draw (or, for a draw made before the page opened, the one stored with it).
+export function showSeed(draw) {
+  if (!draw) return;
+  const digest = sha256Hex(draw.seed);
+  const seen = committedBySeq[draw.seq] || (lastShown === draw.digest ? lastShown : null);
+  const expected = seen || draw.digest;
+  text("seed", draw.seed);
+  text("seed-hash", digest);
+  text("seed-commitment", expected);
+  const verify = text("verify", digest === expected
+    ? `✓ sha256(seed) equals the commitment ${seen ? "shown here before the draw" : "stored with the draw"}.`
+    : "✗ the seed does NOT match the commitment!");
+  if (verify) verify.className = `verify ${digest === expected ? "ok" : "bad"}`;
+  show("reveal-panel", true);
+}
+
+// Post the virtual draw for the commitment shown; returns the stored draw or null.
+export async function drawNow(offer) {
+  const committed = offer.commitment;
+  const button = document.getElementById("draw");
+  if (button) button.disabled = true;
+  const res = await send({ type: "virtual_draw", commitment: committed });
+  if (button) button.disabled = false;
+  if (!res.ok) return null;
+  const seq = res.body && res.body.seq;
+  committedBySeq[seq] = committed;
+  const draw = await findDraw(seq, offer.draw);
+  showSeed(draw);
+  return draw;
+}

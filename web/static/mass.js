@@ -1,0 +1,100 @@
+// Mass: the black bag's contents, buy-outs in turn order, then a virtual or hand draw, then
+// moves in the church.
+import { getLegal, getState, live } from "./api.js";
+import { fill, h, show, text } from "./dom.js";
+import { optionButtons, send } from "./actions.js";
+import { drawNow, findDraw, offerFor, showSeed } from "./draws.js";
+import { cap, memberName, pendingText } from "./labels.js";
+import { member } from "./render.js";
+import { requireToken } from "./token.js";
+
+let offer = null;
+let picked = new Set();
+let handKey = "";
+
+function blackBag(bb) {
+  return h("div", { class: "chips" },
+    Array.from({ length: bb.monks }, (_, i) => member("monk", `${i + 1}`)),
+    bb.members.map((m) => member(m)));
+}
+
+function church(players) {
+  const windows = { 1: [], 2: [], 3: [], 4: [] };
+  for (const p of Object.values(players)) {
+    for (const m of p.members) {
+      const [zone, w] = m.where.split(":");
+      if (zone === "church" && windows[w]) windows[w].push(m.id);
+    }
+  }
+  return h("ul", { class: "spaces" }, [4, 3, 2, 1].map((w) => h("li", {},
+    h("span", { class: "label" }, `Window ${w}`),
+    windows[w].length ? h("span", { class: "chips" }, windows[w].map((m) => member(m))) : h("span", { class: "muted" }, "empty"))));
+}
+
+// Hand draw: one toggle per figure in the bag (each monk separately).
+function handFigures(bb, count) {
+  const figures = [...Array.from({ length: bb.monks }, (_, i) => `monk#${i + 1}`), ...bb.members];
+  const key = figures.join(",") + count;
+  if (key === handKey) return;
+  handKey = key;
+  picked = new Set();
+  text("hand-help", `Tap the ${count} figures you drew out of the black bag, then record them.`);
+  fill("hand-figures", figures.map((f) => h("button", {
+    type: "button", class: "btn figure-toggle", "aria-pressed": "false", "data-figure": f,
+    onclick: (ev) => {
+      const on = !picked.has(f);
+      if (on) picked.add(f); else picked.delete(f);
+      ev.currentTarget.setAttribute("aria-pressed", String(on));
+    },
+  }, f.startsWith("monk#") ? `Monk ${f.slice(5)}` : memberName(f))));
+}
+
+async function render(st, legal) {
+  const p = st.pending || {};
+  fill("black-bag", blackBag(st.board.black_bag));
+  fill("church", church(st.players));
+  offer = offerFor(st, "mass_draw");
+  const deciding = ["buyout", "church_move"].includes(p.kind);
+  text("mass-status", deciding || p.kind === "mass_draw" ? pendingText(p)
+    : `No mass right now. ${pendingText(p)}. Mass comes when a round ends.`);
+  show("decision-panel", deciding);
+  if (deciding) {
+    text("decision-title", p.kind === "buyout"
+      ? `Buy-outs in turn order: ${cap(p.player)} now (1 coin per own member taken out)`
+      : `${cap(p.player)}: move members left in the church`);
+    fill("options", optionButtons(legal.actions, (a) => send(a, legal.seq, () => refresh(null))));
+  }
+  show("virtual-panel", Boolean(offer));
+  if (offer) {
+    text("commitment", offer.commitment);
+    show("reveal-panel", false);
+  }
+  show("hand-panel", p.kind === "mass_draw");
+  if (p.kind === "mass_draw") handFigures(st.board.black_bag, p.count);
+  if (!offer && p.kind !== "mass_draw") {
+    const last = await findDraw(null, "mass_draw");
+    if (last) showSeed(last);
+  }
+}
+
+async function refresh() {
+  const [st, legal] = await Promise.all([getState(), getLegal()]);
+  if (!st.ok) {
+    text("mass-status", st.status === 404 ? "No game yet: start one on the New game page." : "The companion is not answering.");
+    return;
+  }
+  await render(st.body, legal);
+}
+
+document.getElementById("draw").addEventListener("click", async () => {
+  if (offer && await drawNow(offer)) await refresh();
+});
+document.getElementById("hand-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const figures = [...picked].map((f) => (f.startsWith("monk#") ? "monk" : f)).sort();
+  const res = await send({ type: "mass_draw", figures });
+  if (res.ok) handKey = "";
+  await refresh();
+});
+requireToken();
+live(refresh);

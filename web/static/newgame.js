@@ -1,0 +1,79 @@
+// New game: player count, colours in seat order, first player; then the players' links.
+import { getState, live, postGame } from "./api.js";
+import { fill, h, show } from "./dom.js";
+import { cap } from "./labels.js";
+import { showRefusal } from "./actions.js";
+import { askToken, requireToken } from "./token.js";
+
+const seatsEl = document.getElementById("seats");
+const COLOURS = seatsEl.dataset.colours.split(",");
+let seats = COLOURS.slice(0, 3);
+let first = 0;
+
+const count = () => Number(document.querySelector('input[name="count"]:checked').value);
+
+function setCount(n) {
+  const unused = COLOURS.filter((c) => !seats.includes(c));
+  seats = seats.slice(0, n);
+  while (seats.length < n) seats.push(unused.shift());
+  if (first >= n) first = 0;
+  document.querySelectorAll("table[data-count]").forEach((t) => { t.hidden = Number(t.dataset.count) !== n; });
+  draw();
+}
+
+function move(i, d) {
+  const j = i + d;
+  if (j < 0 || j >= seats.length) return;
+  [seats[i], seats[j]] = [seats[j], seats[i]];
+  if (first === i) first = j; else if (first === j) first = i;
+  draw();
+}
+
+function draw() {
+  fill("seats", seats.map((colour, i) => h("li", { class: "seat", "data-colour": colour },
+    h("span", { class: "seat-n" }, `Seat ${i + 1}`),
+    h("select", {
+      "aria-label": `colour of seat ${i + 1}`, name: `seat-${i}`,
+      onchange: (ev) => {
+        const other = seats.indexOf(ev.target.value);
+        if (other >= 0) seats[other] = seats[i]; // swap: every colour once
+        seats[i] = ev.target.value;
+        draw();
+      },
+    }, COLOURS.map((c) => h("option", { value: c, selected: c === colour }, cap(c)))),
+    h("label", { class: "first" }, h("input", {
+      type: "radio", name: "first", value: colour, checked: i === first, onchange: () => { first = i; },
+    }), "starts"),
+    h("button", { type: "button", class: "btn", "aria-label": `move seat ${i + 1} up`, onclick: () => move(i, -1), disabled: i === 0 }, "↑"),
+    h("button", { type: "button", class: "btn", "aria-label": `move seat ${i + 1} down`, onclick: () => move(i, 1), disabled: i === seats.length - 1 }, "↓"))));
+}
+
+async function start(ev) {
+  ev.preventDefault();
+  const res = await postGame({ players: seats, first_player: seats[first] });
+  if (!res.ok) {
+    showRefusal(res);
+    if (res.status === 401) askToken();
+    return;
+  }
+  showRefusal(null);
+  const tokens = (res.body && res.body.players) || {};
+  fill("player-links", Object.entries(tokens).map(([colour, token]) => {
+    const url = `${location.origin}/me/${colour}?token=${encodeURIComponent(token)}`;
+    return h("li", { "data-colour": colour }, h("span", { class: "member" }, cap(colour)), " ", h("a", { href: url }, url));
+  }));
+  show("started", true);
+  document.getElementById("started").scrollIntoView({ block: "start" });
+}
+
+async function current() {
+  const res = await getState();
+  const note = document.getElementById("in-progress");
+  if (note) note.hidden = !(res.ok && !res.body.over);
+}
+
+document.querySelectorAll('input[name="count"]').forEach((r) => r.addEventListener("change", () => setCount(count())));
+document.getElementById("new-game").addEventListener("submit", start);
+setCount(count());
+requireToken();
+live(current);

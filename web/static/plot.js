@@ -1,0 +1,46 @@
+// Prestige over the rounds as an inline SVG line chart.
+const NS = "http://www.w3.org/2000/svg";
+const COLOURS = { red: "#ff5a4f", yellow: "#ffd54a", blue: "#4aa3ff", white: "#f4f4f4" };
+
+function el(tag, attrs, text) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// history: [{round, prestige: {colour: n}}]; now: {round, prestige} appended if newer.
+export function prestigePlot(history, now) {
+  const points = [...(history || [])];
+  if (now && (!points.length || points[points.length - 1].round < now.round)) points.push(now);
+  const colours = Object.keys(now ? now.prestige : (points[0] || { prestige: {} }).prestige);
+  const W = 340, H = 180, L = 30, R = 44, T = 10, B = 24;
+  const maxR = Math.max(1, ...points.map((p) => p.round));
+  const minR = Math.min(maxR - 1, ...points.map((p) => p.round));
+  const maxP = Math.max(5, ...points.flatMap((p) => Object.values(p.prestige)));
+  const x = (r) => L + ((r - minR) / (maxR - minR)) * (W - L - R);
+  const y = (v) => H - B - (v / maxP) * (H - T - B);
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", class: "plot-svg",
+    "aria-label": "Prestige per family over the rounds" });
+  const step = maxP > 40 ? 20 : maxP > 20 ? 10 : 5;
+  for (let v = 0; v <= maxP; v += step) {
+    svg.append(el("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }));
+    svg.append(el("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "axis" }, v));
+  }
+  for (const p of points) {
+    svg.append(el("text", { x: x(p.round), y: H - 6, "text-anchor": "middle", class: "axis" }, p.round));
+  }
+  for (const c of colours) {
+    const pts = points.filter((p) => c in p.prestige).map((p) => `${x(p.round).toFixed(1)},${y(p.prestige[c]).toFixed(1)}`);
+    if (!pts.length) continue;
+    const stroke = COLOURS[c] || "#ccc";
+    svg.append(el("polyline", { points: pts.join(" "), fill: "none", stroke, "stroke-width": 3,
+      "stroke-linejoin": "round", "data-colour": c }));
+    const [lx, ly] = pts[pts.length - 1].split(",").map(Number);
+    svg.append(el("circle", { cx: lx, cy: ly, r: 4, fill: stroke }));
+    svg.append(el("text", { x: lx + 7, y: ly + 4, class: "end-label", fill: stroke },
+      now ? now.prestige[c] : ""));
+  }
+  if (points.length === 0) svg.append(el("text", { x: W / 2, y: H / 2, "text-anchor": "middle", class: "axis" }, "no rounds yet"));
+  return svg;
+}
