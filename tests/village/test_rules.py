@@ -373,3 +373,25 @@ def test_views_hide_other_players_customers(three: GameState) -> None:
     assert own["players"]["red"]["customers"] == ["c01"]
     assert own["players"]["red"]["score"]["customers"] == st.data.customers["c01"].prestige
     assert v.view(st, "blue")["players"]["red"]["customers"] == {"count": 1}
+
+
+def test_faq_any_generation_may_leave_the_farm_but_birth_and_death_follow_age(three: GameState) -> None:
+    st = scenario(three)
+    st.members["blue-2a"] = FARM
+    st.p[BLUE].cubes[Cube.GREEN] = 2
+    only_cubes(st, {Space.COUNCIL: {Cube.BROWN: 1}, Space.CHURCH: {Cube.BROWN: 1}})
+    st = act(st, type="take", player="blue", space="council", cube="brown")
+    st = act(st, type="council_enter", player="blue", member="blue-2a", pay={"green": 2})
+    assert st.members["blue-2a"] == ("council", 1)  # a "2" while "1"s wait on the farm
+
+
+def test_faq_buying_needs_no_member_in_the_building(three: GameState) -> None:
+    st = scenario(three)
+    st.p[BLUE].cubes[Cube.PINK] = 1
+    only_cubes(st, {Space.CRAFTS: {Cube.GREEN: 1}, Space.CHURCH: {Cube.BROWN: 1}})
+    st = act(st, type="take", player="blue", space="crafts", cube="green")
+    st = act(st, type="buy", player="blue", good="scroll", pay={"pink": 1})
+    assert st.p[BLUE].goods[Good.SCROLL] == 1
+    assert not any(loc[0] == "craft" for loc in st.members.values())
+    with pytest.raises(v.IllegalAction):
+        act(scenario(three), type="produce", player="blue", building="office", good="scroll")
