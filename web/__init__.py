@@ -101,7 +101,9 @@ def _register_error_handlers(app: Flask) -> None:
         return response
 
     @app.errorhandler(Exception)
-    def _unexpected(exc: Exception) -> tuple[Response, int]:
+    def _unexpected(exc: Exception) -> tuple[Response | str, int]:
         log.exception("unexpected error on %s %s", request.method, request.path)
+        if not request.path.startswith("/api"):
+            return "internal error (see the server log)", 500
         body = {"error": "InternalError", "code": "internal", "message": str(exc), "rule": None}
         return jsonify(body), 500
