@@ -1,0 +1,276 @@
+"""A real browser (Debian's Chromium driven by Playwright) plays through the pages against a
+real waitress server on 127.0.0.1: new game, customer tiles and the green-bag virtual draw,
+several actions, a refusal, a stale button, undo with confirmation, the private view, and
+the scoreboard following live. Screenshots at tablet and phone sizes go to a temporary
+folder (``VILLAGE_SCREENSHOTS=docs/screenshots`` writes them there instead)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import threading
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+TOKEN = "browser-test-token"
+TABLET = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed"),
+]
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+
+class Server:
+    """The app under waitress in a thread; `url`, and JSON helpers that use the real API."""
+
+    def __init__(self, db: Path) -> None:
+        import waitress
+
+        from web import create_app, table_service
+
+        # short keep-alives: a stream notices a closed browser soon, so shutdown is quick
+        self.app = create_app({"DB_PATH": db, "TABLE_TOKEN": TOKEN, "SSE_KEEPALIVE": 0.3})
+        self.service = table_service(self.app)
+        self.server = waitress.create_server(self.app, host="127.0.0.1", port=0, threads=32)
+        self.url = f"http://127.0.0.1:{self.server.effective_port}"  # type: ignore[union-attr]
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url + path, timeout=5) as r:
+            return json.loads(r.read())
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        req = urllib.request.Request(
+            self.url + path,
+            data=json.dumps(body).encode(),
+            headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return json.loads(r.read())
+
+    def close(self) -> None:
+        self.server.close()
+        self.server.task_dispatcher.shutdown(timeout=3)  # type: ignore[union-attr]
+        self.thread.join(timeout=5)
+        self.service.store.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path / "games.sqlite3")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-dev-shm-usage"],
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    target = os.environ.get("VILLAGE_SCREENSHOTS")
+    path = Path(target) if target else tmp_path / "shots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def open_page(browser: Any, url: str, viewport: dict[str, int] = TABLET) -> Any:
+    page = browser.new_page(viewport=viewport)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.js_errors = errors
+    page.goto(url)
+    return page
+
+
+def seq(server: Server) -> int:
+    return int(server.get("/api/state")["seq"])
+
+
+def play_options(page: Any, count: int, server: Server) -> list[str]:
+    """Click the first legal option `count` times (a virtual draw at a chance point);
+    returns the labels clicked. Each click must move the game on by one event."""
+    clicked = []
+    for _ in range(count):
+        before = seq(server)
+        button = page.locator("button.option").first
+        button.wait_for()
+        clicked.append(button.inner_text())
+        button.click()
+        page.wait_for_function(
+            "n => document.querySelector('#done') && !document.querySelector('#done').hidden"
+            " && document.querySelector('#done').textContent.includes('#' + n)",
+            arg=before + 1,
+        )
+        assert seq(server) == before + 1
+    return clicked
+
+
+def test_a_round_through_the_pages(server: Server, browser: Any, shots: Path) -> None:
+    # The table display is open before any game exists.
+    board = open_page(browser, server.url + "/")
+    board.locator("#message", has_text="No game yet").wait_for()
+
+    # New game: 3 players, blue starts; the player links appear.
+    tablet = open_page(browser, server.url + f"/new#token={TOKEN}")
+    assert "token=" not in tablet.url, "the token leaves the address bar"
+    tablet.check("input[name=count][value='3']", force=True)
+    tablet.locator(".seat").nth(2).locator("input[name=first]").check()
+    tablet.screenshot(path=str(shots / "new-tablet.png"), full_page=True)
+    tablet.click("#start")
+    tablet.locator("#player-links li").nth(2).wait_for()
+    links = tablet.locator("#player-links a").all_inner_texts()
+    assert [link.split("/me/")[1].split("?")[0] for link in links] == ["red", "yellow", "blue"]
+    st = server.get("/api/state")
+    assert list(st["players"]) == ["red", "yellow", "blue"]
+
+    # The scoreboard followed live, without a reload.
+    board.locator("#family-blue").wait_for()
+    assert board.locator(".family-card").count() == 3
+
+    # Play: customer tiles are a chance point; the page offers the virtual draw.
+    tablet.goto(server.url + "/play")
+    tablet.locator("#pending", has_text="customers").wait_for()
+    assert play_options(tablet, 1, server) == ["Turn up customer tiles at the market"]
+
+    # Green bag: the commitment is shown before the draw, the seed after, and they match.
+    tablet.goto(server.url + "/bag")
+    tablet.locator("#virtual-panel").wait_for()
+    commitment = tablet.locator("#commitment").inner_text()
+    assert len(commitment) == 64
+    assert tablet.locator("#reveal-panel").is_hidden()
+    assert tablet.locator("#hand-panel").is_visible(), "the hand-draw mode is on offer"
+    tablet.screenshot(path=str(shots / "bag-before-tablet.png"), full_page=True)
+    tablet.click("#draw")
+    tablet.locator("#verify.ok").wait_for()
+    seed = tablet.locator("#seed").inner_text()
+    assert hashlib.sha256(seed.encode()).hexdigest() == commitment
+    assert "shown here before the draw" in tablet.locator("#verify").inner_text()
+    draws = server.get("/api/draws")["draws"]
+    assert draws[-1]["seed"] == seed and draws[-1]["kind"] == "fill_bag"
+    # Where to put each cube: the placement equals the draw.
+    drawn = draws[-1]["action"]["spaces"]
+    for space, cubes in drawn.items():
+        place = tablet.locator(f"#placement > .placement .place[data-space={space}]")
+        text = place.inner_text()
+        for cube, n in cubes.items():
+            assert f"{n} {cube}" in text, (space, text)
+    tablet.screenshot(path=str(shots / "bag-after-tablet.png"), full_page=True)
+
+    # Several actions through the play page, by their human labels.
+    tablet.goto(server.url + "/play")
+    tablet.locator("#pending", has_text="Blue").wait_for()
+    legal = server.get("/api/legal")["actions"]
+    assert tablet.locator("button.option").count() == len(legal)
+    clicked = play_options(tablet, 4, server)
+    assert clicked[0].startswith("Take "), clicked
+    tablet.screenshot(path=str(shots / "play-tablet.png"), full_page=True)
+
+    # The scoreboard is live: same seq as the server, turn shown.
+    now = seq(server)
+    board.wait_for_function("n => document.body.dataset.seq == String(n)", arg=now)
+    st = server.get("/api/state")
+    if st["current_player"]:
+        board.locator(f"#family-{st['current_player']}.current").wait_for()
+
+    # A refusal through the manual-entry box: the 422 message naming the rule is shown.
+    wrong = next(c for c in ("red", "yellow", "blue") if c != st["current_player"])
+    tablet.click(".manual summary")
+    tablet.fill("#manual", json.dumps({"type": "harvest", "player": wrong}))
+    tablet.click("#manual-form button[type=submit]")
+    refusal = tablet.locator("#refusal")
+    refusal.wait_for()
+    assert "Refused by the rules" in refusal.inner_text()
+    assert seq(server) == now, "the state is untouched"
+    tablet.screenshot(path=str(shots / "refusal-tablet.png"))
+
+    # A stale button: a second controller misses the live feed while the first one acts.
+    stale = browser.new_page(viewport=TABLET)
+    stale.route("**/api/events", lambda route: route.abort())
+    stale.goto(server.url + f"/play#token={TOKEN}")
+    stale.locator("button.option").first.wait_for()
+    play_options(tablet, 1, server)
+    stale.locator("button.option").first.click()
+    stale.locator("#refusal", has_text="Someone else acted first").wait_for()
+    assert seq(server) == now + 1
+    stale.close()
+
+    # Undo asks first; "Keep it" keeps, "Undo" reverts the last action.
+    before = server.get("/api/state")
+    tablet.click("#undo")
+    tablet.locator("#undo-dialog[open]").wait_for()
+    tablet.click("#undo-dialog button[value=cancel]")
+    assert seq(server) == now + 1
+    tablet.click("#undo")
+    tablet.click("#undo-confirm")
+    tablet.locator("#done", has_text="undone").wait_for()
+    after = server.get("/api/state")
+    assert after["seq"] == now + 2  # the revert is an event too
+    assert after["pending"] != before["pending"] or after["players"] != before["players"]
+
+    # The private view of the player who starts.
+    me = open_page(browser, links[2])
+    me.locator("#me-score tr[data-score=total]").wait_for()
+    assert "only you see this page" in me.locator("#me-status").inner_text()
+    me.close()
+
+    for page in (board, tablet):
+        assert page.js_errors == [], page.js_errors
+
+
+def test_pages_fit_tablet_and_phone(server: Server, browser: Any, shots: Path) -> None:
+    """Each page at tablet and phone size in the middle of a game: no script error, no
+    sideways scrolling on the phone, and touch targets at least 44 px high."""
+    server.post("/api/games", {"players": ["red", "yellow", "blue", "white"]})
+    rng = random.Random(3)
+    while seq(server) < 60:
+        legal = server.get("/api/legal")["actions"]
+        server.post("/api/actions", rng.choice(legal))
+    red = server.service.player_token("red")
+    pages = {
+        "scoreboard": "/",
+        "play": f"/play#token={TOKEN}",
+        "bag": "/bag",
+        "mass": "/mass",
+        "new": "/new",
+        "boxcheck": "/boxcheck",
+        "me-red": f"/me/red?token={red}",
+    }
+    for size, viewport in (("tablet", TABLET), ("phone", PHONE)):
+        for name, path in pages.items():
+            page = open_page(browser, server.url + path, viewport)
+            page.wait_for_function(
+                "() => !document.querySelector('script[type=module]')"
+                " || document.querySelector('#live').dataset.state === 'live'"
+            )
+            page.wait_for_timeout(300)  # the first state is drawn
+            page.screenshot(path=str(shots / f"{name}-{size}.png"), full_page=name != "boxcheck")
+            assert page.js_errors == [], (name, page.js_errors)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= viewport["width"], f"{name} scrolls sideways at {size}: {width}px"
+            small = page.evaluate(
+                """() => [...document.querySelectorAll('button.option, .btn, nav a')]
+                .filter(b => b.offsetParent !== null && b.getBoundingClientRect().height < 44)
+                .map(b => b.textContent.trim())"""
+            )
+            assert small == [], (name, size, small)
+            page.close()
