@@ -50,6 +50,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--threads", type=int, default=THREADS, help=f"server threads (default: {THREADS})"
     )
     parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    parser.add_argument(
+        "--boxcheck",
+        type=Path,
+        default=None,
+        help="the box-check answers file (default: ~/.config/village-companion/boxcheck.json)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,7 +67,9 @@ def run(args: argparse.Namespace) -> int:
     db = Path(args.db or (DEMO_DB if args.demo else DEFAULT_DB)).expanduser()
     db.parent.mkdir(parents=True, exist_ok=True)
     token = args.token or load_or_make_token(db.with_suffix(".token"))
-    app = create_app({"DB_PATH": db, "TABLE_TOKEN": token, "DEMO": args.demo})
+    app = create_app(
+        {"DB_PATH": db, "TABLE_TOKEN": token, "DEMO": args.demo, "BOXCHECK_PATH": args.boxcheck}
+    )
     server = waitress.create_server(
         app,
         host=args.host,

@@ -29,6 +29,7 @@ DEFAULTS: dict[str, Any] = {
     "DB_PATH": None,  # None: a fresh database in a temporary directory
     "TABLE_TOKEN": None,  # None: generated (see TableService.table_token)
     "DEMO": False,  # True: a simulated game advances by itself (companion.table.demo)
+    "BOXCHECK_PATH": None,  # the owner's box-check answers (None: companion.boxcheck default)
     "DEMO_INTERVAL": 0.4,  # seconds between two demo actions
     "SSE_KEEPALIVE": 15.0,  # seconds between keep-alive comments on /api/events
     "MAX_CONTENT_LENGTH": 4 * 1024 * 1024,
@@ -41,6 +42,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     Raises:
         companion.store.StoreError, sqlite3.DatabaseError: the database cannot be opened.
+        companion.village.data.BoardDataError: the box-check answers file is unreadable.
     """
     app = Flask(__name__)
     app.config.update(DEFAULTS)
@@ -51,6 +53,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if db_path is None:
         db_path = Path(tempfile.mkdtemp(prefix="village-companion-")) / "games.sqlite3"
         app.config["DB_PATH"] = db_path
+    from companion import boxcheck
+
+    app.config["BOXCHECK_PATH"] = boxcheck.overlay_path(app.config["BOXCHECK_PATH"])
+    app.config["BOX_OVERLAY"] = boxcheck.load_overlay(app.config["BOXCHECK_PATH"])
     store = EventStore(db_path)
     service = TableService(store, app.config["TABLE_TOKEN"])
     app.config["TABLE_TOKEN"] = service.table_token

@@ -13,9 +13,11 @@ from typing import Any, NoReturn
 from flask import Blueprint, Response, current_app, jsonify, request
 
 import companion.village as v
+from companion import boxcheck
 from companion.store import NothingToUndo, RecordError
 from companion.table import NoDrawPending, NoGame, StaleCommitment, StaleSeq, TableService
 from companion.table.errors import TableError
+from companion.village.data import BoardDataError
 
 __all__ = ["ApiError", "api_error", "bearer_token", "bp", "service"]
 
@@ -220,7 +222,8 @@ def post_game() -> tuple[Response, int]:
     if label is not None and not isinstance(label, str):
         _fail(400, "bad_label", "label must be text")
     try:
-        game_id = service().new_game(players, first, label=label)
+        board = v.load_board(current_app.config.get("BOX_OVERLAY") or None)
+        game_id = service().new_game(players, first, board=board, label=label)
     except ValueError as exc:
         _fail(400, "bad_players", str(exc))
     return jsonify({"game_id": game_id, "players": service().player_tokens()}), 201
@@ -270,3 +273,39 @@ def get_tokens() -> Response:
             },
         }
     )
+
+
+@bp.get("/boxcheck")
+def get_boxcheck() -> Response:
+    """Every printed board value: confidence, source, question, verified or not."""
+    overlay = current_app.config.get("BOX_OVERLAY") or {}
+    return jsonify({"values": boxcheck.status(overlay)})
+
+
+@bp.post("/boxcheck")
+def post_boxcheck() -> Response:
+    """The owner's answer for one value: ``{"key": k, "value": v}`` corrects it,
+    ``{"key": k, "confirm": true}`` confirms it as shipped. Saved at once; used by every
+    game started afterwards. Table token needed; a bad key or value is refused (422)."""
+    _require_table_token()
+    body = _json_object()
+    key = body.get("key")
+    if not isinstance(key, str):
+        _fail(400, "bad_key", "key must be the name of a board value, e.g. time_track.length")
+    overlay = dict(current_app.config.get("BOX_OVERLAY") or {})
+    rows = {r["key"]: r for r in boxcheck.status(overlay)}
+    if key not in rows:
+        _fail(422, "unknown_value", f"no board value is called {key!r}")
+    if body.get("confirm") is True:
+        value = rows[key]["value"]
+    elif "value" in body:
+        value = body["value"]
+    else:
+        _fail(400, "bad_answer", 'give "value" (a correction) or "confirm": true')
+    try:
+        overlay = boxcheck.set_answer(overlay, key, value)
+        boxcheck.save_overlay(current_app.config["BOXCHECK_PATH"], overlay)
+    except BoardDataError as exc:
+        _fail(422, "bad_value", str(exc))
+    current_app.config["BOX_OVERLAY"] = overlay
+    return jsonify({"values": boxcheck.status(overlay)})
