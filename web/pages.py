@@ -138,7 +138,7 @@ def box_check() -> str:
     """Every board value shipped with this installation, unverified first."""
     rows = box_check_rows(items_with_overlay(_overlay()))
     unverified = sum(1 for r in rows if not r["verified"])
-    return _page("boxcheck.html", "Box check", None, rows=rows, unverified=unverified)
+    return _page("boxcheck.html", "Box check", "boxcheck.js", rows=rows, unverified=unverified)
 
 
 @bp.get("/play")

@@ -17,7 +17,14 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
-    app = create_app({"DB_PATH": tmp_path / "games.sqlite3", "TABLE_TOKEN": TOKEN, "TESTING": True})
+    app = create_app(
+        {
+            "DB_PATH": tmp_path / "games.sqlite3",
+            "BOXCHECK_PATH": str(tmp_path / "boxcheck.json"),  # not the host's answers
+            "TABLE_TOKEN": TOKEN,
+            "TESTING": True,
+        }
+    )
     yield app
     table_service(app).store.close()
 

@@ -39,7 +39,14 @@ class Server:
         from web import create_app, table_service
 
         # short keep-alives: a stream notices a closed browser soon, so shutdown is quick
-        self.app = create_app({"DB_PATH": db, "TABLE_TOKEN": TOKEN, "SSE_KEEPALIVE": 0.3})
+        self.app = create_app(
+            {
+                "DB_PATH": db,
+                "BOXCHECK_PATH": str(db.with_name("boxcheck.json")),
+                "TABLE_TOKEN": TOKEN,
+                "SSE_KEEPALIVE": 0.3,
+            }
+        )
         self.service = table_service(self.app)
         self.server = waitress.create_server(self.app, host="127.0.0.1", port=0, threads=32)
         self.url = f"http://127.0.0.1:{self.server.effective_port}"  # type: ignore[union-attr]
@@ -259,7 +266,7 @@ def test_pages_fit_tablet_and_phone(server: Server, browser: Any, shots: Path) -
         for name, path in pages.items():
             page = open_page(browser, server.url + path, viewport)
             page.wait_for_function(
-                "() => !document.querySelector('script[type=module]')"
+                "() => document.querySelector('#live').hidden"
                 " || document.querySelector('#live').dataset.state === 'live'"
             )
             page.wait_for_timeout(300)  # the first state is drawn
@@ -274,3 +281,27 @@ def test_pages_fit_tablet_and_phone(server: Server, browser: Any, shots: Path) -
             )
             assert small == [], (name, size, small)
             page.close()
+
+
+def test_box_check_answers_are_saved(server: Server, browser: Any) -> None:
+    """Confirm one value and correct another on the box-check page; a bad value is refused
+    with the reason, and the saved answers are what the API then reports."""
+    page = open_page(browser, server.url + f"/boxcheck#token={TOKEN}")
+    row = page.locator('tr[data-key="mass.grain_costs"]')
+    assert row.get_attribute("class") == "unverified"
+    with page.expect_navigation():
+        row.locator("button[data-confirm]").click()
+    assert page.locator('tr[data-key="mass.grain_costs"]').get_attribute("class") == "verified"
+
+    row = page.locator('tr[data-key="time_track.length"]')
+    row.locator("input[name=value]").fill('"long"')
+    row.locator("button[type=submit]").click()
+    page.locator("#refusal", has_text="Refused by the rules").wait_for()
+    row.locator("input[name=value]").fill("12")
+    with page.expect_navigation():
+        row.locator("button[type=submit]").click()
+    values = {v["key"]: v for v in server.get("/api/boxcheck")["values"]}
+    assert values["time_track.length"]["value"] == 12
+    assert values["time_track.length"]["verified"] is True
+    assert values["mass.grain_costs"]["verified"] is True
+    assert page.js_errors == []

@@ -131,18 +131,17 @@ def test_box_check_lists_every_value_unverified_first(client: FlaskClient) -> No
     assert f"{unverified} of {len(items)} values are not verified" in html
     for item in items.values():
         assert item.question.split("?")[0][:40] in html.replace("&#39;", "'")
-    assert "Saving your answers is not available yet" in html
+    assert "Your answers are saved on the companion" in html
+    assert html.count("data-confirm=") == len(items)
 
 
 def test_box_check_honours_an_overlay(tmp_path: Path) -> None:
     from web import create_app, table_service
 
+    answers = tmp_path / "boxcheck.json"
+    answers.write_text(json.dumps({"time_track.length": 12}))
     app = create_app(
-        {
-            "DB_PATH": tmp_path / "g.sqlite3",
-            "TABLE_TOKEN": TOKEN,
-            "BOX_OVERLAY": {"time_track.length": 12},
-        }
+        {"DB_PATH": tmp_path / "g.sqlite3", "TABLE_TOKEN": TOKEN, "BOXCHECK_PATH": str(answers)}
     )
     try:
         html = app.test_client().get("/boxcheck").get_data(as_text=True)

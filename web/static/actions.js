@@ -4,7 +4,13 @@ import { h, show } from "./dom.js";
 import { actionLabel, groupOf } from "./labels.js";
 import { askToken } from "./token.js";
 
-export function optionButtons(legal, onPick) {
+// `state` (optional) lets labels say where members stand.
+export function optionButtons(legal, onPick, state) {
+  const places = {};
+  for (const p of Object.values((state && state.players) || {})) {
+    for (const m of p.members || []) places[m.id] = m.where;
+  }
+  const where = (m) => places[m];
   const groups = new Map();
   legal.forEach((a, i) => {
     const g = groupOf(a);
@@ -12,7 +18,8 @@ export function optionButtons(legal, onPick) {
     groups.get(g).push(h("button", {
       type: "button", class: "btn option", "data-type": a.type, "data-index": i,
       "data-action": JSON.stringify(a), onclick: (ev) => onPick(a, ev.currentTarget),
-    }, actionLabel(a)));
+    }, a.cube || a.color ? h("span", { class: `cube cube-${a.cube || a.color}` }, h("span", { class: "cube-dot", "aria-hidden": "true" })) : null,
+    actionLabel(a, where)));
   });
   return [...groups].map(([title, buttons]) =>
     h("section", { class: "group" }, h("h2", {}, title), h("div", { class: "buttons" }, buttons)));

@@ -58,6 +58,7 @@ export const postAction = (action, expectedSeq) => call("POST",
   action, tableToken());
 export const postUndo = () => call("POST", "/api/undo", {}, tableToken());
 export const postGame = (game) => call("POST", "/api/games", game, tableToken());
+export const postBoxCheck = (answer) => call("POST", "/api/boxcheck", answer, tableToken());
 
 // A refused request as one line for people: the rule it breaks, or what went wrong.
 export function refusalText(res) {

@@ -83,6 +83,7 @@ async function render(st) {
   }
   show("hand-panel", waiting);
   if (waiting) {
+    requireToken();
     buildHandForm(Object.keys(st.players).length);
     fill("placement", placement(st.board.spaces, "Cubes left on the spaces now, before this round's draw:"));
     return;
@@ -126,5 +127,4 @@ document.getElementById("draw").addEventListener("click", async () => {
   }
 });
 document.getElementById("hand-form").addEventListener("submit", submitHand);
-requireToken();
 live(refresh);

@@ -62,8 +62,10 @@ const GROUPS = {
 };
 export const groupOf = (a) => GROUPS[a.type] || cap(a.type);
 
-// The label of one action's button: "Take brown cube from Harvest".
-export function actionLabel(a) {
+// The label of one action's button: "Take brown cube from Harvest". `where(member)`, if
+// given, tells where a member stands (for choices between members).
+export function actionLabel(a, where) {
+  const at = (m) => (where && where(m) ? ` (${whereName(where(m))})` : "");
   switch (a.type) {
     case "take": return `Take ${a.cube} cube from ${spaceName(a.space)}`;
     case "well": return `Return 3 ${a.color} at the well, then ${spaceName(a.space)}`;
@@ -71,7 +73,7 @@ export function actionLabel(a) {
     case "skip": return "Skip (do nothing here)";
     case "harvest": return "Harvest grain";
     case "birth": return "Birth: the next generation joins the farm";
-    case "recall": return `Bring ${memberName(a.member)} home to the farm`;
+    case "recall": return `Bring ${memberName(a.member)}${at(a.member)} home to the farm`;
     case "train": return a.good
       ? `Train ${memberName(a.member)} at the ${buildingName(a.building)} and make a ${a.good}`
       : `Train ${memberName(a.member)} at the ${buildingName(a.building)} (train only)`;
@@ -92,7 +94,7 @@ export function actionLabel(a) {
       return `Privilege ${a.level}: ${what}${gain}`;
     }
     case "church": return `${memberName(a.member)} goes to church (black bag)${paySuffix(a.pay)}`;
-    case "die": return `${memberName(a.member)} dies`;
+    case "die": return `${memberName(a.member)}${at(a.member)} dies`;
     case "buyout": return a.members && a.members.length
       ? `Buy out ${a.members.map(memberName).join(", ")} (${a.members.length} coin${a.members.length > 1 ? "s" : ""})`
       : "Buy out nobody";

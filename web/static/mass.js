@@ -58,11 +58,12 @@ async function render(st, legal) {
   text("mass-status", deciding || p.kind === "mass_draw" ? pendingText(p)
     : `No mass right now. ${pendingText(p)}. Mass comes when a round ends.`);
   show("decision-panel", deciding);
+  if (deciding || p.kind === "mass_draw") requireToken();
   if (deciding) {
     text("decision-title", p.kind === "buyout"
       ? `Buy-outs in turn order: ${cap(p.player)} now (1 coin per own member taken out)`
       : `${cap(p.player)}: move members left in the church`);
-    fill("options", optionButtons(legal.actions, (a) => send(a, legal.seq, () => refresh(null))));
+    fill("options", optionButtons(legal.actions, (a) => send(a, legal.seq, () => refresh(null)), st));
   }
   show("virtual-panel", Boolean(offer));
   if (offer) {
@@ -96,5 +97,4 @@ document.getElementById("hand-form").addEventListener("submit", async (ev) => {
   if (res.ok) handKey = "";
   await refresh();
 });
-requireToken();
 live(refresh);

@@ -2,6 +2,7 @@
 import { getLegal, getState, live, postUndo, refusalText } from "./api.js";
 import { fill, h, show, text } from "./dom.js";
 import { actionLabel, drawPage, pendingText, spaceName } from "./labels.js";
+import { cubes } from "./render.js";
 import { optionButtons, send, showDone, showRefusal } from "./actions.js";
 import { askToken, requireToken } from "./token.js";
 
@@ -23,9 +24,16 @@ async function refresh() {
     `Round ${current.round}`,
     p.space ? ` · ${spaceName(p.space)}` : "",
     page ? [" · ", h("a", { href: page }, page === "/bag" ? "open the green-bag page (where to put the cubes, hand draw)" : "open the mass page (hand draw)")] : "");
+  const who = p.player && current.players[p.player];
+  fill("context", who ? [
+    `${who.coins} coin${who.coins === 1 ? "" : "s"} · ${who.grain} grain · `,
+    Object.entries(who.goods || {}).filter(([, n]) => n).map(([g, n]) => `${n} ${g} · `),
+    cubes(who.cubes, "no cubes"),
+    ` · ${who.time_track.to_bridge} to the bridge`,
+  ] : null);
   const options = legal.actions;
   const seq = legal.seq ?? current.seq;
-  fill("options", options.length ? optionButtons(options, (a) => pick(a, seq))
+  fill("options", options.length ? optionButtons(options, (a) => pick(a, seq), current)
     : h("p", { class: "muted" }, current.over ? "Nothing left to decide." : "No option to choose right now."));
 }
 

@@ -30,9 +30,11 @@ export function prestigePlot(history, now) {
   for (const p of points) {
     svg.append(el("text", { x: x(p.round), y: H - 6, "text-anchor": "middle", class: "axis" }, p.round));
   }
-  for (const c of colours) {
-    const pts = points.filter((p) => c in p.prestige).map((p) => `${x(p.round).toFixed(1)},${y(p.prestige[c]).toFixed(1)}`);
-    if (!pts.length) continue;
+  colours.forEach((c, i) => {
+    // equal lines side by side rather than hidden under each other
+    const dy = (i - (colours.length - 1) / 2) * 3;
+    const pts = points.filter((p) => c in p.prestige).map((p) => `${x(p.round).toFixed(1)},${(y(p.prestige[c]) + dy).toFixed(1)}`);
+    if (!pts.length) return;
     const stroke = COLOURS[c] || "#ccc";
     svg.append(el("polyline", { points: pts.join(" "), fill: "none", stroke, "stroke-width": 3,
       "stroke-linejoin": "round", "data-colour": c }));
@@ -40,7 +42,7 @@ export function prestigePlot(history, now) {
     svg.append(el("circle", { cx: lx, cy: ly, r: 4, fill: stroke }));
     svg.append(el("text", { x: lx + 7, y: ly + 4, class: "end-label", fill: stroke },
       now ? now.prestige[c] : ""));
-  }
+  });
   if (points.length === 0) svg.append(el("text", { x: W / 2, y: H / 2, "text-anchor": "middle", class: "axis" }, "no rounds yet"));
   return svg;
 }

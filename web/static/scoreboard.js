@@ -46,7 +46,7 @@ function scoreGrid(score, customers) {
     h("span", { class: "stat-label" }, label), h("span", { class: "stat-value" }, value));
   return h("div", { class: "score-grid", role: "group", "aria-label": "score" },
     SCORE_ROWS.map(([k, label]) => cell(label, score[k] == null
-      ? (k === "customers" ? `${faceDown ?? "?"} hidden` : "–") : score[k], `score-${k}`)),
+      ? (k === "customers" ? [`${faceDown ?? "?"}`, h("small", {}, " face down")] : "–") : score[k], `score-${k}`)),
     cell(score.total == null ? "Public total" : "Total", score.total ?? score.public_total, "total"));
 }
 
@@ -60,8 +60,10 @@ function supplies(p) {
 function familyCard(colour, p, st) {
   const current = st.current_player === colour;
   const winner = (st.winner || []).includes(colour);
-  const nextDie = p.next_to_die && p.next_to_die.length
-    ? p.next_to_die.map(memberName).join(" or ") : "nobody";
+  const short = (m) => m.split("-")[1];
+  const die = p.next_to_die || [];
+  const nextDie = die.length > 1 ? `${die.slice(0, -1).map(short).join(", ")} or ${short(die[die.length - 1])}`
+    : die.length ? memberName(die[0]) : "nobody";
   return h("article", { class: `card family-card${current ? " current" : ""}`, "data-colour": colour, id: `family-${colour}` },
     h("header", {}, h("h2", {}, family(colour), winner ? " 🏆" : ""),
       h("div", { class: "prestige" }, h("strong", { class: "prestige-n" }, p.prestige), h("small", {}, " prestige"))),
@@ -102,7 +104,8 @@ function render(st) {
   fill("turn", st.current_player && !st.over ? [family(st.current_player), " — "] : null, turn);
   fill("end-meter", h("span", {}, h("strong", {}, st.board.chronicle_free), " chronicle"),
     h("span", {}, h("strong", {}, st.board.graves_free), " graves left"));
-  fill("families", Object.entries(st.players).map(([c, p]) => familyCard(c, p, st)));
+  const families = fill("families", Object.entries(st.players).map(([c, p]) => familyCard(c, p, st)));
+  families.dataset.count = Object.keys(st.players).length;
   const now = { round: st.round, prestige: Object.fromEntries(Object.entries(st.players).map(([c, p]) => [c, p.prestige])) };
   fill("plot", prestigePlot(st.prestige_history, now));
   fill("chronicle", chronicle(st.board));

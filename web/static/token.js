@@ -3,7 +3,7 @@ import { setTableToken, tableToken } from "./api.js";
 
 export function askToken(onSet) {
   const form = document.getElementById("token-form");
-  if (!form) return;
+  if (!form || !form.hidden) return;
   form.hidden = false;
   const input = document.getElementById("token-input");
   input.focus();
