@@ -31,10 +31,11 @@ export function showRefusal(res) {
   if (!box) return;
   if (!res) { box.hidden = true; return; }
   const b = res.body || {};
-  box.replaceChildren(
+  box.replaceChildren(...[
     h("span", { class: "why" }, refusalText(res)),
     b.rule ? h("span", { class: "rule" }, `Rule: ${b.rule}`) : null,
-    b.code ? h("span", { class: "rule" }, `(${b.code})`) : null);
+    b.code ? h("span", { class: "rule" }, `(${b.code})`) : null,
+  ].filter(Boolean));
   box.hidden = false;
   box.scrollIntoView({ block: "nearest" });
 }

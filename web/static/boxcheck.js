@@ -1,9 +1,10 @@
 // Box check: confirm a printed value as shipped, or save the right one (table token).
-import { postBoxCheck } from "./api.js";
+import { postBoxCheck, tableToken } from "./api.js";
 import { showRefusal } from "./actions.js";
 import { askToken } from "./token.js";
 
 document.getElementById("live").hidden = true; // nothing live on this page
+tableToken(); // keep a #token=… from the address
 
 async function answer(body) {
   const res = await postBoxCheck(body);
