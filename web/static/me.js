@@ -12,7 +12,8 @@ const token = fromUrl || localStorage.getItem(KEY);
 
 const ROWS = [
   ["travel", "Travel"], ["council", "Council"], ["church", "Church"], ["chronicle", "Chronicle"],
-  ["customers", "Customers (hidden from the others)"], ["coins", "Coins"], ["final", "End-of-game bonus"],
+  ["customers", "Customers (hidden from the others)"], ["coins", "Coins"],
+  ["final", "End-of-game points (sum of the above)"],
 ];
 
 function wants(tile) {
@@ -30,9 +31,10 @@ function render(st) {
   text("me-status", `Round ${st.round} · ${me.prestige} prestige on the board · only you see this page.`);
   const sc = me.score;
   fill("me-score", h("tbody", {},
+    h("tr", { "data-score": "prestige" }, h("th", { scope: "row" }, "Prestige on the board"), h("td", {}, me.prestige)),
     ROWS.filter(([k]) => k in sc).map(([k, label]) => h("tr", { "data-score": k },
       h("th", { scope: "row" }, label), h("td", {}, sc[k] ?? "–"))),
-    h("tr", { class: "total", "data-score": "total" }, h("th", { scope: "row" }, "Total"), h("td", {}, sc.total ?? "–"))));
+    h("tr", { class: "total", "data-score": "total" }, h("th", { scope: "row" }, "Total if the game ended now"), h("td", {}, sc.total ?? "–"))));
   const catalogue = facts().customers || {};
   const list = Array.isArray(me.customers) ? me.customers : [];
   fill("me-customers", list.length
