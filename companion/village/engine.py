@@ -96,9 +96,10 @@ def pending(st: GameState) -> Pending:
         assert st.death_player is not None
         return Pending("death", st.death_player, {})
     if phase == "buyout":
-        return Pending("buyout", st.mass_order[0], {"out": st.mass_out})
+        order = [c.value for c in st.mass_order]
+        return Pending("buyout", st.mass_order[0], {"out": st.mass_out, "order": order})
     if phase == "move":
-        return Pending("church_move", st.mass_order[0], {})
+        return Pending("church_move", st.mass_order[0], {"order": [c.value for c in st.mass_order]})
     raise AssertionError(f"unknown phase {phase!r}")
 
 

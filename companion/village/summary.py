@@ -97,11 +97,23 @@ def summary(st: GameState) -> dict[str, Any]:
             },
             "next_first_player": st.next_first.value if st.next_first else None,
         },
+        "customer_tiles": {t: _tile(st, t) for t in _visible_tiles(st)},
         "prestige_history": [
             {"round": r, "prestige": {c.value: v for c, v in pr.items()}}
             for r, pr in st.prestige_log
         ],
     }
+
+
+def _visible_tiles(st: GameState) -> list[str]:
+    """Tiles face up on the market, then every served one (``view`` drops others')."""
+    served = [t for p in st.p.values() for t in p.customers]
+    return [t for t in st.market if t is not None] + served
+
+
+def _tile(st: GameState, tile: str) -> dict[str, Any]:
+    c = st.data.customers[tile]
+    return {"goods": {g.value: n for g, n in c.goods}, "grain": c.grain, "prestige": c.prestige}
 
 
 def scoring_next_to_die(st: GameState, color: Color) -> list[str]:
@@ -118,8 +130,9 @@ def _current(st: GameState) -> str | None:
 def view(st: GameState, viewer: str) -> dict[str, Any]:
     """What ``viewer`` may see: ``"table"``/``"observer"`` or a colour's text.
 
-    Other players' served customers become a count; their customer points and total are
-    null (the public part of the score stays). Raises ValueError for an unknown viewer.
+    Other players' served customers become a count (and leave ``customer_tiles``, which
+    then holds the tiles on the market and the viewer's own); their customer points and
+    total are null (the public part of the score stays). Raises ValueError for an unknown viewer.
     """
     if viewer not in ("table", "observer") and viewer not in {c.value for c in st.players}:
         raise ValueError(f"unknown viewer {viewer!r}")
@@ -129,6 +142,8 @@ def view(st: GameState, viewer: str) -> dict[str, Any]:
     for color, p in out["players"].items():
         if over or color == viewer:
             continue
+        for tile in p["customers"]:
+            out["customer_tiles"].pop(tile, None)
         p["customers"] = {"count": len(p["customers"])}
         sc = p["score"]
         sc["public_total"] = sc["total"] - sc["customers"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from conftest import act, only_cubes, options, scenario
+from scenarios import act, only_cubes, options, scenario
 
 from companion import village as v
 from companion.village import scoring

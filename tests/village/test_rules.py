@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import act, only_cubes, options, scenario, started
+from scenarios import act, only_cubes, options, scenario, started
 
 from companion import village as v
 from companion.village import data, scoring
@@ -375,7 +375,9 @@ def test_views_hide_other_players_customers(three: GameState) -> None:
     assert v.view(st, "blue")["players"]["red"]["customers"] == {"count": 1}
 
 
-def test_faq_any_generation_may_leave_the_farm_but_birth_and_death_follow_age(three: GameState) -> None:
+def test_faq_any_generation_may_leave_the_farm_but_birth_and_death_follow_age(
+    three: GameState,
+) -> None:
     st = scenario(three)
     st.members["blue-2a"] = FARM
     st.p[BLUE].cubes[Cube.GREEN] = 2
@@ -395,3 +397,17 @@ def test_faq_buying_needs_no_member_in_the_building(three: GameState) -> None:
     assert not any(loc[0] == "craft" for loc in st.members.values())
     with pytest.raises(v.IllegalAction):
         act(scenario(three), type="produce", player="blue", building="office", good="scroll")
+
+
+def test_views_show_tile_details_only_where_visible(three: GameState) -> None:
+    st = scenario(three)
+    market = {t for t in st.market if t}
+    red_tile, blue_tile = sorted(st.unseen)[:2]
+    st.unseen -= {red_tile, blue_tile}
+    st.p[RED].customers = [red_tile]
+    st.p[BLUE].customers = [blue_tile]
+    assert set(v.view(st, "table")["customer_tiles"]) == market
+    own = v.view(st, "red")["customer_tiles"]
+    assert set(own) == market | {red_tile}
+    assert own[red_tile]["prestige"] == st.data.customers[red_tile].prestige
+    assert set(v.summary(st)["customer_tiles"]) == market | {red_tile, blue_tile}

@@ -35,7 +35,8 @@ function render(st) {
     ROWS.filter(([k]) => k in sc).map(([k, label]) => h("tr", { "data-score": k },
       h("th", { scope: "row" }, label), h("td", {}, sc[k] ?? "–"))),
     h("tr", { class: "total", "data-score": "total" }, h("th", { scope: "row" }, "Total if the game ended now"), h("td", {}, sc.total ?? "–"))));
-  const catalogue = facts().customers || {};
+  // the game's own tiles (from its header), else this installation's box-check values
+  const catalogue = st.customer_tiles || facts().customers || {};
   const list = Array.isArray(me.customers) ? me.customers : [];
   fill("me-customers", list.length
     ? list.map((id) => {
