@@ -419,6 +419,7 @@ def _fill(st: GameState, a: Action) -> None:
         st.spaces[space] = {cube: n for cube, n in cubes if n}
         for cube, n in cubes:
             st.bag[cube] -= n
+    st.round_fill = {space: dict(cubes) for space, cubes in st.spaces.items()}
     st.current = st.first
     st.phase = "turn"
 

@@ -119,6 +119,7 @@ class GameState:
     mass_out: int = 0  # figures taken out of the black bag so far this mass
     mass_moved: set[Color] = field(default_factory=set)
     prestige_log: list[tuple[int, dict[Color, int]]] = field(default_factory=list)
+    round_fill: dict[Space, dict[Cube, int]] = field(default_factory=dict)  # this round's draw
 
     def clone(self) -> GameState:
         """A copy sharing nothing mutable with this state."""
@@ -155,6 +156,7 @@ class GameState:
             mass_out=self.mass_out,
             mass_moved=set(self.mass_moved),
             prestige_log=list(self.prestige_log),
+            round_fill=self.round_fill,  # replaced whole by the engine, never changed in place
         )
 
     @property

@@ -77,6 +77,10 @@ def summary(st: GameState) -> dict[str, Any]:
                 s.value: {cu.value: k for cu, k in cubes.items() if k}
                 for s, cubes in st.spaces.items()
             },
+            "round_fill": {
+                s.value: {cu.value: k for cu, k in cubes.items() if k}
+                for s, cubes in st.round_fill.items()
+            },
             "green_bag": {cu.value: k for cu, k in st.bag.items() if k},
             "supply": {cu.value: k for cu, k in st.supply.items()},
             "market": {

@@ -51,3 +51,16 @@ def test_virtual_draws_stay_fair_over_many_seeds() -> None:
     for piece, n in expected.items():
         want = total_drawn * n / len(spec.contents)
         assert abs(share[piece] - want) < 0.15 * want + 10, (piece, share[piece], want)
+
+
+def test_the_state_remembers_this_rounds_draw_for_placing_the_cubes() -> None:
+    st = _at_fill()
+    spec = v.chance_spec(st)
+    assert spec is not None
+    action = draw_action(spec, 7)
+    after = v.apply(st, action)
+    want = {s: c for s, c in action["spaces"].items() if c}
+    assert v.summary(after)["board"]["round_fill"] == want
+    # taking a cube changes the spaces, not the record of the draw
+    take = next(a for a in v.legal_actions(after) if a.type == "take")
+    assert v.summary(v.apply(after, take))["board"]["round_fill"] == want
