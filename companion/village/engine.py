@@ -270,11 +270,16 @@ def _explain(st: GameState, action: Action) -> tuple[str, str]:
                 f"{member} is not on your farm ({st.members[member][0]}); "
                 "seed 000 « Famille » note: members go onto the board from the farm",
             )
-        if (
-            not isinstance(action, Birth | Harvest | Mill)
-            and getattr(action, "pay", None) is not None
-        ):
-            return "cannot_pay", f"that payment is not possible: {RULES[space.value]}"
+        if isinstance(action, Travel):
+            reason = _travel_problem(st, action)
+            if reason:
+                return reason
+        pay = getattr(action, "pay", None)
+        if pay is not None:
+            short = _short_of(st, action.player, pay)
+            if short:
+                return "cannot_afford", f"{short}; {RULES[space.value]}"
+            return "cannot_pay", f"that payment does not match the cost: {RULES[space.value]}"
         return "illegal", RULES[space.value]
     if kind == "privilege":
         return (
@@ -284,6 +289,39 @@ def _explain(st: GameState, action: Action) -> tuple[str, str]:
         )
     key = {"market": "market", "death": "death", "buyout": "buyout", "church_move": "church_move"}
     return "illegal", RULES.get(key.get(kind, ""), f"not a legal option for {kind}")
+
+
+def _short_of(st: GameState, color: Color, pay: tuple[tuple[str, int], ...]) -> str | None:
+    """What the player lacks to make this payment, in words (None if they have it all)."""
+    player = st.p[color]
+    for res, n in pay:
+        if res == "coin":
+            have = player.coins
+        elif res == "scroll":
+            have = player.goods[Good.SCROLL]
+        elif res == "time":
+            continue
+        else:
+            have = player.cubes[Cube(res)]
+        if have < n:
+            return f"you pay {n} {res} but have {have}"
+    return None
+
+
+def _travel_problem(st: GameState, a: Travel) -> tuple[str, str] | None:
+    """Why a trip is impossible before any payment question, if it is."""
+    if st.p[a.player].goods[Good.WAGON] < 1:
+        return "no_wagon", f"a trip needs a wagon; {RULES['travel']}"
+    loc = st.members[a.member]
+    if loc == FARM:
+        starts = [c for c, _ in st.data.start_paths]
+        if a.city not in starts:
+            return "no_path", f"from the village a trip goes to a start city {starts}"
+    elif loc[0] == "travel":
+        near = [c for c, _ in st.data.adjacency[loc[1]]]
+        if a.city not in near:
+            return "no_path", f"from {loc[1]} one path leads to {near}, not {a.city!r}"
+    return None
 
 
 # --- chance -----------------------------------------------------------------------------

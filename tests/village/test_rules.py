@@ -411,3 +411,21 @@ def test_views_show_tile_details_only_where_visible(three: GameState) -> None:
     assert set(own) == market | {red_tile}
     assert own[red_tile]["prestige"] == st.data.customers[red_tile].prestige
     assert set(v.summary(st)["customer_tiles"]) == market | {red_tile, blue_tile}
+
+
+def test_refused_trips_say_what_is_wrong(three: GameState) -> None:
+    st = scenario(three)
+    st.p[BLUE].goods[Good.WAGON] = 1
+    only_cubes(st, {Space.TRAVEL: {Cube.BROWN: 1}, Space.CHURCH: {Cube.BROWN: 1}})
+    st = act(st, type="take", player="blue", space="travel", cube="brown")
+    north = next(c for c, colour in st.data.start_paths if colour is Cube.BROWN)
+    far = next(c for c in st.data.city_rewards if c not in {s for s, _ in st.data.start_paths})
+    cases = [
+        ({"member": "blue-1a", "city": north, "pay": {"brown": 2}}, "cannot_afford", "you pay 2 brown but have 1"),
+        ({"member": "blue-1a", "city": far, "pay": {"brown": 2}}, "no_path", "start city"),
+        ({"member": "blue-2a", "city": north, "pay": {"brown": 2}}, "not_on_farm", "unborn"),
+    ]
+    for fields, code, words in cases:
+        with pytest.raises(v.IllegalAction) as err:
+            act(st, type="travel", player="blue", **fields)
+        assert err.value.code == code and words in str(err.value)
