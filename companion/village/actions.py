@@ -375,6 +375,13 @@ def _list(item: Callable[[Any], Any], *, sort: bool) -> Callable[[Any], tuple[An
     return parse
 
 
+def _distinct_members(v: Any) -> tuple[str, ...]:
+    members = _list(_member, sort=True)(v)
+    if len(set(members)) != len(members):
+        raise MalformedAction(f"'members' names a member twice: {list(members)}")
+    return members
+
+
 def _figure(v: Any) -> str:
     return MONK if v == MONK else _member(v)
 
@@ -419,7 +426,7 @@ _FIELD_PARSERS: dict[str, Callable[[Any], Any]] = {
     "building": _enum(Building, "building"),
     "good": _good_or_none,
     "member": _member,
-    "members": _list(_member, sort=True),
+    "members": _distinct_members,
     "figures": _list(_figure, sort=True),
     "city": _city,
     "slot": _int,

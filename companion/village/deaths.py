@@ -61,7 +61,7 @@ def canonical_member(st: GameState, member: str) -> str:
 
 
 def canonical_members(st: GameState, members: tuple[str, ...]) -> tuple[str, ...]:
-    """A set of members rewritten to the lowest ids of the same groups (same sizes)."""
+    """Distinct members rewritten to the lowest ids of the same groups (same sizes)."""
     wanted: dict[tuple[str, int, Loc], int] = {}
     for m in members:
         key = (member_color(m).value, member_generation(m), st.members[m])
@@ -73,7 +73,7 @@ def canonical_members(st: GameState, members: tuple[str, ...]) -> tuple[str, ...
             for m in st.family(Color(color))
             if member_generation(m) == gen and st.members[m] == loc
         )
-        out.extend(group[:n] if n <= len(group) else group + ["?"] * (n - len(group)))
+        out.extend(group[:n])  # n ≤ len(group): the members given are distinct
     return tuple(sorted(out))
 
 

@@ -43,9 +43,9 @@ from .actions import (
     parse_action,
 )
 from .errors import AmbiguousAction, IllegalAction
-from .legal import BUY_FROM, legal_actions, space_options
+from .legal import BUY_FROM, legal_actions, privilege_options, space_options
 from .payments import apply_pay
-from .state import BAG, FARM, MAX_GRAIN, GameState
+from .state import BAG, FARM, MAX_GRAIN, MONKS, GameState
 from .vocabulary import INFLUENCE, MONK, Color, Cube, Good, Space, member_color
 
 
@@ -413,8 +413,6 @@ def _check_draw(st: GameState, action: Action) -> None:
             rule="seed 000 « Messe » 1: 4 figures in all",
         )
     monks = sum(1 for f in action.figures if f == MONK)
-    from .state import MONKS
-
     members = [f for f in action.figures if f != MONK]
     if (
         monks > MONKS
@@ -634,8 +632,6 @@ def _council_advance(st: GameState, a: Action) -> None:
 
 
 def _offer_privilege(st: GameState, color: Color, level: int) -> None:
-    from .legal import privilege_options
-
     st.privilege_max = level
     st.phase = "privilege"
     if not privilege_options(st, color, level):

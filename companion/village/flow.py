@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from . import deaths
 from .payments import cube_options
-from .state import GameState
+from .state import MONKS, GameState, MarketDay
 from .vocabulary import Color, Cube, Good, member_generation
 
 
@@ -86,8 +86,6 @@ def stall_customers(st: GameState) -> list[int]:
 
 def start_market(st: GameState) -> None:
     """Taking the market cube (or the well onto it) starts a compulsory market day."""
-    from .state import MarketDay
-
     color = st.current_color
     st.act_space = None
     st.day = MarketDay(trigger=color, turn=color, passed=set())
@@ -171,8 +169,6 @@ def in_bag(st: GameState, color: Color) -> list[str]:
 
 
 def bag_figures(st: GameState) -> int:
-    from .state import MONKS
-
     return MONKS + sum(1 for loc in st.members.values() if loc[0] == "bag")
 
 

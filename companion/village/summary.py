@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import scoring
+from .deaths import death_candidates
 from .engine import pending
 from .state import GameState, Loc
-from .vocabulary import Color, Section, member_generation
+from .vocabulary import Section, member_generation
 
 
 def where(loc: Loc) -> str:
@@ -47,7 +48,7 @@ def summary(st: GameState) -> dict[str, Any]:
                 {"id": m, "generation": member_generation(m), "where": where(st.members[m])}
                 for m in st.family(c)
             ],
-            "next_to_die": scoring_next_to_die(st, c),
+            "next_to_die": death_candidates(st, c),
             "customers": list(p.customers),
             "cities": list(p.cities),
             "living": scoring.living(st, c),
@@ -118,12 +119,6 @@ def _visible_tiles(st: GameState) -> list[str]:
 def _tile(st: GameState, tile: str) -> dict[str, Any]:
     c = st.data.customers[tile]
     return {"goods": {g.value: n for g, n in c.goods}, "grain": c.grain, "prestige": c.prestige}
-
-
-def scoring_next_to_die(st: GameState, color: Color) -> list[str]:
-    from .deaths import death_candidates
-
-    return death_candidates(st, color)
 
 
 def _current(st: GameState) -> str | None:

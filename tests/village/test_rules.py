@@ -421,7 +421,11 @@ def test_refused_trips_say_what_is_wrong(three: GameState) -> None:
     north = next(c for c, colour in st.data.start_paths if colour is Cube.BROWN)
     far = next(c for c in st.data.city_rewards if c not in {s for s, _ in st.data.start_paths})
     cases = [
-        ({"member": "blue-1a", "city": north, "pay": {"brown": 2}}, "cannot_afford", "you pay 2 brown but have 1"),
+        (
+            {"member": "blue-1a", "city": north, "pay": {"brown": 2}},
+            "cannot_afford",
+            "you pay 2 brown but have 1",
+        ),
         ({"member": "blue-1a", "city": far, "pay": {"brown": 2}}, "no_path", "start city"),
         ({"member": "blue-2a", "city": north, "pay": {"brown": 2}}, "not_on_farm", "unborn"),
     ]
@@ -429,3 +433,17 @@ def test_refused_trips_say_what_is_wrong(three: GameState) -> None:
         with pytest.raises(v.IllegalAction) as err:
             act(st, type="travel", player="blue", **fields)
         assert err.value.code == code and words in str(err.value)
+
+
+def test_a_buyout_cannot_name_a_member_twice(three: GameState) -> None:
+    st = scenario(three)
+    st.members.update({"blue-1a": BAG, "blue-1b": BAG})
+    st.p[BLUE].coins = 2
+    only_cubes(st, {Space.CHURCH: {Cube.BROWN: 1}})
+    st = act(st, type="take", player="blue", space="church", cube="brown")
+    st = act(st, type="skip", player="blue")
+    assert v.pending(st).kind == "buyout"
+    with pytest.raises(v.MalformedAction, match="twice"):
+        act(st, type="buyout", player="blue", members=["blue-1a", "blue-1a"])
+    st = act(st, type="buyout", player="blue", members=["blue-1b", "blue-1a"])
+    assert st.p[BLUE].coins == 0 and st.members["blue-1a"] == st.members["blue-1b"] == ("church", 1)
