@@ -46,6 +46,15 @@ def engine_action(payload: JSONObject) -> JSONObject:
     return {k: val for k, val in payload.items() if k != DRAW_KEY}
 
 
+def public_action(payload: JSONObject) -> JSONObject:
+    """The action as anyone may see it: which customer a sale took is face down (seed 000
+    « Marché »), so a ``serve`` loses its slot and payment on the public feed."""
+    action = engine_action(payload)
+    if action.get("type") == "serve":
+        return {"type": "serve", "player": action.get("player"), "hidden": ["slot", "pay"]}
+    return action
+
+
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
@@ -468,7 +477,7 @@ class TableService:
             "type": payload.get("type") if is_action else "revert",
             "source": event.source,
             "time": event.time,
-            "action": engine_action(payload) if is_action else None,
+            "action": public_action(payload) if is_action else None,
             "reverts": payload.get("reverts"),
             "draw": payload.get(DRAW_KEY),
             "state": state,

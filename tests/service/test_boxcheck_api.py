@@ -63,7 +63,7 @@ def test_a_new_game_uses_the_answers(tmp_path: Path) -> None:
     )
     state = client.get("/api/state").get_json()
     assert state["players"]["red"]["time_track"]["length"] == 7
-    header = client.get("/api/export").get_data(as_text=True).splitlines()[0]
+    header = client.get("/api/export", headers=AUTH).get_data(as_text=True).splitlines()[0]
     assert json.loads(header)["data"]["time_track.length"] == 7
     # a restart keeps them
     again = create_app(

@@ -332,7 +332,8 @@ def test_export_import_round_trip(client: FlaskClient, service: TableService, ga
     for _ in range(60):
         assert post(client, rng.choice(legal(client))).status_code == 200
     client.post("/api/undo", headers=AUTH)
-    r = client.get("/api/export")
+    assert client.get("/api/export").status_code == 401  # it tells who served which customer
+    r = client.get("/api/export", headers=AUTH)
     assert r.status_code == 200
     assert r.mimetype == "application/x-ndjson"
     text = r.get_data(as_text=True)
@@ -351,8 +352,9 @@ def test_export_import_round_trip(client: FlaskClient, service: TableService, ga
     assert new_id != game
     assert service.current_game_id == new_id
     assert v.summary(service.state()) == original
-    assert client.get("/api/export").get_data(as_text=True) == text
-    assert client.get("/api/export", query_string={"game": game}).get_data(as_text=True) == text
+    assert client.get("/api/export", headers=AUTH).get_data(as_text=True) == text
+    exported = client.get("/api/export", query_string={"game": game}, headers=AUTH)
+    assert exported.get_data(as_text=True) == text
 
 
 @pytest.mark.parametrize(
