@@ -15,7 +15,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 import companion.village as v
 from companion import boxcheck
 from companion.store import NothingToUndo, RecordError
-from companion.table import NoDrawPending, NoGame, StaleCommitment, StaleSeq, TableService
+from companion.table import DRAW_KEY, NoDrawPending, NoGame, StaleCommitment, StaleSeq, TableService
 from companion.table.errors import TableError
 from companion.village.data import BoardDataError
 
@@ -164,7 +164,9 @@ def get_games() -> Response:
 
 @bp.get("/export")
 def get_export() -> Response:
-    """The game record (JSON Lines) of ``game=<id>`` or of the current game."""
+    """The game record (JSON Lines) of ``game=<id>`` or of the current game. It tells who
+    served which customer (face down at the table), so it needs the table token."""
+    _require_table_token()
     game_id = _int_arg("game")
     text = service().export_record(game_id)
     name = f"village-game-{game_id or service().current_game_id}.jsonl"
@@ -175,10 +177,41 @@ def get_export() -> Response:
     )
 
 
+CHANCE_TYPES = ("reveal_customers", "fill_bag", "mass_draw")
+
+
+def latest_chance(svc: TableService, game_id: int | None) -> dict[str, Any]:
+    """For each kind of chance action, the latest one in effect (not undone) of a game:
+    ``{"fill_bag": {"seq": 12, "source": "tablet", "virtual": false}, …}`` (kinds not yet
+    drawn are absent). ``virtual`` tells a server draw (listed with its seed) from a hand
+    draw, so a page can say which the round's placement came from."""
+    gid = svc.current_game_id if game_id is None else game_id
+    if gid is None:
+        raise NoGame("no game yet")
+    try:
+        events = svc.store.events(gid)
+    except LookupError as exc:
+        raise NoGame(f"no game {gid}") from exc
+    reverted = {int(e.payload.get("reverts", -1)) for e in events if e.kind == "revert"}
+    latest: dict[str, Any] = {}
+    for e in events:
+        kind = e.payload.get("type")
+        if e.kind == "action" and e.seq not in reverted and kind in CHANCE_TYPES:
+            latest[str(kind)] = {
+                "seq": e.seq,
+                "source": e.source,
+                "virtual": isinstance(e.payload.get(DRAW_KEY), dict),
+            }
+    return latest
+
+
 @bp.get("/draws")
 def get_draws() -> Response:
-    """The virtual draws of ``game=<id>`` or of the current game, seeds revealed."""
-    return jsonify({"draws": service().draws(_int_arg("game"))})
+    """The virtual draws of ``game=<id>`` or of the current game, seeds revealed, and the
+    latest chance action in effect of each kind (virtual or by hand)."""
+    game_id = _int_arg("game")
+    svc = service()
+    return jsonify({"draws": svc.draws(game_id), "latest": latest_chance(svc, game_id)})
 
 
 # -- changing ----------------------------------------------------------------------------

@@ -1,9 +1,12 @@
-"""Fixtures for the page tests: a real app on a temporary SQLite file."""
+"""Fixtures for the page tests: a real app on a temporary SQLite file (Flask test client),
+and for the browser tests a real server, Debian's Chromium and a screenshot folder."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -38,3 +41,34 @@ def client(app: Flask) -> FlaskClient:
 def auth() -> dict[str, str]:
     """Headers carrying the table token."""
     return dict(AUTH)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Any]:
+    """The app under waitress on 127.0.0.1 (`browserkit.Server`)."""
+    from browserkit import Server
+
+    s = Server(tmp_path / "games.sqlite3")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (never `playwright install`)."""
+    from browserkit import CHROMIUM, CHROMIUM_ARGS, needs_playwright
+
+    sync_api = needs_playwright()
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where screenshots go: ``VILLAGE_SCREENSHOTS`` (e.g. docs/screenshots) or a temp dir."""
+    target = os.environ.get("VILLAGE_SCREENSHOTS")
+    path = Path(target) if target else tmp_path / "shots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path

@@ -8,128 +8,24 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import random
-import threading
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
+from browserkit import (
+    BROWSER,
+    PHONE,
+    TABLET,
+    TOKEN,
+    Server,
+    needs_playwright,
+    open_page,
+    play_options,
+    seq,
+)
 
-CHROMIUM = "/usr/bin/chromium"
-TOKEN = "browser-test-token"
-TABLET = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed"),
-]
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-
-
-class Server:
-    """The app under waitress in a thread; `url`, and JSON helpers that use the real API."""
-
-    def __init__(self, db: Path) -> None:
-        import waitress
-
-        from web import create_app, table_service
-
-        # short keep-alives: a stream notices a closed browser soon, so shutdown is quick
-        self.app = create_app(
-            {
-                "DB_PATH": db,
-                "BOXCHECK_PATH": str(db.with_name("boxcheck.json")),
-                "TABLE_TOKEN": TOKEN,
-                "SSE_KEEPALIVE": 0.3,
-            }
-        )
-        self.service = table_service(self.app)
-        self.server = waitress.create_server(self.app, host="127.0.0.1", port=0, threads=32)
-        self.url = f"http://127.0.0.1:{self.server.effective_port}"  # type: ignore[union-attr]
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-
-    def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.url + path, timeout=5) as r:
-            return json.loads(r.read())
-
-    def post(self, path: str, body: dict[str, Any]) -> Any:
-        req = urllib.request.Request(
-            self.url + path,
-            data=json.dumps(body).encode(),
-            headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(req, timeout=5) as r:
-            return json.loads(r.read())
-
-    def close(self) -> None:
-        self.server.close()
-        self.server.task_dispatcher.shutdown(timeout=3)  # type: ignore[union-attr]
-        self.thread.join(timeout=5)
-        self.service.store.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path / "games.sqlite3")
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-dev-shm-usage"],
-        )
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    target = os.environ.get("VILLAGE_SCREENSHOTS")
-    path = Path(target) if target else tmp_path / "shots"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def open_page(browser: Any, url: str, viewport: dict[str, int] = TABLET) -> Any:
-    page = browser.new_page(viewport=viewport)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.js_errors = errors
-    page.goto(url)
-    return page
-
-
-def seq(server: Server) -> int:
-    return int(server.get("/api/state")["seq"])
-
-
-def play_options(page: Any, count: int, server: Server) -> list[str]:
-    """Click the first legal option `count` times (a virtual draw at a chance point);
-    returns the labels clicked. Each click must move the game on by one event."""
-    clicked = []
-    for _ in range(count):
-        before = seq(server)
-        button = page.locator("button.option").first
-        button.wait_for()
-        clicked.append(button.inner_text())
-        button.click()
-        page.wait_for_function(
-            "n => document.querySelector('#done') && !document.querySelector('#done').hidden"
-            " && document.querySelector('#done').textContent.includes('#' + n)",
-            arg=before + 1,
-        )
-        assert seq(server) == before + 1
-    return clicked
+pytestmark = BROWSER
+needs_playwright()
 
 
 def test_a_round_through_the_pages(server: Server, browser: Any, shots: Path) -> None:

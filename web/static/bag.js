@@ -3,14 +3,13 @@
 import { getState, live } from "./api.js";
 import { facts, fill, h, show, text } from "./dom.js";
 import { send } from "./actions.js";
-import { drawNow, findDraw, offerFor, showSeed } from "./draws.js";
+import { drawNow, latestDraw, offerFor, showSeed } from "./draws.js";
 import { spaceName } from "./labels.js";
 import { CUBE_ORDER, cube, cubes } from "./render.js";
 import { requireToken } from "./token.js";
 
 const SPACES = ["harvest", "family", "crafts", "market", "travel", "council", "church"];
 let offer = null;
-let lastFill = null; // {seq, action, draw, round, live}: the green-bag draw on show
 let handCounts = {};
 let handPlayers = 0;
 
@@ -68,6 +67,20 @@ async function submitHand(ev) {
   if (res.ok) handPlayers = 0;
 }
 
+// This round's draw as the state holds it (board.round_fill, whoever drew it) and where it
+// came from (the latest fill_bag in effect: the server's virtual bag or a hand draw).
+let source = null; // {key, last}: `last` from latestDraw("fill_bag"), for the round_fill `key`
+let stale = true;
+
+async function fillSource(st) {
+  const key = `${st.game_id}:${st.round}:${JSON.stringify(st.board.round_fill || {})}`;
+  if (stale || !source || source.key !== key) {
+    source = { key, last: await latestDraw("fill_bag") };
+    stale = false;
+  }
+  return source.last;
+}
+
 async function render(st) {
   const p = st.pending || {};
   offer = offerFor(st, "fill_bag");
@@ -88,28 +101,23 @@ async function render(st) {
     fill("placement", placement(st.board.spaces, "Cubes left on the spaces now, before this round's draw:"));
     return;
   }
-  // This round's draw: seen live on the event stream, or (fresh page) the last virtual one.
-  if (lastFill && lastFill.round == null) lastFill.round = st.round;
-  if (!lastFill || lastFill.round !== st.round) {
-    const d = await findDraw(null, "fill_bag");
-    lastFill = d ? { seq: d.seq, action: d.action, draw: d, round: st.round, live: false } : null;
-  }
-  if (lastFill) {
-    const title = lastFill.live
-      ? `This round's draw (#${lastFill.seq}${lastFill.draw ? ", virtual" : ", by hand"}): put these cubes on the action spaces.`
-      : `The last virtual draw (#${lastFill.seq}): put these cubes on the action spaces.`;
-    fill("placement", placement(lastFill.action.spaces, title),
-      h("details", {}, h("summary", {}, "Cubes left on the spaces now"), placement(st.board.spaces, "")));
-    if (lastFill.draw) showSeed(lastFill.draw); else show("reveal-panel", false);
-  } else {
+  const roundFill = st.board.round_fill || {};
+  const last = Object.keys(roundFill).length ? await fillSource(st) : null;
+  if (!last) {
     fill("placement", placement(st.board.spaces, "Cubes on the action spaces now:"));
+    show("reveal-panel", false);
+    return;
   }
+  const how = last.draw ? "virtual draw, seed below" : "drawn by hand";
+  const panel = fill("placement",
+    placement(roundFill, `Round ${st.round}'s draw (#${last.seq}, ${how}): put these cubes on the action spaces.`),
+    h("details", {}, h("summary", {}, "Cubes left on the spaces now"), placement(st.board.spaces, "")));
+  if (panel) panel.dataset.source = last.draw ? "virtual" : "hand";
+  if (last.draw) showSeed(last.draw); else show("reveal-panel", false);
 }
 
 async function refresh(event) {
-  if (event && event.type === "fill_bag" && event.action) {
-    lastFill = { seq: event.seq, action: event.action, draw: event.draw ? { ...event.draw, seq: event.seq } : null, round: event.state ? event.state.round : null, live: true };
-  }
+  if (!event || ["fill_bag", "revert", "new_game"].includes(event.type)) stale = true;
   const res = event && event.state ? { ok: true, body: event.state } : await getState();
   if (!res.ok) {
     text("bag-status", res.status === 404 ? "No game yet: start one on the New game page." : "The companion is not answering.");
@@ -119,12 +127,7 @@ async function refresh(event) {
 }
 
 document.getElementById("draw").addEventListener("click", async () => {
-  if (!offer) return;
-  const draw = await drawNow(offer);
-  if (draw) {
-    lastFill = { seq: draw.seq, action: draw.action, draw, round: null, live: true };
-    await refresh(null);
-  }
+  if (offer && await drawNow(offer)) await refresh(null);
 });
 document.getElementById("hand-form").addEventListener("submit", submitHand);
 live(refresh);

@@ -24,6 +24,19 @@ export async function findDraw(seq, kind) {
   return [...list].reverse().find((d) => d.kind === kind) || null;
 }
 
+// The latest chance action of `kind` in effect (not undone): {seq, source, virtual, draw}
+// where `draw` is its audit (seed, digest, action) when the server drew it, or null when
+// the table drew by hand; null if there is none yet.
+export async function latestDraw(kind) {
+  const res = await getDraws();
+  if (!res.ok || !res.body) return null;
+  const last = (res.body.latest || {})[kind];
+  if (!last) return null;
+  const list = Array.isArray(res.body.draws) ? res.body.draws : [];
+  const draw = last.virtual ? list.find((d) => d.seq === last.seq) || null : null;
+  return { ...last, draw };
+}
+
 // Show a draw's seed, its hash, and whether it matches the commitment this page showed
 // before the draw (or, for a draw made before the page opened, the one stored with it).
 export function showSeed(draw) {

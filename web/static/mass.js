@@ -3,7 +3,7 @@
 import { getLegal, getState, live } from "./api.js";
 import { fill, h, show, text } from "./dom.js";
 import { optionButtons, send } from "./actions.js";
-import { drawNow, findDraw, offerFor, showSeed } from "./draws.js";
+import { drawNow, latestDraw, offerFor, showSeed } from "./draws.js";
 import { cap, memberName, pendingText } from "./labels.js";
 import { member } from "./render.js";
 import { requireToken } from "./token.js";
@@ -73,8 +73,8 @@ async function render(st, legal) {
   show("hand-panel", p.kind === "mass_draw");
   if (p.kind === "mass_draw") handFigures(st.board.black_bag, p.count);
   if (!offer && p.kind !== "mass_draw") {
-    const last = await findDraw(null, "mass_draw");
-    if (last) showSeed(last);
+    const last = await latestDraw("mass_draw");
+    if (last && last.draw) showSeed(last.draw); else show("reveal-panel", false);
   }
 }
 
