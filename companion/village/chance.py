@@ -6,9 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import flow
-from .engine import bag_after_fill
-from .state import MONKS, GameState
-from .vocabulary import MONK, Cube, Space
+from .actions import (
+    Action,
+    FillBag,
+    MassDraw,
+    RevealCustomers,
+)
+from .errors import IllegalAction
+from .state import BAG, MONKS, GameState
+from .vocabulary import INFLUENCE, MONK, Cube, Space
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,3 +58,106 @@ def outcome_action(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
             spaces[slot][cube] = spaces[slot].get(cube, 0) + 1
         return {"type": "fill_bag", "spaces": spaces}
     return {"type": "mass_draw", "figures": sorted(drawn)}
+
+
+# --- checking an outcome reported by a bag or by hand ---------------------------------
+
+
+def check_reveal(st: GameState, action: Action) -> None:
+    assert isinstance(action, RevealCustomers)
+    if st.phase != "reveal":
+        raise IllegalAction(
+            f"illegal: {action.to_json()!r} — no customer tile is to be turned up now",
+            code="not_a_chance_point",
+        )
+    want = list(st.to_reveal[: min(len(st.to_reveal), len(st.unseen))])
+    slots = [s for s, _ in action.tiles]
+    tiles = [t for _, t in action.tiles]
+    if sorted(slots) != sorted(want):
+        raise IllegalAction(
+            f"illegal: {action.to_json()!r} — tiles go on market spaces {want}", code="wrong_slots"
+        )
+    if len(set(tiles)) != len(tiles) or any(t not in st.unseen for t in tiles):
+        raise IllegalAction(
+            f"illegal: {action.to_json()!r} — each tile must be a different one "
+            "still in the face-down stack",
+            code="not_in_stack",
+        )
+
+
+def bag_after_fill(st: GameState) -> dict[Cube, int]:
+    """The green bag once the setup card's cubes and all supply plague are in (seed 000
+    « Approvisionner les cases Action »; short supply adds what there is)."""
+    card = st.data.bag[len(st.players)]
+    bag = dict(st.bag)
+    for c in INFLUENCE:
+        bag[c] += min(card[c], st.supply[c])
+    bag[Cube.PLAGUE] += st.supply[Cube.PLAGUE]
+    return bag
+
+
+def check_fill(st: GameState, action: Action) -> None:
+    assert isinstance(action, FillBag)
+    js = action.to_json()
+    if st.phase != "fill":
+        raise IllegalAction(
+            f"illegal: {js!r} — the green bag is filled only at round start",
+            code="not_a_chance_point",
+        )
+    bag = bag_after_fill(st)
+    card = st.data.space_cubes[len(st.players)]
+    drawn: dict[Cube, int] = {}
+    per_space: dict[Space, int] = {}
+    for space, cubes in action.spaces:
+        per_space[space] = sum(n for _, n in cubes)
+        for cube, n in cubes:
+            if n < 0:
+                raise IllegalAction(f"illegal: {js!r} — negative count", code="bad_count")
+            drawn[cube] = drawn.get(cube, 0) + n
+    for cube, n in drawn.items():
+        if n > bag[cube]:
+            raise IllegalAction(
+                f"illegal: {js!r} — the bag holds only {bag[cube]} {cube} cube(s)",
+                code="not_in_bag",
+            )
+    total = sum(bag.values())
+    need = sum(card.values())
+    for space in Space:
+        got = per_space.get(space, 0)
+        if got > card[space] or (total >= need and got != card[space]):
+            raise IllegalAction(
+                f"illegal: {js!r} — the setup card puts {card[space]} cube(s) on {space}, "
+                f"not {got}",
+                code="wrong_count",
+                rule="setup card (board data setup.N.spaces)",
+            )
+    if sum(per_space.values()) != min(total, need):
+        raise IllegalAction(
+            f"illegal: {js!r} — {min(total, need)} cubes are drawn in all", code="wrong_count"
+        )
+
+
+def check_draw(st: GameState, action: Action) -> None:
+    assert isinstance(action, MassDraw)
+    js = action.to_json()
+    if st.phase != "draw":
+        raise IllegalAction(f"illegal: {js!r} — no mass draw now", code="not_a_chance_point")
+    if len(action.figures) != flow.draw_count(st):
+        raise IllegalAction(
+            f"illegal: {js!r} — {flow.draw_count(st)} figure(s) are drawn",
+            code="wrong_count",
+            rule="seed 000 « Messe » 1: 4 figures in all",
+        )
+    monks = sum(1 for f in action.figures if f == MONK)
+    members = [f for f in action.figures if f != MONK]
+    if (
+        monks > MONKS
+        or len(set(members)) != len(members)
+        or any(st.members[m] != BAG for m in members)
+    ):
+        raise IllegalAction(
+            f"illegal: {js!r} — those figures are not all in the black bag", code="not_in_bag"
+        )
+
+
+CHANCE_CHECKS = {RevealCustomers: check_reveal, FillBag: check_fill, MassDraw: check_draw}

@@ -8,9 +8,9 @@ import random
 from typing import Any
 
 import pytest
-from conftest import AUTH, TOKEN, play_to_end
 from flask import Flask
 from flask.testing import FlaskClient
+from servicekit import AUTH, TOKEN, play_to_end
 
 import companion.village as v
 from companion import bags

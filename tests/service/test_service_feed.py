@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import AUTH
 from flask.testing import FlaskClient
+from servicekit import AUTH
 
 from companion.table import TableService
 from companion.table import feed as feed_module

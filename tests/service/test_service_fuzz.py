@@ -6,10 +6,10 @@ import json
 import random
 from typing import Any
 
-from conftest import AUTH
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from servicekit import AUTH
 
 ROUTES = [
     ("POST", "/api/actions"),

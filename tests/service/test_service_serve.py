@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import REPO, ServerProcess
+from servicekit import REPO, ServerProcess
 
 from companion import serve
 from companion.table.sse import SSEClient

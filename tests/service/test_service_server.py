@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import AUTH, ServerProcess
+from servicekit import AUTH, ServerProcess
 
 import companion.village as v
 from companion.store import EventStore

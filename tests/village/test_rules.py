@@ -180,7 +180,7 @@ def test_short_supply_adds_what_is_there() -> None:
     st = scenario(st)
     st.supply[Cube.GREEN] = 1
     st.phase = "fill"
-    from companion.village.engine import bag_after_fill
+    from companion.village.chance import bag_after_fill
 
     assert bag_after_fill(st)[Cube.GREEN] == st.bag[Cube.GREEN] + 1
 
