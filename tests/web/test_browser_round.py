@@ -5,10 +5,11 @@ and the next round's green bag."""
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
-from browserkit import BROWSER, TOKEN, Server, needs_playwright, open_page, seq
+from browserkit import BROWSER, TOKEN, Server, click_and_wait, needs_playwright, open_page, seq
 
 import companion.village as v
 from companion import bags
@@ -85,3 +86,155 @@ def test_bag_shows_the_rounds_draw_after_reload_and_by_hand(
     page.screenshot(path=str(shots / "bag-hand-tablet.png"), full_page=True)
     assert page.js_errors == []
     assert seq(server) == 4  # customers, virtual fill, its undo, the hand fill
+
+
+def option_actions(page: Any) -> list[dict[str, Any]]:
+    """The actions of the option buttons on show, in order."""
+    raw = page.locator("#options button.option").evaluate_all("bs => bs.map(b => b.dataset.action)")
+    return [json.loads(a) for a in raw]
+
+
+def settled(page: Any, server: Server) -> str:
+    """Wait until the page shows the options of the server's current seq; its kind."""
+    now = seq(server)
+    page.locator(f"#options[data-seq='{now}']").wait_for(state="attached")
+    return str(page.locator("#options").get_attribute("data-kind"))
+
+
+def choose(kind: str, actions: list[dict[str, Any]]) -> int:
+    """A deterministic table: take from the church while it has cubes (else the first cube
+    offered), go to church without paying a coin (so a member is in the black bag and its
+    owner can still buy it out), skip every other action; anything else: the first option."""
+
+    def first(pred: Any) -> int | None:
+        return next((i for i, a in enumerate(actions) if pred(a)), None)
+
+    if kind == "turn":
+        pick = first(lambda a: a["type"] == "take" and a["space"] == "church")
+        pick = first(lambda a: a["type"] == "take") if pick is None else pick
+    elif kind == "action":
+        pick = first(lambda a: a["type"] == "church" and "coin" not in a["pay"])
+        pick = first(lambda a: a["type"] == "skip") if pick is None else pick
+    else:
+        pick = None
+    return 0 if pick is None else pick
+
+
+def test_a_whole_round_then_mass_then_round_two(server: Server, browser: Any, shots: Path) -> None:
+    # A new game from the new-game page: two players, red starts.
+    tablet = open_page(browser, server.url + f"/new#token={TOKEN}")
+    tablet.check("input[name=count][value='2']", force=True)
+    tablet.click("#start")
+    tablet.locator("#player-links li").nth(1).wait_for()
+    assert list(server.get("/api/state")["players"]) == ["red", "yellow"]
+
+    # Customers from the play page, the green bag from the bag page.
+    tablet.goto(server.url + "/play")
+    assert settled(tablet, server) == "reveal_customers"
+    click_and_wait(tablet, tablet.locator("#options button.option").first, server)
+    tablet.goto(server.url + "/bag")
+    tablet.locator("#virtual-panel").wait_for()
+    tablet.click("#draw")
+    tablet.locator("#placement[data-source=virtual]").wait_for()
+
+    # Every turn of round 1 through the play page, until the last cube is taken.
+    tablet.goto(server.url + "/play")
+    played: list[str] = []  # the types of the actions clicked
+    refused = False
+    for _ in range(120):
+        kind = settled(tablet, server)
+        if kind in ("buyout", "mass_draw"):
+            break
+        if kind == "turn" and not refused and len(played) >= 8:
+            # A refusal shown on the page: a cube that is not on that space.
+            st = server.get("/api/state")
+            space, cube = next(
+                (s, c)
+                for s, cubes in st["board"]["spaces"].items()
+                for c in ("brown", "pink", "orange", "green", "plague")
+                if not cubes.get(c)
+            )
+            before = st["seq"]
+            wrong = {"type": "take", "player": st["current_player"], "space": space, "cube": cube}
+            tablet.click(".manual summary")
+            tablet.fill("#manual", json.dumps(wrong))
+            tablet.click("#manual-form button[type=submit]")
+            box = tablet.locator("#refusal")
+            box.wait_for()
+            shown = box.inner_text()
+            assert "Refused by the rules" in shown and "(no_such_cube)" in shown, shown
+            assert seq(server) == before, "the state is untouched"
+            tablet.screenshot(path=str(shots / "refusal-round-tablet.png"))
+            tablet.click(".manual summary")
+            refused = True
+            continue
+        actions = option_actions(tablet)
+        i = choose(kind, actions)
+        click_and_wait(tablet, tablet.locator("#options button.option").nth(i), server)
+        played.append(actions[i]["type"])
+    st = server.get("/api/state")
+    assert refused
+    assert st["round"] == 1 and st["pending"]["kind"] == "buyout", st["pending"]
+    assert all(not any(c.values()) for c in st["board"]["spaces"].values()), "every cube taken"
+    cubes = sum(sum(c.values()) for c in st["board"]["round_fill"].values())
+    assert played.count("take") == cubes, "one take per cube drawn"
+    assert "church" in played, "a member went into the black bag"
+    assert tablet.locator("#refusal").is_hidden(), "the next good action cleared the refusal"
+    assert "open the mass page" in tablet.locator("#pending-detail").inner_text()
+
+    # The mass on the mass page: a buy-out, then the virtual draw with its commitment.
+    tablet.goto(server.url + "/mass")
+    assert settled(tablet, server) == "buyout"
+    buyer = st["pending"]["player"]
+    in_bag = [m for m in st["board"]["black_bag"]["members"] if m.startswith(buyer)]
+    assert in_bag and st["players"][buyer]["coins"] >= 1
+    tablet.screenshot(path=str(shots / "mass-buyout-tablet.png"), full_page=True)
+    bought: list[str] = []
+    while (kind := settled(tablet, server)) == "buyout":
+        actions = option_actions(tablet)
+        i = next((i for i, a in enumerate(actions) if a["members"]), 0)
+        if not bought:
+            assert actions[i]["members"], "a buy-out is offered"
+            bought = actions[i]["members"]
+        now = seq(server)
+        tablet.locator("#options button.option").nth(i).click()
+        tablet.locator(f"#options[data-seq='{now + 1}']").wait_for(state="attached")
+    after = server.get("/api/state")
+    assert not set(bought) & set(after["board"]["black_bag"]["members"])
+    assert after["players"][buyer]["coins"] == st["players"][buyer]["coins"] - len(bought)
+    assert kind == "mass_draw"
+    tablet.locator("#virtual-panel").wait_for()
+    commitment = tablet.locator("#commitment").inner_text()
+    assert len(commitment) == 64 and tablet.locator("#reveal-panel").is_hidden()
+    tablet.click("#draw")
+    tablet.locator("#verify.ok").wait_for()
+    seed = tablet.locator("#seed").inner_text()
+    assert hashlib.sha256(seed.encode()).hexdigest() == commitment
+    assert "shown here before the draw" in tablet.locator("#verify").inner_text()
+    draw = server.get("/api/draws")["draws"][-1]
+    assert draw["kind"] == "mass_draw" and draw["seed"] == seed
+    tablet.screenshot(path=str(shots / "mass-drawn-tablet.png"), full_page=True)
+
+    # Moves in the church if anyone can, then round 2 waits for the green bag.
+    for _ in range(20):
+        kind = settled(tablet, server)
+        if kind != "church_move":
+            break
+        actions = option_actions(tablet)
+        i = next((i for i, a in enumerate(actions) if a["type"] == "done"), 0)
+        now = seq(server)
+        tablet.locator("#options button.option").nth(i).click()
+        tablet.locator(f"#options[data-seq='{now + 1}']").wait_for(state="attached")
+    st = server.get("/api/state")
+    assert st["round"] == 2 and st["pending"]["kind"] == "fill_bag", st["pending"]
+    tablet.goto(server.url + "/bag")
+    tablet.locator("#virtual-panel").wait_for()
+    assert "Round 2" in tablet.locator("#bag-status").inner_text()
+    assert tablet.locator("#hand-panel").is_visible()
+    tablet.click("#draw")
+    tablet.locator("#placement[data-source=virtual]").wait_for()
+    st = server.get("/api/state")
+    assert st["round"] == 2 and st["pending"]["kind"] == "turn"
+    assert shown_placement(tablet) == nonzero(st["board"]["round_fill"])
+    assert f"Round 2's draw (#{st['seq']}" in tablet.locator("#placement").inner_text()
+    assert tablet.js_errors == []

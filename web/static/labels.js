@@ -135,7 +135,7 @@ export function pendingText(p) {
   return p && p.player ? `${cap(p.player)}: ${what}` : cap(what);
 }
 
-// Where the page for a chance point lives.
+// The page for a chance point (hand draws) or the mass.
 export function drawPage(kind) {
-  return { fill_bag: "/bag", mass_draw: "/mass" }[kind] || null;
+  return { fill_bag: "/bag", reveal_customers: "/bag", mass_draw: "/mass", buyout: "/mass", church_move: "/mass" }[kind] || null;
 }

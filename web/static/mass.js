@@ -72,6 +72,9 @@ async function render(st, legal) {
   }
   show("hand-panel", p.kind === "mass_draw");
   if (p.kind === "mass_draw") handFigures(st.board.black_bag, p.count);
+  const opts = document.getElementById("options");
+  opts.dataset.seq = String(legal.seq ?? st.seq);
+  opts.dataset.kind = p.kind || "";
   if (!offer && p.kind !== "mass_draw") {
     const last = await latestDraw("mass_draw");
     if (last && last.draw) showSeed(last.draw); else show("reveal-panel", false);

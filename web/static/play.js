@@ -7,6 +7,11 @@ import { optionButtons, send, showDone, showRefusal } from "./actions.js";
 import { askToken, requireToken } from "./token.js";
 
 let current = null;
+const PAGE_LINKS = {
+  "/bag": "open the green-bag page (where to put the cubes, hand draw)",
+  reveal_customers: "open the green-bag page (customer tiles by hand)",
+  "/mass": "open the mass page (the black bag, hand draw)",
+};
 
 async function refresh() {
   const [st, legal] = await Promise.all([getState(), getLegal()]);
@@ -23,7 +28,7 @@ async function refresh() {
   fill("pending-detail",
     `Round ${current.round}`,
     p.space ? ` · ${spaceName(p.space)}` : "",
-    page ? [" · ", h("a", { href: page }, page === "/bag" ? "open the green-bag page (where to put the cubes, hand draw)" : "open the mass page (hand draw)")] : "");
+    page ? [" · ", h("a", { href: page }, PAGE_LINKS[p.kind] || PAGE_LINKS[page])] : "");
   const who = p.player && current.players[p.player];
   fill("context", who ? [
     `${who.coins} coin${who.coins === 1 ? "" : "s"} · ${who.grain} grain · `,
@@ -35,6 +40,14 @@ async function refresh() {
   const seq = legal.seq ?? current.seq;
   fill("options", options.length ? optionButtons(options, (a) => pick(a, seq), current)
     : h("p", { class: "muted" }, current.over ? "Nothing left to decide." : "No option to choose right now."));
+  markDrawn(seq, p.kind);
+}
+
+// The options now on show are those of this seq and decision (for tests and debugging).
+function markDrawn(seq, kind) {
+  const el = document.getElementById("options");
+  el.dataset.seq = String(seq);
+  el.dataset.kind = kind || "";
 }
 
 async function pick(action, expectedSeq) {
