@@ -9,10 +9,12 @@ prepared here, so templates only print values.
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
-from flask import Blueprint, abort, current_app, render_template
+import segno
+from flask import Blueprint, Response, abort, current_app, render_template, request
 
 from companion.village import load_board
 from companion.village.data import DataItem, items_with_overlay
@@ -20,6 +22,7 @@ from companion.village.vocabulary import Color
 
 bp = Blueprint("pages", __name__)
 
+QR_MAX_TEXT = 512  # characters a QR code page link may hold (a player or table link is ~80)
 COLOURS: tuple[str, ...] = tuple(c.value for c in Color)
 PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4)
 # The box-check values that change how a game is set up, shown on the new-game page.
@@ -165,3 +168,41 @@ def player_view(colour: str) -> str:
     if colour not in COLOURS:
         abort(404)
     return _page("me.html", colour.capitalize(), "me.js", colour=colour)
+
+
+def qr_svg(text: str) -> bytes:
+    """``text`` as a QR code in SVG (black on white, quiet zone of 4 modules, sized by a
+    viewBox so the page scales it)."""
+    buffer = io.BytesIO()
+    segno.make(text, micro=False).save(
+        buffer,
+        kind="svg",
+        scale=1,
+        border=4,
+        omitsize=True,
+        xmldecl=False,
+        dark="#000",
+        light="#fff",
+        title="QR code",
+    )
+    return buffer.getvalue()
+
+
+@bp.get("/qr.svg")
+def qr_code() -> Response:
+    """``GET /qr.svg?text=<link>``: a QR code of the text (at most `QR_MAX_TEXT` characters)
+    drawn here with segno, so a phone or a second tablet opens a link without typing it.
+    Not cached anywhere (a link may carry a token)."""
+    text = request.args.get("text", "")
+    if not text:
+        return Response("give the text to encode: /qr.svg?text=…\n", 400, mimetype="text/plain")
+    if len(text) > QR_MAX_TEXT:
+        return Response(
+            f"the text is {len(text)} characters; a QR code here holds at most {QR_MAX_TEXT}\n",
+            400,
+            mimetype="text/plain",
+        )
+    response = Response(qr_svg(text), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -127,10 +128,32 @@ def test_a_whole_round_then_mass_then_round_two(server: Server, browser: Any, sh
     tablet.click("#start")
     tablet.locator("#player-links li").nth(1).wait_for()
     assert list(server.get("/api/state")["players"]) == ["red", "yellow"]
+    # Each player's private link as a QR code drawn by the companion.
+    tokens = server.service.player_tokens()
+    for colour in ("red", "yellow"):
+        img = tablet.locator(f"#player-links li[data-colour={colour}] img")
+        link = f"{server.url}/me/{colour}?token={tokens[colour]}"
+        assert img.get_attribute("src") == "/qr.svg?text=" + urllib.parse.quote(
+            link, safe="-_.!~*'()"
+        )
+        tablet.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle())
+        assert img.bounding_box()["width"] >= 150, "big enough to scan at arm's length"
+    tablet.screenshot(path=str(shots / "new-started-tablet.png"))
 
     # Customers from the play page, the green bag from the bag page.
     tablet.goto(server.url + "/play")
     assert settled(tablet, server) == "reveal_customers"
+    # The table link as a QR code, for a second tablet.
+    tablet.click("#show-table-link")
+    qr = tablet.locator("#table-link-dialog[open] img")
+    qr.wait_for()
+    tablet.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=qr.element_handle())
+    src = urllib.parse.urlsplit(str(qr.get_attribute("src")))
+    assert src.path == "/qr.svg"
+    assert urllib.parse.parse_qs(src.query)["text"] == [f"{server.url}/play#token={TOKEN}"]
+    tablet.screenshot(path=str(shots / "play-table-link-tablet.png"))
+    tablet.click("#table-link-close")
+    assert tablet.locator("#table-link-dialog").is_hidden()
     click_and_wait(tablet, tablet.locator("#options button.option").first, server)
     tablet.goto(server.url + "/bag")
     tablet.locator("#virtual-panel").wait_for()

@@ -3,6 +3,7 @@ import { getState, live, postGame } from "./api.js";
 import { fill, h, show } from "./dom.js";
 import { cap } from "./labels.js";
 import { showRefusal } from "./actions.js";
+import { qrFigure } from "./qr.js";
 import { askToken, requireToken } from "./token.js";
 
 const seatsEl = document.getElementById("seats");
@@ -60,7 +61,9 @@ async function start(ev) {
   const tokens = (res.body && res.body.players) || {};
   fill("player-links", Object.entries(tokens).map(([colour, token]) => {
     const url = `${location.origin}/me/${colour}?token=${encodeURIComponent(token)}`;
-    return h("li", { "data-colour": colour }, h("span", { class: "member" }, cap(colour)), " ", h("a", { href: url }, url));
+    return h("li", { class: "player-link", "data-colour": colour },
+      qrFigure(url, `${cap(colour)}'s private view`),
+      h("div", {}, h("span", { class: "member" }, cap(colour)), " ", h("a", { href: url }, url)));
   }));
   show("started", true);
   document.getElementById("started").scrollIntoView({ block: "start" });

@@ -1,10 +1,11 @@
 // The table's controller: the pending decision and only its legal options.
-import { getLegal, getState, live, postUndo, refusalText } from "./api.js";
+import { getLegal, getState, live, postUndo, tableToken } from "./api.js";
 import { fill, h, show, text } from "./dom.js";
 import { actionLabel, drawPage, pendingText, spaceName } from "./labels.js";
 import { cubes } from "./render.js";
 import { optionButtons, send, showDone, showRefusal } from "./actions.js";
 import { askToken, requireToken } from "./token.js";
+import { qrFigure } from "./qr.js";
 
 let current = null;
 const PAGE_LINKS = {
@@ -98,7 +99,20 @@ async function doUndo() {
   await refresh();
 }
 
+// The table link as a QR code, so another tablet joins with the token (not typed).
+function tableLink() {
+  const dialog = document.getElementById("table-link-dialog");
+  document.getElementById("show-table-link").addEventListener("click", () => {
+    const token = tableToken();
+    if (!token) { askToken(); return; }
+    const url = `${location.origin}/play#token=${encodeURIComponent(token)}`;
+    fill("table-link-qr", qrFigure(url, url));
+    if (typeof dialog.showModal === "function") dialog.showModal(); else dialog.setAttribute("open", "");
+  });
+}
+
 requireToken();
+tableLink();
 manualEntry();
 undo();
 live(refresh);
