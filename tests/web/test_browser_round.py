@@ -261,3 +261,95 @@ def test_a_whole_round_then_mass_then_round_two(server: Server, browser: Any, sh
     assert shown_placement(tablet) == nonzero(st["board"]["round_fill"])
     assert f"Round 2's draw (#{st['seq']}" in tablet.locator("#placement").inner_text()
     assert tablet.js_errors == []
+
+
+SETUP_TILES = ["c02", "c01", "c03", "c04", "c05", "c06", "c07", "c08"]
+
+
+def play_to_market_day(server: Server) -> None:
+    """Through the API: harvest until someone has grain for c02 (3 grain), take the market
+    cube and serve it; stops when the emptied waiting-line space needs a tile."""
+    for _ in range(80):
+        legal = server.get("/api/legal")
+        st = server.get("/api/state")
+        kind, actions = legal["pending"]["kind"], legal["actions"]
+        if kind == "reveal_customers":
+            return
+
+        def first(pred: Any, actions: list[dict[str, Any]] = actions) -> Any:
+            return next((a for a in actions if pred(a)), None)
+
+        if kind == "turn":
+            grain = st["players"][st["current_player"]]["grain"]
+            action = (
+                (grain >= 3 and first(lambda a: a["type"] == "take" and a["space"] == "market"))
+                or first(lambda a: a["type"] == "take" and a["space"] == "harvest")
+                or first(lambda a: a["type"] == "take" and a["space"] != "market")
+                or actions[0]
+            )
+        elif kind == "action":
+            action = first(lambda a: a["type"] in ("harvest", "skip")) or actions[0]
+        else:
+            action = first(lambda a: a["type"] == "serve") or actions[0]
+        server.post("/api/actions", action)
+    raise AssertionError("no market day")
+
+
+def test_customer_tiles_by_hand(server: Server, browser: Any, shots: Path) -> None:
+    server.post("/api/games", {"players": ["red", "blue"]})
+    page = open_page(browser, server.url + f"/bag#token={TOKEN}")
+    panel = page.locator("#customers-panel")
+    panel.wait_for()
+    selects = page.locator("#customers-slots select")
+    assert selects.count() == 8, "setup: stalls 1-5 and waiting line 1-3 (2 players)"
+    assert page.locator("#placement-panel").is_hidden(), "no cubes before the customers"
+    labels = page.locator("#customers-slots label > span").all_inner_texts()
+    assert labels[0] == "Stall 1" and labels[5] == "Waiting line 1"
+    options = selects.first.locator("option").all_inner_texts()
+    assert len(options) == 1 + 24 and "(c02)" in "".join(options)
+    assert any(o == "3 grain · 3 prestige (c02)" for o in options), options
+    page.screenshot(path=str(shots / "bag-customers-tablet.png"), full_page=True)
+
+    # The same tile twice is caught on the page; nothing is sent.
+    for i in range(8):
+        selects.nth(i).select_option(SETUP_TILES[i] if i else SETUP_TILES[1])
+    page.click("#customers-form button[type=submit]")
+    page.locator("#refusal", has_text="chosen twice").wait_for()
+    assert seq(server) == 0
+    selects.first.select_option(SETUP_TILES[0])
+    page.click("#customers-form button[type=submit]")
+    panel.wait_for(state="hidden")
+    market = server.get("/api/state")["board"]["market"]
+    assert market["stalls"] + market["queue"][:3] == SETUP_TILES
+    assert "fill_bag" not in server.get("/api/draws")["latest"], "by hand: no seed"
+    assert page.locator("#refusal").is_hidden()
+
+    # After a market day: one waiting-line space to fill; a served tile is refused.
+    state = server.service.state()
+    server.post("/api/actions", bags.draw_action(v.chance_spec(state), "fixed"))
+    play_to_market_day(server)
+    st = server.get("/api/state")
+    assert st["pending"]["slots"] == [7]
+    served = sum(p["customers"]["count"] for p in st["players"].values())
+    assert served == 1  # c02, face down: the public view does not say which
+    panel.wait_for()
+    assert selects.count() == 1
+    assert page.locator("#placement[data-source=hand]").is_visible(), "the round's cubes stay"
+    assert page.locator("#customers-slots label > span").inner_text() == "Waiting line 3"
+    on_market = {t for t in st["board"]["market"]["stalls"] + st["board"]["market"]["queue"] if t}
+    values = selects.first.locator("option").evaluate_all("os => os.map(o => o.value)")
+    assert set(values) == ({f"c{i:02}" for i in range(1, 25)} - on_market) | {""}
+    before = seq(server)
+    selects.first.select_option("c02")
+    page.click("#customers-form button[type=submit]")
+    refusal = page.locator("#refusal")
+    refusal.wait_for()
+    assert "Refused by the rules" in refusal.inner_text()
+    assert "(not_in_stack)" in refusal.inner_text()
+    assert seq(server) == before
+    page.screenshot(path=str(shots / "bag-customers-refused-tablet.png"), full_page=True)
+    selects.first.select_option("c09")
+    page.click("#customers-form button[type=submit]")
+    panel.wait_for(state="hidden")
+    assert server.get("/api/state")["board"]["market"]["queue"][2] == "c09"
+    assert page.js_errors == []

@@ -19,8 +19,29 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 PAGES = {
     "/": ["families", "plot", "chronicle", "bags", "spaces", "round", "turn", "end-meter"],
-    "/play": ["pending", "options", "refusal", "undo", "undo-dialog", "manual-form", "token-form"],
-    "/bag": ["commitment", "draw", "seed", "seed-hash", "verify", "placement", "hand-form"],
+    "/play": [
+        "pending",
+        "options",
+        "refusal",
+        "undo",
+        "undo-dialog",
+        "manual-form",
+        "token-form",
+        "show-table-link",
+        "table-link-dialog",
+    ],
+    "/bag": [
+        "commitment",
+        "draw",
+        "seed",
+        "seed-hash",
+        "verify",
+        "placement",
+        "hand-form",
+        "customers-panel",
+        "customers-form",
+        "customers-slots",
+    ],
     "/mass": ["black-bag", "options", "commitment", "draw", "hand-form", "church", "seed"],
     "/new": ["new-game", "seats", "start", "player-links", "token-form"],
     "/boxcheck": ["boxcheck", "save-notice"],
@@ -181,3 +202,10 @@ def test_box_check_rows_text() -> None:
     assert rows["graves.marks"]["value"].startswith("[–, –")
     assert rows["customers.tiles"]["value"] == "24 entries"
     assert json.loads(rows["setup.3.bag"]["raw"])["brown"] >= 0
+
+
+def test_customer_hand_form_says_served_tiles_are_refused(client: FlaskClient) -> None:
+    html = client.get("/bag").get_data(as_text=True)
+    form = html[html.index('id="customers-panel"') : html.index('id="customers-form"')]
+    assert "the rules refuse it" in form
+    assert "every tile not on the market" in form

@@ -7,6 +7,7 @@ import { drawNow, latestDraw, offerFor, showSeed } from "./draws.js";
 import { spaceName } from "./labels.js";
 import { CUBE_ORDER, cube, cubes } from "./render.js";
 import { requireToken } from "./token.js";
+import { renderCustomers } from "./customers.js";
 
 const SPACES = ["harvest", "family", "crafts", "market", "travel", "council", "church"];
 let offer = null;
@@ -86,7 +87,11 @@ async function render(st) {
   offer = offerFor(st, "fill_bag");
   fill("bag-contents", cubes(st.board.green_bag, "the bag is empty"));
   const waiting = p.kind === "fill_bag";
-  text("bag-status", waiting
+  renderCustomers(st);
+  if (p.kind === "reveal_customers") requireToken();
+  text("bag-status", p.kind === "reveal_customers"
+    ? `Round ${st.round}: customer tiles to turn up at the market (${(p.slots || []).length} space${(p.slots || []).length === 1 ? "" : "s"}).`
+    : waiting
     ? `Round ${st.round}: the setup card's cubes and every plague cube from the supply go into the green bag, then cubes are drawn onto the action spaces.`
     : `Round ${st.round}: the bag was drawn for this round. Next draw at the start of the next round.`);
   show("virtual-panel", Boolean(offer));
@@ -94,6 +99,9 @@ async function render(st) {
     text("commitment", offer.commitment);
     show("reveal-panel", false);
   }
+  const roundFill = st.board.round_fill || {};
+  // At setup the customers come first: no cubes anywhere yet, so no placement to show.
+  show("placement-panel", Object.keys(roundFill).length > 0 || p.kind !== "reveal_customers");
   show("hand-panel", waiting);
   if (waiting) {
     requireToken();
@@ -101,7 +109,6 @@ async function render(st) {
     fill("placement", placement(st.board.spaces, "Cubes left on the spaces now, before this round's draw:"));
     return;
   }
-  const roundFill = st.board.round_fill || {};
   const last = Object.keys(roundFill).length ? await fillSource(st) : null;
   if (!last) {
     fill("placement", placement(st.board.spaces, "Cubes on the action spaces now:"));
