@@ -187,7 +187,6 @@ def test_a_whole_round_then_mass_then_round_two(server: Server, browser: Any, sh
             shown = box.inner_text()
             assert "Refused by the rules" in shown and "(no_such_cube)" in shown, shown
             assert seq(server) == before, "the state is untouched"
-            tablet.screenshot(path=str(shots / "refusal-round-tablet.png"))
             tablet.click(".manual summary")
             refused = True
             continue
