@@ -99,7 +99,9 @@ def continue_market(st: GameState) -> None:
         return
     day = st.day
     assert day is not None
-    for _ in range(len(st.players) + 1):
+    # Terminates: each time round adds a player to ``passed`` or skips one already in it,
+    # and a non-passed player is at most n - 1 seats away.
+    while True:
         stalls = stall_customers(st)
         if not stalls or len(day.passed) == len(st.players):
             break
