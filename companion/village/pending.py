@@ -57,10 +57,12 @@ def pending(st: GameState) -> Pending:
         assert st.death_player is not None
         return Pending("death", st.death_player, {})
     if phase == "buyout":
-        order = [c.value for c in st.mass_order]
+        # who is still to be asked, as things stand (those who cannot are not asked)
+        order = [c.value for c in st.mass_order if flow.can_buy_out(st, c)]
         return Pending("buyout", st.mass_order[0], {"out": st.mass_out, "order": order})
     if phase == "move":
-        return Pending("church_move", st.mass_order[0], {"order": [c.value for c in st.mass_order]})
+        order = [c.value for c in st.mass_order if flow.church_moves(st, c)]
+        return Pending("church_move", st.mass_order[0], {"order": order})
     raise AssertionError(f"unknown phase {phase!r}")
 
 

@@ -184,6 +184,7 @@ def test_mass_example_buyouts_draw_moves_and_the_tie(three: GameState) -> None:
     st = act(st, type="take", player="blue", space="church", cube="brown")
     st = act(st, type="skip", player="blue")  # the last cube: mass begins
     assert (v.pending(st).kind, v.pending(st).player) == ("buyout", BLUE)
+    assert v.pending(st).detail["order"] == ["blue", "yellow", "red"]
     st = act(st, type="buyout", player="blue", members=["blue-2a"])
     st = act(st, type="buyout", player="yellow", members=[])  # Aurélie pays nothing
     st = act(st, type="buyout", player="red", members=["red-1a"])

@@ -60,9 +60,11 @@ async function render(st, legal) {
   show("decision-panel", deciding);
   if (deciding || p.kind === "mass_draw") requireToken();
   if (deciding) {
+    const after = (p.order || []).slice(1).map(cap);
+    const then = after.length ? `, then ${after.join(", ")}` : "";
     text("decision-title", p.kind === "buyout"
-      ? `Buy-outs in turn order: ${cap(p.player)} now (1 coin per own member taken out)`
-      : `${cap(p.player)}: move members left in the church`);
+      ? `Buy-outs in turn order: ${cap(p.player)} now${then} (1 coin per own member taken out)`
+      : `${cap(p.player)}: move members left in the church${then}`);
     fill("options", optionButtons(legal.actions, (a) => send(a, legal.seq, () => refresh(null)), st));
   }
   show("virtual-panel", Boolean(offer));
