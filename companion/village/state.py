@@ -117,7 +117,6 @@ class GameState:
     final_queue: list[Color] | None = None  # players still owed a final turn
     mass_order: list[Color] = field(default_factory=list)
     mass_out: int = 0  # figures taken out of the black bag so far this mass
-    mass_moved: set[Color] = field(default_factory=set)
     prestige_log: list[tuple[int, dict[Color, int]]] = field(default_factory=list)
     round_fill: dict[Space, dict[Cube, int]] = field(default_factory=dict)  # this round's draw
 
@@ -154,7 +153,6 @@ class GameState:
             final_queue=list(self.final_queue) if self.final_queue is not None else None,
             mass_order=list(self.mass_order),
             mass_out=self.mass_out,
-            mass_moved=set(self.mass_moved),
             prestige_log=list(self.prestige_log),
             round_fill=self.round_fill,  # replaced whole by the engine, never changed in place
         )
@@ -162,9 +160,6 @@ class GameState:
     @property
     def current_color(self) -> Color:
         return self.players[self.current]
-
-    def color_at(self, index: int) -> Color:
-        return self.players[index % len(self.players)]
 
     def seat(self, color: Color) -> int:
         return self.players.index(color)
