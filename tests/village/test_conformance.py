@@ -207,8 +207,11 @@ def test_a_legal_action_for_another_player_is_refused(seed: int, steps: int, pla
     st = _state_after(seed, steps, players)
     if v.is_chance(st) or st.phase == "over":
         return
-    action = v.legal_actions(st)[0].to_json()
+    first = v.legal_actions(st)[0]
+    assert v.is_legal(st, first)
+    action = first.to_json()
     other = next(c.value for c in st.players if c.value != action["player"])
+    assert not v.is_legal(st, v.parse_action({**action, "player": other}))
     with pytest.raises(v.IllegalAction) as err:
         v.apply(st, {**action, "player": other})
     assert err.value.code == "not_your_turn"
