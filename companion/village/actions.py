@@ -8,7 +8,7 @@ players drawing by hand). ``docs/game-record.md`` documents every type and field
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from .errors import MalformedAction
@@ -162,7 +162,7 @@ class Train(Decision):
     type: ClassVar[str] = "train"
     building: Building
     member: str
-    good: Good | None
+    good: Good | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +180,7 @@ class Buy(Decision):
 
     type: ClassVar[str] = "buy"
     good: Good
-    pay: Pay
+    pay: Pay = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +197,7 @@ class Serve(Decision):
 
     type: ClassVar[str] = "serve"
     slot: int
-    pay: Pay
+    pay: Pay = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,8 +216,8 @@ class Travel(Decision):
     type: ClassVar[str] = "travel"
     member: str
     city: str
-    pay: Pay
-    gain: tuple[Cube, ...]
+    pay: Pay = ()
+    gain: tuple[Cube, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +226,7 @@ class CouncilEnter(Decision):
 
     type: ClassVar[str] = "council_enter"
     member: str
-    pay: Pay
+    pay: Pay = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +235,7 @@ class CouncilAdvance(Decision):
 
     type: ClassVar[str] = "council_advance"
     member: str
-    pay: Pay
+    pay: Pay = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +245,7 @@ class Privilege(Decision):
 
     type: ClassVar[str] = "privilege"
     level: int
-    gain: tuple[str, ...]
+    gain: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +254,7 @@ class Church(Decision):
 
     type: ClassVar[str] = "church"
     member: str
-    pay: Pay
+    pay: Pay = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,7 +393,7 @@ def _city(v: Any) -> str:
 
 
 def _good_or_none(v: Any) -> Good | None:
-    return None if v is None else _enum(Good, "good")(v)
+    return None if v is None else _parse_good(v)
 
 
 def _tiles(v: Any) -> tuple[tuple[int, str], ...]:
@@ -418,13 +418,15 @@ def _spaces(v: Any) -> tuple[tuple[Space, tuple[tuple[Cube, int], ...]], ...]:
     return tuple(sorted((parse(k), _counts(c)) for k, c in v.items()))
 
 
+_parse_good = _enum(Good, "good")
+
 _FIELD_PARSERS: dict[str, Callable[[Any], Any]] = {
     "player": _enum(Color, "player"),
     "space": _enum(Space, "space"),
     "cube": _enum(Cube, "cube"),
     "color": _enum(Cube, "color"),
     "building": _enum(Building, "building"),
-    "good": _good_or_none,
+    "good": _enum(Good, "good"),
     "member": _member,
     "members": _distinct_members,
     "figures": _list(_figure, sort=True),
@@ -435,6 +437,13 @@ _FIELD_PARSERS: dict[str, Callable[[Any], Any]] = {
     "gain": _list(str, sort=True),
     "tiles": _tiles,
     "spaces": _spaces,
+}
+
+
+# Fields whose type differs from the field of the same name elsewhere.
+_CLASS_FIELD_PARSERS: dict[tuple[type[Action], str], Callable[[Any], Any]] = {
+    (Train, "good"): _good_or_none,  # null: train without producing
+    (Travel, "gain"): _list(_enum(Cube, "gain"), sort=True),
 }
 
 
@@ -449,23 +458,15 @@ def parse_action(obj: Any) -> Action:
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise MalformedAction(f"unknown action type {kind!r}; known: {sorted(ACTION_TYPES)}")
-    names = [f.name for f in fields(cls)]
-    extra = set(obj) - set(names) - {"type"}
+    known = fields(cls)
+    extra = set(obj) - {f.name for f in known} - {"type"}
     if extra:
         raise MalformedAction(f"{kind}: unexpected field(s) {sorted(extra)}")
     kwargs: dict[str, Any] = {}
-    for name in names:
-        if name not in obj:
-            if name in ("gain", "pay"):
-                kwargs[name] = ()
-                continue
-            if name == "good" and cls is Train:
-                kwargs[name] = None
-                continue
-            raise MalformedAction(f"{kind}: missing field {name!r}")
-        kwargs[name] = _FIELD_PARSERS[name](obj[name])
-    if cls is Travel:
-        kwargs["gain"] = tuple(sorted(_enum(Cube, "gain")(g) for g in kwargs["gain"]))
-    if cls is Produce and kwargs["good"] is None:
-        raise MalformedAction("produce: 'good' is required")
+    for f in known:
+        if f.name in obj:
+            parse = _CLASS_FIELD_PARSERS.get((cls, f.name), _FIELD_PARSERS[f.name])
+            kwargs[f.name] = parse(obj[f.name])
+        elif f.default is MISSING:
+            raise MalformedAction(f"{kind}: missing field {f.name!r}")
     return cls(**kwargs)
