@@ -440,6 +440,9 @@ _FIELD_PARSERS: dict[str, Callable[[Any], Any]] = {
 }
 
 
+FIELD_NAMES: frozenset[str] = frozenset(_FIELD_PARSERS)
+"""Every field name an action may carry besides ``type``."""
+
 # Fields whose type differs from the field of the same name elsewhere.
 _CLASS_FIELD_PARSERS: dict[tuple[type[Action], str], Callable[[Any], Any]] = {
     (Train, "good"): _good_or_none,  # null: train without producing

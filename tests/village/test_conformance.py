@@ -15,6 +15,7 @@ from companion import village as v
 from companion.bags import draw_with_rng
 from companion.simulate import random_game
 from companion.village import data
+from companion.village.actions import ACTION_TYPES, FIELD_NAMES
 from companion.village.invariants import violations
 
 GAMES = int(os.environ.get("VILLAGE_CONFORMANCE_GAMES", "60"))
@@ -83,6 +84,7 @@ def _state_after(seed: int, steps: int, players: int) -> v.GameState:
     return st
 
 
+FIELDS = sorted(FIELD_NAMES)
 JSONISH = hs.recursive(
     hs.none()
     | hs.booleans()
@@ -106,38 +108,14 @@ JSONISH = hs.recursive(
     lambda inner: (
         hs.lists(inner, max_size=4)
         | hs.dictionaries(
-            hs.sampled_from(
-                [
-                    "type",
-                    "player",
-                    "space",
-                    "cube",
-                    "member",
-                    "members",
-                    "pay",
-                    "slot",
-                    "level",
-                    "gain",
-                    "green",
-                    "coin",
-                    "brown",
-                    "good",
-                    "city",
-                    "building",
-                    "figures",
-                    "tiles",
-                    "spaces",
-                ]
-            ),
+            hs.sampled_from([*FIELDS, "type", "green", "coin", "brown"]),
             inner,
             max_size=5,
         )
     ),
     max_leaves=8,
 )
-TYPES = hs.sampled_from(
-    sorted(__import__("companion.village.actions", fromlist=["ACTION_TYPES"]).ACTION_TYPES)
-)
+TYPES = hs.sampled_from(sorted(ACTION_TYPES))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -147,26 +125,7 @@ TYPES = hs.sampled_from(
     players=hs.integers(2, 4),
     kind=TYPES,
     body=hs.dictionaries(
-        hs.sampled_from(
-            [
-                "player",
-                "space",
-                "cube",
-                "member",
-                "members",
-                "pay",
-                "slot",
-                "level",
-                "gain",
-                "good",
-                "city",
-                "building",
-                "figures",
-                "tiles",
-                "spaces",
-                "color",
-            ]
-        ),
+        hs.sampled_from(FIELDS),
         JSONISH,
         max_size=5,
     ),
