@@ -336,7 +336,7 @@ def _enum(kind: Callable[[str], Any], name: str) -> Callable[[Any], Any]:
 
 
 def _member(v: Any) -> str:
-    if v not in ALL_MEMBERS:
+    if not isinstance(v, str) or v not in ALL_MEMBERS:
         raise MalformedAction(f"{v!r} is not a member id (like 'red-1a')")
     return str(v)
 

@@ -447,3 +447,16 @@ def test_a_buyout_cannot_name_a_member_twice(three: GameState) -> None:
         act(st, type="buyout", player="blue", members=["blue-1a", "blue-1a"])
     st = act(st, type="buyout", player="blue", members=["blue-1b", "blue-1a"])
     assert st.p[BLUE].coins == 0 and st.members["blue-1a"] == st.members["blue-1b"] == ("church", 1)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"type": "mass_draw", "figures": [[]]},
+        {"type": "buyout", "player": "red", "members": [{"a": 1}]},
+        {"type": "die", "player": "red", "member": ["red-1a"]},
+    ],
+)
+def test_unhashable_member_ids_are_malformed(three: GameState, bad: object) -> None:
+    with pytest.raises(v.MalformedAction):
+        v.apply(three, bad)  # type: ignore[arg-type]
