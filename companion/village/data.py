@@ -9,6 +9,8 @@ same way whatever the installation's overlay is later.
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 from dataclasses import dataclass
 from importlib import resources
@@ -101,13 +103,25 @@ def _usable(marks: tuple[int | None, ...], players: int) -> int:
     return sum(1 for m in marks if m is None or m <= players)
 
 
-def shipped_items() -> dict[str, DataItem]:
-    """The shipped board data, as items with their confidence and source."""
+@functools.cache
+def _shipped_raw() -> dict[str, Any]:
     text = resources.files(__package__).joinpath("data/board.json").read_text("utf-8")
-    raw = json.loads(text)["items"]
+    raw: dict[str, Any] = json.loads(text)["items"]
+    return raw
+
+
+def shipped_items() -> dict[str, DataItem]:
+    """The shipped board data, as items with their confidence and source (a new dict each
+    call; the file is read once)."""
+    raw = _shipped_raw()
     return {
         key: DataItem(
-            key, v["value"], v["confidence"], bool(v["verified"]), v["source"], v["question"]
+            key,
+            copy.deepcopy(v["value"]),  # the cached file stays as read
+            v["confidence"],
+            bool(v["verified"]),
+            v["source"],
+            v["question"],
         )
         for key, v in raw.items()
     }
@@ -140,7 +154,7 @@ def from_values(values: dict[str, Any]) -> BoardData:
 
     Raises BoardDataError naming the key at fault.
     """
-    missing = set(shipped_items()) - set(values)
+    missing = set(_shipped_raw()) - set(values)
     if missing:
         raise BoardDataError(f"board data lacks {sorted(missing)}")
     try:
