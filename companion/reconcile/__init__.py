@@ -1,0 +1,32 @@
+"""Sensing: observations from the sensors, and (next) the reconciler that turns them into
+actions through the table service's one way in. See ``docs/sensing.md``."""
+
+from .observations import (
+    CubeCounts,
+    Health,
+    MarkerCell,
+    Observation,
+    ObservationError,
+    Occluded,
+    PiecesGone,
+    PiecesSeen,
+    TagTapped,
+    ZoneSnapshot,
+    from_json,
+    to_json,
+)
+
+__all__ = [
+    "CubeCounts",
+    "Health",
+    "MarkerCell",
+    "Observation",
+    "ObservationError",
+    "Occluded",
+    "PiecesGone",
+    "PiecesSeen",
+    "TagTapped",
+    "ZoneSnapshot",
+    "from_json",
+    "to_json",
+]

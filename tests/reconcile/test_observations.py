@@ -1,0 +1,50 @@
+"""The observation contract: every kind round-trips through its JSON form; bad JSON is
+refused with a message naming the problem."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.reconcile import observations as o
+
+EXAMPLES = [
+    o.TagTapped("pad:ACR122U", 1.5, reader="ACR122U 00 00", uid="04A2B3C4D5E680", piece="red-1a"),
+    o.TagTapped("pad:ACR122U", 1.6, reader="ACR122U 00 00", uid="DEADBEEF"),
+    o.PiecesSeen("hub:1/reader:2", 2.0, zone="farm:red", pieces=frozenset({"red-1a", "red-1b"})),
+    o.PiecesGone("hub:1/reader:2", 2.5, zone="farm:red", pieces=frozenset({"red-1b"}),
+                 unknown_uids=frozenset({"0011AABB"})),
+    o.ZoneSnapshot("sim:hub", 3.0, zone="council:2", pieces=frozenset({"blue-2a"})),
+    o.CubeCounts("camera:0", 3.1, region="space:market", counts={"green": 2, "plague": 1}),
+    o.MarkerCell("camera:0", 3.2, track="time:red", marker="red", cell=7),
+    o.Occluded("camera:0", 3.3, regions=frozenset({"space:harvest", "farm:red"})),
+    o.Health("hub:1", 4.0, device="hub:1", state="up", reads_per_s=40.0, errors=2),
+]
+
+
+@pytest.mark.parametrize("obs", EXAMPLES, ids=lambda x: x.kind)
+def test_round_trip_through_json_text(obs: o.Observation) -> None:
+    wire = json.loads(json.dumps(o.to_json(obs)))
+    assert wire["kind"] == obs.kind
+    assert o.from_json(wire) == obs
+
+
+@pytest.mark.parametrize(
+    ("wire", "says"),
+    [
+        ({"kind": "teleported", "source": "x", "t": 1}, "unknown observation kind"),
+        ({"kind": "seen", "source": "x", "t": 1, "zone": "farm:red", "pieces": "red-1a"},
+         "list of strings"),
+        ({"kind": "cubes", "source": "x", "t": 1, "region": "space:harvest",
+          "counts": {"purple": 1}}, "counts"),
+        ({"kind": "marker", "source": "x", "t": 1, "track": "prestige", "marker": "red",
+          "cell": 1, "colour": "red"}, "unknown fields"),
+        ({"kind": "tapped", "source": "x", "t": 1, "reader": "r"}, "uid"),
+        ({"kind": "tapped", "source": 5, "t": 1, "reader": "r", "uid": "AA"}, "source"),
+        ([1, 2], "JSON object"),
+    ],
+)
+def test_bad_json_is_refused_with_the_reason(wire: object, says: str) -> None:
+    with pytest.raises(o.ObservationError, match=says):
+        o.from_json(wire)  # type: ignore[arg-type]
