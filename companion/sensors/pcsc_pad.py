@@ -94,7 +94,7 @@ class PcscPad:
         self._context: Any = None
         self._readers: dict[str, ReaderState] = {}
         self._link = "connecting"  # connecting | watching
-        self._link_detail = "not started"
+        self._link_detail = "looking for pcscd"
         self._pnp_state = 0
         self._pnp = True  # pcscd answers the PnP pseudo-reader
         self._listed_at = 0.0

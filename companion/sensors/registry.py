@@ -295,6 +295,11 @@ class TagRegistry:
 
     # -- export / import -------------------------------------------------------------------
 
+    @staticmethod
+    def empty_export() -> dict[str, Any]:
+        """The export of a registry with no tags."""
+        return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "tags": []}
+
     def export(self) -> dict[str, Any]:
         """The registry as a JSON object: ``{"format", "version", "tags": [{uid, piece,
         enrolled, retired}…]}`` (tags in use first, in piece order, then retired ones)."""
