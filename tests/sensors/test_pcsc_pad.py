@@ -151,3 +151,35 @@ def test_close_is_prompt_and_idempotent(pad: PcscPad) -> None:
     pad.close()
     pad.close()
     assert time.monotonic() - t0 < 2.0
+
+
+def test_taps_and_health_reach_the_server(pcscd: Pcscd, tmp_path: Path) -> None:
+    """The pad wired as the runtime would: emit → RunningSensors of a real app; the tap and
+    the reader rows come out of /api/tags/taps and /api/sensors."""
+    from web import create_app, table_service
+
+    app = create_app({"DB_PATH": tmp_path / "games.sqlite3", "TABLE_TOKEN": "t",
+                      "BOXCHECK_PATH": str(tmp_path / "b.json"), "TESTING": True})
+    running, registry = app.extensions["sensors"], app.extensions["tags"]
+    registry.enrol(UID_A, "blue-3b")
+    pad = PcscPad(running.observe, registry.lookup, name="pad")
+    running.add(pad)
+    pad.start()
+    client = app.test_client()
+    try:
+        deadline = time.monotonic() + 5
+        while client.get("/api/sensors").get_json()["adapters"][0]["health"]["state"] != "up":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        with VirtualTag(UID_A, 35963):
+            got = client.get("/api/tags/taps?after=0&wait=8").get_json()
+            assert [(t["reader"], t["uid"], t["piece"]) for t in got["taps"]] == [
+                (READER_0, UID_A, "blue-3b")]
+            (report,) = client.get("/api/sensors").get_json()["adapters"]
+            rows = {r["reader"]: r for r in report["readers"]}
+            assert (rows[READER_0]["state"], rows[READER_0]["uid"], rows[READER_0]["taps"]) == (
+                "tag", UID_A, 1)
+            assert rows[READER_0]["reads_per_s"] > 0 and rows[READER_1]["state"] == "empty"
+    finally:
+        running.close()
+        table_service(app).store.close()
