@@ -94,6 +94,7 @@ function start(ev) {
   document.getElementById("unknown").hidden = true;
   say("Waiting for the first tap…");
   ask();
+  document.getElementById("enrol").scrollIntoView({ block: "start" });
 }
 
 function stop() {
@@ -154,6 +155,7 @@ function unknownTag(tap) {
   const missing = data.pieces.find((p) => !p.uid);
   if (missing) document.getElementById("unknown-piece").value = missing.piece;
   box.hidden = false;
+  box.scrollIntoView({ block: "nearest" });
 }
 
 async function enrolUnknown(ev) {
