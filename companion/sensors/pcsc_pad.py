@@ -43,6 +43,7 @@ RELIST_S: Final = 1.0  # list the readers again at least this often (no PnP supp
 RETRY_S: Final = 0.5  # between two attempts to reach pcscd
 RATE_WINDOW_S: Final = 10.0  # reads per second over this window
 READ_TRIES: Final = 3
+RETRY_READ_S: Final = 0.2
 
 
 @dataclass
@@ -60,6 +61,7 @@ class ReaderState:
     last_seen: float | None = None  # wall-clock time of the last tap
     failed: bool = False  # the last UID read failed
     tries: int = 0
+    retry_at: float = 0.0  # monotonic time of the next read after a failure
     times: deque[float] = field(default_factory=deque)
 
     def reads_per_s(self, now: float) -> float:
@@ -221,15 +223,18 @@ class PcscPad:
                 relist = True
                 continue
             self._reader_changed(reader, event_state)
+            self._publish_health()
         if relist:
             self._relist()
         self._retry_failed_reads()
 
     def _retry_failed_reads(self) -> None:
-        """A tag resting on a reader whose UID read failed is read again (a few times)."""
+        """A tag resting on a reader whose UID read failed is read again (a few times, a
+        moment apart, so the failure is reported first)."""
+        now = time.monotonic()
         with self._lock:
             again = [r for r in self._readers.values()
-                     if r.present and r.failed and r.tries < READ_TRIES]
+                     if r.present and r.failed and r.tries < READ_TRIES and now >= r.retry_at]
         for r in again:
             self._read_uid(r)
 
@@ -289,6 +294,7 @@ class PcscPad:
         log.info("tap pad %s: %s: %s", self.name, r.name, why)
         with self._lock:
             r.failed, r.errors, r.last_error = True, r.errors + 1, why
+            r.retry_at = time.monotonic() + RETRY_READ_S
             self._errors += 1
 
     def _relist(self) -> bool:
