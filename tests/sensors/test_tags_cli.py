@@ -191,3 +191,13 @@ def test_keyboard_enrolment_list_export_import_retire(tmp_path: Path) -> None:
     export.write_text('{"format": "something else"}')
     r = tags(other, "import", str(export))
     assert r.returncode == 2 and "not a tag registry export" in r.stderr
+
+
+def test_all_48_pieces_in_one_session(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    r = tags(db, "enrol", "--keyboard", stdin="".join(f"04{n:06X}\n" for n in range(48)))
+    assert r.returncode == 0, r.stderr
+    assert "[48/48] tap black monk 4 (monk-4)" in r.stdout
+    assert "enrolled 48, skipped 0; 48 of 48 pieces have a tag" in r.stdout
+    r = tags(db, "enrol", "--keyboard")
+    assert r.returncode == 0 and "every piece has a tag; --all enrols them again" in r.stdout
