@@ -78,9 +78,7 @@ def _body() -> dict[str, Any]:
 
 def _tag_error(exc: TagError) -> ApiError:
     if isinstance(exc, TagTaken):
-        err = ApiError(409, "tag_taken", str(exc))
-        err.piece = exc.piece  # type: ignore[attr-defined]
-        return err
+        return ApiError(409, "tag_taken", str(exc))
     return ApiError(400, "bad_tag", str(exc))
 
 
