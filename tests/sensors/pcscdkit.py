@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -43,6 +44,24 @@ def skip_reason() -> str | None:
     return None
 
 
+def _wait_until_free(*ports: int, timeout: float = 70.0) -> None:
+    """Wait until vpcd can listen on ``ports``: after a daemon is stopped while a tag is
+    connected, its side of the connection sits in TIME_WAIT (up to 60 s) and vpcd, binding
+    without SO_REUSEADDR, would fail ("Address already in use"). Raises RuntimeError if a
+    port stays taken (another program listens there)."""
+    deadline = time.monotonic() + timeout
+    for port in ports:
+        while True:
+            with socket.socket() as s:
+                try:
+                    s.bind(("0.0.0.0", port))
+                    break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"TCP port {port} (vpcd) stays in use") from None
+            time.sleep(0.5)
+
+
 def reader_names(channel: int) -> list[str]:
     """The readers pcscd lists for one vpcd device (only `MAIN` is used)."""
     assert channel == MAIN, "one vpcd device per daemon (see the module docstring)"
@@ -62,6 +81,8 @@ class Pcscd:
         """Start the daemon with these vpcd devices (none: no reader at all) and wait until
         its readers are listed. Raises RuntimeError if it does not come up."""
         self.channels = channels or ()
+        for ch in channels:
+            _wait_until_free(ch, ch + 1)  # vpcd's two ports per device
         shutil.rmtree(self.conf, ignore_errors=True)
         self.conf.mkdir(parents=True)
         for ch in channels:
@@ -75,13 +96,18 @@ class Pcscd:
             )
         want = sorted(n for ch in channels for n in reader_names(ch))
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"pcscd exited: {self.log.read_text()[-2000:]}")
-            if self.listed() == want:
-                return self
-            time.sleep(0.05)
-        raise RuntimeError(f"pcscd did not list {want} in {timeout} s")
+        try:
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"pcscd exited: {self.log.read_text()[-2000:]}")
+                if self.listed() == want:
+                    return self
+                time.sleep(0.05)
+            raise RuntimeError(f"pcscd did not list {want} in {timeout} s: "
+                               f"{self.log.read_text()[-1000:]}")
+        except BaseException:
+            self.stop()  # never leave a daemon behind
+            raise
 
     def listed(self) -> list[str] | None:
         """The readers pcscd lists now, None if it cannot be reached."""

@@ -130,6 +130,7 @@ def test_enrolment_by_taps(server: TagServer, browser: Any, shots: Path) -> None
     # the reader panel saw the taps
     page.wait_for_function(
         f"document.querySelector(\"#reader-table tr[data-reader='{READER_0}']\").textContent.includes('s ago')")
+    page.evaluate("window.scrollTo(0, 0)")  # the sticky bar stays on top in a full-page shot
     page.screenshot(path=str(shots / "tags-enrol-1280.png"), full_page=True)
     assert page.js_errors == []
 
@@ -153,7 +154,7 @@ def test_unknown_tag_enrolled_on_the_spot(server: TagServer, browser: Any, shots
     page.wait_for_selector("#unknown:not([hidden])", timeout=8000)
     assert page.inner_text("#unknown-uid") == "04A2B3C4D5E680"
     page.select_option("#unknown-piece", "white-2c")
-    page.screenshot(path=str(shots / "tags-unknown-390.png"), full_page=True)
+    page.screenshot(path=str(shots / "tags-unknown-390.png"))  # what the phone shows
     page.click("#unknown-form button")
     said(page, "white-2c = 04A2B3C4D5E680")
     assert server.registry.lookup("04A2B3C4D5E680") == "white-2c"

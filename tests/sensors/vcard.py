@@ -56,9 +56,11 @@ class VirtualTag:
         return self
 
     def remove(self) -> None:
-        """Take the tag off the reader (close the socket)."""
+        """Take the tag off the reader (close the socket with a reset: no TIME_WAIT left on
+        vpcd's port, which would stop a restarted pcscd from listening there)."""
         sock, self._sock = self._sock, None
         if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
             sock.close()
