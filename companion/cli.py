@@ -1,4 +1,4 @@
-"""The ``companion`` command: serve, replay, simulate, bench, boxcheck."""
+"""The ``companion`` command: serve, replay, simulate, bench, boxcheck, tags."""
 
 from __future__ import annotations
 
@@ -145,6 +145,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--confirm", action="append", metavar="KEY", help="confirm KEY as shipped")
     p.add_argument("--set", action="append", metavar="KEY=JSON", help="correct KEY")
     p.set_defaults(func=_boxcheck)
+
+    from companion.sensors import tags_cli
+
+    tags_cli.add_parser(sub)
     return parser
 
 

@@ -66,6 +66,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)
+    from web import tags  # the tag registry, enrolment page and reader health (docs/tags.md)
+
+    tags.init_app(app, db_path)
     if importlib.util.find_spec("web.pages") is not None:
         pages = importlib.import_module("web.pages")
         if hasattr(pages, "bp"):
