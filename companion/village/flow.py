@@ -235,9 +235,10 @@ def advance_moves(st: GameState) -> None:
     after_mass(st)
 
 
-def church_majority(st: GameState) -> list[Color]:
-    """2 prestige to the family with most members in the church; ties go to the one with
-    the leftmost member; still tied, every tied family scores (seed 000 « Messe » 3)."""
+def majority_winners(st: GameState) -> list[Color]:
+    """The families the church majority rewards: most members in the church; ties go to
+    the one with the leftmost member; still tied, every tied family (seed 000 « Messe » 3).
+    Empty when the church is empty. Pure: the state is not changed."""
     counts: dict[Color, int] = {}
     best_window: dict[Color, int] = {}
     for c in st.players:
@@ -249,9 +250,17 @@ def church_majority(st: GameState) -> list[Color]:
         return []
     tied = [c for c in st.players if counts[c] == top]
     left = max(best_window[c] for c in tied)
-    winners = [c for c in tied if best_window[c] == left]
+    return [c for c in tied if best_window[c] == left]
+
+
+MAJORITY_PRESTIGE = 2
+
+
+def church_majority(st: GameState) -> list[Color]:
+    """2 prestige to each family `majority_winners` names; returns them."""
+    winners = majority_winners(st)
     for c in winners:
-        st.p[c].prestige += 2
+        st.p[c].prestige += MAJORITY_PRESTIGE
     return winners
 
 
