@@ -214,6 +214,18 @@ def get_draws() -> Response:
     return jsonify({"draws": svc.draws(game_id), "latest": latest_chance(svc, game_id)})
 
 
+@bp.get("/log")
+def get_log() -> Response:
+    """The table log: the public narration of each event of the current game,
+    ``{"game_id", "entries": [{"seq", "kind", "narration": [sentences], "undone"}], "undo"}``
+    (``undo``: what an undo would take back, in words); ``after=<seq>`` and ``limit=<n>``
+    (the latest n) narrow it."""
+    svc = service()
+    limit = _int_arg("limit")
+    entries = svc.log(after=_int_arg("after") or 0, limit=limit if limit and limit > 0 else None)
+    return jsonify({"game_id": svc.current_game_id, "entries": entries, "undo": svc.next_undo()})
+
+
 # -- changing ----------------------------------------------------------------------------
 
 

@@ -306,9 +306,11 @@ def _headline(before: GameState, a: Action, after: GameState, viewer: str) -> st
 
 def _fill_text(before: GameState, a: FillBag) -> str:
     card = before.data.bag[len(before.players)]
-    into = join_words([count(card[c], f"{c.value} cube") for c in INFLUENCE if card[c]])
+    parts = [count(card[c], f"{c.value} cube") for c in INFLUENCE if card[c]]
     plague = before.supply[Cube.PLAGUE]
-    extra = f" and {count(plague, 'plague cube')}" if plague else ""
+    if plague:
+        parts.append(count(plague, "plague cube"))
+    into = join_words(parts)
     spaces = []
     for space, cubes in a.spaces:
         if cubes:
@@ -318,8 +320,7 @@ def _fill_text(before: GameState, a: FillBag) -> str:
             )
     laid = "; ".join(spaces) if spaces else "nothing"
     return (
-        f"Round {before.round}: put {into}{extra} in the green bag, then lay out the cubes "
-        f"drawn — {laid}."
+        f"Round {before.round}: put {into} in the green bag, then lay out the cubes drawn — {laid}."
     )
 
 
