@@ -28,6 +28,7 @@ from companion.table import tokens
 from companion.table.errors import NoDrawPending, NoGame, StaleCommitment, StaleSeq
 from companion.table.feed import Feed, Notice, Subscription
 from companion.village import narrate as narration
+from companion.village import options
 
 __all__ = ["DRAW_KEY", "VIRTUAL_DRAW", "TableService"]
 
@@ -199,6 +200,15 @@ class TableService:
                 return [offer]
             return [a.to_json() for a in v.legal_actions(st)]
 
+    def choices(self) -> list[dict[str, Any]]:
+        """For each entry of `legal` (same order), how a person picks it and what it costs
+        (`companion.village.options.choice`); [] at a chance point. Raises `NoGame`."""
+        with self._lock:
+            st = self._require().state
+            if self._draw_offer() is not None:
+                return []
+            return [options.choice(st, a) for a in v.legal_actions(st)]
+
     def export_record(self, game_id: int | None = None) -> str:
         """The game record (JSON Lines) of ``game_id`` (default: the current game), without
         the draw audits, so `companion.village.replay` reads it. Raises `NoGame`."""
@@ -301,20 +311,23 @@ class TableService:
         first_player: str | None = None,
         board: v.BoardData | None = None,
         label: str | None = None,
+        house_rules: dict[str, Any] | None = None,
     ) -> int:
         """Start a new game and make it the current one; return its id.
 
         ``board``: the board values in force (default: the shipped ones); they are written
-        into the header so the record replays the same anywhere.
+        into the header so the record replays the same anywhere. ``house_rules``: the
+        game's house rules (`companion.village.house`), stored in the header whole.
 
         Raises:
-            ValueError: bad players or first player (unknown colour, wrong count, repeats).
+            ValueError: bad players or first player (unknown colour, wrong count, repeats),
+            an unknown house rule or one that is not true/false.
         """
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise ValueError("players must be a list of colour names")
         if first_player is not None and first_player not in players:
             raise ValueError(f"first player {first_player!r} is not among {players!r}")
-        header = v.make_header(players, first_player, board)
+        header = v.make_header(players, first_player, board, house_rules=house_rules)
         try:
             state = v.start(header)
         except v.ReplayError as exc:

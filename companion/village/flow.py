@@ -106,6 +106,16 @@ def continue_market(st: GameState) -> None:
         if not stalls or len(day.passed) == len(st.players):
             break
         color = day.turn
+        # HOUSE RULE final_seller_sells: off, the player who ended the game takes no part
+        # in a market day of the final turns.
+        sits_out = (
+            not st.house.final_seller_sells
+            and st.final_queue is not None
+            and color == st.end_trigger
+            and st.end_market_trigger in (None, st.end_trigger)  # i.e. no final turn of theirs
+        )
+        if sits_out:
+            day.passed.add(color)
         if color in day.passed:
             day.turn = st.after(color)[0]
             continue

@@ -208,6 +208,11 @@ def _headline(before: GameState, a: Action, after: GameState, viewer: str) -> st
     if isinstance(a, TakeCube):
         cube = article(f"{a.cube.value} cube")
         return f"{who} takes {cube} from {SPACE_NAMES[a.space]}."
+    if isinstance(a, UseWell) and a.pay:
+        return (
+            f"{who} pays {pay_text(a.pay)} at the well (coins standing in for "
+            f"{a.color.value} cubes) and takes the {SPACE_NAMES[a.space]} action."
+        )
     if isinstance(a, UseWell):
         return (
             f"{who} puts 3 {a.color.value} cubes back at the well and takes the "

@@ -50,6 +50,9 @@ class Server:
         self.service = table_service(self.app)
         self.server = waitress.create_server(self.app, host="127.0.0.1", port=0, threads=32)
         self.url = f"http://127.0.0.1:{self.server.effective_port}"  # type: ignore[union-attr]
+        # links for phones: given explicitly here (a loopback address is otherwise replaced
+        # by the host's LAN address, where this test server does not listen)
+        self.app.config["PUBLIC_URL"] = self.url
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
 
@@ -88,15 +91,17 @@ def seq(server: Server) -> int:
 
 
 def click_and_wait(page: Any, button: Any, server: Server) -> str:
-    """Click an option button on the play page; wait until the page reports the new event
-    (``Done: … (#n)``) and check the game moved on by exactly one event. Returns its label."""
+    """Click an option button on the play page; wait until the page confirms the new event
+    (its narration in ``#done``, marked with the event's seq) and check the game moved on
+    by exactly one event. Returns the button's label (without its cost line)."""
     before = seq(server)
     button.wait_for()
-    label = str(button.inner_text())
+    label_el = button.locator(".option-label")
+    label = str(label_el.inner_text() if label_el.count() else button.inner_text())
     button.click()
     page.wait_for_function(
-        "n => document.querySelector('#done') && !document.querySelector('#done').hidden"
-        " && document.querySelector('#done').textContent.includes('#' + n)",
+        "n => { const d = document.querySelector('#done');"
+        " return d && !d.hidden && d.dataset.seq === String(n); }",
         arg=before + 1,
     )
     assert seq(server) == before + 1

@@ -185,7 +185,8 @@ def test_a_whole_round_then_mass_then_round_two(server: Server, browser: Any, sh
             box = tablet.locator("#refusal")
             box.wait_for()
             shown = box.inner_text()
-            assert "Refused by the rules" in shown and "(no_such_cube)" in shown, shown
+            assert shown.startswith(f"Refused by the rules: No {cube} cube on the {space} space")
+            assert "no_such_cube" not in shown and shown.count(f"No {cube} cube") == 1, shown
             assert seq(server) == before, "the state is untouched"
             tablet.click(".manual summary")
             refused = True
@@ -344,7 +345,7 @@ def test_customer_tiles_by_hand(server: Server, browser: Any, shots: Path) -> No
     refusal = page.locator("#refusal")
     refusal.wait_for()
     assert "Refused by the rules" in refusal.inner_text()
-    assert "(not_in_stack)" in refusal.inner_text()
+    assert "still in the face-down stack" in refusal.inner_text()
     assert seq(server) == before
     page.screenshot(path=str(shots / "bag-customers-refused-tablet.png"), full_page=True)
     selects.first.select_option("c09")
