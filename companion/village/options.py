@@ -62,13 +62,13 @@ def steps(st: GameState, a: Action) -> list[str]:
     """The labels of the successive picks that lead to ``a`` (one label: a single tap)."""
     if isinstance(a, Train):
         who = f"{member_name(a.member)} ({place_name(st.members[a.member])})"
-        where = f"train at {BUILDING_NAMES[a.building.value]}"
+        where = f"at {BUILDING_NAMES[a.building.value]}"
         make = f"and make {article(a.good.value)}" if a.good else "train only"
         return [f"Train {who}", where, make]
     if isinstance(a, Produce):
         return [f"Make {article(a.good.value)} at {BUILDING_NAMES[a.building.value]}"]
     if isinstance(a, Buy):
-        return ["Buy a good", f"Buy {article(a.good.value)}", _pay_step(a.pay)]
+        return ["Buy a good", article(a.good.value), _pay_step(a.pay)]
     if isinstance(a, Travel):
         return [
             f"Travel with {member_name(a.member)} ({place_name(st.members[a.member])})",

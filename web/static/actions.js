@@ -70,7 +70,7 @@ export const FLAT_MAX = 8;
 
 function costLine(cs) {
   const cost = cs.map((c) => c.cost_text).filter(Boolean);
-  const gain = cs.map((c) => c.gain_text).filter(Boolean);
+  const gain = cs.map((c) => c.gain_text || "");
   const range = (texts) => {
     const uniq = [...new Set(texts)];
     return uniq.length === 1 ? uniq[0] : null;
@@ -81,9 +81,9 @@ function costLine(cs) {
   else if (cost.length) {
     const times = cs.map((c) => (c.cost_time || 0));
     const lo = Math.min(...times), hi = Math.max(...times);
-    lines.push(h("span", { class: "cost" }, lo === hi ? `costs ${lo} time and more` : `costs ${lo}–${hi} time and more`));
+    lines.push(h("span", { class: "cost" }, lo === hi ? `costs ${lo} time or more` : `costs ${lo} to ${hi} time`));
   }
-  const g = range(gain);
+  const g = range(gain); // said only when every choice gives the same
   if (g) lines.push(h("span", { class: "gain" }, `gives ${g}`));
   const bridge = cs.filter((c) => c.bridge);
   if (bridge.length === cs.length) lines.push(h("span", { class: "bridge-warn" }, bridge[0].bridge));

@@ -45,7 +45,7 @@ export function prestigePlot(history, now) {
   });
   // End labels never overlap: sorted top to bottom, each at least LABEL_GAP below the one
   // above (tied families get one label each, stacked), kept inside the plot.
-  const LABEL_GAP = 14;
+  const LABEL_GAP = 16; // a label's box is about 1.2 × its 13-unit font
   labels.sort((a, b) => a.y - b.y);
   for (let i = 1; i < labels.length; i++) {
     labels[i].y = Math.max(labels[i].y, labels[i - 1].y + LABEL_GAP);
