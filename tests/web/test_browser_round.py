@@ -58,8 +58,11 @@ def test_bag_shows_the_rounds_draw_after_reload_and_by_hand(
     assert draw["kind"] == "fill_bag" and draw["digest"] == commitment
     assert shown_placement(page) == fill == nonzero(draw["action"]["spaces"])
     assert f"#{draw['seq']}, virtual draw" in page.locator("#placement").inner_text()
+    # the proof is folded under "check this draw" after a reload; open it
+    page.locator("#reveal-panel > summary").click()
     page.locator("#verify.ok").wait_for()
     assert page.locator("#seed").inner_text() == draw["seed"]
+    assert page.locator("#all-draws li").count() == 2  # the customer tiles, the green bag
     assert hashlib.sha256(draw["seed"].encode()).hexdigest() == commitment
     assert "stored with the draw" in page.locator("#verify").inner_text()
 
