@@ -108,7 +108,7 @@ export function live(refresh) {
     es.onopen = () => { mark("live", "live"); soon(); };
     es.onmessage = (ev) => {
       if (ev.lastEventId) lastSeq = ev.lastEventId;
-      mark("live", lastSeq ? `live · #${lastSeq}` : "live");
+      mark("live", "live");
       let data = null;
       try { data = JSON.parse(ev.data); } catch { data = null; }
       soon(data);
