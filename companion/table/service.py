@@ -63,9 +63,10 @@ def _dumps(obj: Any) -> str:
 
 class _Game:
     """The current game as cached in memory: id, header, state, last seq, and the table log
-    (the public narration of every event, by seq)."""
+    (the public narration of every event, by seq; None until first needed after a load,
+    so a restart replays the game once, not twice)."""
 
-    __slots__ = ("header", "id", "log", "seq", "state")
+    __slots__ = ("_log", "header", "id", "seq", "state")
 
     def __init__(
         self,
@@ -75,11 +76,23 @@ class _Game:
         seq: int,
         log: dict[int, tuple[str, list[str]]] | None = None,
     ) -> None:
+        """``log``: the table log if known (None: narrated from the store when needed)."""
         self.id = game_id
         self.header = header
         self.state = state
         self.seq = seq
-        self.log: dict[int, tuple[str, list[str]]] = log or {}  # seq -> (kind, narration)
+        self._log: dict[int, tuple[str, list[str]]] | None = log  # seq -> (kind, narration)
+
+
+def _game_log(game: _Game, store: EventStore) -> dict[int, tuple[str, list[str]]]:
+    """The game's table log, narrated from its stored events the first time it is needed."""
+    if game._log is None:
+        try:
+            game._log = narrate_events(game.header, store.events(game.id))
+        except v.ReplayError as exc:  # the game itself replays; only the story is lost
+            log.warning("game %d: no table log: %s", game.id, exc)
+            game._log = {}
+    return game._log
 
 
 def undone_text(before: v.GameState, action: v.Action, after: v.GameState) -> list[str]:
@@ -108,9 +121,9 @@ def narrate_events(header: JSONObject, events: list[Event]) -> dict[int, tuple[s
         if e.kind == "action":
             try:
                 action = v.parse_action(engine_action(e.payload))
-                after = v.apply(st, action)
-            except v.RulesError as exc:
-                raise v.ReplayError(f"event {e.seq} refused: {exc}") from exc
+                after = v.apply_unchecked(st, action)  # the store holds accepted actions only
+            except (v.RulesError, KeyError, ValueError, AssertionError) as exc:
+                raise v.ReplayError(f"event {e.seq} cannot be narrated: {exc}") from exc
             out[e.seq] = ("action", narration.narrate(st, action, after))
             done.append((e.seq, st, action))
             st = after
@@ -259,7 +272,7 @@ class TableService:
         """
         with self._lock:
             game = self._require()
-            items = sorted(game.log.items())
+            items = sorted(_game_log(game, self._store).items())
         effective: list[int] = []
         undone: set[int] = set()
         for s, (kind, _) in items:
@@ -334,7 +347,7 @@ class TableService:
             raise ValueError(str(exc)) from exc
         with self._lock:
             game_id = self._store.create_game(header, label)
-            self._game = _Game(game_id, header, state, 0)
+            self._game = _Game(game_id, header, state, 0, {})
             self._after_change()
             self._announce_game()
             return game_id
@@ -461,8 +474,7 @@ class TableService:
         header = self._store.header(game_id)
         actions = [engine_action(a) for a in self._store.effective_actions(game_id)]
         state = v.replay(header, actions)
-        log = narrate_events(header, self._store.events(game_id))
-        return _Game(game_id, header, state, self._store.last_seq(game_id), log)
+        return _Game(game_id, header, state, self._store.last_seq(game_id))
 
     def _view(self, viewer: str) -> dict[str, Any]:
         game = self._require()
@@ -531,7 +543,7 @@ class TableService:
         """Adopt the state after a stored event, log its narration, announce the event."""
         game.state = state
         game.seq = event.seq
-        game.log[event.seq] = (event.kind, told)
+        _game_log(game, self._store)[event.seq] = (event.kind, told)
         self._after_change()
         self._publish(self._notice(event, self._view("table")))
 
@@ -549,6 +561,12 @@ class TableService:
                 listener(notice)
             except Exception:
                 log.exception("feed listener failed")
+
+    def _told(self, seq: int) -> list[str]:
+        """The narration of the current game's event ``seq`` ([] if unknown)."""
+        if self._game is None:
+            return []
+        return _game_log(self._game, self._store).get(seq, ("", []))[1]
 
     def _game_notice(self, game: _Game) -> Notice:
         data = {
@@ -578,7 +596,7 @@ class TableService:
             "action": public_action(payload) if is_action else None,
             "reverts": payload.get("reverts"),
             "draw": payload.get(DRAW_KEY),
-            "narration": self._game.log.get(event.seq, ("", []))[1] if self._game else [],
+            "narration": self._told(event.seq),
             "state": state,
         }
         return Notice(event.game_id, event.seq, _dumps(data))
