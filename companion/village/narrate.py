@@ -167,6 +167,7 @@ def narrate(
     customer they served). Never raises for a legal action.
     """
     out = [_headline(before, action, after, viewer)]
+    out.extend(_laid_out(before, action, after))
     out.extend(_passed_over(before, action, after))
     out.extend(_market(before, action, after, viewer))
     out.extend(_moves(before, action, after, dead=False))
@@ -189,8 +190,7 @@ def headline(before: GameState, action: Action, after: GameState, viewer: str = 
 def _headline(before: GameState, a: Action, after: GameState, viewer: str) -> str:
     who = colour_name(getattr(a, "player", "")) if hasattr(a, "player") else ""
     if isinstance(a, RevealCustomers):
-        tiles = "; ".join(f"{slot_name(s)}: {customer_text(after, t)}" for s, t in a.tiles)
-        return f"Turn up {count(len(a.tiles), 'customer tile')} and lay them out — {tiles}."
+        return f"Turn up {count(len(a.tiles), 'customer tile')} and lay them out:"
     if isinstance(a, FillBag):
         return _fill_text(before, a)
     if isinstance(a, MassDraw):
@@ -316,17 +316,23 @@ def _fill_text(before: GameState, a: FillBag) -> str:
     if plague:
         parts.append(count(plague, "plague cube"))
     into = join_words(parts)
-    spaces = []
-    for space, cubes in a.spaces:
-        if cubes:
-            spaces.append(
-                f"{SPACE_NAMES[space]}: "
-                + join_words([count(n, f"{c.value} cube") for c, n in cubes if n])
-            )
-    laid = "; ".join(spaces) if spaces else "nothing"
-    return (
-        f"Round {before.round}: put {into} in the green bag, then lay out the cubes drawn — {laid}."
-    )
+    return f"Round {before.round}: put {into} in the green bag, then lay out the cubes drawn:"
+
+
+def _laid_out(before: GameState, a: Action, after: GameState) -> list[str]:
+    """What to put where on the board after a draw: one sentence per place."""
+    if isinstance(a, RevealCustomers):
+        return [f"{slot_name(s).capitalize()}: {customer_text(after, t)}." for s, t in a.tiles]
+    if isinstance(a, FillBag):
+        out = [
+            f"{SPACE_NAMES[space]}: "
+            + join_words([count(n, f"{c.value} cube") for c, n in cubes if n])
+            + "."
+            for space, cubes in a.spaces
+            if any(n for _, n in cubes)
+        ]
+        return out or ["No cube comes out of the bag."]
+    return []
 
 
 # --- steps passed over, with their reason -----------------------------------------------

@@ -142,15 +142,18 @@ def test_reveals_and_fills_say_what_to_lay_out_and_where(game: list[Step]) -> No
         if isinstance(action, RevealCustomers):
             for slot, tile in action.tiles:
                 place = f"stall {slot + 1}" if slot < 5 else f"waiting line {slot - 4}"
-                assert f"{place}: wants " in text[0] and f"({tile})" in text[0]
-                assert f"gives {after.data.customers[tile].prestige} prestige ({tile})" in text[0]
+                line = next(s for s in text if s.startswith(f"{place.capitalize()}: wants "))
+                assert line.endswith(
+                    f"gives {after.data.customers[tile].prestige} prestige ({tile})."
+                )
         if isinstance(action, FillBag):
             for space, cubes in action.spaces:
                 for cube, n in cubes:
                     if n:
-                        assert re.search(
-                            rf"{space.value.capitalize()}: [^;]*{n} {cube.value} cube", text[0]
+                        line = next(
+                            s for s in text if s.startswith(f"{space.value.capitalize()}: ")
                         )
+                        assert re.search(rf"\b{n} {cube.value} cube", line), line
 
 
 def test_time_and_the_bridge(game: list[Step]) -> None:
@@ -237,4 +240,67 @@ def test_plain_words_only(game: list[Step]) -> None:
     for _, _, _, text in game:
         for s in text:
             assert not ARTEFACTS.search(s), s
-            assert s[:1].isupper() and s.endswith((".", "!")), s
+            assert s[:1].isupper() and s.endswith((".", "!", ":")), s
+
+
+def test_every_kind_of_decision_names_who_and_what(game: list[Step]) -> None:
+    """The first sentence of each decision names the player and what the action's fields
+    say (the member, the place, the payment), in words."""
+    kinds: set[str] = set()
+    for before, action, after, text in game:
+        player = getattr(action, "player", None)
+        if player is None:
+            continue
+        kinds.add(action.type)
+        head = text[0]
+        assert head.startswith(player.value.capitalize()), head
+        member = getattr(action, "member", None)
+        if member is not None and action.type != "die":
+            assert member_name(member) in head, head
+        if action.type == "travel":
+            city = "-".join(p.capitalize() for p in action.city.split("-"))
+            assert f"to {city}" in head
+            reward = after.data.city_rewards[action.city]
+            if action.city not in before.p[player].cities and len(before.p[player].cities) < 6:
+                assert any(
+                    s.startswith(f"{player.value.capitalize()} puts a travel marker") for s in text
+                )
+                if reward == "prestige":
+                    assert any("wins 3 prestige" in s for s in text), text
+        if action.type == "buyout" and action.members:
+            n = len(action.members)
+            assert f"pays {n} coin{'s' if n > 1 else ''} to take " in head
+            assert "rightmost church window (window 1)" in head
+        if action.type == "church_move":
+            w = before.members[action.member][1]
+            grain = before.data.mass_grain_costs[w - 1]
+            assert f"from church window {w} to window {w + 1}, paying {grain} grain" in head
+        if action.type == "privilege" and action.level == 4:
+            assert any("wins 3 prestige" in s for s in text)
+        if action.type == "die":
+            assert any(s.startswith(f"{member_name(action.member)} dies at ") for s in text)
+    assert {"take", "harvest", "birth", "train", "church", "buyout", "die"} <= kinds
+
+
+def test_the_end_names_who_ended_it_and_the_final_turns(game: list[Step]) -> None:
+    ends = [(b, a, t) for b, _, a, t in game if a.end_trigger and not b.end_trigger]
+    assert len(ends) == 1
+    _, after, text = ends[0]
+    name = after.end_trigger.value.capitalize()
+    line = next(s for s in text if s.startswith("That filled the last"))
+    assert f"{name} has no final turn" in line
+    assert ("grave" in line) == (after.end_cause == "graves")
+    final = game[-1][3]
+    assert final[-1].startswith("The game is over. Final totals: ")
+    winners = v.summary(game[-1][2])["winner"]
+    assert all(w.capitalize() in final[-1].split("!")[0].split(". ")[-1] for w in winners)
+
+
+def test_market_auto_passes_are_told(game: list[Step]) -> None:
+    for before, action, after, text in game:
+        if after.day is None:
+            continue
+        passed_before = before.day.passed if before.day else set()
+        chosen = {action.player} if action.type == "pass" else set()
+        for c in after.day.passed - passed_before - chosen:
+            assert f"{c.value.capitalize()} cannot serve any stall customer and passes." in text
