@@ -87,6 +87,7 @@ class TableService:
         self._game: _Game | None = None
         self._commitment: bags.Commitment | None = None
         self._listeners: list[Callable[[Notice], None]] = []
+        self._published = 0
         games = store.games()
         if games:
             try:
@@ -327,12 +328,22 @@ class TableService:
     # -- the live feed -------------------------------------------------------------------
 
     def subscribe(self, after: int | None = None, game_id: int | None = None) -> Subscription:
-        """Subscribe to the feed.
+        """Subscribe to the feed (a queue read by one thread: `Subscription.get`).
 
         ``after``: the last seq the client has seen; the events after it are queued first
         (None: only what happens from now on). ``game_id``: the game the client shows; if
         it is not the current one, a ``new_game`` notice comes first instead of a backlog.
         """
+        with self._lock:
+            backlog, _ = self.catch_up(after, game_id)
+            return self._feed.add(backlog)
+
+    def catch_up(
+        self, after: int | None = None, game_id: int | None = None
+    ) -> tuple[list[Notice], int]:
+        """What a client that saw ``after`` of game ``game_id`` lacks (as `subscribe`), and
+        the number of notices published so far (`published`): a listener that numbers the
+        notices it gets skips those up to that mark, so nothing is lost or doubled."""
         with self._lock:
             backlog: list[Notice] = []
             game = self._game
@@ -345,7 +356,13 @@ class TableService:
                         self._notice(e, self._view("table") if e.seq == game.seq else None)
                         for e in events
                     ]
-            return self._feed.add(backlog)
+            return backlog, self._published
+
+    @property
+    def published(self) -> int:
+        """How many notices the feed has announced since the service started (a listener
+        reads it, under the lock, to number each notice)."""
+        return self._published
 
     def add_listener(self, listener: Callable[[Notice], None]) -> None:
         """Call ``listener(notice)`` after each change (under the lock; keep it short)."""
@@ -446,6 +463,7 @@ class TableService:
         self._publish(self._game_notice(self._game))
 
     def _publish(self, notice: Notice) -> None:
+        self._published += 1
         self._feed.publish(notice)
         for listener in self._listeners:
             try:
