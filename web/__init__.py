@@ -42,7 +42,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     Raises:
         companion.store.StoreError, sqlite3.DatabaseError: the database cannot be opened.
-        companion.village.data.BoardDataError: the box-check answers file is unreadable.
+    A box-check answers file that cannot be used (wholly or in part) is no error: the
+    shipped values stand in and ``BOX_OVERLAY_PROBLEMS`` says why.
     """
     app = Flask(__name__)
     app.config.update(DEFAULTS)
@@ -56,7 +57,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from companion import boxcheck
 
     app.config["BOXCHECK_PATH"] = boxcheck.overlay_path(app.config["BOXCHECK_PATH"])
-    app.config["BOX_OVERLAY"] = boxcheck.load_overlay(app.config["BOXCHECK_PATH"])
+    overlay, problems = boxcheck.load_overlay_lenient(app.config["BOXCHECK_PATH"])
+    for problem in problems:
+        log.warning("box check: %s", problem)
+    app.config["BOX_OVERLAY"] = overlay
+    app.config["BOX_OVERLAY_PROBLEMS"] = problems
     store = EventStore(db_path)
     service = TableService(store, app.config["TABLE_TOKEN"])
     app.config["TABLE_TOKEN"] = service.table_token
