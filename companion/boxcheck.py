@@ -7,6 +7,7 @@ place: ``--overlay``, else ``$VILLAGE_COMPANION_HOME/boxcheck.json``, else
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -59,15 +60,31 @@ def load_overlay_lenient(path: Path) -> tuple[dict[str, Any], list[str]]:
 
 
 def save_overlay(path: Path, overlay: dict[str, Any]) -> None:
-    """Write the answers atomically (validated first; raises BoardDataError if bad)."""
+    """Write the answers atomically (validated first).
+
+    Raises:
+        BoardDataError: a bad answer. companion.store.StorageUnavailable (StorageFull,
+        StorageReadOnly): the file cannot be written; the previous answers are kept.
+    """
     items_with_overlay(overlay)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".boxcheck-")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(overlay, f, indent=1, ensure_ascii=False)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".boxcheck-")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(overlay, f, indent=1, ensure_ascii=False)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        from companion.store import StorageUnavailable, storage_error
+
+        error = storage_error(path, exc)
+        assert isinstance(error, StorageUnavailable)
+        raise error from exc
 
 
 def set_answer(overlay: dict[str, Any], key: str, value: Any) -> dict[str, Any]:

@@ -69,25 +69,48 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted (Ctrl-C or SIGTERM); return the exit status."""
     import uvicorn
 
+    from companion.store import (
+        StorageFull,
+        StorageReadOnly,
+        StorageUnavailable,
+        StoreError,
+        storage_error,
+    )
     from web import create_app
     from web.asgi import make_asgi
 
     db = Path(args.db or (DEMO_DB if args.demo else DEFAULT_DB)).expanduser()
-    db.parent.mkdir(parents=True, exist_ok=True)
-    token = args.token or load_or_make_token(db.with_suffix(".token"))
-    app = create_app(
-        {
-            "DB_PATH": db,
-            "TABLE_TOKEN": token,
-            "DEMO": args.demo,
-            "BOXCHECK_PATH": args.boxcheck,
-            "READ_WORKERS": max(args.threads, 2),
-        }
-    )
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+        token = args.token or load_or_make_token(db.with_suffix(".token"))
+        app = create_app(
+            {
+                "DB_PATH": db,
+                "TABLE_TOKEN": token,
+                "DEMO": args.demo,
+                "BOXCHECK_PATH": args.boxcheck,
+                "READ_WORKERS": max(args.threads, 2),
+            }
+        )
+    except (StoreError, OSError) as exc:
+        error = storage_error(db, exc) if isinstance(exc, OSError) else exc
+        if isinstance(error, StorageFull):
+            why = "the disk is full"
+        elif isinstance(error, StorageReadOnly):
+            why = "it cannot be written (read-only file system or no permission)"
+        else:
+            why = "it cannot be opened"
+        detail = error.detail if isinstance(error, StorageUnavailable) else str(error)
+        print(f"companion serve: cannot use the database {db}: {why} ({detail})", file=sys.stderr)
+        return 2
     from companion.table.crowd import raise_file_limit
 
     raise_file_limit(8192)  # one descriptor per open stream
-    sock = listening_socket(args.host, args.port)
+    try:
+        sock = listening_socket(args.host, args.port)
+    except OSError as exc:
+        print(f"companion serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 2
     config = uvicorn.Config(
         make_asgi(app),
         http="httptools",

@@ -18,7 +18,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from companion.store import EventStore
+from companion.store import EventStore, StorageFull, StorageUnavailable
 from companion.table import TableService
 
 __all__ = ["DEFAULTS", "create_app", "table_service"]
@@ -110,6 +110,19 @@ def _register_error_handlers(app: Flask) -> None:
         )
         response.status_code = exc.code or 500
         return response
+
+    @app.errorhandler(StorageUnavailable)
+    def _storage(exc: StorageUnavailable) -> tuple[Response | str, int]:
+        """Disk full: 507; read-only or failing: 503. Nothing accepted is lost either way."""
+        log.error("storage: %s", exc)
+        status = 507 if isinstance(exc, StorageFull) else 503
+        if not request.path.startswith("/api"):
+            return exc.summary, status
+        body = {"error": type(exc).__name__, "code": exc.code, "message": exc.summary,
+                "rule": None}
+        response = jsonify(body)
+        response.headers["Retry-After"] = "30"
+        return response, status
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> tuple[Response | str, int]:
