@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import random
 import socket
 import statistics
@@ -101,6 +102,12 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds the process has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _proc_counts(pid: int) -> dict[str, float]:
     threads = 0
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -150,6 +157,7 @@ def bench_crowd(
     post_ms: list[float] = []
     get_ms: list[float] = []
     stop = threading.Event()
+    event_bytes = 0
     try:
         client = _Client(port)
         client.call("POST", "/api/games", {"players": ["red", "yellow", "blue", "white"]})
@@ -179,12 +187,14 @@ def bench_crowd(
             getter.start()
             under_load = _proc_counts(proc.pid)
             timeouts = 0
+            cpu0, wall0 = _cpu_s(proc.pid), time.perf_counter()
             for i in range(n_actions):
                 legal = client.call("GET", "/api/legal")["actions"]
                 if not legal:
                     break
                 t0 = time.perf_counter()
                 seq = int(client.call("POST", "/api/actions", rng.choice(legal))["seq"])
+                event_bytes += len(json.dumps(client.call("GET", "/api/state"))) + 300
                 if not crowd.wait_for(seq, timeout=10):
                     timeouts += 1
                 for m in crowd.live():
@@ -199,6 +209,8 @@ def bench_crowd(
                 if i == n_actions // 2:
                     under_load = _proc_counts(proc.pid)
                 time.sleep(pause)
+            cpu = _cpu_s(proc.pid) - cpu0
+            wall = time.perf_counter() - wall0
             stop.set()
             getter.join(10)
             time.sleep(0.5)
@@ -215,6 +227,10 @@ def bench_crowd(
         "open_streams_s": round(open_s, 2),
         "delivery": delivery,
         "post_to_event_ms": _summary(post_ms),
+        "server_cpu_ms_per_action": round(1000 * cpu / max(1, n_actions), 2),
+        "server_cpu_share": round(cpu / wall, 2),
+        "event_bytes_mean": round(event_bytes / max(1, n_actions)),
+        "load_average": os.getloadavg()[0],
         "get_ms": _summary(get_ms),
         "server_before": before,
         "server_under_load": under_load,
