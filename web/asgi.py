@@ -50,7 +50,7 @@ ASGI_DEFAULTS: Final[dict[str, Any]] = {
     "SSE_MAX_STREAMS": 2000,  # open streams in all
     "SSE_MAX_PER_ADDRESS": 64,  # open streams from one client address
     "SSE_MAX_BUFFERED": 2 * 1024 * 1024,  # bytes waiting for a slow stream before it is cut
-    "HTTP_MAX_PER_ADDRESS": 32,  # requests in progress from one address (no table token)
+    "HTTP_MAX_PER_ADDRESS": 8,  # requests in progress from one address (no table token)
     "READ_WORKERS": 12,  # Flask threads for requests without the table token
     "WRITE_WORKERS": 4,  # Flask threads reserved for requests with the table token
     "RETRY_AFTER": 5,  # seconds, sent with every 503
