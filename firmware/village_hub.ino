@@ -44,7 +44,10 @@ static uint8_t hub_id() {
     return id == 0xFF ? 1 : id;
 }
 
-static void send() { Serial.write(line.finish(), line.len); }
+static void send() {
+    const char* text = line.finish();
+    Serial.write(text, line.len);
+}
 
 static void send_hello() {
     line.begin(seq++, "HELLO");
