@@ -39,6 +39,8 @@ class Reader {
     // register reads 0x00 or 0xFF (no chip answering).
     bool init();
     void antenna(bool on);
+    // Reads the version register: 0x00 or 0xFF means nothing answers on the bus.
+    uint8_t probe() { return read(VersionReg); }
 
     // Enumerates every tag in the field, calling sink(ctx, uid, len) once per tag.
     // Returns the number found, or -1 when the chip stopped answering.

@@ -28,6 +28,8 @@ struct Slot {
     uint32_t since;      // when the state began
     uint32_t last_poll;
     uint16_t polls;      // good polls since the last heartbeat
+    uint8_t boot_polls;  // good polls since power-up or recovery (saturates)
+    bool announce;       // recovered: say READY once polled k times
 };
 
 static Slot readers[HUB_READERS];
@@ -38,6 +40,16 @@ static bool streaming = false;  // the host said START
 static uint16_t rate_ms = 20;   // least time between two polls of one reader
 static uint32_t last_hello = 0, last_heartbeat = 0;
 static uint8_t next_reader = 0;
+static bool settled = false;  // every working reader polled k times since power-up
+
+// The presence tables mean something only once each reader has been polled k times:
+// until then the hub neither says hello nor answers commands (they wait in the UART
+// buffer), so a replay after a reset never reports tags as missing.
+static bool check_settled() {
+    for (uint8_t r = 0; r < HUB_READERS; r++)
+        if (readers[r].state == R_OK && readers[r].boot_polls < kSeenAfter) return false;
+    return true;
+}
 
 static uint8_t hub_id() {
     uint8_t id = EEPROM.read(kIdAddr);
@@ -58,7 +70,8 @@ static void send_hello() {
     line.raw(" readers=");
     line.num(HUB_READERS);
     line.raw(" status=");
-    for (uint8_t r = 0; r < HUB_READERS; r++) line.raw(readers[r].state == R_OK ? "O" : "F");
+    for (uint8_t r = 0; r < HUB_READERS; r++)
+        line.raw(readers[r].state == R_OK && !readers[r].announce ? "O" : "F");
     line.raw(" rate=");
     line.num(rate_ms);
     send();
@@ -137,13 +150,8 @@ static void poll(uint8_t r) {
         if (now - s.since < kResetMs) return;
         if (s.chip.init()) {
             s.state = R_OK;
-            if (streaming) {
-                char v[12] = "version=";
-                v[8] = proto::hex_digit(s.chip.version >> 4);
-                v[9] = proto::hex_digit(s.chip.version & 0x0F);
-                v[10] = 0;
-                send_reader("READY", r, v);
-            }
+            s.boot_polls = 0;
+            s.announce = true;  // READY once its table is settled again
         } else {
             s.state = R_FAULT;  // still silent: back to waiting, no new FAULT line
             s.chip.hold_reset();
@@ -153,6 +161,11 @@ static void poll(uint8_t r) {
     }
     if (now - s.last_poll < rate_ms) return;
     s.last_poll = now;
+    uint8_t v = s.chip.probe();
+    if (v == 0x00 || v == 0xFF) {
+        fault(r, v ? "version=FF" : "version=00");
+        return;
+    }
     s.chip.antenna(true);
     delay(kSettleMs);
     s.table.begin_poll();
@@ -163,8 +176,19 @@ static void poll(uint8_t r) {
         return;
     }
     s.polls++;
+    if (s.boot_polls < 255) s.boot_polls++;
     Emitter emit{r};
     s.table.end_poll(kSeenAfter, kGoneAfter, emit);
+    if (s.announce && s.boot_polls >= kSeenAfter) {
+        s.announce = false;
+        if (streaming) {
+            char v[12] = "version=";
+            v[8] = proto::hex_digit(s.chip.version >> 4);
+            v[9] = proto::hex_digit(s.chip.version & 0x0F);
+            v[10] = 0;
+            send_reader("READY", r, v);
+        }
+    }
 }
 
 static void heartbeat() {
@@ -174,7 +198,7 @@ static void heartbeat() {
     line.raw(" ");
     for (uint8_t r = 0; r < HUB_READERS; r++) {
         if (r) line.raw(",");
-        if (readers[r].state == R_OK) line.num(readers[r].polls);
+        if (readers[r].state == R_OK && !readers[r].announce) line.num(readers[r].polls);
         else line.raw("F");
         readers[r].polls = 0;
     }
@@ -234,18 +258,21 @@ void setup() {
         if (s.state == R_FAULT) s.chip.hold_reset();
         s.since = millis();
     }
-    send_hello();
 }
 
 void loop() {
-    while (Serial.available()) {
+    if (!settled) {
+        settled = check_settled();
+        if (settled) send_hello();
+    }
+    while (settled && Serial.available()) {
         if (input.feed((char)Serial.read())) {
             command(input.buf, input.len);
             input.clear();
         }
     }
     uint32_t now = millis();
-    if (!streaming && now - last_hello >= kHelloEveryMs) send_hello();
+    if (settled && !streaming && now - last_hello >= kHelloEveryMs) send_hello();
     if (streaming && now - last_heartbeat >= kHeartbeatMs) {
         last_heartbeat = now;
         heartbeat();

@@ -9,6 +9,7 @@
  *   remove R UIDHEX  it leaves
  *   dead R [HH]      reader R stops answering (MISO reads HH, default 00)
  *   alive R          it answers again (as after a power cycle)
+ *   reset            the AVR resets (as when a host opens the port of a real board)
  *   stats            "STATS overlap=N conflicts=N r0=transceives/answers ..."
  *   quit
  * overlap counts moments when two antennas were on at once; conflicts counts SPI
@@ -98,6 +99,10 @@ static int command(char *line) {
     int got = sscanf(line, "%15s %d %31s", verb, &r, arg);
     if (got < 1) return -1;
     if (!strcmp(verb, "quit")) exit(0);
+    if (!strcmp(verb, "reset")) {
+        avr_reset(avr);
+        return 0;
+    }
     if (!strcmp(verb, "stats")) {
         printf("STATS overlap=%lu conflicts=%lu", overlap, conflicts);
         for (int i = 0; i < nchips; i++) printf(" r%d=%lu/%lu", i, chips[i].transceives, chips[i].answers);

@@ -1,0 +1,128 @@
+"""The real firmware image in simavr, MFRC522s simulated at the SPI level, its UART on a
+pseudo-terminal, read by the real serial adapter → the expected observations."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from hub_support import SimHub, build_firmware, wait_for
+
+from companion.reconcile.observations import Health, Observation, PiecesGone, PiecesSeen
+from companion.sensors.serial_hub import SerialHub, TagEvent
+
+PIECES = {
+    "04A1B2C3D4E5F6": "red-1a",  # 7-byte NTAG-style UID
+    "11223344": "red-1b",  # 4-byte UIDs differing only in the last bits
+    "0455667788990A": "monk-1",
+    "04BBCCDDEEFF01": "blue-2a",
+}
+ZONES = {0: "farm:red", 1: "bag", 2: "council:1", 3: "church:1"}
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.obs: list[Observation] = []
+        self.tags: list[TagEvent] = []
+        self.lock = threading.Lock()
+
+    def emit(self, o: Observation) -> None:
+        with self.lock:
+            self.obs.append(o)
+
+    def on_tag(self, e: TagEvent) -> None:
+        with self.lock:
+            self.tags.append(e)
+
+    def pieces(self, cls: type, zone: str) -> set[str]:
+        with self.lock:
+            out: set[str] = set()
+            for o in self.obs:
+                if isinstance(o, cls) and o.zone == zone:  # type: ignore[attr-defined]
+                    out |= set(o.pieces) | set(o.unknown_uids)  # type: ignore[attr-defined]
+            return out
+
+
+@pytest.fixture(scope="module")
+def uno_elf() -> Any:
+    return build_firmware("uno")
+
+
+def test_firmware_in_simavr_to_observations(uno_elf: Any) -> None:
+    rec = Recorder()
+    with SimHub(uno_elf) as sim:
+        for r, uid in [(0, "04A1B2C3D4E5F6"), (0, "11223344"), (0, "11223355"),
+                       (1, "0455667788990A")]:
+            sim.cmd(f"add {r} {uid}")
+        sim.cmd("dead 3")
+        hub = SerialHub(sim.pty, rec.emit, ZONES, PIECES.get, on_tag=rec.on_tag)
+        hub.start()
+        try:
+            # every tag of a field with three tags, 4- and 7-byte UIDs, found
+            assert wait_for(lambda: rec.pieces(PiecesSeen, "farm:red")
+                            == {"red-1a", "red-1b", "11223355"}, 15), rec.obs
+            assert wait_for(lambda: rec.pieces(PiecesSeen, "bag") == {"monk-1"}, 5)
+            seen = [o for o in rec.obs if isinstance(o, PiecesSeen)]
+            assert {o.source for o in seen} == {"hub:1/reader:0", "hub:1/reader:1"}
+            unknown = [o for o in seen if o.unknown_uids]
+            assert len(unknown) == 1 and unknown[0].unknown_uids == {"11223355"}
+            assert not unknown[0].pieces
+            # the silent reader is a fault, the others are polled all the same
+            assert hub.hello["board"] == "uno" and hub.hello["readers"] == "6"
+            assert hub.hello["status"][3] == "F"
+            assert wait_for(lambda: hub.health().state == "degraded", 5)
+            assert wait_for(lambda: hub.readers()[0].reads_per_s > 0, 5)
+            assert hub.readers()[3].state == "fault"
+
+            # tags come and go on a script
+            sim.cmd("remove 0 11223344")
+            sim.cmd("add 2 04BBCCDDEEFF01")
+            assert wait_for(lambda: rec.pieces(PiecesGone, "farm:red") == {"red-1b"}, 10)
+            assert wait_for(lambda: rec.pieces(PiecesSeen, "council:1") == {"blue-2a"}, 10)
+            assert hub.present()[0] == {"04A1B2C3D4E5F6", "11223355"}
+
+            # a reader that stops answering mid-game: a fault, the others go on
+            sim.cmd("dead 1 FF")
+            assert wait_for(lambda: hub.readers()[1].state == "fault", 10)
+            assert hub.readers()[1].errors >= 1
+            n = len(rec.tags)
+            sim.cmd("add 0 04BBCCDDEEFF02")
+            assert wait_for(lambda: any(e.uid == "04BBCCDDEEFF02" for e in rec.tags[n:]), 10)
+            # and one that comes back is used again (retried every 3 s of hub time)
+            sim.cmd("alive 3")
+            assert wait_for(lambda: hub.readers()[3].state == "ok", 10)
+            sim.cmd("add 3 55667788")
+            assert wait_for(lambda: "55667788" in rec.pieces(PiecesSeen, "church:1"), 10)
+
+            # the board resets (as when a host opens the port): hello again, START, the
+            # replay settles what changed meanwhile; nothing twice
+            before = len([o for o in rec.obs if not isinstance(o, Health)])
+            sim.cmd("remove 0 11223355")
+            sim.cmd("reset")
+            assert wait_for(lambda: rec.pieces(PiecesGone, "farm:red")
+                            == {"red-1b", "11223355"}, 15)
+            assert wait_for(lambda: hub.state == "streaming", 5)
+            after = [o for o in rec.obs if not isinstance(o, Health)][before:]
+            assert [type(o).__name__ for o in after] == ["PiecesGone"], after
+
+            stats = sim.stats()
+            assert stats["overlap"] == "0", "two antennas were on at once"
+            assert stats["conflicts"] == "0", "two chip selects were low at once"
+            assert hub.bad_lines <= 1  # a line cut by the reset
+        finally:
+            hub.close()
+
+
+def test_mega_image_runs_in_simavr() -> None:
+    elf = build_firmware("mega")
+    rec = Recorder()
+    with SimHub(elf, "atmega2560") as sim:
+        sim.cmd("add 11 04A1B2C3D4E5F6")
+        hub = SerialHub(sim.pty, rec.emit, {11: "farm:blue"}, PIECES.get)
+        hub.start()
+        try:
+            assert wait_for(lambda: rec.pieces(PiecesSeen, "farm:blue") == {"red-1a"}, 20)
+            assert hub.hello["board"] == "mega" and hub.hello["readers"] == "12"
+        finally:
+            hub.close()
