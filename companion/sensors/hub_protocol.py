@@ -22,13 +22,24 @@ class BadLine(ValueError):
     """A line that is not a valid hub line: framing, checksum or fields."""
 
 
-def crc8(data: bytes) -> int:
-    """CRC-8/SMBUS: polynomial 0x07, initial value 0, no reflection."""
+def _crc8_bitwise(data: bytes) -> int:
     c = 0
     for b in data:
         c ^= b
         for _ in range(8):
             c = ((c << 1) ^ 0x07) & 0xFF if c & 0x80 else (c << 1) & 0xFF
+    return c
+
+
+_CRC8_TABLE = tuple(_crc8_bitwise(bytes([i])) for i in range(256))
+
+
+def crc8(data: bytes) -> int:
+    """CRC-8/SMBUS: polynomial 0x07, initial value 0, no reflection."""
+    c = 0
+    table = _CRC8_TABLE
+    for b in data:
+        c = table[c ^ b]
     return c
 
 
