@@ -5,7 +5,10 @@
 
 namespace mfrc522 {
 
-static const SPISettings kSpi(4000000, MSBFIRST, SPI_MODE0);
+#ifndef HUB_SPI_HZ
+#define HUB_SPI_HZ 4000000  // lower it (make SPI_HZ=1000000) for long cables
+#endif
+static const SPISettings kSpi(HUB_SPI_HZ, MSBFIRST, SPI_MODE0);
 static const uint16_t kTransceiveTimeoutMs = 40;  // the chip's own timer gives up at 25 ms
 
 void Reader::begin(uint8_t cs_pin, uint8_t rst_pin) {

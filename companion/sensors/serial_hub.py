@@ -185,6 +185,7 @@ class SerialHub:
         self.state = DISCONNECTED
         self.lines = self.bad_lines = self.gaps = self.observations = 0
         self.connects = 0
+        self.last_error = ""  # why the last session ended
         self.hello: dict[str, str] = {}
         self.hub_id: int | None = None
         self._readers: list[_Reader] = []
@@ -227,6 +228,9 @@ class SerialHub:
             else:
                 state = "down"
             parts = [f"link {self.state}"]
+            if self.state != STREAMING and self.last_error:
+                parts[0] += f" ({self.last_error})"
+
             for i, r in enumerate(self._readers):
                 parts.append(f"r{i} {r.state} {r.rate:.1f}/s")
             src = self._device()
@@ -283,8 +287,8 @@ class SerialHub:
                     self._stop.wait(self.retry_s)
                     continue
                 self._session()
-            except Exception:  # a vanished device: anything pyserial/OS raises
-                pass
+            except Exception as exc:  # a vanished device: anything pyserial/OS raises
+                self.last_error = f"{type(exc).__name__}: {exc}"
             self._close_port()
             if self.state != DISCONNECTED:
                 self._set_state(LOST)
@@ -370,6 +374,7 @@ class SerialHub:
                 self._handle(raw.rstrip(b"\r"))
             if now - last_line > (self.link_timeout if self.state == STREAMING
                                   else self.hello_timeout + self.link_timeout):
+                self.last_error = "silence"
                 return  # silence: lost
 
     def _bad(self) -> None:

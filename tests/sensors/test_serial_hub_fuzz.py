@@ -83,7 +83,8 @@ def test_100k_bad_and_good_lines(tmp_path: Path) -> None:
         expected_bad = sum(bad.values())
         assert expected_bad + out_of_sequence == BAD and min(bad.values()) > 20_000
         assert wait_for(lambda: hub.observations == expected_obs and hub.bad_lines == expected_bad,
-                        60), (hub.observations, expected_obs, hub.bad_lines, expected_bad)
+                        60), (hub.observations, expected_obs, hub.bad_lines, expected_bad, hub.gaps,
+                                2 * out_of_sequence, hub.connects, hub.last_error)
         # each out-of-sequence line breaks the sequence twice: into it and out of it
         assert hub.gaps == 2 * out_of_sequence
         assert hub.state == "streaming"
