@@ -144,7 +144,7 @@ class PeerHub:
         self.seq = 0
         self.present: set[tuple[int, str]] = set()
         self.commands: list[str] = []
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()  # held across a whole replay
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
         self._thread.start()
@@ -171,9 +171,10 @@ class PeerHub:
                   f"readers={self.readers} status={'O' * self.readers} rate=20")
 
     def sync(self) -> None:
-        for r, uid in sorted(self.present):
-            self.line(f"SEEN {r} {uid}")
-        self.line(f"SYNC {len(self.present)}")
+        with self.lock:  # one consistent replay, never interleaved with other lines
+            for r, uid in sorted(self.present):
+                self.line(f"SEEN {r} {uid}")
+            self.line(f"SYNC {len(self.present)}")
 
     def _serve(self) -> None:
         buf = b""

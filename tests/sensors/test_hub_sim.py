@@ -106,6 +106,16 @@ def test_firmware_in_simavr_to_observations(uno_elf: Any) -> None:
             after = [o for o in rec.obs if not isinstance(o, Health)][before:]
             assert [type(o).__name__ for o in after] == ["PiecesGone"], after
 
+            # commands: scan rate and hub id (EEPROM), seen in the next hello (IDENT)
+            hub.send("RATE 100")
+            hub.send("SETID 4")
+            hub.send("IDENT")
+            assert wait_for(lambda: hub.hello.get("rate") == "100" and hub.hub_id == 4, 10), hub.hello
+            n = len(rec.tags)
+            sim.cmd("add 2 04BBCCDDEEFF03")
+            assert wait_for(lambda: any(e.uid == "04BBCCDDEEFF03" for e in rec.tags[n:]), 10)
+            assert [o.source for o in rec.obs if isinstance(o, PiecesSeen)][-1] == "hub:4/reader:2"
+
             stats = sim.stats()
             assert stats["overlap"] == "0", "two antennas were on at once"
             assert stats["conflicts"] == "0", "two chip selects were low at once"
