@@ -145,23 +145,38 @@ static int tags_respond(sim_chip_t *c, const uint8_t *f, int n, int tx_last, int
         int level = (f[0] - 0x93) / 2;
         if (f[1] == 0x70) {  /* SELECT */
             if (nbits != 72 || crc_a(f, 7) != (uint16_t)(f[7] | f[8] << 8)) return 0;
-            sim_tag_t *chosen = NULL;
+            /* every tag whose UID CLn matches is selected at this level (tags sharing
+             * their first UID bytes go on to the next cascade level together) */
+            int answered = 0, bits[8];
             for (int i = 0; i < c->ntags; i++) {
                 sim_tag_t *t = &c->tags[i];
                 if (t->state != TAG_READY || t->level != level) continue;
                 uint8_t cl[5];
                 int levels = tag_level_bytes(t, level, cl);
-                if (levels > 0 && memcmp(cl, f + 2, 5) == 0 && !chosen) {
-                    chosen = t;
-                    if (level + 1 < levels) t->level = level + 1;
-                    else t->state = TAG_ACTIVE;
+                if (levels > 0 && memcmp(cl, f + 2, 5) == 0) {
+                    uint8_t sak1;
+                    if (level + 1 < levels) {
+                        t->level = level + 1;
+                        sak1 = 0x04;
+                    } else {
+                        t->state = TAG_ACTIVE;
+                        sak1 = t->len == 4 ? 0x08 : 0x00;
+                    }
+                    for (int b = 0; b < 8; b++) {
+                        int v = (sak1 >> b) & 1;
+                        bits[b] = !answered ? v : (bits[b] == v ? v : 2);
+                    }
+                    answered = 1;
                 } else {
                     t->state = TAG_IDLE;  /* not selected: back to idle */
                 }
             }
-            if (!chosen) return 0;
+            if (!answered) return 0;
+            for (int b = 0; b < 8; b++)
+                if (bits[b] == 2) return answer_bits(c, bits, 8, 0);  /* garbled SAK */
             uint8_t sak[3];
-            sak[0] = chosen->state == TAG_ACTIVE ? (chosen->len == 4 ? 0x08 : 0x00) : 0x04;
+            sak[0] = 0;
+            for (int b = 0; b < 8; b++) sak[0] |= (uint8_t)(bits[b] << b);
             uint16_t crc = crc_a(sak, 1);
             sak[1] = (uint8_t)(crc & 0xFF);
             sak[2] = (uint8_t)(crc >> 8);

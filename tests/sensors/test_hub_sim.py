@@ -136,3 +136,29 @@ def test_mega_image_runs_in_simavr() -> None:
             assert hub.hello["board"] == "mega" and hub.hello["readers"] == "12"
         finally:
             hub.close()
+
+
+def test_a_crowded_field_every_tag_found(uno_elf: Any) -> None:
+    """Eight tags on one reader: NTAG-style 7-byte UIDs (all start with 04, pairs share
+    their whole first cascade level), 4-byte and 10-byte UIDs; all found, none twice."""
+    crowd = ["04A1B2C3D4E5F6", "04A1B2C3D4E5F7", "04A1B2C355E5F6", "04A1B3C3D4E5F6",
+             "0422334455667F", "A1B2C3D4", "A1B2C3D5", "0811223344556677889A"]
+    rec = Recorder()
+    with SimHub(uno_elf) as sim:
+        for uid in crowd:
+            sim.cmd(f"add 2 {uid}")
+        hub = SerialHub(sim.pty, rec.emit, ZONES, on_tag=rec.on_tag)
+        hub.start()
+        try:
+            assert wait_for(lambda: rec.pieces(PiecesSeen, "council:1") == set(crowd), 15), \
+                rec.pieces(PiecesSeen, "council:1")
+            assert wait_for(lambda: hub.readers()[2].reads_per_s > 0, 5)
+            # they stay: no flicker over a few seconds of polling
+            n = len(rec.tags)
+            assert not wait_for(lambda: len(rec.tags) > n, 1.5)
+            sim.cmd("remove 2 04A1B2C3D4E5F7")
+            assert wait_for(lambda: rec.pieces(PiecesGone, "council:1") == {"04A1B2C3D4E5F7"}, 10)
+            assert hub.present()[2] == set(crowd) - {"04A1B2C3D4E5F7"}
+            assert sim.stats()["overlap"] == "0"
+        finally:
+            hub.close()
