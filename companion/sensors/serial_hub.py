@@ -7,6 +7,7 @@ API (what ``companion tags listen --serial PORT`` and the runtime use)::
     hub.health()       # Health observation now (also emitted when it changes)
     hub.readers()      # [ReaderHealth]: reads/s, last seen, errors, state per reader
     hub.lines, hub.bad_lines, hub.gaps, hub.observations   # counters, readable any time
+    hub.send("RATE 40")  # a command to the hub (PROTOCOL.md); hub.naks counts refusals
     hub.state          # "disconnected" | "opening" | "hello" | "streaming" | "lost"
     hub.close()        # idempotent, returns within ~1 s
 
@@ -185,6 +186,7 @@ class SerialHub:
         self.state = DISCONNECTED
         self.lines = self.bad_lines = self.gaps = self.observations = 0
         self.connects = 0
+        self.naks = 0  # commands the hub refused (NAK lines)
         self.last_error = ""  # why the last session ended
         self.hello: dict[str, str] = {}
         self.hub_id: int | None = None
@@ -468,6 +470,9 @@ class SerialHub:
                 rd.state, rd.errors, rd.rate = "fault", rd.errors + 1, 0.0
                 rd.detail = " ".join(line.args[1:])
             self._emit_health()
+        elif line.type == "NAK":
+            with self._lock:
+                self.naks += 1
         elif line.type == "READY":
             r = line.reader(n)
             with self._lock:

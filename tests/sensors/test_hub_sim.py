@@ -162,3 +162,35 @@ def test_a_crowded_field_every_tag_found(uno_elf: Any) -> None:
             assert sim.stats()["overlap"] == "0"
         finally:
             hub.close()
+
+
+def test_firmware_survives_garbage_from_the_host(uno_elf: Any) -> None:
+    """Random bytes, overlong lines and badly checksummed commands sent to the real
+    firmware: it refuses them (NAK), keeps polling and reporting."""
+    import os
+    import random
+
+    rng = random.Random(5)
+    rec = Recorder()
+    with SimHub(uno_elf) as sim:
+        sim.cmd("add 0 04A1B2C3D4E5F6")
+        hub = SerialHub(sim.pty, rec.emit, ZONES, PIECES.get, on_tag=rec.on_tag)
+        hub.start()
+        try:
+            assert wait_for(lambda: rec.pieces(PiecesSeen, "farm:red") == {"red-1a"}, 15)
+            fd = os.open(sim.pty, os.O_WRONLY | os.O_NOCTTY)  # a second writer on the line
+            try:
+                junk = [rng.randbytes(rng.randint(1, 60)) + b"\n" for _ in range(150)]
+                junk += [b"x" * 500 + b"\n", b"START*00\n", b"RATE 1*%02X\n" % 0,
+                         b"SETID 999\n", b"\xff\xfe\n"]
+                for j in junk:
+                    os.write(fd, j)
+            finally:
+                os.close(fd)
+            sim.cmd("add 1 0455667788990A")
+            assert wait_for(lambda: rec.pieces(PiecesSeen, "bag") == {"monk-1"}, 15)
+            assert hub.state == "streaming" and hub.hub_id == 1  # SETID 999 was refused
+            assert hub.naks > 10  # each readable garbage line got a NAK
+            assert wait_for(lambda: hub.readers()[0].reads_per_s > 0, 5)
+        finally:
+            hub.close()
