@@ -10,6 +10,7 @@ namespace mfrc522 {
 #endif
 static const SPISettings kSpi(HUB_SPI_HZ, MSBFIRST, SPI_MODE0);
 static const uint16_t kTransceiveTimeoutMs = 40;  // the chip's own timer gives up at 25 ms
+static const uint8_t kMaxFailures = 6;  // garbled selections tolerated in one poll
 
 void Reader::begin(uint8_t cs_pin, uint8_t rst_pin) {
     cs = cs_pin;
@@ -153,10 +154,20 @@ Status Reader::select(uint8_t* uid, uint8_t& len) {
 int8_t Reader::enumerate(Sink sink, void* ctx, uint8_t max_tags) {
     int8_t found = 0;
     uint8_t failures = 0;
-    while (found < (int8_t)max_tags && failures < 3) {
+    bool just_failed = false;
+    while (found < (int8_t)max_tags && failures < kMaxFailures) {
         uint8_t req = iso14443::REQA, atqa[4], n = sizeof(atqa), coll;
         Status st = transceive(&req, 1, 7, 0, atqa, n, coll);
-        if (st == TIMEOUT) break;  // nobody (left) in the field
+        if (st == TIMEOUT) {
+            // A tag whose selection failed was left half-selected; this REQA sent it
+            // back to IDLE without an answer. One more REQA gives it another chance.
+            if (just_failed) {
+                just_failed = false;
+                continue;
+            }
+            break;  // nobody (left) in the field
+        }
+        just_failed = false;
         if (st == DEAD) return -1;
         // OK or COLLISION (several tags with different ATQA): someone is there
         uint8_t uid[UID_MAX], len;
@@ -165,6 +176,7 @@ int8_t Reader::enumerate(Sink sink, void* ctx, uint8_t max_tags) {
         if (st != OK) {
             errors++;
             failures++;
+            just_failed = true;
             continue;
         }
         sink(ctx, uid, len);

@@ -202,6 +202,12 @@ static void heartbeat() {
         else line.raw("F");
         readers[r].polls = 0;
     }
+    line.raw(" ");
+    for (uint8_t r = 0; r < HUB_READERS; r++) {
+        if (r) line.raw(",");
+        line.num(readers[r].chip.errors);
+        readers[r].chip.errors = 0;
+    }
     send();
 }
 

@@ -118,11 +118,14 @@ def parse_line(raw: bytes) -> HubLine:
         if len(args) < 1 or not args[0].isdigit():
             raise BadLine(f"{kind}: no reader index")
     elif kind == "HB":
-        if len(args) != 2 or not args[0].isdigit():
-            raise BadLine("HB: expected uptime and poll counts")
+        if len(args) not in (2, 3) or not args[0].isdigit():
+            raise BadLine("HB: expected uptime, poll counts [, error counts]")
         for p in args[1].split(","):
             if p != "F" and not p.isdigit():
                 raise BadLine("HB: bad poll count")
+        if len(args) == 3 and (not all(e.isdigit() for e in args[2].split(","))
+                               or args[2].count(",") != args[1].count(",")):
+            raise BadLine("HB: bad error counts")
     elif kind == "SYNC" and (len(args) != 1 or not args[0].isdigit()):
         raise BadLine("SYNC: expected a count")
     return HubLine(seq, kind, args, params)

@@ -127,6 +127,7 @@ class ReaderHealth:
     reads_per_s: float
     last_seen: float | None  # monotonic time of the last tag event, None if none yet
     errors: int  # faults reported since the adapter started
+    read_errors: int = 0  # garbled answers (CRC, parity, unresolved collisions) per HB
     detail: str = ""
 
 
@@ -148,7 +149,8 @@ class _Reader:
         self.present: set[str] = set()
         self.rate = 0.0
         self.last_seen: float | None = None
-        self.errors = 0
+        self.errors = 0  # faults
+        self.read_errors = 0  # polls that lost a tag to a garbled answer (from HB)
         self.detail = ""
 
 
@@ -239,7 +241,8 @@ class SerialHub:
             return Health(
                 source=src, t=time.monotonic(), device=src, state=state,
                 reads_per_s=round(sum(r.rate for r in self._readers), 2),
-                errors=self.bad_lines + self.gaps + sum(r.errors for r in self._readers),
+                errors=self.bad_lines + self.gaps
+                + sum(r.errors + r.read_errors for r in self._readers),
                 detail="; ".join(parts),
             )
 
@@ -248,7 +251,7 @@ class SerialHub:
         with self._lock:
             return [
                 ReaderHealth(i, self.zones.zone(self.hub_id, i), r.state, r.rate, r.last_seen,
-                             r.errors, r.detail)
+                             r.errors, r.read_errors, r.detail)
                 for i, r in enumerate(self._readers)
             ]
 
@@ -458,10 +461,12 @@ class SerialHub:
             rates = line.args[1].split(",")
             if len(rates) != n:
                 raise BadLine("HB: poll counts for another number of readers")
+            errs = line.args[2].split(",") if len(line.args) > 2 else ["0"] * n
             with self._lock:
-                for rd, p in zip(self._readers, rates, strict=True):
+                for rd, p, e in zip(self._readers, rates, errs, strict=True):
                     rd.rate = 0.0 if p == "F" else float(p)
                     rd.state = "fault" if p == "F" else "ok"
+                    rd.read_errors += int(e)
             self._emit_health()
         elif line.type == "FAULT":
             r = line.reader(n)

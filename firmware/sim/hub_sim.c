@@ -9,6 +9,7 @@
  *   remove R UIDHEX  it leaves
  *   dead R [HH]      reader R stops answering (MISO reads HH, default 00)
  *   alive R          it answers again (as after a power cycle)
+ *   noisy R PCT      PCT % of reader R's answers arrive garbled (parity error)
  *   reset            the AVR resets (as when a host opens the port of a real board)
  *   stats            "STATS overlap=N conflicts=N r0=transceives/answers ..."
  *   quit
@@ -104,8 +105,9 @@ static int command(char *line) {
         return 0;
     }
     if (!strcmp(verb, "stats")) {
-        printf("STATS overlap=%lu conflicts=%lu", overlap, conflicts);
-        for (int i = 0; i < nchips; i++) printf(" r%d=%lu/%lu", i, chips[i].transceives, chips[i].answers);
+        printf("STATS overlap=%lu conflicts=%lu", overlap, conflicts);  /* rN=tx/answers/garbled */
+        for (int i = 0; i < nchips; i++)
+            printf(" r%d=%lu/%lu/%lu", i, chips[i].transceives, chips[i].answers, chips[i].garbled);
         printf("\n");
         return 0;
     }
@@ -122,6 +124,12 @@ static int command(char *line) {
         if (got == 3) sscanf(arg, "%x", &v);
         c->dead = 1;
         c->dead_value = (uint8_t)v;
+        return 0;
+    }
+    if (!strcmp(verb, "noisy")) {
+        int pct = atoi(arg);
+        if (got < 3 || pct < 0 || pct > 100) return -1;
+        c->noise_pct = pct;
         return 0;
     }
     if (!strcmp(verb, "alive")) {
@@ -186,6 +194,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < nchips; i++) {
         chip_reset(&chips[i]);
         chips[i].rst_low = 0;
+        chips[i].rng = 0x9E3779B9u + (uint32_t)i;
         avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(cs[i].port), cs[i].bit),
                                 on_cs, &chips[i]);
         avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(rst[i].port), rst[i].bit),

@@ -123,6 +123,11 @@ static int tags_respond(sim_chip_t *c, const uint8_t *f, int n, int tx_last, int
         int bits[16], any = 0;
         for (int i = 0; i < c->ntags; i++) {
             sim_tag_t *t = &c->tags[i];
+            if (t->state == TAG_READY || t->state == TAG_ACTIVE) {
+                /* not a valid command in these states: back to IDLE, no answer */
+                t->state = TAG_IDLE;
+                continue;
+            }
             if (!(t->state == TAG_IDLE || (f[0] == 0x52 && t->state == TAG_HALT))) continue;
             t->state = TAG_READY;
             t->level = 0;
@@ -216,6 +221,17 @@ static void transceive(sim_chip_t *c) {
     c->transceives++;
     int answered = chip_antenna_on(c) &&
                    tags_respond(c, frame, n, bf & 0x07, (bf >> 4) & 0x07);
+    if (answered && c->noise_pct > 0) {
+        c->rng ^= c->rng << 13;
+        c->rng ^= c->rng >> 17;
+        c->rng ^= c->rng << 5;
+        if ((int)(c->rng % 100) < c->noise_pct) {  /* a disturbed field: bits flipped */
+            c->garbled++;
+            for (int i = 0; i < c->fifo_n; i++) c->fifo[i] ^= (uint8_t)(c->rng >> (8 + i));
+            c->regs[ErrorReg] |= 0x02;  /* ParityErr */
+            c->regs[ComIrqReg] |= 0x02; /* ErrIRq */
+        }
+    }
     if (answered) {
         c->answers++;
         c->regs[ComIrqReg] |= 0x20 | 0x04;  /* RxIRq, HiAlertIRq-ish */

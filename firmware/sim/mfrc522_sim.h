@@ -28,7 +28,9 @@ typedef struct {
     uint8_t addr;
     sim_tag_t tags[SIM_TAGS_MAX];
     int ntags;
-    unsigned long transceives, answers;
+    unsigned long transceives, answers, garbled;
+    int noise_pct;       /* this share of answers arrives garbled (parity error) */
+    uint32_t rng;        /* xorshift state for the noise */
 } sim_chip_t;
 
 void chip_reset(sim_chip_t *c);

@@ -31,6 +31,7 @@ def test_good_lines_parse() -> None:
                              "status=OFO rate=20")[:-2])
     assert hello.params["status"] == "OFO" and hello.params["id"] == "1"
     assert parse_line(frame("9 HB 1000 10,F,3")[:-2]).args == ("1000", "10,F,3")
+    assert parse_line(frame("9 HB 1000 10,F,3 0,2,0")[:-2]).args[2] == "0,2,0"
 
 
 @pytest.mark.parametrize("raw", [
@@ -44,7 +45,7 @@ def test_unframed_lines_are_bad(raw: bytes) -> None:
 
 @pytest.mark.parametrize("body", [
     "7 SEEN 2 04A1", "7 SEEN x 04A1B2C3", "7 SEEN 2 04a1b2c3", "7 SEEN 2 04A1B2C3 9",
-    "300 HB 1 2", "x HB 1 2", "7 HB 1 2,?", "7 FLY 1", "7 SYNC", "7 FAULT",
+    "300 HB 1 2", "x HB 1 2", "7 HB 1 2,?", "7 HB 1 2,3 0", "7 HB 1 2,3 0,x", "7 FLY 1", "7 SYNC", "7 FAULT",
     "0 HELLO other-device proto=1 readers=1 status=O",
     "0 HELLO village-hub proto=1 readers=2 status=O", "0 HELLO village-hub proto=1 readers=1",
     "0 HELLO village-hub proto=1 readers=1 status=O junk",
