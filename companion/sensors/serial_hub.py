@@ -143,6 +143,11 @@ def candidate_ports() -> list[str]:
     return sorted(ports)
 
 
+# ports held by scanning adapters of this process
+_CLAIMED: set[str] = set()
+_CLAIMS_LOCK = threading.Lock()
+
+
 class _Reader:
     def __init__(self) -> None:
         self.state = "unknown"
@@ -155,7 +160,11 @@ class _Reader:
 
 
 class SerialHub:
-    """One hub on one serial port (``port`` None: the first candidate that says hello)."""
+    """One hub on one serial port (``port`` None: the first candidate that says hello).
+
+    Scanning adapters in one process never take a port another adapter holds, so N
+    scanning adapters serve N hubs; a scanning adapter that loses its hub scans again
+    (a replugged USB adapter may come back under another name)."""
 
     def __init__(
         self,
@@ -173,6 +182,7 @@ class SerialHub:
         name: str | None = None,
     ) -> None:
         self.port = port
+        self._scan = port is None
         self._emit = emit
         if zones is None:
             zones = ZoneMap({}, {})
@@ -220,6 +230,8 @@ class SerialHub:
             self._thread.join(timeout=2.0)
         self._thread = None
         self._close_port()
+        if self._scan:
+            self._release()
 
     def health(self) -> Health:
         """The link and readers now: up, degraded (a reader faulted), connecting or down."""
@@ -295,6 +307,8 @@ class SerialHub:
             except Exception as exc:  # a vanished device: anything pyserial/OS raises
                 self.last_error = f"{type(exc).__name__}: {exc}"
             self._close_port()
+            if self._scan:
+                self._release()
             if self.state != DISCONNECTED:
                 self._set_state(LOST)
                 self._set_state(DISCONNECTED)
@@ -307,20 +321,42 @@ class SerialHub:
         for p in ports:
             if self._stop.is_set():
                 return
+            if self._scan and not self._claim(p):
+                continue  # another adapter of this process holds it
             try:
-                ser = serial.Serial(p, self.baudrate, timeout=0.05, write_timeout=0.5)
+                ser = serial.Serial(p, self.baudrate, timeout=0.05, write_timeout=0.5,
+                                    exclusive=True)
             except (OSError, serial.SerialException, ValueError):
+                if self._scan:
+                    self._release(p)
                 continue
             self._serial = ser
             self._set_state(OPENING)
-            if self.port is None:
+            if self._scan:
                 if self._await_hello(ser, p):
                     self.port = p
                     return
                 self._close_port()
+                self._release(p)
                 self._set_state(DISCONNECTED)
                 continue
             return
+
+    def _claim(self, port: str) -> bool:
+        with _CLAIMS_LOCK:
+            if port in _CLAIMED:
+                return False
+            _CLAIMED.add(port)
+            return True
+
+    def _release(self, port: str | None = None) -> None:
+        port = port or self.port
+        if port is None:
+            return
+        with _CLAIMS_LOCK:
+            _CLAIMED.discard(port)
+        if self._scan and port == self.port:
+            self.port = None
 
     def _await_hello(self, ser: Any, port: str) -> bool:
         """Scanning: does this port say a village hub's hello within hello_timeout?"""
@@ -526,7 +562,7 @@ def discover_hubs(
     found = []
     for p in candidates if candidates is not None else candidate_ports():
         try:
-            ser = serial.Serial(p, baudrate, timeout=0.05)
+            ser = serial.Serial(p, baudrate, timeout=0.05, exclusive=True)
         except (OSError, serial.SerialException, ValueError):
             continue
         try:

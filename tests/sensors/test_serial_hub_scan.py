@@ -90,3 +90,38 @@ def test_two_hubs_at_once_each_with_its_zones(tmp_path: Path) -> None:
             p.close()
         for q in pairs:
             q.close()
+
+
+def test_two_scanning_adapters_take_one_hub_each_and_rescan_after_unplug(tmp_path: Path) -> None:
+    (tmp_path / "1").mkdir()
+    (tmp_path / "2").mkdir()
+    pairs = [SocatPair(tmp_path / "1"), SocatPair(tmp_path / "2")]
+    peers = [PeerHub(pairs[0].b, readers=1, hub_id=1), PeerHub(pairs[1].b, readers=1, hub_id=2)]
+    ports = [p.a for p in pairs]
+    hubs = [SerialHub(None, lambda o: None, candidates=lambda: ports, hello_timeout=1.0)
+            for _ in range(2)]
+    for h in hubs:
+        h.start()
+    try:
+        assert wait_for(lambda: all(h.state == "streaming" for h in hubs), 8)
+        assert sorted(h.hub_id or 0 for h in hubs) == [1, 2]
+        assert sorted(h.port or "" for h in hubs) == sorted(ports)
+        # hub 1 unplugged, back under another name: its adapter finds it there
+        first = next(h for h in hubs if h.hub_id == 1)
+        pairs[0].kill()
+        peers[0].close()
+        assert wait_for(lambda: first.state != "streaming", 5)
+        (tmp_path / "3").mkdir()
+        moved = SocatPair(tmp_path / "3")
+        ports.append(moved.a)
+        peers[0] = PeerHub(moved.b, readers=1, hub_id=1)
+        pairs.append(moved)
+        assert wait_for(lambda: first.state == "streaming" and first.port == moved.a, 8)
+        assert first.hub_id == 1
+    finally:
+        for h in hubs:
+            h.close()
+        for p in peers:
+            p.close()
+        for q in pairs:
+            q.close()
