@@ -63,8 +63,9 @@ class SimHub:
 
     def _pump(self) -> None:
         assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self._out.put(line.rstrip("\n"))
+        with contextlib.suppress(ValueError, OSError):  # closed by close()
+            for line in self.proc.stdout:
+                self._out.put(line.rstrip("\n"))
 
     def cmd(self, text: str) -> str:
         """Send one script command; returns the harness's answer line (OK/ERR/STATS)."""
@@ -177,6 +178,12 @@ class PeerHub:
             self.line(f"SYNC {len(self.present)}")
 
     def _serve(self) -> None:
+        try:
+            self._answer_commands()
+        except OSError:  # the cable was pulled (or the test closed this end)
+            return
+
+    def _answer_commands(self) -> None:
         buf = b""
         while not self._stop.is_set():
             try:
