@@ -5,7 +5,8 @@ API (what ``companion tags listen --serial PORT`` and the runtime use)::
     hub = SerialHub(port, emit, zones, lookup)   # port None: scan for a hub's hello
     hub.start()        # own thread; returns at once; the device may come later
     hub.health()       # Health observation now (also emitted when it changes)
-    hub.readers()      # [ReaderHealth]: reads/s, last seen, errors, state per reader
+    hub.readers()      # one dict per reader for the reader-health panel (see readers())
+    hub.stats()        # {"lines", "bad_lines", "gaps", "observations", "naks", "connects"}
     hub.lines, hub.bad_lines, hub.gaps, hub.observations   # counters, readable any time
     hub.send("RATE 40")  # a command to the hub (PROTOCOL.md); hub.naks counts refusals
     hub.state          # "disconnected" | "opening" | "hello" | "streaming" | "lost"
@@ -117,18 +118,6 @@ class TagEvent:
     piece: str | None
     zone: str
     t: float
-
-
-@dataclass(frozen=True, slots=True)
-class ReaderHealth:
-    reader: int
-    zone: str
-    state: str  # "ok" | "fault" | "unknown"
-    reads_per_s: float
-    last_seen: float | None  # monotonic time of the last tag event, None if none yet
-    errors: int  # faults reported since the adapter started
-    read_errors: int = 0  # garbled answers (CRC, parity, unresolved collisions) per HB
-    detail: str = ""
 
 
 def candidate_ports() -> list[str]:
@@ -258,14 +247,43 @@ class SerialHub:
                 detail="; ".join(parts),
             )
 
-    def readers(self) -> list[ReaderHealth]:
-        """Each reader's health, in reader order (empty before the first hello)."""
+    def readers(self) -> list[dict[str, Any]]:
+        """Each reader, in order (empty before the first hello), as the reader-health
+        panel shows it: ``reader`` (``hub:<id>/reader:<n>``), ``index``, ``zone``,
+        ``state`` (``tag``/``empty``, ``error`` when faulted), ``uid`` (the UIDs on it,
+        space-separated, or None), ``reads_per_s`` (polls of its field per second),
+        ``last_seen`` (epoch seconds of its last tag event, or None), ``errors`` (faults
+        + garbled answers), ``faults``, ``read_errors``, ``last_error``, ``link`` (the
+        adapter's state)."""
+        now_wall, now = time.time(), time.monotonic()
         with self._lock:
-            return [
-                ReaderHealth(i, self.zones.zone(self.hub_id, i), r.state, r.rate, r.last_seen,
-                             r.errors, r.read_errors, r.detail)
-                for i, r in enumerate(self._readers)
-            ]
+            rows = []
+            for i, r in enumerate(self._readers):
+                state = "error" if r.state == "fault" else ("tag" if r.present else "empty")
+                rows.append({
+                    "reader": f"hub:{self.hub_id if self.hub_id is not None else '?'}"
+                              f"/reader:{i}",
+                    "index": i,
+                    "zone": self.zones.zone(self.hub_id, i),
+                    "state": state,
+                    "uid": " ".join(sorted(r.present)) or None,
+                    "reads_per_s": r.rate,
+                    "last_seen": None if r.last_seen is None
+                    else round(now_wall - (now - r.last_seen), 3),
+                    "errors": r.errors + r.read_errors,
+                    "faults": r.errors,
+                    "read_errors": r.read_errors,
+                    "last_error": r.detail,
+                    "link": self.state,
+                })
+            return rows
+
+    def stats(self) -> dict[str, int]:
+        """The link's counters (``tags listen --stats``)."""
+        with self._lock:
+            return {"lines": self.lines, "bad_lines": self.bad_lines, "gaps": self.gaps,
+                    "observations": self.observations, "naks": self.naks,
+                    "connects": self.connects}
 
     def present(self) -> dict[int, frozenset[str]]:
         """UIDs each reader sees now (as far as the adapter knows)."""
@@ -464,6 +482,8 @@ class SerialHub:
                 self._readers = [_Reader() for _ in range(n)]
             for r, s in zip(self._readers, line.params["status"], strict=True):
                 r.state = "ok" if s == "O" else "fault"
+                if s != "O" and not r.detail:
+                    r.detail = "faulted at hello"
             self._syncing = set()
             self._expected_seq = None
         self.send("START")
@@ -517,8 +537,7 @@ class SerialHub:
         elif line.type == "READY":
             r = line.reader(n)
             with self._lock:
-                self._readers[r].state = "ok"
-                self._readers[r].detail = " ".join(line.args[1:])
+                self._readers[r].state = "ok"  # detail keeps the last fault's reason
             self._emit_health()
             self._ask_sync()
 
@@ -589,6 +608,6 @@ def discover_hubs(
 
 
 __all__ = [
-    "ReaderHealth", "SerialHub", "TagEvent", "ZoneMap", "ZoneMapError", "candidate_ports",
+    "SerialHub", "TagEvent", "ZoneMap", "ZoneMapError", "candidate_ports",
     "discover_hubs", "load_zone_map", "parse_zone_map",
 ]

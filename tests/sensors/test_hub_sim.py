@@ -4,6 +4,7 @@ pseudo-terminal, read by the real serial adapter → the expected observations."
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -72,8 +73,13 @@ def test_firmware_in_simavr_to_observations(uno_elf: Any) -> None:
             assert hub.hello["board"] == "uno" and hub.hello["readers"] == "6"
             assert hub.hello["status"][3] == "F"
             assert wait_for(lambda: hub.health().state == "degraded", 5)
-            assert wait_for(lambda: hub.readers()[0].reads_per_s > 0, 5)
-            assert hub.readers()[3].state == "fault"
+            assert wait_for(lambda: hub.readers()[0]["reads_per_s"] > 0, 5)
+            assert hub.readers()[3]["state"] == "error"
+            row = hub.readers()[0]
+            assert row["reader"] == "hub:1/reader:0" and row["zone"] == "farm:red"
+            assert row["state"] == "tag" and "04A1B2C3D4E5F6" in row["uid"].split()
+            assert abs(row["last_seen"] - time.time()) < 30
+            assert hub.readers()[2]["state"] == "empty" and hub.readers()[2]["uid"] is None
 
             # tags come and go on a script
             sim.cmd("remove 0 11223344")
@@ -84,14 +90,15 @@ def test_firmware_in_simavr_to_observations(uno_elf: Any) -> None:
 
             # a reader that stops answering mid-game: a fault, the others go on
             sim.cmd("dead 1 FF")
-            assert wait_for(lambda: hub.readers()[1].state == "fault", 10)
-            assert hub.readers()[1].errors >= 1
+            assert wait_for(lambda: hub.readers()[1]["state"] == "error", 10)
+            assert hub.readers()[1]["faults"] >= 1
+            assert hub.readers()[1]["last_error"].startswith("version=")
             n = len(rec.tags)
             sim.cmd("add 0 04BBCCDDEEFF02")
             assert wait_for(lambda: any(e.uid == "04BBCCDDEEFF02" for e in rec.tags[n:]), 10)
             # and one that comes back is used again (retried every 3 s of hub time)
             sim.cmd("alive 3")
-            assert wait_for(lambda: hub.readers()[3].state == "ok", 10)
+            assert wait_for(lambda: hub.readers()[3]["state"] != "error", 10)
             sim.cmd("add 3 55667788")
             assert wait_for(lambda: "55667788" in rec.pieces(PiecesSeen, "church:1"), 10)
 
@@ -152,7 +159,7 @@ def test_a_crowded_field_every_tag_found(uno_elf: Any) -> None:
         try:
             assert wait_for(lambda: rec.pieces(PiecesSeen, "council:1") == set(crowd), 15), \
                 rec.pieces(PiecesSeen, "council:1")
-            assert wait_for(lambda: hub.readers()[2].reads_per_s > 0, 5)
+            assert wait_for(lambda: hub.readers()[2]["reads_per_s"] > 0, 5)
             # they stay: no flicker over a few seconds of polling
             n = len(rec.tags)
             assert not wait_for(lambda: len(rec.tags) > n, 1.5)
@@ -192,7 +199,7 @@ def test_firmware_survives_garbage_from_the_host(uno_elf: Any) -> None:
             assert hub.state == "streaming" and hub.hub_id == 1  # SETID 999 was refused
             assert hub.naks >= 1  # garbage that reached its parser was refused (most of it
             # overflows the 64-byte UART buffer and is dropped, as on a real board)
-            assert wait_for(lambda: hub.readers()[0].reads_per_s > 0, 5)
+            assert wait_for(lambda: hub.readers()[0]["reads_per_s"] > 0, 5)
         finally:
             hub.close()
 
@@ -214,9 +221,9 @@ def test_a_noisy_field_loses_no_tag(uno_elf: Any) -> None:
             n = len(rec.tags)
             # about 40 polls of the reader (hub time): no tag reported gone
             assert not wait_for(lambda: len(rec.tags) > n, 4)
-            assert wait_for(lambda: hub.readers()[0].read_errors > 0, 5)
+            assert wait_for(lambda: hub.readers()[0]["read_errors"] > 0, 5)
             garbled = int(sim.stats()["r0"].split("/")[2])
             assert garbled > 20
-            assert hub.readers()[1].read_errors == 0
+            assert hub.readers()[1]["read_errors"] == 0
         finally:
             hub.close()

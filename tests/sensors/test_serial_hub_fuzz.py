@@ -87,6 +87,9 @@ def test_100k_bad_and_good_lines(tmp_path: Path) -> None:
                                 2 * out_of_sequence, hub.connects, hub.last_error)
         # each out-of-sequence line breaks the sequence twice: into it and out of it
         assert hub.gaps == 2 * out_of_sequence
+        stats = hub.stats()
+        assert (stats["bad_lines"], stats["gaps"], stats["observations"]) == (
+            expected_bad, 2 * out_of_sequence, expected_obs)
         assert hub.state == "streaming"
         want = {r: frozenset(u for (q, u) in peer.present if q == r) for r in range(4)}
         assert hub.present() == want
