@@ -1,4 +1,5 @@
-"""The ``companion`` command: serve, replay, simulate, bench, boxcheck."""
+"""The ``companion`` command: serve, replay, simulate, bench, boxcheck, and the camera's
+read-board, vision-bench and calibrate (``companion.camera_cli``)."""
 
 from __future__ import annotations
 
@@ -145,6 +146,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--confirm", action="append", metavar="KEY", help="confirm KEY as shipped")
     p.add_argument("--set", action="append", metavar="KEY=JSON", help="correct KEY")
     p.set_defaults(func=_boxcheck)
+
+    from companion.camera_cli import add_parsers as add_camera_parsers
+
+    add_camera_parsers(sub)
     return parser
 
 

@@ -127,8 +127,10 @@ def occlusion_sequences(layout: Layout, sequences: int, seed: int = 7,
         plan += [(after, [tip])] * 20 + [(after, [])] * 15
         skin = int(g.integers(5))
         for i, (view, hands) in enumerate(plan):
-            shot = render(layout, view, Scene(seed=s * 1000 + i, perspective=0.03, blur=0.6,
-                                              noise=2.0, hands=hands, hand_skin=skin))
+            pieces = s if view is before else s + 1  # pieces stay put between changes
+            shot = render(layout, view, Scene(seed=s * 1000 + i, camera=s, pieces=pieces,
+                                              perspective=0.03,
+                                              blur=0.6, noise=2.0, hands=hands, hand_skin=skin))
             covered = {k.split("/", 1)[1].partition("#")[0] for k in shot.covered}
             for commit in settler.feed(reader.read(shot.image, i / fps)):
                 total += 1
@@ -144,8 +146,9 @@ def speed(layout: Layout, frames: int = 60, seed: int = 3) -> dict[str, float]:
     ms of one warpPerspective of the frame to 1000×700, on one thread."""
     cv2.setNumThreads(1)
     g = np.random.default_rng(seed)
-    shots = [render(layout, random_view(layout, g), Scene(seed=seed + i, perspective=0.03,
-                                                          blur=0.6, noise=2.0)).image
+    shots = [render(layout, random_view(layout, g), Scene(seed=seed + i, camera=seed,
+                                                          perspective=0.03, blur=0.6,
+                                                          noise=2.0)).image
              for i in range(4)]
     reader = BoardReader(layout)
     reader.read(shots[0])  # the first frame detects the markers and builds the plan

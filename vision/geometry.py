@@ -126,10 +126,8 @@ class MarkerTracker:
             if self._board_of(mid) is None:
                 continue
             pts = (c.reshape(4, 2) / s).astype(np.float32)
-            if s != 1:
-                win = max(2, round(1.5 / s))
-                cv2.cornerSubPix(gray, pts, (win, win), (-1, -1),
-                                 (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05))
+            cv2.cornerSubPix(gray, pts, (3, 3), (-1, -1),
+                             (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05))
             found[mid] = pts
         return found
 
@@ -182,9 +180,8 @@ class MarkerTracker:
         if not due:
             return g
         found = self.detect(gray)
-        if any(not any(m in found for m in b.markers) for b in self.layout.boards.values()) \
-                and self.detect_scale != 1:
-            # small markers (farms) can be lost at half resolution: look again at full
+        if any(m not in found for m in self._bits) and self.detect_scale != 1:
+            # small markers can be lost at half resolution: look again at full
             full = self.detect(gray, 1.0)
             found = {**full, **found}
         g.detected = True

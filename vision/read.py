@@ -15,6 +15,7 @@ coarse grid against the previous frame's.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -34,6 +35,9 @@ SIDE_SHADE = 0.62  # a cube's side against its top, lit from above
 AREA_FACTOR = 1.3  # a cube seen from above covers ~1.3 top faces (its sides show)
 
 
+_LUTS: dict[object, np.ndarray] = {}  # colour tables shared by readers of the same colours
+
+
 @dataclass
 class Reading:
     """What one frame shows. Region and track names are the sensing vocabulary."""
@@ -51,7 +55,7 @@ class Reading:
     def board_found(self) -> bool:
         return self.boards.get("main", False)
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, Any]:
         """The ``read-board --json`` form."""
         conf = list(self.confidence.values())
         return {
@@ -208,6 +212,9 @@ class BoardReader:
         """The colour table for a background and prototypes (built once, then cached)."""
         key = (what, bg, idx)
         table = self._luts.get(key)
+        shared = (key, self.cube_lab.tobytes(), self.marker_lab.tobytes())
+        if table is None:
+            table = _LUTS.get(shared)
         if table is None:
             # cube tables also know the figures' colours, so a figure is not a cube
             # and the darker sides of cubes (seen at an angle) as the same colour
@@ -217,7 +224,10 @@ class BoardReader:
             if what == "cubes":
                 side = (table >= 10) & (table <= 14)
                 table[side] -= 9
-            self._luts[key] = table
+            if len(_LUTS) > 256:
+                _LUTS.clear()
+            _LUTS[shared] = table
+        self._luts[key] = table
         return table
 
     @staticmethod

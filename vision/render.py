@@ -48,6 +48,8 @@ class Scene:
     hands: list[tuple[float, float]] = field(default_factory=list)  # fingertip, table mm
     hand_skin: int = 0
     poses: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    camera: int | None = None  # the camera's pose comes from this (default: ``seed``)
+    pieces: int | None = None  # where pieces lie comes from this (default: ``seed``)
 
 
 @dataclass
@@ -115,14 +117,23 @@ def _square(cx: float, cy: float, size: float, angle: float) -> np.ndarray:
 
 def _place(rng: np.random.Generator, region: Region, n: int, size: float, gap: float,
            stack_p: float) -> list[tuple[float, float, bool]]:
-    """Centres (mm) for n pieces in a region: jittered, some touching, some partly stacked."""
+    """Centres (mm) for n pieces in a region: jittered, some touching, some partly stacked.
+
+    A stacked piece leans on one lying piece (covering part of it); it never lies on a
+    stacked piece, and a lying piece carries at most one (a cube wholly hidden under
+    others cannot be counted by any camera).
+    """
     x0, y0, x1, y1 = region.rect
     inset = size * 0.75
     placed: list[tuple[float, float, bool]] = []
+    leaned: set[int] = set()  # a cube leans on one lying cube, which carries only one
+    base = -1
     for _ in range(n):
         for _attempt in range(200):
-            if placed and rng.random() < stack_p:
-                bx, by, _s = placed[int(rng.integers(len(placed)))]
+            bases = [i for i, p in enumerate(placed) if not p[2] and i not in leaned]
+            if bases and rng.random() < stack_p:
+                base = bases[int(rng.integers(len(bases)))]
+                bx, by, _s = placed[base]
                 ang = rng.uniform(0, 2 * math.pi)
                 d = size * rng.uniform(0.7, 0.8)
                 cx, cy, stacked = bx + d * math.cos(ang), by + d * math.sin(ang), True
@@ -135,6 +146,8 @@ def _place(rng: np.random.Generator, region: Region, n: int, size: float, gap: f
             limit = size * (0.68 if stacked else gap)
             if all(math.hypot(cx - px, cy - py) >= limit for px, py, _ in placed):
                 placed.append((cx, cy, stacked))
+                if stacked:
+                    leaned.add(base)
                 break
         else:
             raise ValueError(f"{region.name}: no room for {n} pieces")
@@ -207,7 +220,7 @@ def _board_to_table(name: str, board: Board, pose: tuple[float, float, float]) -
 
 def camera_matrix(scene: Scene) -> np.ndarray:
     """Table mm -> frame pixels for this scene (keystone + roll, deterministic by seed)."""
-    rng = np.random.default_rng(scene.seed + 7919)
+    rng = np.random.default_rng((scene.seed if scene.camera is None else scene.camera) + 7919)
     fw, fh = FRAME
     tw, th = TABLE_MM
     k = 0.9
@@ -226,10 +239,12 @@ def camera_matrix(scene: Scene) -> np.ndarray:
     return out
 
 
-def _hand_mask(scene: Scene, cam: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _hand_mask(scene: Scene, cam: np.ndarray) -> np.ndarray:
+    """The hands' silhouettes; a hand at the same fingertip is drawn the same (it rests)."""
     fw, fh = FRAME
     mask = np.zeros((fh, fw), np.uint8)
     for tip in scene.hands:
+        rng = np.random.default_rng(int(tip[0] * 7919 + tip[1] * 104729) & 0xFFFFFFFF)
         p = cv2.perspectiveTransform(np.array([[tip]], np.float32), cam)[0, 0]
         # the arm comes from the nearest long edge (players sit along the long sides)
         base = (p[0] + rng.uniform(-150, 150), fh + 60 if p[1] > fh / 2 else -60)
@@ -267,6 +282,7 @@ def _soft_shadow(rng: np.random.Generator, n: int) -> np.ndarray:
 def render(layout: Layout, view: TableView, scene: Scene) -> Rendered:
     """Draw the table as the camera sees it, with the ground truth."""
     rng = np.random.default_rng(scene.seed)
+    prng = rng if scene.pieces is None else np.random.default_rng(scene.pieces)
     tw, th = TABLE_MM
     table = np.empty((int(th * S), int(tw * S), 3), np.uint8)
     table[:] = (40, 62, 92)  # a wooden table (BGR)
@@ -276,7 +292,7 @@ def render(layout: Layout, view: TableView, scene: Scene) -> Rendered:
     for name, board in layout.boards.items():
         pose = scene.poses.get(name, POSES[name])
         to_table = _board_to_table(name, board, pose)
-        img = _draw_board(layout, board, view, rng)
+        img = _draw_board(layout, board, view, prng)
         m = (scale @ to_table @ np.linalg.inv(scale))[:2]
         cv2.warpAffine(img, m, (table.shape[1], table.shape[0]), dst=table,
                        flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
@@ -290,7 +306,7 @@ def render(layout: Layout, view: TableView, scene: Scene) -> Rendered:
         f *= _soft_shadow(rng, scene.shadows)[:, :, None]
     covered: set[str] = set()
     if scene.hands:
-        mask = _hand_mask(scene, cam, rng)
+        mask = _hand_mask(scene, cam)
         shadow = cv2.GaussianBlur(np.roll(mask, (18, 24), (0, 1)), (0, 0), 9)
         f *= (1 - 0.45 * shadow.astype(np.float32) / 255)[:, :, None]
         skin = np.array(SKIN[scene.hand_skin % len(SKIN)][::-1], np.float32) * gain

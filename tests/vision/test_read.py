@@ -1,0 +1,69 @@
+"""Reading rendered tables against their ground truth, condition by condition."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import bench
+from vision.layout import Layout
+from vision.read import BoardReader
+from vision.render import Scene, render
+from vision.table import TableView, from_dict
+
+# Fewer images than the bench (``companion vision-bench`` renders 500+); the floors here
+# sit a little under what the bench measures so that a real regression fails.
+FLOORS = {"ordinary": 0.97, "perspective": 0.95, "blur": 0.88, "noise": 0.95, "warm": 0.95,
+          "cool": 0.92, "dim": 0.92, "bright": 0.95, "shadows": 0.95, "hands": 0.9}
+
+
+@pytest.mark.parametrize("condition", list(FLOORS))
+def test_accuracy_per_condition(layout: Layout, condition: str) -> None:
+    result = bench.accuracy(layout, 4, seed=11, conditions=[condition])[condition]
+    assert result["exact"] >= FLOORS[condition], result
+    assert result["misread_under_hand"] == 0
+
+
+def test_a_known_table_is_read_exactly(layout: Layout) -> None:
+    view = from_dict({
+        "space:harvest": {"brown": 2, "green": 1}, "space:family": {},
+        "space:crafts": {"orange": 2, "pink": 1}, "space:market": {"green": 3},
+        "space:travel": {"pink": 2, "brown": 1}, "space:council": {"plague": 1, "green": 1},
+        "space:church": {"brown": 3}, "supply:red": {"orange": 1},
+        "time:red": {"red": 4}, "time:blue": {"blue": 9},
+        "prestige": {"red": 3, "blue": 27},
+    })
+    reading = BoardReader(layout).read(render(layout, view, Scene(seed=3)).image)
+    assert reading.board_found and not reading.occluded
+    for name, counts in view.cubes.items():
+        assert reading.cubes[name] == counts, name
+    assert reading.cubes["space:family"] == {}
+    assert reading.tracks["time:red"] == {"red": 4}
+    assert reading.tracks["time:blue"] == {"blue": 9}
+    assert reading.tracks["prestige"] == {"red": 3, "blue": 27}
+    assert reading.tracks["time:white"] == {}  # no white marker on the table
+
+
+def test_a_hand_hides_what_it_covers_and_nothing_far_away(layout: Layout) -> None:
+    view = from_dict({"space:harvest": {"brown": 2}, "space:church": {"pink": 2}})
+    for skin in range(5):
+        shot = render(layout, view, Scene(seed=20 + skin, hands=[(330.0, 170.0)],
+                                          hand_skin=skin))
+        reading = BoardReader(layout).read(shot.image)
+        covered = {k.split("/", 1)[1].partition("#")[0] for k in shot.covered}
+        assert covered and covered <= reading.occluded, (skin, covered, reading.occluded)
+        assert "space:harvest" not in reading.cubes
+        assert reading.cubes["space:church"] == {"pink": 2}
+
+
+def test_no_board_in_view(layout: Layout) -> None:
+    reading = BoardReader(layout).read(np.full((720, 1280, 3), 90, np.uint8))
+    assert not reading.board_found
+    assert "space:harvest" in reading.occluded and not reading.cubes
+    assert reading.to_json()["board_found"] is False
+
+
+def test_empty_table_reads_empty(layout: Layout) -> None:
+    reading = BoardReader(layout).read(render(layout, TableView(), Scene(seed=8)).image)
+    assert all(v == {} for v in reading.cubes.values())
+    assert all(v == {} for v in reading.tracks.values())
