@@ -52,9 +52,10 @@ def balance(pixels: np.ndarray, ref_bgr: np.ndarray, limit: float = 4.0) -> np.n
     return out
 
 
-def classify(lab: np.ndarray, protos: np.ndarray, max_dist: float = 40.0) -> np.ndarray:
+def classify(lab: np.ndarray, protos: np.ndarray, max_dist: float = 40.0,
+             l_weight: float = L_WEIGHT) -> np.ndarray:
     """Index of the nearest prototype for each Lab pixel (n×3), UNKNOWN when none is near."""
-    w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+    w = np.array([l_weight, 1.0, 1.0], np.float32)
     d = ((lab[:, None, :] - protos[None, :, :]) * w) ** 2
     dist = d.sum(axis=2)
     idx = dist.argmin(axis=1).astype(np.uint8)
@@ -63,13 +64,13 @@ def classify(lab: np.ndarray, protos: np.ndarray, max_dist: float = 40.0) -> np.
     return out
 
 
-def lut(protos: np.ndarray, max_dist: float = 40.0) -> np.ndarray:
+def lut(protos: np.ndarray, max_dist: float = 40.0, l_weight: float = L_WEIGHT) -> np.ndarray:
     """``classify`` for every 5-bit-per-channel BGR colour: index with ``lut_index``."""
     q = (np.arange(32, dtype=np.uint8) << 3) + 4
     b, g, r = np.meshgrid(q, q, q, indexing="ij")
     bgr = np.stack([b, g, r], axis=-1).reshape(1, -1, 3)
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[0].astype(np.float32)
-    return classify(lab, protos, max_dist)
+    return classify(lab, protos, max_dist, l_weight)
 
 
 def lut_index(bgr: np.ndarray) -> np.ndarray:

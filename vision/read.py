@@ -20,7 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .colour import UNKNOWN, balance, gains, lut, lut_index, palette_lab, to_lab
+from .colour import L_WEIGHT, UNKNOWN, balance, gains, lut, lut_index, palette_lab, to_lab
 from .geometry import Geometry, MarkerTracker
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, Board, Layout, Region
 
@@ -220,7 +220,9 @@ class BoardReader:
             # and the darker sides of cubes (seen at an angle) as the same colour
             protos = (np.concatenate([self.cube_lab, self.marker_lab, self.side_lab])
                       if what == "cubes" else self.marker_lab[list(idx)])
-            table = lut(np.concatenate([to_lab([bg]), protos]))
+            # a white disc differs from a pale cell mostly in lightness: weigh it fully
+            table = lut(np.concatenate([to_lab([bg]), protos]),
+                        l_weight=L_WEIGHT if what == "cubes" else 0.9)
             if what == "cubes":
                 side = (table >= 10) & (table <= 14)
                 table[side] -= 9
@@ -245,6 +247,8 @@ class BoardReader:
         lum = ratio.mean(axis=2)
         chroma = np.abs(ratio / lum[..., None] - 1.0).max(axis=2)
         diff = ((chroma > 0.09) | (lum < 0.45) | (lum > 1.7)) & ~ignore
+        # the outer ring mixes board and table when blurred or slightly misplaced
+        diff[0, :] = diff[-1, :] = diff[:, 0] = diff[:, -1] = False
         hand = self._hand_blobs(diff)
         margin = max(1, round(HAND_MARGIN_MM / COARSE_STEP))
         if hand.any():
@@ -269,7 +273,7 @@ class BoardReader:
         cell = COARSE_STEP * COARSE_STEP
         for i in range(1, n):
             x, y, bw, bh, area = stats[i]
-            edge = x == 0 or y == 0 or x + bw >= w or y + bh >= h
+            edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
             mm2 = area * cell
             if (edge and mm2 >= HAND_EDGE_MM2) or mm2 >= HAND_ANY_MM2:
                 hand |= labels == i
