@@ -114,8 +114,9 @@ def farm_board() -> dict[str, Any]:
     for i, b in enumerate(boxes):
         regions.append(_r("time:{colour}", "track", *b, cell=i,
                           print=[190, 204, 150] if i else [170, 190, 210]))
-    regions.append(_r("supply:{colour}", "cubes", 20, 56, 150, 150, print=[176, 196, 130]))
-    regions.append(_r("farm:{colour}", "zone", 20, 40, 160, 160, print=[176, 196, 130]))
+    # cubes kept on the left of the farmyard, figures standing on the right (a guess)
+    regions.append(_r("supply:{colour}", "cubes", 20, 46, 104, 154, print=[176, 196, 130]))
+    regions.append(_r("farm:{colour}", "zone", 110, 46, 162, 154, print=[186, 200, 140]))
     return {"size_mm": [FARM_W, FARM_H], "marker_mm": FARM_MARKER,
             "markers": {"farm": [8, 8]}, "print": [160, 184, 120], "regions": regions}
 

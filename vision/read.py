@@ -33,6 +33,7 @@ HAND_MARGIN_MM = 12.0
 MOTION_LEVEL = 28.0
 SIDE_SHADE = 0.62  # a cube's side against its top, lit from above
 AREA_FACTOR = 1.3  # a cube seen from above covers ~1.3 top faces (its sides show)
+ROUND_UP = float(__import__("os").environ.get("RU", "0.4"))
 
 
 _LUTS: dict[object, np.ndarray] = {}  # colour tables shared by readers of the same colours
@@ -114,6 +115,9 @@ class BoardReader:
         self.references = {n: references[n] if references and n in references
                            else self.printed_reference(b) for n, b in layout.boards.items()}
         self._ignore = {n: self._marker_mask(b) for n, b in layout.boards.items()}
+        self._tracks = {n: self._track_mask(b) for n, b in layout.boards.items()}
+        # which colours are a track marker's (a disc on its track is not a hand)
+        self._is_disc = lut(self.marker_lab, max_dist=20.0, l_weight=0.5) != UNKNOWN
         self._plan: _Plan | None = None
         self._previous: dict[str, np.ndarray] = {}
         self._luts: dict[tuple[str, tuple[int, int, int], tuple[int, ...]], np.ndarray] = {}
@@ -132,6 +136,17 @@ class BoardReader:
             inside = (g[..., 0] >= x0) & (g[..., 0] < x1) & (g[..., 1] >= y0) & (g[..., 1] < y1)
             ref[inside] = r.print_rgb[::-1]
         return ref
+
+    @staticmethod
+    def _track_mask(board: Board) -> np.ndarray:
+        g = _grid((0, 0, *board.size_mm), COARSE_STEP)
+        mask = np.zeros(g.shape[:2], bool)
+        for r in board.regions:
+            if r.kind == "track":
+                x0, y0, x1, y1 = r.rect
+                mask |= ((g[..., 0] >= x0) & (g[..., 0] < x1)
+                         & (g[..., 1] >= y0) & (g[..., 1] < y1))
+        return mask
 
     @staticmethod
     def _marker_mask(board: Board) -> np.ndarray:
@@ -247,6 +262,10 @@ class BoardReader:
         lum = ratio.mean(axis=2)
         chroma = np.abs(ratio / lum[..., None] - 1.0).max(axis=2)
         diff = ((chroma > 0.09) | (lum < 0.45) | (lum > 1.7)) & ~ignore
+        tracks = self._tracks[name]
+        if tracks.any():  # discs on their track: several on one cell must not look like a hand
+            norm8 = np.clip(cur / gain - 1.0, 0, 255).astype(np.uint8)
+            diff &= ~(tracks & self._is_disc[lut_index(norm8)])
         # the outer ring mixes board and table when blurred or slightly misplaced
         diff[0, :] = diff[-1, :] = diff[:, 0] = diff[:, -1] = False
         hand = self._hand_blobs(diff)
@@ -311,7 +330,7 @@ class BoardReader:
                     x = float(area) / self.cube_area
                     if x < 0.15:
                         continue  # a speck: noise or the side of another cube
-                    m = max(1, int(np.floor(x + 0.4)))
+                    m = max(1, int(np.floor(x + ROUND_UP)))
                     n += m
                     misfit = max(misfit, abs(x - m) / m if m > 1 else max(0.0, x - 1.4))
                 if n:

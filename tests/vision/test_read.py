@@ -67,3 +67,11 @@ def test_empty_table_reads_empty(layout: Layout) -> None:
     reading = BoardReader(layout).read(render(layout, TableView(), Scene(seed=8)).image)
     assert all(v == {} for v in reading.cubes.values())
     assert all(v == {} for v in reading.tracks.values())
+
+
+def test_four_markers_on_one_prestige_cell_are_not_a_hand(layout: Layout) -> None:
+    # every family starts on 0; the discs overlap but each still shows enough of itself
+    view = from_dict({"prestige": {c: 0 for c in ("red", "yellow", "blue", "white")}})
+    reading = BoardReader(layout).read(render(layout, view, Scene(seed=1)).image)
+    assert reading.occluded == set()
+    assert reading.tracks["prestige"] == {"red": 0, "yellow": 0, "blue": 0, "white": 0}
