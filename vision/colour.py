@@ -47,8 +47,17 @@ def gains(pixels: np.ndarray, ref_bgr: np.ndarray, tolerance: float = 0.2,
 
 def balance(pixels: np.ndarray, ref_bgr: np.ndarray, limit: float = 4.0) -> np.ndarray:
     """Scale one region's BGR pixels (n×3 uint8) so its background matches ``ref_bgr``."""
-    g: np.ndarray = gains(pixels[None], np.asarray(ref_bgr, np.float32)[None], limit=limit)[0]
-    out: np.ndarray = np.clip(pixels.astype(np.float32) * g, 0, 255).astype(np.uint8)
+    sample = pixels[:: max(1, len(pixels) // 1500)]  # the statistic needs ~1500 pixels
+    g: np.ndarray = gains(sample[None], np.asarray(ref_bgr, np.float32)[None], limit=limit)[0]
+    return apply_gain(pixels, g)
+
+
+def apply_gain(pixels: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """BGR uint8 pixels (…×3) times a per-channel gain, through a lookup table."""
+    ramp = np.arange(256, dtype=np.float32)[:, None] * gain[None, :]
+    table = np.clip(ramp, 0, 255).astype(np.uint8).reshape(1, 256, 3)
+    flat = np.ascontiguousarray(pixels.reshape(1, -1, 3))
+    out: np.ndarray = cv2.LUT(flat, table).reshape(pixels.shape)
     return out
 
 

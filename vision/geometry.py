@@ -90,25 +90,23 @@ class MarkerTracker:
         return self.layout.board_of(mid)
 
     def _matches(self, gray: np.ndarray) -> set[int]:
-        """Known markers whose cells no longer show their pattern."""
+        """Known markers whose cells no longer show their pattern (one gather per board)."""
         bad: set[int] = set()
         h, w = gray.shape
         for name, hom in self.geometry.boards.items():
-            board = self.layout.boards[name]
-            for mid in board.markers:
-                p = cv2.perspectiveTransform(self._cells[mid][None], hom)[0]
-                xs = np.clip(p[:, 0].round().astype(int), 0, w - 1)
-                ys = np.clip(p[:, 1].round().astype(int), 0, h - 1)
-                v = gray[ys, xs].astype(np.float32)
-                bits = self._bits[mid].ravel()
-                lo, hi = v[bits == 0].mean(), v[bits == 1].mean()
-                spread = v.max() - v.min()
-                if hi - lo < 0.5 * spread or spread < 40:
-                    bad.add(mid)
-                    continue
-                thr = (lo + hi) / 2
-                if np.count_nonzero((v > thr) != (bits > 0.5)) > 2:
-                    bad.add(mid)
+            ids = list(self.layout.boards[name].markers)
+            pts = np.concatenate([self._cells[m] for m in ids])
+            p = cv2.perspectiveTransform(pts[None], hom)[0]
+            xs = np.clip(p[:, 0].round().astype(np.intp), 0, w - 1)
+            ys = np.clip(p[:, 1].round().astype(np.intp), 0, h - 1)
+            v = gray[ys, xs].astype(np.float32).reshape(len(ids), 36)
+            bits = np.stack([self._bits[m].ravel() for m in ids]) > 0.5
+            hi = (v * bits).sum(1) / np.maximum(bits.sum(1), 1)
+            lo = (v * ~bits).sum(1) / np.maximum((~bits).sum(1), 1)
+            spread = v.max(1) - v.min(1)
+            wrong = ((v > ((lo + hi) / 2)[:, None]) != bits).sum(1)
+            ok = (hi - lo >= 0.5 * spread) & (spread >= 40) & (wrong <= 2)
+            bad.update(m for m, good in zip(ids, ok, strict=True) if not good)
         return bad
 
     def detect(self, gray: np.ndarray, scale: float | None = None) -> dict[int, np.ndarray]:

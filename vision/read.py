@@ -31,6 +31,8 @@ HAND_EDGE_MM2 = 500.0  # a difference blob touching the board edge and at least 
 HAND_ANY_MM2 = 2500.0  # any difference blob at least this big
 HAND_MARGIN_MM = 12.0
 MOTION_LEVEL = 28.0
+CHANGE_LEVEL = 30.0  # coarse change (0–255) that makes a region be read again
+REFRESH = 30  # frames between two full readings of a steady table
 SIDE_SHADE = 0.62  # a cube's side against its top, lit from above
 AREA_FACTOR = 1.3  # a cube seen from above covers ~1.3 top faces (its sides show)
 ROUND_UP = float(__import__("os").environ.get("RU", "0.4"))
@@ -120,6 +122,13 @@ class BoardReader:
         self._is_disc = lut(self.marker_lab, max_dist=20.0, l_weight=0.5) != UNKNOWN
         self._plan: _Plan | None = None
         self._previous: dict[str, np.ndarray] = {}
+        # Regions whose coarse pixels have not changed since they were last read keep that
+        # reading (a steady table costs little); everything is re-read every REFRESH frames.
+        self._snap: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # board -> (coarse, gain)
+        self._cache: dict[tuple[str, str], tuple[Any, float]] = {}
+        self._changed: dict[str, np.ndarray | None] = {}
+        self._frame_no = 0
+        self.regions_read = 0  # cube regions and track boards actually read (not reused)
         self._luts: dict[tuple[str, tuple[int, int, int], tuple[int, ...]], np.ndarray] = {}
         self.cube_area = (layout.cube_mm / CUBE_STEP) ** 2 * area_factor
         self.disc_mm2 = float(np.pi * (layout.disc_mm / 2) ** 2)
@@ -196,6 +205,9 @@ class BoardReader:
         if self._plan is None or self._plan.version != geometry.version:
             self._plan = self._build_plan(geometry) if geometry.boards else None
             self._previous.clear()
+            self._snap.clear()
+            self._cache.clear()
+        self._frame_no += 1
         for name, board in self.layout.boards.items():
             if name not in geometry.boards:
                 reading.occluded.update(self._names(board))
@@ -208,14 +220,17 @@ class BoardReader:
             board = self.layout.boards[name]
             a, b, shape = plan.slices[(name, "#coarse")]
             coarse = samples[a:b].reshape(*shape, 3)
-            hand, moving = self._hands_and_motion(name, coarse)
-            for r in board.regions:
-                if r.kind not in ("cubes", "track"):
-                    continue
-                if self._touches(r, hand):
-                    reading.occluded.add(r.key)
-                if self._touches(r, moving):
-                    reading.moving.add(r.key)
+            hand, moving, norm, gain = self._hands_and_motion(name, coarse)
+            self._changed[name] = self._changes(name, norm, gain)
+            any_hand, any_motion = bool(hand.any()), bool(moving.any())
+            if any_hand or any_motion:
+                for r in board.regions:
+                    if r.kind not in ("cubes", "track"):
+                        continue
+                    if any_hand and self._touches(r, hand):
+                        reading.occluded.add(r.key)
+                    if any_motion and self._touches(r, moving):
+                        reading.moving.add(r.key)
             self._read_cubes(board, samples, plan, reading)
             self._read_tracks(board, samples, plan, reading)
         # track cells are reported as their track
@@ -251,7 +266,8 @@ class BoardReader:
     def _names(board: Board) -> set[str]:
         return {r.name for r in board.regions if r.kind in ("cubes", "track")}
 
-    def _hands_and_motion(self, name: str, coarse: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _hands_and_motion(self, name: str, coarse: np.ndarray
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         ref = self.references[name]
         ignore = self._ignore[name]
         cur = coarse.astype(np.float32) + 1.0
@@ -281,7 +297,42 @@ class BoardReader:
             moving = (np.abs(norm - prev).max(axis=2) > MOTION_LEVEL) & ~ignore
             if moving.any():
                 moving = cv2.dilate(moving.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-        return hand, moving
+        return hand, moving, norm, gain
+
+    def _changes(self, name: str, norm: np.ndarray, gain: np.ndarray) -> np.ndarray | None:
+        """Where the board changed since its regions were last read; None = read all."""
+        snap = self._snap.get(name)
+        if (snap is None or self._frame_no % REFRESH == 0
+                or float(np.abs(gain / snap[1] - 1).max()) > 0.05):
+            self._snap[name] = (norm.copy(), gain)
+            return None
+        changed: np.ndarray = np.abs(norm - snap[0]).max(axis=2) > CHANGE_LEVEL
+        if changed.any():
+            changed = cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        return changed
+
+    def _reuse(self, board: str, key: str, regions: list[Region]) -> tuple[Any, float] | None:
+        """The cached reading of a region if nothing changed in it; else None."""
+        changed = self._changed.get(board)
+        hit = self._cache.get((board, key))
+        if changed is None or hit is None:
+            return None
+        if changed.any() and any(self._touches(r, changed) for r in regions):
+            return None
+        return hit
+
+    def _remember(self, board: str, key: str, regions: list[Region], value: Any,
+                  conf: float) -> None:
+        self._cache[(board, key)] = (value, conf)
+        snap = self._snap.get(board)
+        prev = self._previous.get(board)
+        if snap is None or prev is None:
+            return
+        for r in regions:
+            x0, y0, x1, y1 = r.rect
+            c0, r0 = int(x0 // COARSE_STEP), int(y0 // COARSE_STEP)
+            c1, r1 = int(np.ceil(x1 / COARSE_STEP)), int(np.ceil(y1 / COARSE_STEP))
+            snap[0][r0:r1, c0:c1] = prev[r0:r1, c0:c1]
 
     @staticmethod
     def _hand_blobs(diff: np.ndarray) -> np.ndarray:
@@ -300,8 +351,6 @@ class BoardReader:
 
     @staticmethod
     def _touches(region: Region, mask: np.ndarray) -> bool:
-        if not mask.any():
-            return False
         x0, y0, x1, y1 = region.rect
         c0, r0 = int(x0 // COARSE_STEP), int(y0 // COARSE_STEP)
         c1, r1 = int(np.ceil(x1 / COARSE_STEP)), int(np.ceil(y1 / COARSE_STEP))
@@ -313,6 +362,11 @@ class BoardReader:
         for r in board.regions:
             if r.kind != "cubes" or r.key in reading.occluded:
                 continue
+            hit = self._reuse(board.name, r.key, [r])
+            if hit is not None:
+                reading.cubes[r.name], reading.confidence[r.name] = dict(hit[0]), hit[1]
+                continue
+            self.regions_read += 1
             a, b, shape = plan.slices[(board.name, r.key)]
             ref = np.array(r.print_rgb[::-1], np.float32)
             px = balance(samples[a:b], ref)
@@ -338,12 +392,22 @@ class BoardReader:
             unknown = float(np.count_nonzero(labels == UNKNOWN)) / labels.size
             reading.cubes[r.name] = counts
             reading.confidence[r.name] = round(max(0.0, 1.0 - 2 * misfit - 5 * unknown), 3)
+            self._remember(board.name, r.key, [r], dict(counts), reading.confidence[r.name])
 
     def _read_tracks(self, board: Board, samples: np.ndarray, plan: _Plan,
                      reading: Reading) -> None:
         cells = [r for r in board.regions if r.kind == "track"]
         if not cells:
             return
+        hidden = any(r.key in reading.occluded for r in cells)
+        hit = None if hidden else self._reuse(board.name, "#tracks", cells)
+        if hit is not None:
+            for track, (cached, conf) in hit[0].items():
+                reading.tracks[track] = dict(cached)
+                reading.confidence[track] = conf
+            return
+        results: dict[str, tuple[dict[str, int], float]] = {}
+        self.regions_read += 1
         # all cells of the board at once: (cells, samples, 3)
         px = np.stack([samples[plan.slices[(board.name, r.key)][0]:
                                plan.slices[(board.name, r.key)][1]] for r in cells])
@@ -376,13 +440,16 @@ class BoardReader:
                     cell_no = cells[i].cell
                     found[colour] = -1 if cell_no is None else int(cell_no)
                     top.append(min(1.0, float(arr[i])))
-            hidden = any(cells[i].key in reading.occluded for i in rows)
-            if hidden:
+            track_hidden = any(cells[i].key in reading.occluded for i in rows)
+            if track_hidden:
                 found = {c: v for c, v in found.items()
                          if not any(cells[i].key in reading.occluded and cells[i].cell == v
                                     for i in rows)}
                 if len(found) < len(colours):
                     reading.occluded.add(track)
-            if found or not hidden:
+            if found or not track_hidden:
                 reading.tracks[track] = found
                 reading.confidence[track] = round(min(top or [1.0]), 3)
+                results[track] = (dict(found), reading.confidence[track])
+        if not hidden:
+            self._remember(board.name, "#tracks", cells, results, 1.0)

@@ -75,3 +75,29 @@ def test_four_markers_on_one_prestige_cell_are_not_a_hand(layout: Layout) -> Non
     reading = BoardReader(layout).read(render(layout, view, Scene(seed=1)).image)
     assert reading.occluded == set()
     assert reading.tracks["prestige"] == {"red": 0, "yellow": 0, "blue": 0, "white": 0}
+
+
+def test_a_steady_table_is_not_reread_but_a_change_is_seen(layout: Layout) -> None:
+    before = from_dict({"space:harvest": {"brown": 1}, "space:church": {"pink": 2},
+                        "time:red": {"red": 1}})
+    after = from_dict({"space:harvest": {"brown": 1}, "space:church": {"pink": 2, "green": 1},
+                       "time:red": {"red": 2}})
+    reader = BoardReader(layout)
+
+    def frame(view: TableView, i: int, pieces: int) -> np.ndarray:
+        return render(layout, view, Scene(seed=100 + i, camera=1, pieces=pieces)).image
+
+    reader.read(frame(before, 0, 1))
+    reader.read(frame(before, 1, 1))
+    read_before = reader.regions_read
+    for i in range(2, 6):
+        reading = reader.read(frame(before, i, 1))
+        assert reading.cubes["space:church"] == {"pink": 2}
+    assert reader.regions_read == read_before  # nothing changed: nothing re-read
+    # the church gets a green cube (its pink ones stay put) and red's time marker moves
+    changed = render(layout, after, Scene(seed=200, camera=1, pieces=1)).image
+    reading = reader.read(changed)
+    assert reading.cubes["space:church"] == {"pink": 2, "green": 1}
+    assert reading.tracks["time:red"] == {"red": 2}
+    assert reading.cubes["space:harvest"] == {"brown": 1}
+    assert 0 < reader.regions_read - read_before < 6
