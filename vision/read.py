@@ -31,6 +31,8 @@ HAND_EDGE_MM2 = 500.0  # a difference blob touching the board edge and at least 
 HAND_ANY_MM2 = 2500.0  # any difference blob at least this big
 HAND_MARGIN_MM = 12.0
 MOTION_LEVEL = 28.0
+ZONE_STEP = 2.0  # mm between samples in a figure zone
+FIGURE_MM2 = 150.0  # a standing figure seen from above (body and head), mm² (rough)
 CHANGE_LEVEL = 30.0  # coarse change (0–255) that makes a region be read again
 REFRESH = 30  # frames between two full readings of a steady table
 SIDE_SHADE = 0.62  # a cube's side against its top, lit from above
@@ -51,6 +53,7 @@ class Reading:
     moving: set[str] = field(default_factory=set)
     cubes: dict[str, dict[str, int]] = field(default_factory=dict)
     tracks: dict[str, dict[str, int]] = field(default_factory=dict)
+    figures: dict[str, dict[str, int]] = field(default_factory=dict)  # zone -> colour -> n
     confidence: dict[str, float] = field(default_factory=dict)
     hidden_markers: set[int] = field(default_factory=set)
 
@@ -71,6 +74,7 @@ class Reading:
             "supplies": {r[7:]: v for r, v in sorted(self.cubes.items())
                          if r.startswith("supply:")},
             "tracks": dict(sorted(self.tracks.items())),
+            "figures": {z: v for z, v in sorted(self.figures.items()) if v},
             "confidence": round(float(min(conf)) if conf else 0.0, 3),
         }
 
@@ -182,6 +186,8 @@ class BoardReader:
                     parts.append((r.key, _grid(r.rect, CUBE_STEP)))
                 elif r.kind == "track":
                     parts.append((r.key, _cell_grid(r.rect, TRACK_GRID)))
+                elif r.kind == "zone":
+                    parts.append((r.key, _grid(r.rect, ZONE_STEP)))
             for key, g in parts:
                 pts = cv2.perspectiveTransform(g.reshape(1, -1, 2), hom)[0]
                 chunks.append(pts)
@@ -225,7 +231,7 @@ class BoardReader:
             any_hand, any_motion = bool(hand.any()), bool(moving.any())
             if any_hand or any_motion:
                 for r in board.regions:
-                    if r.kind not in ("cubes", "track"):
+                    if r.kind not in ("cubes", "track", "zone"):
                         continue
                     if any_hand and self._touches(r, hand):
                         reading.occluded.add(r.key)
@@ -233,6 +239,7 @@ class BoardReader:
                         reading.moving.add(r.key)
             self._read_cubes(board, samples, plan, reading)
             self._read_tracks(board, samples, plan, reading)
+            self._read_figures(board, samples, plan, reading)
         # track cells are reported as their track
         reading.occluded = {k.partition("#")[0] for k in reading.occluded}
         reading.moving = {k.partition("#")[0] for k in reading.moving}
@@ -393,6 +400,29 @@ class BoardReader:
             reading.cubes[r.name] = counts
             reading.confidence[r.name] = round(max(0.0, 1.0 - 2 * misfit - 5 * unknown), 3)
             self._remember(board.name, r.key, [r], dict(counts), reading.confidence[r.name])
+
+    def _read_figures(self, board: Board, samples: np.ndarray, plan: _Plan,
+                      reading: Reading) -> None:
+        """Family figures standing in each zone, by colour (a count, not who: the camera
+        cannot tell two red figures apart; the black monks are not counted)."""
+        idx = tuple(range(len(FAMILY_COLOURS)))
+        per_sample = ZONE_STEP * ZONE_STEP / FIGURE_MM2
+        for r in board.regions:
+            if r.kind != "zone" or r.key in reading.occluded:
+                continue
+            hit = self._reuse(board.name, r.key, [r])
+            if hit is not None:
+                reading.figures[r.name] = dict(hit[0])
+                continue
+            a, b, _shape = plan.slices[(board.name, r.key)]
+            px = balance(samples[a:b], np.array(r.print_rgb[::-1], np.float32))
+            labels = self._lut("markers", r.print_rgb, idx)[lut_index(px)]
+            counts = np.bincount(labels[labels <= len(idx)], minlength=len(idx) + 1)
+            found = {c: int(np.floor(counts[i + 1] * per_sample + 0.4))
+                     for i, c in enumerate(FAMILY_COLOURS)}
+            found = {c: n for c, n in found.items() if n}
+            reading.figures[r.name] = found
+            self._remember(board.name, r.key, [r], dict(found), 1.0)
 
     def _read_tracks(self, board: Board, samples: np.ndarray, plan: _Plan,
                      reading: Reading) -> None:

@@ -116,7 +116,7 @@ def _square(cx: float, cy: float, size: float, angle: float) -> np.ndarray:
 
 
 def _place(rng: np.random.Generator, region: Region, n: int, size: float, gap: float,
-           stack_p: float) -> list[tuple[float, float, bool]]:
+           stack_p: float, inset_factor: float = 0.75) -> list[tuple[float, float, bool]]:
     """Centres (mm) for n pieces in a region: jittered, some touching, some partly stacked.
 
     A stacked piece leans on one lying piece (covering part of it); it never lies on a
@@ -124,7 +124,7 @@ def _place(rng: np.random.Generator, region: Region, n: int, size: float, gap: f
     others cannot be counted by any camera).
     """
     x0, y0, x1, y1 = region.rect
-    inset = size * 0.75
+    inset = size * inset_factor
     placed: list[tuple[float, float, bool]] = []
     leaned: set[int] = set()  # a cube leans on one lying cube, which carries only one
     base = -1
@@ -194,7 +194,7 @@ def _draw_board(layout: Layout, board: Board, view: TableView,
         elif r.kind == "zone" and view.zones.get(r.name):
             pieces = view.zones[r.name]
             try:
-                spots = _place(rng, r, len(pieces), 14.0, 1.1, 0.0)
+                spots = _place(rng, r, len(pieces), 13.0, 1.0, 0.0, inset_factor=0.6)
             except ValueError:
                 continue  # too many figures to draw apart: draw none (the truth still has them)
             for (cx, cy, _), piece in zip(spots, pieces, strict=True):

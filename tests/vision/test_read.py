@@ -101,3 +101,13 @@ def test_a_steady_table_is_not_reread_but_a_change_is_seen(layout: Layout) -> No
     assert reading.tracks["time:red"] == {"red": 2}
     assert reading.cubes["space:harvest"] == {"brown": 1}
     assert 0 < reader.regions_read - read_before < 6
+
+
+def test_figures_are_counted_by_colour_in_their_zones(layout: Layout) -> None:
+    view = from_dict({"council:2": ["red-1a", "blue-2a"], "church:1": ["yellow-1a"],
+                      "farm:red": ["red-1b", "red-1c", "red-1d"], "graves": ["white-2a"]})
+    for seed in range(3):
+        reading = BoardReader(layout).read(render(layout, view, Scene(seed=seed)).image)
+        seen = {z: v for z, v in reading.figures.items() if v}
+        assert seen == {"council:2": {"red": 1, "blue": 1}, "church:1": {"yellow": 1},
+                        "farm:red": {"red": 3}, "graves": {"white": 1}}, seed
