@@ -33,11 +33,13 @@ HAND_MARGIN_MM = 12.0
 MOTION_LEVEL = 28.0
 ZONE_STEP = 2.0  # mm between samples in a figure zone
 FIGURE_MM2 = 150.0  # a standing figure seen from above (body and head), mm² (rough)
+SATURATED = 245  # every channel at least this: the camera clipped a white
+WHITE = 246
 CHANGE_LEVEL = 30.0  # coarse change (0–255) that makes a region be read again
 REFRESH = 30  # frames between two full readings of a steady table
 SIDE_SHADE = 0.62  # a cube's side against its top, lit from above
 AREA_FACTOR = 1.3  # a cube seen from above covers ~1.3 top faces (its sides show)
-ROUND_UP = float(__import__("os").environ.get("RU", "0.4"))
+ROUND_UP = 0.4  # a component of x cube areas counts max(1, floor(x + ROUND_UP)) cubes
 
 
 _LUTS: dict[object, np.ndarray] = {}  # colour tables shared by readers of the same colours
@@ -415,7 +417,9 @@ class BoardReader:
                 reading.figures[r.name] = dict(hit[0])
                 continue
             a, b, _shape = plan.slices[(board.name, r.key)]
-            px = balance(samples[a:b], np.array(r.print_rgb[::-1], np.float32))
+            raw = samples[a:b]
+            px = balance(raw, np.array(r.print_rgb[::-1], np.float32))
+            px[raw.min(axis=-1) >= SATURATED] = WHITE
             labels = self._lut("markers", r.print_rgb, idx)[lut_index(px)]
             counts = np.bincount(labels[labels <= len(idx)], minlength=len(idx) + 1)
             found = {c: int(np.floor(counts[i + 1] * per_sample + 0.4))
@@ -444,6 +448,8 @@ class BoardReader:
         refs = np.array([r.print_rgb[::-1] for r in cells], np.float32)
         gain = gains(px, refs)
         bal = np.clip(px.astype(np.float32) * gain[:, None, :], 0, 255).astype(np.uint8)
+        # a white disc the camera saturated is white, whatever the gain would make of it
+        bal[px.min(axis=-1) >= SATURATED] = WHITE
         index = lut_index(bal)
         per_sample_mm2 = np.array([(r.rect[2] - r.rect[0]) * (r.rect[3] - r.rect[1])
                                    for r in cells], np.float32) / TRACK_GRID ** 2
