@@ -45,8 +45,7 @@ def _frame() -> Any:
     """The latest camera frame; ApiError 404 when there is no camera."""
     adapter = current_app.extensions.get("camera")
     if adapter is not None:
-        with adapter._lock:  # the adapter's last frame
-            frame = adapter._frame
+        frame = adapter.last_frame()
         if frame is not None:
             return frame
     spec = current_app.config.get("CAMERA_SOURCE")

@@ -181,11 +181,15 @@ class CameraAdapter:
                 self._source = None
 
     # -- for the tablet -----------------------------------------------------------------
+    def last_frame(self) -> np.ndarray | None:
+        """The last frame read (BGR), or None before the first one."""
+        with self._lock:
+            return self._frame
+
     def crop(self, region: str, margin_mm: float = 15.0) -> np.ndarray | None:
         """The last frame cut around a region (``space:market``, ``time:red``), or None if
         there is no frame or the region's board is not in view."""
-        with self._lock:
-            frame = self._frame
+        frame = self.last_frame()
         if frame is None or self._reader is None:
             return None
         geometry = self._reader.tracker.geometry

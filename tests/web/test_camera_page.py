@@ -78,3 +78,16 @@ def test_learn_cubes_from_the_camera(camera_app: Flask, tmp_path: Path) -> None:
 def test_no_camera(client: FlaskClient) -> None:
     res = client.get("/api/camera/rectified.png")
     assert res.status_code == 404 and res.get_json()["code"] == "no_camera"
+
+
+def test_frames_come_from_the_running_camera(app: Flask) -> None:
+    from companion.sensors.camera import CameraAdapter
+    from vision.sources import SimSource
+
+    layout = load()
+    image = render(layout, TableView(), Scene(seed=4)).image
+    adapter = CameraAdapter(lambda: SimSource(lambda n: image), lambda o: None)
+    adapter.step()
+    app.extensions["camera"] = adapter
+    res = app.test_client().get("/api/camera/rectified.png?board=farm:blue")
+    assert res.status_code == 200 and res.data.startswith(b"\x89PNG")
