@@ -219,3 +219,45 @@ class CameraAdapter:
             return None
         ok, buf = cv2.imencode(".png", img)
         return buf.tobytes() if ok else None
+
+
+def camera_adapter(spec: str, emit: Emit, calibration_file: str | None = None,
+                   name: str | None = None, settle_s: float = 0.6) -> CameraAdapter:
+    """The adapter for a command-line camera spec (``0``, ``/dev/video0``, ``picamera``, a
+    video file, a folder, ``sim``) with the calibration saved at ``calibration_file``
+    (``<db>.camera.json``; the shipped layout if there is none yet).
+
+    Raises vision.calibration.CalibrationError for a calibration file that is not one; a
+    camera that is not there is not an error (the adapter waits for it).
+    """
+    from pathlib import Path
+
+    from vision.calibration import load
+    from vision.sources import open_source
+
+    calibration = load(Path(calibration_file)) if calibration_file else default()
+
+    def make() -> Source:
+        try:
+            return open_source(spec)
+        except SourceError:
+            return _Missing(spec)
+
+    return CameraAdapter(make, emit, name or f"camera:{spec}", calibration, settle_s=settle_s)
+
+
+class _Missing:
+    """A source that is not there (yet): opening it fails, so the adapter retries."""
+
+    def __init__(self, spec: str) -> None:
+        self.name = f"camera:{spec}"
+        self.spec = spec
+
+    def open(self) -> None:
+        raise SourceError(f"no camera, file or folder {self.spec!r}")
+
+    def read(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 
@@ -154,3 +156,24 @@ def test_a_camera_that_is_not_there_stays_no_camera_and_says_why() -> None:
     health = adapter.health()
     assert health.state == "down" and "/dev/video99" in health.detail
     assert not any(isinstance(o, CubeCounts) for o in seen)
+
+
+def test_adapter_from_a_spec_waits_for_a_folder_that_appears(tmp_path: Path) -> None:
+    from companion.sensors.camera import camera_adapter
+    from vision import calibration
+
+    cal_file = tmp_path / "games.camera.json"
+    calibration.save(cal_file, calibration.default())
+    folder = tmp_path / "frames"
+    seen: list[Observation] = []
+    clock = Clock()
+    adapter = camera_adapter(str(folder), seen.append, str(cal_file))
+    adapter.clock = clock
+    _run(adapter, clock, 1.5)
+    assert adapter.state == NO_CAMERA and "no camera" in adapter.health().detail
+    folder.mkdir()
+    for i in range(12):
+        cv2.imwrite(str(folder / f"{i:03}.png"), Camera().frame(i))
+    _run(adapter, clock, 2.0)
+    assert any(isinstance(o, CubeCounts) and o.region == "space:harvest"
+               and dict(o.counts) == {"brown": 2} for o in seen)
