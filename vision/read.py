@@ -130,6 +130,8 @@ class BoardReader:
         self._tracks = {n: self._track_mask(b) for n, b in layout.boards.items()}
         # which colours are a track marker's (a disc on its track is not a hand)
         self._is_disc = lut(self.marker_lab, max_dist=20.0, l_weight=0.5) != UNKNOWN
+        self._consts: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                      np.ndarray]] = {}
         self._plan: _Plan | None = None
         self._previous: dict[str, np.ndarray] = {}
         # Regions whose coarse pixels have not changed since they were last read keep that
@@ -155,6 +157,22 @@ class BoardReader:
             inside = (g[..., 0] >= x0) & (g[..., 0] < x1) & (g[..., 1] >= y0) & (g[..., 1] < y1)
             ref[inside] = r.print_rgb[::-1]
         return ref
+
+    def _coarse_consts(self, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                  np.ndarray, np.ndarray]:
+        """Per board, computed once: 1/reference, the cells to compare (not markers, not
+        the outer ring, which mixes board and table when blurred), the cells sampled for
+        the white balance, and the track cells (rows, columns)."""
+        hit = self._consts.get(name)
+        if hit is None:
+            ref = self.references[name].astype(np.float32) + 1.0
+            keep = ~self._ignore[name]
+            keep[0, :] = keep[-1, :] = keep[:, 0] = keep[:, -1] = False
+            sample = np.flatnonzero((~self._ignore[name]).ravel())[::3]
+            rows, cols = np.nonzero(self._tracks[name])
+            hit = (1.0 / ref, keep, sample, rows, cols)
+            self._consts[name] = hit
+        return hit
 
     @staticmethod
     def _track_mask(board: Board) -> np.ndarray:
@@ -281,33 +299,33 @@ class BoardReader:
 
     def _hands_and_motion(self, name: str, coarse: np.ndarray
                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        ref = self.references[name]
-        ignore = self._ignore[name]
-        cur = coarse.astype(np.float32) + 1.0
-        reff = ref.astype(np.float32) + 1.0
-        ratio = cur / reff
-        gain = np.median(ratio[~ignore][::3], axis=0)
-        ratio /= gain
-        lum = ratio.mean(axis=2)
+        inv_ref, keep, sample, track_rows, track_cols = self._coarse_consts(name)
+        cur = coarse.astype(np.float32)
+        cur += 1.0
+        ratio = cur * inv_ref
+        gain = np.median(ratio.reshape(-1, 3)[sample], axis=0)
+        ratio *= 1.0 / gain
+        lum = ratio.sum(axis=2)
+        lum *= 1 / 3
         chroma = np.abs(ratio / lum[..., None] - 1.0).max(axis=2)
-        diff = ((chroma > 0.09) | (lum < 0.45) | (lum > 1.7)) & ~ignore
-        tracks = self._tracks[name]
-        if tracks.any():  # discs on their track: several on one cell must not look like a hand
-            norm8 = np.clip(cur / gain - 1.0, 0, 255).astype(np.uint8)
-            diff &= ~(tracks & self._is_disc[lut_index(norm8)])
-        # the outer ring mixes board and table when blurred or slightly misplaced
-        diff[0, :] = diff[-1, :] = diff[:, 0] = diff[:, -1] = False
+        diff = (chroma > 0.09) | (lum < 0.45) | (lum > 1.7)
+        diff &= keep
+        norm = cur / gain
+        if len(track_rows):  # discs on their track: several on one cell must not look like a hand
+            cells = np.clip(norm[track_rows, track_cols] - 1.0, 0, 255).astype(np.uint8)
+            disc = self._is_disc[lut_index(cells)]
+            diff[track_rows[disc], track_cols[disc]] = False
         hand = self._hand_blobs(diff)
         margin = max(1, round(HAND_MARGIN_MM / COARSE_STEP))
         if hand.any():
             hand = cv2.dilate(hand.astype(np.uint8), np.ones((2 * margin + 1,) * 2, np.uint8)) > 0
         prev = self._previous.get(name)
-        norm = cur / gain
         self._previous[name] = norm
         if prev is None:
             moving = np.zeros(hand.shape, bool)
         else:
-            moving = (np.abs(norm - prev).max(axis=2) > MOTION_LEVEL) & ~ignore
+            moving = np.abs(norm - prev).max(axis=2) > MOTION_LEVEL
+            moving &= keep
             if moving.any():
                 moving = cv2.dilate(moving.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         return hand, moving, norm, gain
