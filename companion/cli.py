@@ -1,4 +1,5 @@
-"""The ``companion`` command: serve, replay, simulate, bench, boxcheck, tags."""
+"""The ``companion`` command: serve, replay, simulate, bench, boxcheck, tags, and the
+camera's read-board, vision-bench and calibrate (``companion.camera_cli``)."""
 
 from __future__ import annotations
 
@@ -152,6 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
     from companion.sensors import tags_cli
 
     tags_cli.add_parser(sub)
+    from companion.camera_cli import add_parsers as add_camera_parsers
+
+    add_camera_parsers(sub)
     return parser
 
 

@@ -1,1 +1,3 @@
-"""Board vision (OpenCV): not built yet; comes with the camera issue (see hardware.md)."""
+"""Board vision (OpenCV, no dependency on ``companion``): the layout as data, the synthetic
+renderer, marker geometry, the reader, settling, frame sources and calibration
+(``docs/vision.md``)."""

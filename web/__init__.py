@@ -79,6 +79,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         pages = importlib.import_module("web.pages")
         if hasattr(pages, "bp"):
             app.register_blueprint(pages.bp)
+    from web import camera  # the camera calibration page (OpenCV loads only when used)
+
+    app.register_blueprint(camera.bp)
 
     _register_error_handlers(app)
 

@@ -1,0 +1,183 @@
+"""``companion read-board``, ``vision-bench`` and ``calibrate`` (the camera commands)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.serve import DEFAULT_DB
+
+
+def calibration_path(args: argparse.Namespace) -> Path:
+    """``--calibration`` or ``<db>.camera.json`` beside the database."""
+    if getattr(args, "calibration", None):
+        return Path(args.calibration).expanduser()
+    db = Path(getattr(args, "db", None) or DEFAULT_DB).expanduser()
+    return db.with_suffix(".camera.json")
+
+
+def _image(path: str):  # type: ignore[no-untyped-def]
+    import cv2
+
+    img = cv2.imread(path, cv2.IMREAD_COLOR)
+    if img is None:
+        raise OSError(f"cannot read image {path}")
+    return img
+
+
+def read_board(args: argparse.Namespace) -> int:
+    from vision import calibration
+
+    try:
+        cal = calibration.load(calibration_path(args))
+        frame = _image(args.image)
+    except (OSError, calibration.CalibrationError) as exc:
+        print(f"companion read-board: {exc}", file=sys.stderr)
+        return 2
+    reading = cal.reader().read(frame)
+    out: dict[str, Any] = reading.to_json()
+    if args.json:
+        print(json.dumps(out, indent=1))
+    else:
+        print(f"board found: {out['board_found']}; occluded: {', '.join(out['occluded']) or '-'}")
+        for space, counts in out["spaces"].items():
+            print(f"  {space:8} {counts}")
+        for track, cells in out["tracks"].items():
+            print(f"  {track:12} {cells}")
+        print(f"confidence {out['confidence']}")
+    return 0 if reading.board_found else 1
+
+
+def vision_bench(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision import bench
+    from vision.layout import load
+
+    cv2.setNumThreads(1)
+    layout = load()
+    per = max(1, -(-args.images // len(bench.CONDITIONS)))
+    acc = bench.accuracy(layout, per, seed=args.seed)
+    occ = bench.occlusion_sequences(layout, args.sequences, seed=args.seed)
+    speed = bench.speed(layout)
+    result = {
+        "accuracy": {k: v["exact"] for k, v in acc.items()},
+        "images": per * len(bench.CONDITIONS),
+        **speed,
+        "committed_under_occlusion": occ["committed_under_occlusion"],
+        "occlusion_sequences": occ,
+        "misread_under_hand": sum(int(v["misread_under_hand"]) for v in acc.values()),
+        "threads": 1,
+    }
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        for k, v in acc.items():
+            print(f"{k:12} {v['exact']:.4f}")
+        print(f"{result['images']} images; {result['ms_per_frame']} ms/frame; warp "
+              f"{result['warp_ms']} ms; ratio {result['ratio_to_warp']}; committed under "
+              f"occlusion {result['committed_under_occlusion']}")
+    return 0
+
+
+def calibrate(args: argparse.Namespace) -> int:
+    from vision import calibration
+    from vision.markers_sheet import write_sheet
+
+    path = calibration_path(args)
+    try:
+        cal = calibration.load(path)
+        if args.step == "markers":
+            print(write_sheet(cal.layout, Path(args.out)))
+            return 0
+        if args.step == "show":
+            data = cal.to_json()
+            data.pop("references")
+            print(json.dumps({"file": str(path), "steps": cal.steps,
+                              "area_factor": cal.area_factor,
+                              "colours": data["layout"]["colours"]}, indent=1))
+            return 0
+        if args.step == "overlay":
+            import cv2
+
+            from vision.geometry import MarkerTracker
+            from vision.overlay import draw_layout, rectify
+
+            frame = _image(args.image)
+            lay = cal.layout
+            boards = MarkerTracker(lay, detect_scale=1.0).update(frame).boards
+            if args.board not in boards:
+                raise calibration.CalibrationError(f"board {args.board!r} not found")
+            board = lay.boards[args.board]
+            img = draw_layout(rectify(frame, boards[args.board], board, 2.0), board, 2.0)
+            if not cv2.imwrite(args.out, img):
+                raise OSError(f"cannot write {args.out}")
+            print(args.out)
+            return 0
+        if args.step == "empty":
+            cal = calibration.capture_empty(cal, _image(args.image))
+        elif args.step == "cubes":
+            placed = {}
+            for item in args.place or []:
+                region, _, rest = item.partition("=")
+                colour, _, count = rest.partition(":")
+                placed[region] = (colour, int(count or 1))
+            cal = calibration.learn_cubes(cal, _image(args.image), placed)
+        elif args.step == "move":
+            rect = tuple(float(v) for v in args.rect.split(","))
+            if len(rect) != 4:
+                raise calibration.CalibrationError("--rect is x0,y0,x1,y1 in board mm")
+            cal = calibration.move_region(cal, args.board, args.region,
+                                          (rect[0], rect[1], rect[2], rect[3]))
+        elif args.step == "reset":
+            cal = calibration.default()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        calibration.save(path, cal)
+        print(f"saved {path} (steps: {', '.join(cal.steps) or 'none'})")
+    except (OSError, ValueError) as exc:
+        print(f"companion calibrate: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the camera commands to the ``companion`` parser."""
+    p = sub.add_parser("read-board", help="read cubes and tracks from one camera image")
+    p.add_argument("image")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--calibration", help="calibration file (default: <db>.camera.json)")
+    p.add_argument("--db", help="the games database the calibration sits beside")
+    p.set_defaults(func=read_board)
+
+    p = sub.add_parser("vision-bench", help="camera accuracy per condition, and speed")
+    p.add_argument("--images", type=int, default=500, help="rendered images in all")
+    p.add_argument("--sequences", type=int, default=10, help="hand-over-board sequences")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=vision_bench)
+
+    p = sub.add_parser("calibrate", help="camera calibration and the marker sheet")
+    p.add_argument("--calibration", help="calibration file (default: <db>.camera.json)")
+    p.add_argument("--db", help="the games database the calibration sits beside")
+    p.set_defaults(func=calibrate)
+    steps = p.add_subparsers(dest="step", required=True)
+    s = steps.add_parser("markers", help="write the printable marker sheet (PNG, A4 300 dpi)")
+    s.add_argument("out")
+    s = steps.add_parser("empty", help="learn the empty boards from an image")
+    s.add_argument("image")
+    s = steps.add_parser("cubes", help="learn cube colours: --place space:church=brown:3")
+    s.add_argument("image")
+    s.add_argument("--place", action="append", metavar="REGION=COLOUR:COUNT")
+    s = steps.add_parser("move", help="set a region's rectangle (board mm)")
+    s.add_argument("--board", choices=("main", "farm"), default="main")
+    s.add_argument("--region", required=True, help="e.g. space:harvest, prestige#12")
+    s.add_argument("--rect", required=True, help="x0,y0,x1,y1")
+    s = steps.add_parser("overlay", help="the rectified board with the layout drawn over it")
+    s.add_argument("image")
+    s.add_argument("out")
+    s.add_argument("--board", default="main")
+    steps.add_parser("show", help="what has been calibrated")
+    steps.add_parser("reset", help="back to the shipped layout")

@@ -1,0 +1,263 @@
+"""The camera adapter: frames -> settled readings -> observations (``docs/vision.md``).
+
+A small state machine on its own thread::
+
+    no camera --open--> opening --board found--> calibrated --first settled reading-->
+    streaming --frames stop--> lost --reopened--> opening …
+
+Only settled, unoccluded regions are emitted (``vision.settle``): ``CubeCounts`` per cube
+region, ``MarkerCell`` per marker that moved, ``Occluded`` whenever the set of regions
+under a hand changes, and ``Health`` on every state change and every few seconds (frames
+per second, marker drift in pixels, occluded regions). ``crop(region)`` gives the last
+frame cut around a region, for a discrepancy shown on the tablet.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from companion.reconcile.observations import CubeCounts, Health, MarkerCell, Occluded
+from vision.calibration import Calibration, default
+from vision.read import BoardReader
+from vision.settle import Settler
+from vision.sources import Source, SourceError
+
+from . import Emit
+
+NO_CAMERA, OPENING, CALIBRATED, STREAMING, LOST = (
+    "no camera", "opening", "calibrated", "streaming", "lost")
+HEALTH_OF = {NO_CAMERA: "down", OPENING: "connecting", CALIBRATED: "connecting",
+             STREAMING: "up", LOST: "down"}
+
+
+class CameraAdapter:
+    """Watches the table through one source; see the module docstring."""
+
+    def __init__(self, source: Callable[[], Source], emit: Emit, name: str = "camera:0",
+                 calibration: Calibration | None = None, settle_s: float = 0.6,
+                 reconnect_s: float = 1.0, health_every_s: float = 5.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.name = name
+        self._make_source = source
+        self._emit = emit
+        self.calibration = calibration or default()
+        self.settle_s = settle_s
+        self.reconnect_s = reconnect_s
+        self.health_every_s = health_every_s
+        self.clock = clock
+        self.state = NO_CAMERA
+        self.errors = 0
+        self._source: Source | None = None
+        self._reader: BoardReader | None = None
+        self._settler = Settler(settle_s)
+        self._occluded: frozenset[str] = frozenset()
+        self._last_try = -1e9
+        self._last_health = -1e9
+        self._frames: list[float] = []
+        self._frame: np.ndarray | None = None
+        self._drift = 0.0
+        self._detail = ""
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    # -- the Adapter protocol ---------------------------------------------------------
+    def start(self) -> None:
+        if self._thread is None:
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+            self._thread = None
+        self._release()
+
+    def health(self) -> Health:
+        fps = self._fps()
+        detail = f"{self.state}; drift {self._drift:.1f} px"
+        if self._occluded:
+            detail += f"; occluded: {', '.join(sorted(self._occluded))}"
+        if self._detail:
+            detail += f"; {self._detail}"
+        state = HEALTH_OF[self.state]
+        if self.state == STREAMING and self._detail:
+            state = "degraded"
+        return Health(self.name, self.clock(), self.name, state, round(fps, 1), self.errors,
+                      detail)
+
+    # -- the machine ------------------------------------------------------------------
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            if not self.step():
+                self._stop.wait(0.05)
+
+    def step(self) -> bool:
+        """One turn of the machine; returns True if a frame was read."""
+        now = self.clock()
+        if self.state in (NO_CAMERA, LOST):
+            if now - self._last_try < self.reconnect_s:
+                return False
+            self._last_try = now
+            source = self._make_source()
+            try:
+                source.open()
+            except SourceError as exc:
+                self._detail = str(exc)
+                return False
+            self._source = source
+            self._reader = self.calibration.reader()
+            self._settler = Settler(self.settle_s)
+            self._set(OPENING)
+        assert self._source is not None and self._reader is not None
+        frame = self._source.read()
+        if frame is None:
+            self.errors += 1
+            self._release()
+            self._frames.clear()
+            self._set(LOST)
+            return False
+        with self._lock:
+            self._frame = frame.image
+        self._frames.append(now)
+        reading = self._reader.read(frame.image, frame.t)
+        geometry = self._reader.tracker.geometry
+        if geometry.detected:
+            self._drift = geometry.drift_px
+        if not reading.board_found:
+            self._detail = "board not found"
+            if self.state == STREAMING:
+                self._health(force=True)
+            return True
+        self._detail = ""
+        if self.state == OPENING:
+            self._set(CALIBRATED)
+        occluded = frozenset(reading.occluded)
+        if occluded != self._occluded:
+            self._occluded = occluded
+            self._emit(Occluded(self.name, frame.t, occluded))
+        for commit in self._settler.feed(reading):
+            if self.state == CALIBRATED:
+                self._set(STREAMING)
+            if commit.kind == "cubes":
+                self._emit(CubeCounts(self.name, commit.t, commit.name, dict(commit.value)))
+            else:
+                for colour, cell in sorted(commit.value.items()):
+                    self._emit(MarkerCell(self.name, commit.t, commit.name, colour, cell))
+        self._health()
+        return True
+
+    def _set(self, state: str) -> None:
+        if state != self.state:
+            self.state = state
+            self._health(force=True)
+
+    def _health(self, force: bool = False) -> None:
+        now = self.clock()
+        if force or now - self._last_health >= self.health_every_s:
+            self._last_health = now
+            self._emit(self.health())
+
+    def _fps(self) -> float:
+        now = self.clock()
+        self._frames = [t for t in self._frames if now - t <= 5.0]
+        if len(self._frames) < 2:
+            return 0.0
+        span = self._frames[-1] - self._frames[0]
+        return (len(self._frames) - 1) / span if span > 0 else 0.0
+
+    def _release(self) -> None:
+        if self._source is not None:
+            try:
+                self._source.close()
+            finally:
+                self._source = None
+
+    # -- for the tablet -----------------------------------------------------------------
+    def last_frame(self) -> np.ndarray | None:
+        """The last frame read (BGR), or None before the first one."""
+        with self._lock:
+            return self._frame
+
+    def crop(self, region: str, margin_mm: float = 15.0) -> np.ndarray | None:
+        """The last frame cut around a region (``space:market``, ``time:red``), or None if
+        there is no frame or the region's board is not in view."""
+        frame = self.last_frame()
+        if frame is None or self._reader is None:
+            return None
+        geometry = self._reader.tracker.geometry
+        for board in self.calibration.layout.boards.values():
+            rects = [r.rect for r in board.regions if r.name == region]
+            hom = geometry.boards.get(board.name)
+            if not rects or hom is None:
+                continue
+            x0 = min(r[0] for r in rects) - margin_mm
+            y0 = min(r[1] for r in rects) - margin_mm
+            x1 = max(r[2] for r in rects) + margin_mm
+            y1 = max(r[3] for r in rects) + margin_mm
+            pts = cv2.perspectiveTransform(
+                np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float32), hom)[0]
+            h, w = frame.shape[:2]
+            a0, b0 = np.clip(pts.min(axis=0).astype(int), 0, [w, h])
+            a1, b1 = np.clip(np.ceil(pts.max(axis=0)).astype(int), 0, [w, h])
+            if a1 <= a0 or b1 <= b0:
+                return None
+            return frame[b0:b1, a0:a1].copy()
+        return None
+
+    def crop_png(self, region: str) -> bytes | None:
+        """``crop`` as PNG bytes."""
+        img = self.crop(region)
+        if img is None:
+            return None
+        ok, buf = cv2.imencode(".png", img)
+        return buf.tobytes() if ok else None
+
+
+def camera_adapter(spec: str, emit: Emit, calibration_file: str | None = None,
+                   name: str | None = None, settle_s: float = 0.6) -> CameraAdapter:
+    """The adapter for a command-line camera spec (``0``, ``/dev/video0``, ``picamera``, a
+    video file, a folder, ``sim``) with the calibration saved at ``calibration_file``
+    (``<db>.camera.json``; the shipped layout if there is none yet).
+
+    Raises vision.calibration.CalibrationError for a calibration file that is not one; a
+    camera that is not there is not an error (the adapter waits for it).
+    """
+    from pathlib import Path
+
+    from vision.calibration import load
+    from vision.sources import open_source
+
+    calibration = load(Path(calibration_file)) if calibration_file else default()
+
+    def make() -> Source:
+        try:
+            return open_source(spec)
+        except SourceError:
+            return _Missing(spec)
+
+    return CameraAdapter(make, emit, name or f"camera:{spec}", calibration, settle_s=settle_s)
+
+
+class _Missing:
+    """A source that is not there (yet): opening it fails, so the adapter retries."""
+
+    def __init__(self, spec: str) -> None:
+        self.name = f"camera:{spec}"
+        self.spec = spec
+
+    def open(self) -> None:
+        raise SourceError(f"no camera, file or folder {self.spec!r}")
+
+    def read(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None

@@ -1,0 +1,179 @@
+"""The camera adapter's state machine, on rendered frames from a source that vanishes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.reconcile.observations import CubeCounts, Health, MarkerCell, Observation, Occluded
+from companion.sensors.camera import (
+    CALIBRATED,
+    LOST,
+    NO_CAMERA,
+    OPENING,
+    STREAMING,
+    CameraAdapter,
+)
+from vision.layout import load
+from vision.render import Scene, render
+from vision.sources import SimSource
+from vision.table import from_dict
+
+cv2.setNumThreads(1)
+LAYOUT = load()
+VIEW = from_dict({"space:harvest": {"brown": 2}, "space:market": {"green": 1},
+                  "time:red": {"red": 2}, "prestige": {"red": 7}})
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Camera:
+    """Frames of one table; ``gone`` frames return None and the device cannot be opened."""
+
+    def __init__(self) -> None:
+        self.gone = False
+        self.hand: tuple[float, float] | None = None
+        self.frames: dict[tuple[int, bool], np.ndarray] = {}
+
+    def frame(self, n: int) -> np.ndarray | None:
+        if self.gone:
+            return None
+        key = (n % 3, self.hand is not None)
+        if key not in self.frames:
+            hands = [self.hand] if self.hand else []
+            self.frames[key] = render(LAYOUT, VIEW, Scene(seed=n % 3, camera=1, pieces=1,
+                                                          hands=hands)).image
+        return self.frames[key]
+
+    def source(self) -> SimSource:
+        return SimSource(self.frame, fps=10.0, available=lambda: not self.gone)
+
+
+def _run(adapter: CameraAdapter, clock: Clock, seconds: float, dt: float = 0.1) -> None:
+    end = clock.t + seconds
+    while clock.t < end:
+        clock.t += dt
+        adapter.step()
+
+
+def _states(seen: list[Observation]) -> list[str]:
+    return [o.detail.split(";")[0] for o in seen if isinstance(o, Health)]
+
+
+def test_states_observations_and_reconnection() -> None:
+    cam, clock, seen = Camera(), Clock(), []
+    adapter = CameraAdapter(cam.source, seen.append, clock=clock, settle_s=0.5,
+                            reconnect_s=1.0)
+    assert adapter.state == NO_CAMERA and adapter.health().state == "down"
+    _run(adapter, clock, 1.5)
+    assert adapter.state == STREAMING
+    assert _states(seen)[:3] == [OPENING, CALIBRATED, STREAMING]
+    cubes = {o.region: dict(o.counts) for o in seen if isinstance(o, CubeCounts)}
+    assert cubes["space:harvest"] == {"brown": 2} and cubes["space:market"] == {"green": 1}
+    markers = {(o.track, o.marker): o.cell for o in seen if isinstance(o, MarkerCell)}
+    assert markers[("time:red", "red")] == 2 and markers[("prestige", "red")] == 7
+    assert adapter.health().state == "up" and adapter.health().reads_per_s > 5
+
+    # the camera vanishes: lost, and it keeps trying without spinning
+    cam.gone = True
+    seen.clear()
+    _run(adapter, clock, 3.0)
+    assert adapter.state == LOST
+    assert adapter.health().state == "down"
+    assert _states(seen) == [LOST]
+
+    # it comes back: reopened, calibrated again, streaming again; nothing is re-sent
+    # that has not changed since (the adapter starts a fresh settle, so it re-commits)
+    cam.gone = False
+    seen.clear()
+    _run(adapter, clock, 2.5)
+    assert adapter.state == STREAMING
+    assert _states(seen)[:3] == [OPENING, CALIBRATED, STREAMING]
+    assert any(isinstance(o, CubeCounts) and o.region == "space:harvest" for o in seen)
+
+
+def test_a_hand_is_reported_and_nothing_under_it_commits() -> None:
+    cam, clock, seen = Camera(), Clock(), []
+    adapter = CameraAdapter(cam.source, seen.append, clock=clock, settle_s=0.5)
+    _run(adapter, clock, 1.5)
+    seen.clear()
+    cam.hand = (330.0, 170.0)  # over the harvest space
+    _run(adapter, clock, 2.0)
+    occl = [o for o in seen if isinstance(o, Occluded)]
+    assert occl and "space:harvest" in occl[0].regions
+    assert not any(isinstance(o, CubeCounts) and o.region == "space:harvest" for o in seen)
+    cam.hand = None
+    seen.clear()
+    _run(adapter, clock, 1.0)
+    assert any(isinstance(o, Occluded) and not o.regions for o in seen)
+
+
+def test_crop_of_a_region() -> None:
+    cam, clock, seen = Camera(), Clock(), []
+    adapter = CameraAdapter(cam.source, seen.append, clock=clock)
+    assert adapter.crop("space:market") is None  # no frame yet
+    _run(adapter, clock, 0.5)
+    crop = adapter.crop("space:market")
+    assert crop is not None and 100 < crop.shape[1] < 300 and 60 < crop.shape[0] < 200
+    png = adapter.crop_png("time:red")
+    assert png is not None and png.startswith(b"\x89PNG")
+    assert adapter.crop("space:nowhere") is None
+
+
+def test_start_and_close_run_a_thread() -> None:
+    cam, seen = Camera(), []
+    adapter = CameraAdapter(cam.source, seen.append, settle_s=0.2)
+    adapter.start()
+    try:
+        for _ in range(100):
+            if any(isinstance(o, CubeCounts) for o in seen):
+                break
+            import time
+
+            time.sleep(0.05)
+    finally:
+        adapter.close()
+    assert any(isinstance(o, CubeCounts) for o in seen)
+    adapter.close()  # idempotent
+
+
+def test_a_camera_that_is_not_there_stays_no_camera_and_says_why() -> None:
+    from vision.sources import CaptureSource
+
+    clock, seen = Clock(), []
+    adapter = CameraAdapter(lambda: CaptureSource("/dev/video99"), seen.append, clock=clock,
+                            reconnect_s=1.0)
+    _run(adapter, clock, 2.5)
+    assert adapter.state == NO_CAMERA
+    health = adapter.health()
+    assert health.state == "down" and "/dev/video99" in health.detail
+    assert not any(isinstance(o, CubeCounts) for o in seen)
+
+
+def test_adapter_from_a_spec_waits_for_a_folder_that_appears(tmp_path: Path) -> None:
+    from companion.sensors.camera import camera_adapter
+    from vision import calibration
+
+    cal_file = tmp_path / "games.camera.json"
+    calibration.save(cal_file, calibration.default())
+    folder = tmp_path / "frames"
+    seen: list[Observation] = []
+    clock = Clock()
+    adapter = camera_adapter(str(folder), seen.append, str(cal_file))
+    adapter.clock = clock
+    _run(adapter, clock, 1.5)
+    assert adapter.state == NO_CAMERA and "no camera" in adapter.health().detail
+    folder.mkdir()
+    for i in range(12):
+        cv2.imwrite(str(folder / f"{i:03}.png"), Camera().frame(i))
+    _run(adapter, clock, 2.0)
+    assert any(isinstance(o, CubeCounts) and o.region == "space:harvest"
+               and dict(o.counts) == {"brown": 2} for o in seen)

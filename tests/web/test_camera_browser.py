@@ -1,0 +1,44 @@
+"""The calibration page in Chromium: the rectified board appears with the layout over it;
+dragging a region saves its new place."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+from browserkit import BROWSER, TOKEN, Server, open_page
+
+from vision.layout import load
+from vision.render import Scene, render
+from vision.table import TableView
+
+pytestmark = BROWSER
+
+
+def test_drag_a_region_and_it_is_saved(server: Server, browser: Any, shots: Path,
+                                       tmp_path: Path) -> None:
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "a.png"), render(load(), TableView(), Scene(seed=1)).image)
+    server.app.config["CAMERA_SOURCE"] = str(frames)
+    page = open_page(browser, server.url + f"/calibrate#token={TOKEN}")
+    region = page.locator('.cal-region[data-key="space:harvest"]')
+    region.wait_for()
+    page.wait_for_function("document.getElementById('cal-image').naturalWidth > 0")
+    page.screenshot(path=str(shots / "calibrate.png"))
+    box = region.bounding_box()
+    assert box is not None
+    k = page.evaluate("document.getElementById('cal-image').clientWidth") / 600
+    page.mouse.move(box["x"] + 30, box["y"] + 30)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 30 + 10 * k, box["y"] + 30 + 5 * k, steps=4)
+    page.mouse.up()
+    page.wait_for_function("document.getElementById('cal-steps').textContent.includes('moved')")
+    saved = json.loads(Path(server.app.config["DB_PATH"]).with_suffix(".camera.json")
+                       .read_text())
+    harvest = next(r for r in saved["layout"]["boards"]["main"]["regions"]
+                   if r["name"] == "space:harvest")
+    assert abs(harvest["rect"][0] - 56) < 1.5 and abs(harvest["rect"][1] - 45) < 1.5
+    assert page.js_errors == []

@@ -1,0 +1,191 @@
+"""``companion vision-bench``: accuracy per condition over rendered tables, and speed.
+
+Accuracy is the fraction of regions read exactly (every cube region's counts, every
+track's marker cells) over images rendered with random contents; a region the reader
+calls occluded counts as not exact unless a hand truly covers it (then it is left out of
+the accuracy and checked by the occlusion figures instead). Speed is the reader's time per
+1280×720 frame on a steady table, against one ``warpPerspective`` of the frame to a
+1000×700 board image measured in the same run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from .layout import CUBE_COLOURS, FAMILY_COLOURS, Layout
+from .read import BoardReader, Reading
+from .render import Scene, render
+from .settle import Settler
+from .table import TableView
+
+CONDITIONS: dict[str, Callable[[np.random.Generator], Scene]] = {
+    "ordinary": lambda g: Scene(perspective=0.03, blur=0.6, noise=2.0),
+    "perspective": lambda g: Scene(perspective=0.08, rotation=float(g.uniform(-5, 5)),
+                                   blur=0.6, noise=2.0),
+    "blur": lambda g: Scene(perspective=0.03, blur=1.6, noise=2.0),
+    "noise": lambda g: Scene(perspective=0.03, blur=0.6, noise=7.0),
+    "warm": lambda g: Scene(perspective=0.03, blur=0.6, noise=2.0, light=(1.12, 0.98, 0.7)),
+    "cool": lambda g: Scene(perspective=0.03, blur=0.6, noise=2.0, light=(0.8, 0.95, 1.2)),
+    "dim": lambda g: Scene(perspective=0.03, blur=0.6, noise=3.0, level=0.45),
+    "bright": lambda g: Scene(perspective=0.03, blur=0.6, noise=2.0, level=1.2),
+    "shadows": lambda g: Scene(perspective=0.03, blur=0.6, noise=2.0, shadows=3),
+    "hands": lambda g: Scene(perspective=0.03, blur=0.6, noise=2.0,
+                             hands=[(float(g.uniform(260, 780)), float(g.uniform(120, 460)))],
+                             hand_skin=int(g.integers(5))),
+}
+
+
+def random_view(layout: Layout, g: np.random.Generator, players: int = 4) -> TableView:
+    """Random but plausible contents: 0–6 cubes per space, tracks, a few figures."""
+    view = TableView()
+    colours = list(FAMILY_COLOURS[:players])
+    for _board, r in layout.cube_regions():
+        if r.name.startswith("supply:") and r.name[7:] not in colours:
+            continue
+        n = int(g.integers(0, 7 if r.name.startswith("space:") else 6))
+        counts: dict[str, int] = {}
+        for _ in range(n):
+            c = CUBE_COLOURS[int(g.integers(4))] if g.random() > 0.08 else "plague"
+            counts[c] = counts.get(c, 0) + 1
+        view.cubes[r.name] = counts
+    for c in colours:
+        view.tracks[f"time:{c}"] = {c: int(g.integers(0, 10))}
+    cells = g.choice(50, size=players, replace=g.random() < 0.7)
+    view.tracks["prestige"] = {c: int(cells[i]) for i, c in enumerate(colours)}
+    for c in colours:
+        view.zones[f"farm:{c}"] = [f"{c}-1a", f"{c}-1b"][: int(g.integers(0, 3))]
+    return view
+
+
+def score(layout: Layout, reading: Reading, truth: TableView,
+          covered: set[str]) -> tuple[int, int, int]:
+    """(exact, counted, misread-under-hand) over the cube regions and tracks."""
+    exact = counted = under = 0
+    covered_names = {k.split("/", 1)[1].partition("#")[0] for k in covered}
+    names = [r.name for _b, r in layout.cube_regions()] + layout.track_names()
+    for name in names:
+        is_track = name in layout.track_names()
+        want = truth.tracks.get(name, {}) if is_track else truth.cubes.get(name, {})
+        got = reading.tracks.get(name) if is_track else reading.cubes.get(name)
+        if name in covered_names:
+            if got is not None and name not in reading.occluded and got != want:
+                under += 1
+            continue
+        counted += 1
+        if got is not None and name not in reading.occluded and got == want:
+            exact += 1
+    return exact, counted, under
+
+
+def accuracy(layout: Layout, per_condition: int, seed: int = 1,
+             conditions: list[str] | None = None) -> dict[str, dict[str, float]]:
+    """Per condition: fraction exact, images, and misreads under a hand."""
+    out: dict[str, dict[str, float]] = {}
+    for ci, name in enumerate(conditions or list(CONDITIONS)):
+        exact = counted = under = 0
+        for i in range(per_condition):
+            g = np.random.default_rng(seed * 100003 + ci * 1009 + i)
+            scene = replace(CONDITIONS[name](g), seed=int(g.integers(1 << 30)))
+            view = random_view(layout, g, players=int(g.integers(2, 5)))
+            shot = render(layout, view, scene)
+            reader = BoardReader(layout)
+            e, c, u = score(layout, reader.read(shot.image), view, shot.covered)
+            exact, counted, under = exact + e, counted + c, under + u
+        out[name] = {"exact": round(exact / max(counted, 1), 4), "images": per_condition,
+                     "misread_under_hand": under}
+    return out
+
+
+def occlusion_sequences(layout: Layout, sequences: int, seed: int = 7,
+                        settle_s: float = 0.5, fps: float = 15.0) -> dict[str, int]:
+    """Hands coming in, resting still over regions, going out, while cubes change.
+
+    Returns how many commits were made for a region while a hand truly covered it, and
+    how many commits were made in all.
+    """
+    bad = total = frames = 0
+    for s in range(sequences):
+        g = np.random.default_rng(seed * 7919 + s)
+        before = random_view(layout, g)
+        after = random_view(layout, g)
+        tip = (float(g.uniform(260, 780)), float(g.uniform(120, 460)))
+        start = (tip[0] + float(g.uniform(-80, 80)), 600.0 if tip[1] > 290 else -20.0)
+        reader = BoardReader(layout)
+        settler = Settler(settle_s)
+        # 10 frames still, the hand sweeps in over 6 frames, rests 20 frames (longer than
+        # the settle time) while the cubes under it change, leaves, 15 still frames after.
+        plan: list[tuple[TableView, list[tuple[float, float]]]] = [(before, [])] * 10
+        for k in range(1, 7):
+            f = k / 6
+            plan.append((before, [(start[0] + (tip[0] - start[0]) * f,
+                                   start[1] + (tip[1] - start[1]) * f)]))
+        plan += [(after, [tip])] * 20 + [(after, [])] * 15
+        skin = int(g.integers(5))
+        for i, (view, hands) in enumerate(plan):
+            pieces = s if view is before else s + 1  # pieces stay put between changes
+            shot = render(layout, view, Scene(seed=s * 1000 + i, camera=s, pieces=pieces,
+                                              perspective=0.03,
+                                              blur=0.6, noise=2.0, hands=hands, hand_skin=skin))
+            covered = {k.split("/", 1)[1].partition("#")[0] for k in shot.covered}
+            for commit in settler.feed(reader.read(shot.image, i / fps)):
+                total += 1
+                if commit.name in covered:
+                    bad += 1
+            frames += 1
+    return {"committed_under_occlusion": bad, "commits": total, "sequences": sequences,
+            "frames": frames}
+
+
+def _time(fn: Callable[[int], object], frames: int) -> tuple[float, float]:
+    """(wall ms, process CPU ms) per call, over ``frames`` calls."""
+    c0, t0 = time.process_time(), time.perf_counter()
+    for i in range(frames):
+        fn(i)
+    return ((time.perf_counter() - t0) / frames * 1000, (time.process_time() - c0) / frames * 1000)
+
+
+def speed(layout: Layout, frames: int = 90, seed: int = 3) -> dict[str, float]:
+    """Reader time per 1280×720 frame and one warpPerspective of the frame to 1000×700,
+    on one thread, alternating in the same run (medians of 5 rounds).
+
+    ``ms_per_frame`` is a steady table (camera noise differs frame to frame; pieces stay):
+    geometry and unchanged regions are reused, everything is re-read every ``REFRESH``
+    frames. ``ms_per_frame_changing`` is a table whose contents change on every frame
+    (every region read every frame): the worst case. CPU figures are the process's CPU
+    time, less disturbed than wall time on a shared machine.
+    """
+    cv2.setNumThreads(1)
+    g = np.random.default_rng(seed)
+    view = random_view(layout, g)
+    steady = [render(layout, view, Scene(seed=seed + i, camera=seed, pieces=seed,
+                                         perspective=0.03, blur=0.6, noise=2.0)).image
+              for i in range(4)]
+    changing = [render(layout, random_view(layout, g), Scene(seed=seed + i, camera=seed,
+                                                             perspective=0.03, blur=0.6,
+                                                             noise=2.0)).image
+                for i in range(4)]
+    reader = BoardReader(layout)
+    reader.read(steady[0])  # the first frame detects the markers and builds the plan
+    hom = reader.tracker.geometry.boards["main"]
+    to_board = np.diag([1000 / 600, 700 / 420, 1.0]) @ np.linalg.inv(hom)
+    rows: dict[str, list[tuple[float, float]]] = {"steady": [], "changing": [], "warp": []}
+    for _round in range(5):
+        rows["steady"].append(_time(lambda i: reader.read(steady[i % 4], i / 15), frames))
+        rows["warp"].append(_time(
+            lambda i: cv2.warpPerspective(steady[i % 4], to_board, (1000, 700)), frames))
+        rows["changing"].append(_time(lambda i: reader.read(changing[i % 4], i / 15), frames))
+    med = {k: (float(np.median([w for w, _ in v])), float(np.median([c for _, c in v])))
+           for k, v in rows.items()}
+    return {"ms_per_frame": round(med["steady"][0], 2), "warp_ms": round(med["warp"][0], 2),
+            "ratio_to_warp": round(med["steady"][0] / med["warp"][0], 2),
+            "cpu_ms_per_frame": round(med["steady"][1], 2),
+            "cpu_warp_ms": round(med["warp"][1], 2),
+            "cpu_ratio_to_warp": round(med["steady"][1] / med["warp"][1], 2),
+            "ms_per_frame_changing": round(med["changing"][0], 2),
+            "cpu_ms_per_frame_changing": round(med["changing"][1], 2),
+            "detections": reader.tracker.detections}

@@ -1,0 +1,209 @@
+"""The owner's calibration: the layout made exact for their box, their light, their cubes.
+
+Saved as one JSON file (the service keeps it beside the database as ``<db>.camera.json``):
+``layout`` (a full copy of the layout file, with corrected rectangles, printed colours and
+cube colours), ``references`` (the empty boards as the camera saw them, coarse grid, PNG
+in base64) and ``area_factor`` (how many top faces one cube covers as seen).
+
+Steps (``companion calibrate`` and the /calibrate page):
+
+1. ``capture_empty`` — boards laid out without pieces: records what each board looks like
+   and each region's printed colour;
+2. ``learn_cubes`` — a few cubes of known colours on known spaces (for instance brown on
+   the church, pink on crafts…): learns the cube colours and their apparent size;
+3. ``move_region`` — drag a rectangle to where the box really prints it.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from . import layout as layout_mod
+from .colour import balance
+from .geometry import MarkerTracker
+from .layout import CUBE_COLOURS, Layout, LayoutError
+from .read import AREA_FACTOR, COARSE_STEP, CUBE_STEP, BoardReader, _grid
+
+
+class CalibrationError(ValueError):
+    """A calibration step that cannot be done (board not found, unknown region…)."""
+
+
+@dataclass
+class Calibration:
+    layout_data: dict[str, Any]
+    references: dict[str, np.ndarray] = field(default_factory=dict)
+    area_factor: float = AREA_FACTOR
+    steps: list[str] = field(default_factory=list)  # what has been done, in order
+
+    @property
+    def layout(self) -> Layout:
+        return layout_mod.parse(self.layout_data)
+
+    def reader(self) -> BoardReader:
+        return BoardReader(self.layout, self.references or None, self.area_factor)
+
+    def to_json(self) -> dict[str, Any]:
+        refs = {}
+        for name, img in self.references.items():
+            ok, png = cv2.imencode(".png", img)
+            if ok:
+                refs[name] = base64.b64encode(png.tobytes()).decode("ascii")
+        return {"version": 1, "layout": self.layout_data, "references": refs,
+                "area_factor": self.area_factor, "steps": self.steps}
+
+
+def default() -> Calibration:
+    """The shipped layout, nothing measured."""
+    return Calibration(json.loads(layout_mod.SHIPPED.read_text("utf-8")))
+
+
+def from_json(data: dict[str, Any]) -> Calibration:
+    """Parse the saved form; raises CalibrationError if it is not one."""
+    try:
+        layout_data = data["layout"]
+        layout_mod.parse(layout_data)
+        refs = {}
+        for name, b64 in data.get("references", {}).items():
+            buf = np.frombuffer(base64.b64decode(b64), np.uint8)
+            img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            if img is None:
+                raise CalibrationError(f"reference {name!r} is not an image")
+            refs[name] = img
+        return Calibration(layout_data, refs, float(data.get("area_factor", AREA_FACTOR)),
+                           list(data.get("steps", [])))
+    except (KeyError, TypeError, ValueError, LayoutError) as exc:
+        if isinstance(exc, CalibrationError):
+            raise
+        raise CalibrationError(f"not a camera calibration: {exc}") from None
+
+
+def load(path: Path) -> Calibration:
+    """The calibration saved at ``path``, or the default if there is none yet.
+
+    Raises CalibrationError for a file that is not a calibration.
+    """
+    if not path.exists():
+        return default()
+    try:
+        return from_json(json.loads(path.read_text("utf-8")))
+    except json.JSONDecodeError as exc:
+        raise CalibrationError(f"{path}: not JSON: {exc}") from None
+
+
+def save(path: Path, cal: Calibration) -> None:
+    """Write atomically (a temporary file, then a rename)."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(cal.to_json(), indent=1) + "\n", "utf-8")
+    tmp.replace(path)
+
+
+def _geometry(cal: Calibration, frame: np.ndarray) -> dict[str, np.ndarray]:
+    tracker = MarkerTracker(cal.layout, detect_scale=1.0)
+    boards = tracker.update(frame).boards
+    if "main" not in boards:
+        raise CalibrationError("the main board's corner markers are not all visible")
+    return boards
+
+
+def _sample(frame: np.ndarray, hom: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    pts = cv2.perspectiveTransform(grid.reshape(1, -1, 2).astype(np.float32), hom)[0]
+    m = pts.reshape(grid.shape).astype(np.float32)
+    out: np.ndarray = cv2.remap(frame, m[..., 0].copy(), m[..., 1].copy(), cv2.INTER_LINEAR)
+    return out
+
+
+def capture_empty(cal: Calibration, frame: np.ndarray) -> Calibration:
+    """Record the empty boards and each region's printed colour from one frame.
+
+    Raises CalibrationError if the main board is not found.
+    """
+    boards = _geometry(cal, frame)
+    lay = cal.layout
+    new = copy.deepcopy(cal.layout_data)
+    refs = dict(cal.references)
+    for name, hom in boards.items():
+        board = lay.boards[name]
+        refs[name] = _sample(frame, hom, _grid((0, 0, *board.size_mm), COARSE_STEP))
+    main = lay.boards["main"]
+    for r_data, r in zip(new["boards"]["main"]["regions"], main.regions, strict=True):
+        px = _sample(frame, boards["main"], _grid(r.rect, 2.0)).reshape(-1, 3)
+        r_data["print"] = [int(v) for v in np.median(px, axis=0)[::-1]]
+    farm = next((n for n in boards if n.startswith("farm:")), None)
+    if farm is not None:
+        for r_data, r in zip(new["boards"]["farm"]["regions"], lay.boards[farm].regions,
+                             strict=True):
+            px = _sample(frame, boards[farm], _grid(r.rect, 2.0)).reshape(-1, 3)
+            r_data["print"] = [int(v) for v in np.median(px, axis=0)[::-1]]
+    return Calibration(new, refs, cal.area_factor, [*cal.steps, "empty"])
+
+
+def learn_cubes(cal: Calibration, frame: np.ndarray,
+                placed: dict[str, tuple[str, int]]) -> Calibration:
+    """Learn cube colours and size from regions holding ``count`` cubes of one colour.
+
+    ``placed``: region name (``space:church``) -> (colour, count). Raises CalibrationError
+    for an unknown region or colour, or a region where no cube stands out.
+    """
+    boards = _geometry(cal, frame)
+    lay = cal.layout
+    new = copy.deepcopy(cal.layout_data)
+    factors = []
+    for region, (colour, count) in placed.items():
+        if colour not in CUBE_COLOURS or count < 1:
+            raise CalibrationError(f"{region}: {colour!r} × {count} is not a cube colour and count")
+        hit = next(((b, r) for b, r in lay.cube_regions() if r.name == region), None)
+        if hit is None or hit[0] not in boards:
+            raise CalibrationError(f"no visible cube region {region!r}")
+        r = hit[1]
+        x0, y0, x1, y1 = r.rect
+        grid = _grid((x0 + 2, y0 + 2, x1 - 2, y1 - 2), CUBE_STEP)  # not the printed border
+        px = _sample(frame, boards[hit[0]], grid).reshape(-1, 3)
+        bal = balance(px, np.array(r.print_rgb[::-1], np.float32)).astype(np.float32)
+        ref = np.array(r.print_rgb[::-1], np.float32)
+        far = np.abs(bal - ref).max(axis=1) > 45
+        far = cv2.morphologyEx(far.reshape(grid.shape[:2]).astype(np.uint8), cv2.MORPH_OPEN,
+                               np.ones((3, 3), np.uint8)).ravel() > 0
+        if np.count_nonzero(far) < 0.5 * (lay.cube_mm / CUBE_STEP) ** 2:
+            raise CalibrationError(f"{region}: no cube stands out from the board")
+        cube = bal[far]
+        lum = cube.mean(axis=1)
+        top = cube[lum >= np.median(lum)]  # the lit top faces, not the sides
+        new["colours"]["cubes"][colour] = [int(v) for v in top.mean(axis=0)[::-1]]
+        factors.append(np.count_nonzero(far) / count / (lay.cube_mm / CUBE_STEP) ** 2)
+    factor = float(np.median(factors)) if factors else cal.area_factor
+    return Calibration(new, cal.references, round(factor, 3), [*cal.steps, "cubes"])
+
+
+def move_region(cal: Calibration, board: str, key: str,
+                rect: tuple[float, float, float, float]) -> Calibration:
+    """Set a region's rectangle (board mm). ``board`` is ``main`` or ``farm`` (all farms
+    share one layout); ``key`` is the region name, with ``#cell`` for a track cell.
+
+    Raises CalibrationError for an unknown region or an empty rectangle.
+    """
+    if board not in ("main", "farm"):
+        raise CalibrationError("board is 'main' or 'farm'")
+    x0, y0, x1, y1 = rect
+    if not (x0 < x1 and y0 < y1):
+        raise CalibrationError(f"empty rectangle {rect}")
+    new = copy.deepcopy(cal.layout_data)
+    name, _, cell = key.partition("#")
+    for r in new["boards"][board]["regions"]:
+        # farm names are templates (time:{colour}): any farm's name, or the kind, matches
+        same = (r["name"].partition(":")[0] == name.partition(":")[0] if board == "farm"
+                else r["name"] == name)
+        r_cell = "" if r.get("cell") is None else str(r["cell"])
+        if same and r_cell == cell:
+            r["rect"] = [round(float(v), 1) for v in rect]
+            return Calibration(new, cal.references, cal.area_factor,
+                               [*cal.steps, f"moved {board}/{key}"])
+    raise CalibrationError(f"no region {key!r} on the {board} board")

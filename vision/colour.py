@@ -1,0 +1,93 @@
+"""Colour references and per-pixel classification in Lab, after local white balance.
+
+Each region is first balanced against its own printed background (the median of its
+pixels is background as long as pieces cover less than half of it), which removes the
+light's colour and level and a shadow lying over the region. The balanced pixels are then
+matched to the nearest reference (background or a piece colour) in Lab with lightness
+weighted down, so a cube's darker side is still its colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import cv2
+import numpy as np
+
+L_WEIGHT = 0.35
+UNKNOWN = 255
+
+
+def to_lab(rgb: Sequence[Sequence[int]] | np.ndarray) -> np.ndarray:
+    """RGB colours (n×3, 0–255) -> Lab float32 (n×3, OpenCV's 8-bit Lab scale)."""
+    arr = np.asarray(rgb, np.uint8).reshape(1, -1, 3)[:, :, ::-1]
+    out: np.ndarray = cv2.cvtColor(np.ascontiguousarray(arr), cv2.COLOR_BGR2LAB)[0]
+    return out.astype(np.float32)
+
+
+def gains(pixels: np.ndarray, ref_bgr: np.ndarray, tolerance: float = 0.2,
+          limit: float = 4.0) -> np.ndarray:
+    """Per-group gains (k×3) taking each group's background to its printed colour.
+
+    ``pixels`` is k×n×3 uint8 (k regions or cells of n samples), ``ref_bgr`` k×3. A first
+    gain from the median over all groups; then each group's own gain from its pixels that
+    look like background under that first gain (so pieces covering much of a cell do not
+    pull it), or the first gain if too few do.
+    """
+    ratio = ref_bgr[:, None, :].astype(np.float32) / np.maximum(pixels.astype(np.float32), 1.0)
+    first = np.median(ratio[:, ::3].reshape(-1, 3), axis=0)
+    rel = ratio / first
+    lum = rel.mean(axis=2, keepdims=True)
+    close = (np.abs(rel / lum - 1.0).max(axis=2) < tolerance) & (np.abs(lum[..., 0] - 1) < 0.6)
+    n = close.sum(axis=1)
+    mean = (ratio * close[..., None]).sum(axis=1) / np.maximum(n, 1)[:, None]
+    out = np.where((n >= 0.2 * pixels.shape[1])[:, None], mean, first)
+    return np.clip(out, 1 / limit, limit).astype(np.float32)
+
+
+def balance(pixels: np.ndarray, ref_bgr: np.ndarray, limit: float = 4.0) -> np.ndarray:
+    """Scale one region's BGR pixels (n×3 uint8) so its background matches ``ref_bgr``."""
+    sample = pixels[:: max(1, len(pixels) // 1500)]  # the statistic needs ~1500 pixels
+    g: np.ndarray = gains(sample[None], np.asarray(ref_bgr, np.float32)[None], limit=limit)[0]
+    return apply_gain(pixels, g)
+
+
+def apply_gain(pixels: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """BGR uint8 pixels (…×3) times a per-channel gain, through a lookup table."""
+    ramp = np.arange(256, dtype=np.float32)[:, None] * gain[None, :]
+    table = np.clip(ramp, 0, 255).astype(np.uint8).reshape(1, 256, 3)
+    flat = np.ascontiguousarray(pixels.reshape(1, -1, 3))
+    out: np.ndarray = cv2.LUT(flat, table).reshape(pixels.shape)
+    return out
+
+
+def classify(lab: np.ndarray, protos: np.ndarray, max_dist: float = 40.0,
+             l_weight: float = L_WEIGHT) -> np.ndarray:
+    """Index of the nearest prototype for each Lab pixel (n×3), UNKNOWN when none is near."""
+    w = np.array([l_weight, 1.0, 1.0], np.float32)
+    d = ((lab[:, None, :] - protos[None, :, :]) * w) ** 2
+    dist = d.sum(axis=2)
+    idx = dist.argmin(axis=1).astype(np.uint8)
+    idx[dist.min(axis=1) > max_dist * max_dist] = UNKNOWN
+    out: np.ndarray = idx
+    return out
+
+
+def lut(protos: np.ndarray, max_dist: float = 40.0, l_weight: float = L_WEIGHT) -> np.ndarray:
+    """``classify`` for every 5-bit-per-channel BGR colour: index with ``lut_index``."""
+    q = (np.arange(32, dtype=np.uint8) << 3) + 4
+    b, g, r = np.meshgrid(q, q, q, indexing="ij")
+    bgr = np.stack([b, g, r], axis=-1).reshape(1, -1, 3)
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[0].astype(np.float32)
+    return classify(lab, protos, max_dist, l_weight)
+
+
+def lut_index(bgr: np.ndarray) -> np.ndarray:
+    """The LUT index of BGR uint8 pixels (…×3)."""
+    p = bgr.astype(np.uint16) >> 3
+    return (p[..., 0] << 10) | (p[..., 1] << 5) | p[..., 2]
+
+
+def palette_lab(colours: Mapping[str, Sequence[int]], names: Sequence[str]) -> np.ndarray:
+    """The Lab references of the named colours, in that order."""
+    return to_lab([colours[n] for n in names])

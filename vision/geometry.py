@@ -1,0 +1,201 @@
+"""Where the boards are in the frame: ArUco markers give one homography per board.
+
+Detection (about 1.4 ms at half resolution on these machines) runs only when needed: a
+cheap check samples each known marker's 6×6 cells through the current homography every
+frame; while every visible marker still shows its own pattern the geometry is reused. A
+marker that no longer matches (a bumped board, a moved farm, a hand over it) triggers a
+detection, rate-limited while the marker stays hidden; a periodic detection measures drift.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .layout import Board, Layout
+
+DICTIONARY = cv2.aruco.DICT_4X4_50
+
+
+def _marker_bits(dictionary: cv2.aruco.Dictionary, marker_id: int) -> np.ndarray:
+    """The 6×6 cells of a marker (border included), 1 = white."""
+    img = cv2.aruco.generateImageMarker(dictionary, marker_id, 6)
+    return (img > 127).astype(np.float32)
+
+
+@dataclass
+class Geometry:
+    """Board name -> homography (board mm -> frame pixels) and what the last update did."""
+
+    boards: dict[str, np.ndarray] = field(default_factory=dict)
+    version: int = 0  # bumps whenever a homography changes
+    detected: bool = False  # a detection ran on this frame
+    drift_px: float = 0.0  # largest marker corner shift seen by the last detection
+    hidden: set[int] = field(default_factory=set)  # markers that did not match this frame
+
+
+def _rigid(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """The rotation + translation (3x3) taking src points to dst (least squares, 2-D).
+
+    A farm lies in the table plane like the main board, so its pose there has three
+    degrees of freedom: fitting those from its one marker is far steadier than a full
+    homography from four close corners.
+    """
+    cs, cd = src.mean(0), dst.mean(0)
+    a, b = src - cs, dst - cd
+    u, _s, vt = np.linalg.svd(a.T @ b)
+    r = (u @ vt).T
+    if np.linalg.det(r) < 0:
+        vt[1] *= -1
+        r = (u @ vt).T
+    t = cd - r @ cs
+    return np.array([[r[0, 0], r[0, 1], t[0]], [r[1, 0], r[1, 1], t[1]], [0, 0, 1]])
+
+
+class MarkerTracker:
+    """Keeps the board homographies up to date from the ArUco markers of a layout."""
+
+    def __init__(self, layout: Layout, detect_scale: float = 0.5, recheck_every: int = 60,
+                 move_px: float = 1.5) -> None:
+        self.layout = layout
+        self.detect_scale = detect_scale
+        self.recheck_every = recheck_every
+        self.move_px = move_px
+        self.dictionary = cv2.aruco.getPredefinedDictionary(DICTIONARY)
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        self.detector = cv2.aruco.ArucoDetector(self.dictionary, params)
+        self.geometry = Geometry()
+        self.corners: dict[int, np.ndarray] = {}  # marker id -> 4x2 frame px
+        self._bits = {mid: _marker_bits(self.dictionary, mid)
+                      for b in layout.boards.values() for mid in b.markers}
+        self._cells = self._cell_points()
+        self._frames = 0
+        self._cooldown = 0
+        self.detections = 0
+
+    def _cell_points(self) -> dict[int, np.ndarray]:
+        pts: dict[int, np.ndarray] = {}
+        for b in self.layout.boards.values():
+            for mid, (x, y) in b.markers.items():
+                step = b.marker_mm / 6
+                grid = [(x + (i + 0.5) * step, y + (j + 0.5) * step)
+                        for j in range(6) for i in range(6)]
+                pts[mid] = np.array(grid, np.float32)
+        return pts
+
+    def _board_of(self, mid: int) -> Board | None:
+        return self.layout.board_of(mid)
+
+    def _matches(self, gray: np.ndarray) -> set[int]:
+        """Known markers whose cells no longer show their pattern (one gather per board)."""
+        bad: set[int] = set()
+        h, w = gray.shape
+        for name, hom in self.geometry.boards.items():
+            ids = list(self.layout.boards[name].markers)
+            pts = np.concatenate([self._cells[m] for m in ids])
+            p = cv2.perspectiveTransform(pts[None], hom)[0]
+            xs = np.clip(p[:, 0].round().astype(np.intp), 0, w - 1)
+            ys = np.clip(p[:, 1].round().astype(np.intp), 0, h - 1)
+            v = gray[ys, xs].astype(np.float32).reshape(len(ids), 36)
+            bits = np.stack([self._bits[m].ravel() for m in ids]) > 0.5
+            hi = (v * bits).sum(1) / np.maximum(bits.sum(1), 1)
+            lo = (v * ~bits).sum(1) / np.maximum((~bits).sum(1), 1)
+            spread = v.max(1) - v.min(1)
+            wrong = ((v > ((lo + hi) / 2)[:, None]) != bits).sum(1)
+            ok = (hi - lo >= 0.5 * spread) & (spread >= 40) & (wrong <= 2)
+            bad.update(m for m, good in zip(ids, ok, strict=True) if not good)
+        return bad
+
+    def detect(self, gray: np.ndarray, scale: float | None = None) -> dict[int, np.ndarray]:
+        """Detect markers (at ``detect_scale``, corners refined at full resolution)."""
+        self.detections += 1
+        s = scale or self.detect_scale
+        small = gray if s == 1 else cv2.resize(gray, None, fx=s, fy=s,
+                                               interpolation=cv2.INTER_AREA)
+        corners, ids, _ = self.detector.detectMarkers(small)
+        found: dict[int, np.ndarray] = {}
+        if ids is None:
+            return found
+        for c, i in zip(corners, ids.ravel(), strict=True):
+            mid = int(i)
+            if self._board_of(mid) is None:
+                continue
+            pts = (c.reshape(4, 2) / s).astype(np.float32)
+            cv2.cornerSubPix(gray, pts, (3, 3), (-1, -1),
+                             (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05))
+            found[mid] = pts
+        return found
+
+    def _fit(self, found: dict[int, np.ndarray]) -> tuple[dict[str, np.ndarray], float]:
+        boards: dict[str, np.ndarray] = {}
+        drift = 0.0
+        for name, board in sorted(self.layout.boards.items(), key=lambda kv: kv[0] != "main"):
+            ids = [m for m in board.markers if m in found]
+            if name == "main" and len(ids) < 2:
+                if name in self.geometry.boards and ids:
+                    boards[name] = self.geometry.boards[name]  # one marker: keep the old fit
+                continue
+            if not ids:
+                continue
+            src = np.array([p for m in ids for p in board.marker_corners(m)], np.float32)
+            dst = np.concatenate([found[m] for m in ids]).astype(np.float32)
+            main = boards.get("main")
+            if name != "main" and main is not None:
+                hom = main @ _rigid(src, cv2.perspectiveTransform(dst[None],
+                                                                  np.linalg.inv(main))[0])
+            else:
+                hom, _ = cv2.findHomography(src, dst, 0)
+            if hom is None:
+                continue
+            old = self.geometry.boards.get(name)
+            if old is not None:
+                a = cv2.perspectiveTransform(src[None], old)[0]
+                shift = float(np.abs(a - dst).max())
+                drift = max(drift, shift)
+                if shift < self.move_px:
+                    boards[name] = old
+                    continue
+            boards[name] = hom
+        return boards, drift
+
+    def update(self, frame: np.ndarray) -> Geometry:
+        """Follow the boards in this frame (BGR or grey); returns the current geometry."""
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        self._frames += 1
+        g = self.geometry
+        g.detected = False
+        bad = self._matches(gray) if g.boards else set()
+        g.hidden = bad
+        missing_boards = len(g.boards) < len(self.layout.boards)
+        due = (not g.boards or self._frames % self.recheck_every == 0
+               or (bad and self._cooldown <= 0)
+               or (missing_boards and self._frames % 15 == 0))
+        if self._cooldown > 0:
+            self._cooldown -= 1
+        if not due:
+            return g
+        found = self.detect(gray)
+        if any(m not in found for m in self._bits) and self.detect_scale != 1:
+            # small markers can be lost at half resolution: look again at full
+            full = self.detect(gray, 1.0)
+            found = {**full, **found}
+        g.detected = True
+        boards, drift = self._fit(found)
+        # boards whose markers are hidden but were not seen moving keep their geometry
+        for name, hom in g.boards.items():
+            if name not in boards and not any(m in found for m in
+                                              self.layout.boards[name].markers):
+                boards[name] = hom
+        g.drift_px = drift
+        if bad - set(found):
+            self._cooldown = 5  # a hidden marker: do not detect every frame for it
+        changed = set(boards) != set(g.boards) or any(
+            boards[n] is not g.boards.get(n) for n in boards)
+        if changed:
+            g.boards = boards
+            g.version += 1
+        self.corners.update(found)
+        return g

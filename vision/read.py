@@ -1,0 +1,513 @@
+"""From a frame to a reading: cubes per region, a cell per marker per track, figures per
+zone, and what a hand hides.
+
+``BoardReader.read(frame, t)`` follows the boards (``geometry``), then samples only the
+pixels that matter — the cube regions at 1 mm, 12×12 points per track cell, the figure
+zones at 2 mm and a coarse 4 mm grid of every board for hands and motion — with one
+``cv2.remap`` through sampling maps rebuilt only when a homography changes. A region whose
+coarse pixels have not changed since it was last read keeps that reading (everything is
+re-read every ``REFRESH`` frames and when the light changes). ``docs/vision.md`` explains
+each step.
+
+Hands: the coarse grid is compared with the empty board (the calibration's reference or,
+uncalibrated, the layout's printed colours) after a board-wide white balance. A blob of
+difference that reaches the board's edge (an arm comes from outside) or is larger than
+any piece is a hand; regions under it, dilated, are occluded and not read. Motion: the
+coarse grid against the previous frame's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .colour import L_WEIGHT, UNKNOWN, balance, gains, lut, lut_index, palette_lab, to_lab
+from .geometry import Geometry, MarkerTracker
+from .layout import CUBE_COLOURS, FAMILY_COLOURS, Board, Layout, Region
+
+CUBE_STEP = 1.0  # mm between samples in a cube region
+TRACK_GRID = 12  # samples per side of a track cell
+COARSE_STEP = 4.0  # mm between samples of the hand / motion grid
+HAND_EDGE_MM2 = 500.0  # a difference blob touching the board edge and at least this big
+HAND_ANY_MM2 = 2500.0  # any difference blob at least this big
+HAND_MARGIN_MM = 12.0
+MOTION_LEVEL = 28.0
+ZONE_STEP = 2.0  # mm between samples in a figure zone
+FIGURE_MM2 = 150.0  # a standing figure seen from above (body and head), mm² (rough)
+SATURATED = 245  # every channel at least this: the camera clipped a white
+WHITE = 246
+CHANGE_LEVEL = 30.0  # coarse change (0–255) that makes a region be read again
+REFRESH = 30  # frames between two full readings of a steady table
+SIDE_SHADE = 0.62  # a cube's side against its top, lit from above
+AREA_FACTOR = 1.3  # a cube seen from above covers ~1.3 top faces (its sides show)
+ROUND_UP = 0.4  # a component of x cube areas counts max(1, floor(x + ROUND_UP)) cubes
+
+
+_LUTS: dict[object, np.ndarray] = {}  # colour tables shared by readers of the same colours
+
+
+@dataclass
+class Reading:
+    """What one frame shows. Region and track names are the sensing vocabulary."""
+
+    t: float
+    boards: dict[str, bool] = field(default_factory=dict)
+    occluded: set[str] = field(default_factory=set)
+    moving: set[str] = field(default_factory=set)
+    cubes: dict[str, dict[str, int]] = field(default_factory=dict)
+    tracks: dict[str, dict[str, int]] = field(default_factory=dict)
+    figures: dict[str, dict[str, int]] = field(default_factory=dict)  # zone -> colour -> n
+    confidence: dict[str, float] = field(default_factory=dict)
+    hidden_markers: set[int] = field(default_factory=set)
+
+    @property
+    def board_found(self) -> bool:
+        return self.boards.get("main", False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``read-board --json`` form."""
+        conf = list(self.confidence.values())
+        return {
+            "board_found": self.board_found,
+            "boards": dict(sorted(self.boards.items())),
+            "occluded": sorted(self.occluded),
+            "moving": sorted(self.moving),
+            "spaces": {r[6:]: v for r, v in sorted(self.cubes.items())
+                       if r.startswith("space:")},
+            "supplies": {r[7:]: v for r, v in sorted(self.cubes.items())
+                         if r.startswith("supply:")},
+            "tracks": dict(sorted(self.tracks.items())),
+            "figures": {z: v for z, v in sorted(self.figures.items()) if v},
+            "confidence": round(float(min(conf)) if conf else 0.0, 3),
+        }
+
+
+@dataclass
+class _Plan:
+    """Where to sample in the frame, rebuilt when the geometry changes."""
+
+    version: int
+    map1: np.ndarray
+    map2: np.ndarray
+    slices: dict[tuple[str, str], tuple[int, int, tuple[int, int]]]  # (board, key)
+
+
+def _cell_grid(rect: tuple[float, float, float, float], n: int) -> np.ndarray:
+    """n×n points spread evenly over a rectangle (every track cell gets the same count)."""
+    x0, y0, x1, y1 = rect
+    xs = x0 + (np.arange(n, dtype=np.float32) + 0.5) * (x1 - x0) / n
+    ys = y0 + (np.arange(n, dtype=np.float32) + 0.5) * (y1 - y0) / n
+    gx, gy = np.meshgrid(xs, ys)
+    return np.stack([gx, gy], axis=-1)
+
+
+def _grid(rect: tuple[float, float, float, float], step: float) -> np.ndarray:
+    x0, y0, x1, y1 = rect
+    xs = np.arange(x0 + step / 2, x1, step, dtype=np.float32)
+    ys = np.arange(y0 + step / 2, y1, step, dtype=np.float32)
+    gx, gy = np.meshgrid(xs, ys)
+    return np.stack([gx, gy], axis=-1)
+
+
+class BoardReader:
+    """Reads frames of one table with one layout (and optional calibration)."""
+
+    def __init__(self, layout: Layout, references: dict[str, np.ndarray] | None = None,
+                 area_factor: float = AREA_FACTOR, tracker: MarkerTracker | None = None) -> None:
+        self.layout = layout
+        self.tracker = tracker or MarkerTracker(layout)
+        self.area_factor = area_factor
+        self.cube_lab = palette_lab(layout.cube_rgb, CUBE_COLOURS)
+        self.marker_lab = palette_lab(layout.marker_rgb, FAMILY_COLOURS)
+        self.side_lab = to_lab([[int(v * SIDE_SHADE) for v in layout.cube_rgb[c]]
+                                for c in CUBE_COLOURS])
+        self.references = {n: references[n] if references and n in references
+                           else self.printed_reference(b) for n, b in layout.boards.items()}
+        self._ignore = {n: self._marker_mask(b) for n, b in layout.boards.items()}
+        self._tracks = {n: self._track_mask(b) for n, b in layout.boards.items()}
+        # which colours are a track marker's (a disc on its track is not a hand)
+        self._is_disc = lut(self.marker_lab, max_dist=20.0, l_weight=0.5) != UNKNOWN
+        self._consts: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                      np.ndarray]] = {}
+        self._plan: _Plan | None = None
+        self._previous: dict[str, np.ndarray] = {}
+        # Regions whose coarse pixels have not changed since they were last read keep that
+        # reading (a steady table costs little); everything is re-read every REFRESH frames.
+        self._snap: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # board -> (coarse, gain)
+        self._cache: dict[tuple[str, str], tuple[Any, float]] = {}
+        self._changed: dict[str, np.ndarray | None] = {}
+        self._frame_no = 0
+        self.regions_read = 0  # cube regions and track boards actually read (not reused)
+        self._luts: dict[tuple[str, tuple[int, int, int], tuple[int, ...]], np.ndarray] = {}
+        self.cube_area = (layout.cube_mm / CUBE_STEP) ** 2 * area_factor
+        self.disc_mm2 = float(np.pi * (layout.disc_mm / 2) ** 2)
+
+    # -- references -------------------------------------------------------------------
+    @staticmethod
+    def printed_reference(board: Board) -> np.ndarray:
+        """The coarse grid of the empty board from the layout's printed colours (BGR)."""
+        g = _grid((0, 0, *board.size_mm), COARSE_STEP)
+        ref = np.empty((*g.shape[:2], 3), np.uint8)
+        ref[:] = board.print_rgb[::-1]
+        for r in board.regions:
+            x0, y0, x1, y1 = r.rect
+            inside = (g[..., 0] >= x0) & (g[..., 0] < x1) & (g[..., 1] >= y0) & (g[..., 1] < y1)
+            ref[inside] = r.print_rgb[::-1]
+        return ref
+
+    def _coarse_consts(self, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                  np.ndarray, np.ndarray]:
+        """Per board, computed once: 1/reference, the cells to compare (not markers, not
+        the outer ring, which mixes board and table when blurred), the cells sampled for
+        the white balance, and the track cells (rows, columns)."""
+        hit = self._consts.get(name)
+        if hit is None:
+            ref = self.references[name].astype(np.float32) + 1.0
+            keep = ~self._ignore[name]
+            keep[0, :] = keep[-1, :] = keep[:, 0] = keep[:, -1] = False
+            sample = np.flatnonzero((~self._ignore[name]).ravel())[::3]
+            rows, cols = np.nonzero(self._tracks[name])
+            hit = (1.0 / ref, keep, sample, rows, cols)
+            self._consts[name] = hit
+        return hit
+
+    @staticmethod
+    def _track_mask(board: Board) -> np.ndarray:
+        g = _grid((0, 0, *board.size_mm), COARSE_STEP)
+        mask = np.zeros(g.shape[:2], bool)
+        for r in board.regions:
+            if r.kind == "track":
+                x0, y0, x1, y1 = r.rect
+                mask |= ((g[..., 0] >= x0) & (g[..., 0] < x1)
+                         & (g[..., 1] >= y0) & (g[..., 1] < y1))
+        return mask
+
+    @staticmethod
+    def _marker_mask(board: Board) -> np.ndarray:
+        g = _grid((0, 0, *board.size_mm), COARSE_STEP)
+        mask = np.zeros(g.shape[:2], bool)
+        for x, y in board.markers.values():
+            m = 6.0
+            s = board.marker_mm
+            mask |= ((g[..., 0] >= x - m) & (g[..., 0] < x + s + m)
+                     & (g[..., 1] >= y - m) & (g[..., 1] < y + s + m))
+        return mask
+
+    # -- sampling ----------------------------------------------------------------------
+    def _build_plan(self, geometry: Geometry) -> _Plan:
+        chunks: list[np.ndarray] = []
+        slices: dict[tuple[str, str], tuple[int, int, tuple[int, int]]] = {}
+        at = 0
+        for name, hom in geometry.boards.items():
+            board = self.layout.boards[name]
+            parts: list[tuple[str, np.ndarray]] = [
+                ("#coarse", _grid((0, 0, *board.size_mm), COARSE_STEP))]
+            for r in board.regions:
+                if r.kind == "cubes":
+                    parts.append((r.key, _grid(r.rect, CUBE_STEP)))
+                elif r.kind == "track":
+                    parts.append((r.key, _cell_grid(r.rect, TRACK_GRID)))
+                elif r.kind == "zone":
+                    parts.append((r.key, _grid(r.rect, ZONE_STEP)))
+            for key, g in parts:
+                pts = cv2.perspectiveTransform(g.reshape(1, -1, 2), hom)[0]
+                chunks.append(pts)
+                slices[(name, key)] = (at, at + len(pts), g.shape[:2])
+                at += len(pts)
+        pts_all = (np.concatenate(chunks) if chunks else np.zeros((0, 2), np.float32))
+        width = 1024  # remap refuses rows longer than 32767: fold the list into rows
+        pad = (-len(pts_all)) % width
+        pts_all = np.concatenate([pts_all, np.full((pad, 2), -10.0, np.float32)])
+        m = pts_all.reshape(-1, width, 2).astype(np.float32)
+        map1, map2 = cv2.convertMaps(m, None, cv2.CV_16SC2)  # type: ignore[call-overload]
+        return _Plan(geometry.version, map1, map2, slices)
+
+    # -- reading -----------------------------------------------------------------------
+    def read(self, frame: np.ndarray, t: float = 0.0) -> Reading:
+        """Read one BGR frame taken at monotonic time ``t``."""
+        geometry = self.tracker.update(frame)
+        reading = Reading(t=t, hidden_markers=set(geometry.hidden))
+        for name in self.layout.boards:
+            reading.boards[name] = name in geometry.boards
+        if self._plan is None or self._plan.version != geometry.version:
+            self._plan = self._build_plan(geometry) if geometry.boards else None
+            self._previous.clear()
+            self._snap.clear()
+            self._cache.clear()
+        self._frame_no += 1
+        for name, board in self.layout.boards.items():
+            if name not in geometry.boards:
+                reading.occluded.update(self._names(board))
+        plan = self._plan
+        if plan is None or plan.map1.size == 0:
+            return reading
+        samples = cv2.remap(frame, plan.map1, plan.map2, cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0)).reshape(-1, 3)
+        for name in geometry.boards:
+            board = self.layout.boards[name]
+            a, b, shape = plan.slices[(name, "#coarse")]
+            coarse = samples[a:b].reshape(*shape, 3)
+            hand, moving, norm, gain = self._hands_and_motion(name, coarse)
+            self._changed[name] = self._changes(name, norm, gain)
+            any_hand, any_motion = bool(hand.any()), bool(moving.any())
+            if any_hand or any_motion:
+                for r in board.regions:
+                    if r.kind not in ("cubes", "track", "zone"):
+                        continue
+                    if any_hand and self._touches(r, hand):
+                        reading.occluded.add(r.key)
+                    if any_motion and self._touches(r, moving):
+                        reading.moving.add(r.key)
+            self._read_cubes(board, samples, plan, reading)
+            self._read_tracks(board, samples, plan, reading)
+            self._read_figures(board, samples, plan, reading)
+        # track cells are reported as their track
+        reading.occluded = {k.partition("#")[0] for k in reading.occluded}
+        reading.moving = {k.partition("#")[0] for k in reading.moving}
+        return reading
+
+    def _lut(self, what: str, bg: tuple[int, int, int], idx: tuple[int, ...]) -> np.ndarray:
+        """The colour table for a background and prototypes (built once, then cached)."""
+        key = (what, bg, idx)
+        table = self._luts.get(key)
+        shared = (key, self.cube_lab.tobytes(), self.marker_lab.tobytes())
+        if table is None:
+            table = _LUTS.get(shared)
+        if table is None:
+            # cube tables also know the figures' colours, so a figure is not a cube
+            # and the darker sides of cubes (seen at an angle) as the same colour
+            protos = (np.concatenate([self.cube_lab, self.marker_lab, self.side_lab])
+                      if what == "cubes" else self.marker_lab[list(idx)])
+            # a white disc differs from a pale cell mostly in lightness: weigh it fully
+            table = lut(np.concatenate([to_lab([bg]), protos]),
+                        l_weight=L_WEIGHT if what == "cubes" else 0.9)
+            if what == "cubes":
+                side = (table >= 10) & (table <= 14)
+                table[side] -= 9
+            if len(_LUTS) > 256:
+                _LUTS.clear()
+            _LUTS[shared] = table
+        self._luts[key] = table
+        return table
+
+    @staticmethod
+    def _names(board: Board) -> set[str]:
+        return {r.name for r in board.regions if r.kind in ("cubes", "track")}
+
+    def _hands_and_motion(self, name: str, coarse: np.ndarray
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        inv_ref, keep, sample, track_rows, track_cols = self._coarse_consts(name)
+        cur = coarse.astype(np.float32)
+        cur += 1.0
+        ratio = cur * inv_ref
+        gain = np.median(ratio.reshape(-1, 3)[sample], axis=0)
+        ratio *= 1.0 / gain
+        lum = ratio.sum(axis=2)
+        lum *= 1 / 3
+        chroma = np.abs(ratio / lum[..., None] - 1.0).max(axis=2)
+        diff = (chroma > 0.09) | (lum < 0.45) | (lum > 1.7)
+        diff &= keep
+        norm = cur / gain
+        if len(track_rows):  # discs on their track: several on one cell must not look like a hand
+            cells = np.clip(norm[track_rows, track_cols] - 1.0, 0, 255).astype(np.uint8)
+            disc = self._is_disc[lut_index(cells)]
+            diff[track_rows[disc], track_cols[disc]] = False
+        hand = self._hand_blobs(diff)
+        margin = max(1, round(HAND_MARGIN_MM / COARSE_STEP))
+        if hand.any():
+            hand = cv2.dilate(hand.astype(np.uint8), np.ones((2 * margin + 1,) * 2, np.uint8)) > 0
+        prev = self._previous.get(name)
+        self._previous[name] = norm
+        if prev is None:
+            moving = np.zeros(hand.shape, bool)
+        else:
+            moving = np.abs(norm - prev).max(axis=2) > MOTION_LEVEL
+            moving &= keep
+            if moving.any():
+                moving = cv2.dilate(moving.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        return hand, moving, norm, gain
+
+    def _changes(self, name: str, norm: np.ndarray, gain: np.ndarray) -> np.ndarray | None:
+        """Where the board changed since its regions were last read; None = read all."""
+        snap = self._snap.get(name)
+        if (snap is None or self._frame_no % REFRESH == 0
+                or float(np.abs(gain / snap[1] - 1).max()) > 0.05):
+            self._snap[name] = (norm.copy(), gain)
+            return None
+        changed: np.ndarray = np.abs(norm - snap[0]).max(axis=2) > CHANGE_LEVEL
+        if changed.any():
+            changed = cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        return changed
+
+    def _reuse(self, board: str, key: str, regions: list[Region]) -> tuple[Any, float] | None:
+        """The cached reading of a region if nothing changed in it; else None."""
+        changed = self._changed.get(board)
+        hit = self._cache.get((board, key))
+        if changed is None or hit is None:
+            return None
+        if changed.any() and any(self._touches(r, changed) for r in regions):
+            return None
+        return hit
+
+    def _remember(self, board: str, key: str, regions: list[Region], value: Any,
+                  conf: float) -> None:
+        self._cache[(board, key)] = (value, conf)
+        snap = self._snap.get(board)
+        prev = self._previous.get(board)
+        if snap is None or prev is None:
+            return
+        for r in regions:
+            x0, y0, x1, y1 = r.rect
+            c0, r0 = int(x0 // COARSE_STEP), int(y0 // COARSE_STEP)
+            c1, r1 = int(np.ceil(x1 / COARSE_STEP)), int(np.ceil(y1 / COARSE_STEP))
+            snap[0][r0:r1, c0:c1] = prev[r0:r1, c0:c1]
+
+    @staticmethod
+    def _hand_blobs(diff: np.ndarray) -> np.ndarray:
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(  # type: ignore[call-overload]
+            diff.astype(np.uint8), 8)
+        hand = np.zeros(diff.shape, bool)
+        h, w = diff.shape
+        cell = COARSE_STEP * COARSE_STEP
+        for i in range(1, n):
+            x, y, bw, bh, area = stats[i]
+            edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
+            mm2 = area * cell
+            if (edge and mm2 >= HAND_EDGE_MM2) or mm2 >= HAND_ANY_MM2:
+                hand |= labels == i
+        return hand
+
+    @staticmethod
+    def _touches(region: Region, mask: np.ndarray) -> bool:
+        x0, y0, x1, y1 = region.rect
+        c0, r0 = int(x0 // COARSE_STEP), int(y0 // COARSE_STEP)
+        c1, r1 = int(np.ceil(x1 / COARSE_STEP)), int(np.ceil(y1 / COARSE_STEP))
+        return bool(mask[r0:r1, c0:c1].any())
+
+    def _read_cubes(self, board: Board, samples: np.ndarray, plan: _Plan,
+                    reading: Reading) -> None:
+        kernel = np.ones((3, 3), np.uint8)
+        for r in board.regions:
+            if r.kind != "cubes" or r.key in reading.occluded:
+                continue
+            hit = self._reuse(board.name, r.key, [r])
+            if hit is not None:
+                reading.cubes[r.name], reading.confidence[r.name] = dict(hit[0]), hit[1]
+                continue
+            self.regions_read += 1
+            a, b, shape = plan.slices[(board.name, r.key)]
+            ref = np.array(r.print_rgb[::-1], np.float32)
+            px = balance(samples[a:b], ref)
+            labels = self._lut("cubes", r.print_rgb, ())[lut_index(px)].reshape(shape)
+            counts: dict[str, int] = {}
+            misfit = 0.0
+            for i, colour in enumerate(CUBE_COLOURS, start=1):
+                mask = (labels == i).astype(np.uint8)
+                if not mask.any():
+                    continue
+                mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+                _k, _lab, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8)
+                n = 0
+                for area in stats[1:, cv2.CC_STAT_AREA]:
+                    x = float(area) / self.cube_area
+                    if x < 0.15:
+                        continue  # a speck: noise or the side of another cube
+                    m = max(1, int(np.floor(x + ROUND_UP)))
+                    n += m
+                    misfit = max(misfit, abs(x - m) / m if m > 1 else max(0.0, x - 1.4))
+                if n:
+                    counts[colour] = n
+            unknown = float(np.count_nonzero(labels == UNKNOWN)) / labels.size
+            reading.cubes[r.name] = counts
+            reading.confidence[r.name] = round(max(0.0, 1.0 - 2 * misfit - 5 * unknown), 3)
+            self._remember(board.name, r.key, [r], dict(counts), reading.confidence[r.name])
+
+    def _read_figures(self, board: Board, samples: np.ndarray, plan: _Plan,
+                      reading: Reading) -> None:
+        """Family figures standing in each zone, by colour (a count, not who: the camera
+        cannot tell two red figures apart; the black monks are not counted)."""
+        idx = tuple(range(len(FAMILY_COLOURS)))
+        per_sample = ZONE_STEP * ZONE_STEP / FIGURE_MM2
+        for r in board.regions:
+            if r.kind != "zone" or r.key in reading.occluded:
+                continue
+            hit = self._reuse(board.name, r.key, [r])
+            if hit is not None:
+                reading.figures[r.name] = dict(hit[0])
+                continue
+            a, b, _shape = plan.slices[(board.name, r.key)]
+            raw = samples[a:b]
+            px = balance(raw, np.array(r.print_rgb[::-1], np.float32))
+            px[raw.min(axis=-1) >= SATURATED] = WHITE
+            labels = self._lut("markers", r.print_rgb, idx)[lut_index(px)]
+            counts = np.bincount(labels[labels <= len(idx)], minlength=len(idx) + 1)
+            found = {c: int(np.floor(counts[i + 1] * per_sample + 0.4))
+                     for i, c in enumerate(FAMILY_COLOURS)}
+            found = {c: n for c, n in found.items() if n}
+            reading.figures[r.name] = found
+            self._remember(board.name, r.key, [r], dict(found), 1.0)
+
+    def _read_tracks(self, board: Board, samples: np.ndarray, plan: _Plan,
+                     reading: Reading) -> None:
+        cells = [r for r in board.regions if r.kind == "track"]
+        if not cells:
+            return
+        hidden = any(r.key in reading.occluded for r in cells)
+        hit = None if hidden else self._reuse(board.name, "#tracks", cells)
+        if hit is not None:
+            for track, (cached, conf) in hit[0].items():
+                reading.tracks[track] = dict(cached)
+                reading.confidence[track] = conf
+            return
+        results: dict[str, tuple[dict[str, int], float]] = {}
+        self.regions_read += 1
+        # all cells of the board at once: (cells, samples, 3)
+        px = np.stack([samples[plan.slices[(board.name, r.key)][0]:
+                               plan.slices[(board.name, r.key)][1]] for r in cells])
+        refs = np.array([r.print_rgb[::-1] for r in cells], np.float32)
+        gain = gains(px, refs)
+        bal = np.clip(px.astype(np.float32) * gain[:, None, :], 0, 255).astype(np.uint8)
+        # a white disc the camera saturated is white, whatever the gain would make of it
+        bal[px.min(axis=-1) >= SATURATED] = WHITE
+        index = lut_index(bal)
+        per_sample_mm2 = np.array([(r.rect[2] - r.rect[0]) * (r.rect[3] - r.rect[1])
+                                   for r in cells], np.float32) / TRACK_GRID ** 2
+        tracks = sorted({r.name for r in cells})
+        for track in tracks:
+            colours = ([track.partition(":")[2]] if track.startswith("time:")
+                       else list(FAMILY_COLOURS))
+            idx = tuple(FAMILY_COLOURS.index(c) for c in colours)
+            rows = np.array([i for i, r in enumerate(cells) if r.name == track])
+            counts = np.zeros((len(cells), len(colours)), np.float32)
+            for bg in {cells[i].print_rgb for i in rows}:
+                group = np.array([i for i in rows if cells[i].print_rgb == bg])
+                labels = self._lut("markers", bg, idx)[index[group]]
+                for j in range(len(colours)):
+                    counts[group, j] = np.count_nonzero(labels == j + 1, axis=1)
+            areas = {c: counts[:, j] * per_sample_mm2 / self.disc_mm2
+                     for j, c in enumerate(colours)}
+            found: dict[str, int] = {}
+            top: list[float] = []
+            for colour in colours:
+                arr = areas[colour]
+                i = int(arr.argmax())
+                if arr[i] >= 0.3:
+                    cell_no = cells[i].cell
+                    found[colour] = -1 if cell_no is None else int(cell_no)
+                    top.append(min(1.0, float(arr[i])))
+            track_hidden = any(cells[i].key in reading.occluded for i in rows)
+            if track_hidden:
+                found = {c: v for c, v in found.items()
+                         if not any(cells[i].key in reading.occluded and cells[i].cell == v
+                                    for i in rows)}
+                if len(found) < len(colours):
+                    reading.occluded.add(track)
+            if found or not track_hidden:
+                reading.tracks[track] = found
+                reading.confidence[track] = round(min(top or [1.0]), 3)
+                results[track] = (dict(found), reading.confidence[track])
+        if not hidden:
+            self._remember(board.name, "#tracks", cells, results, 1.0)

@@ -1,0 +1,345 @@
+"""Synthetic table images with ground truth, for tests, the bench and the demo.
+
+``render(view, scene)`` draws the boards of the layout with the pieces of a
+``TableView`` (cubes jittered, touching, partly stacked; discs on track cells; meeples in
+zones), seen by a camera under ``scene``'s perspective, light, shadows, hands, blur and
+noise. The result carries the ground truth: the view, the regions a hand covers, and the
+homographies. Drawing happens in board millimetres, so it follows the layout file.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .layout import Board, Layout, Region
+from .table import TableView
+
+S = 1.5  # canvas pixels per board millimetre
+TABLE_MM = (1040.0, 585.0)
+FRAME = (1280, 720)
+# Where each board lies on the table (x, y of its top-left corner in table mm, degrees).
+POSES: dict[str, tuple[float, float, float]] = {
+    "main": (220.0, 82.0, 0.0),
+    "farm:red": (10.0, 40.0, 0.0),
+    "farm:yellow": (10.0, 330.0, 0.0),
+    "farm:blue": (830.0, 40.0, 0.0),
+    "farm:white": (830.0, 330.0, 0.0),
+}
+SKIN = [(224, 172, 150), (198, 140, 108), (160, 110, 80), (110, 74, 52), (70, 48, 36)]
+DICTIONARY = cv2.aruco.DICT_4X4_50
+
+
+@dataclass
+class Scene:
+    """How the table is seen. Colours are RGB; ``light`` multiplies each channel."""
+
+    seed: int = 0
+    perspective: float = 0.04  # keystone strength (fraction of the frame)
+    rotation: float = 0.0  # camera roll, degrees
+    blur: float = 0.0  # Gaussian sigma in frame pixels
+    noise: float = 2.0  # Gaussian noise sigma (0–255 scale)
+    light: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    level: float = 1.0
+    shadows: int = 0  # number of soft shadows
+    hands: list[tuple[float, float]] = field(default_factory=list)  # fingertip, table mm
+    hand_skin: int = 0
+    poses: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    camera: int | None = None  # the camera's pose comes from this (default: ``seed``)
+    pieces: int | None = None  # where pieces lie comes from this (default: ``seed``)
+
+
+@dataclass
+class Rendered:
+    """A frame (BGR uint8) and what is truly on it."""
+
+    image: np.ndarray
+    view: TableView
+    covered: set[str]  # region keys ("main/space:harvest", "main/prestige#3") under a hand
+    homographies: dict[str, np.ndarray]  # board mm -> frame pixels
+
+
+def _rgb2bgr(c: tuple[int, ...]) -> tuple[int, int, int]:
+    return (int(c[2]), int(c[1]), int(c[0]))
+
+
+_EMPTY: dict[tuple[int, str], tuple[Board, np.ndarray]] = {}
+
+
+def _empty_board(board: Board) -> np.ndarray:
+    """The printed board without pieces (cached per board object)."""
+    hit = _EMPTY.get((id(board), board.name))
+    if hit is not None and hit[0] is board:
+        return hit[1]
+    img = _print_board(board)
+    if len(_EMPTY) > 32:
+        _EMPTY.clear()
+    _EMPTY[(id(board), board.name)] = (board, img)
+    return img
+
+
+def _print_board(board: Board) -> np.ndarray:
+    w, h = int(board.size_mm[0] * S), int(board.size_mm[1] * S)
+    img: np.ndarray = np.empty((h, w, 3), np.uint8)
+    img[:] = _rgb2bgr(board.print_rgb)
+    rng = np.random.default_rng(len(board.name))
+    tex: np.ndarray = rng.normal(0, 4, (h // 8 + 1, w // 8 + 1)).astype(np.float32)
+    tex = cv2.resize(tex, (w, h), interpolation=cv2.INTER_CUBIC)[:, :, None]
+    img = np.clip(img.astype(np.float32) + tex, 0, 255).astype(np.uint8)
+    for r in board.regions:
+        x0, y0, x1, y1 = (int(v * S) for v in r.rect)
+        cv2.rectangle(img, (x0, y0), (x1, y1), _rgb2bgr(r.print_rgb), -1)
+        cv2.rectangle(img, (x0, y0), (x1, y1), (60, 70, 90), 1, cv2.LINE_AA)
+        if r.kind in ("cubes", "area", "zone"):  # a little printed art: an emblem
+            cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+            darker = tuple(int(c * 0.8) for c in _rgb2bgr(r.print_rgb))
+            cv2.circle(img, (cx, cy), max(3, (y1 - y0) // 6), darker, 1, cv2.LINE_AA)
+    dictionary = cv2.aruco.getPredefinedDictionary(DICTIONARY)
+    side = int(board.marker_mm * S)
+    margin = int(4 * S)
+    for mid, (x, y) in board.markers.items():
+        px, py = int(x * S), int(y * S)
+        img[py - margin:py + side + margin, px - margin:px + side + margin] = 255
+        mk = cv2.aruco.generateImageMarker(dictionary, mid, side)
+        img[py:py + side, px:px + side] = mk[:, :, None]
+    return img
+
+
+def _square(cx: float, cy: float, size: float, angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    pts = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+    return np.array([(cx + size / 2 * (px * c - py * s), cy + size / 2 * (px * s + py * c))
+                     for px, py in pts], np.float32)
+
+
+def _place(rng: np.random.Generator, region: Region, n: int, size: float, gap: float,
+           stack_p: float, inset_factor: float = 0.75) -> list[tuple[float, float, bool]]:
+    """Centres (mm) for n pieces in a region: jittered, some touching, some partly stacked.
+
+    A stacked piece leans on one lying piece (covering part of it); it never lies on a
+    stacked piece, and a lying piece carries at most one (a cube wholly hidden under
+    others cannot be counted by any camera).
+    """
+    x0, y0, x1, y1 = region.rect
+    inset = size * inset_factor
+    placed: list[tuple[float, float, bool]] = []
+    leaned: set[int] = set()  # a cube leans on one lying cube, which carries only one
+    base = -1
+    for _ in range(n):
+        for _attempt in range(200):
+            bases = [i for i, p in enumerate(placed) if not p[2] and i not in leaned]
+            if bases and rng.random() < stack_p:
+                base = bases[int(rng.integers(len(bases)))]
+                bx, by, _s = placed[base]
+                ang = rng.uniform(0, 2 * math.pi)
+                d = size * rng.uniform(0.7, 0.8)
+                cx, cy, stacked = bx + d * math.cos(ang), by + d * math.sin(ang), True
+            else:
+                cx, cy = rng.uniform(x0 + inset, x1 - inset), rng.uniform(y0 + inset, y1 - inset)
+                stacked = False
+            if not (x0 + inset * 0.8 <= cx <= x1 - inset * 0.8
+                    and y0 + inset * 0.8 <= cy <= y1 - inset * 0.8):
+                continue
+            limit = size * (0.68 if stacked else gap)
+            if all(math.hypot(cx - px, cy - py) >= limit for px, py, _ in placed):
+                placed.append((cx, cy, stacked))
+                if stacked:
+                    leaned.add(base)
+                break
+        else:
+            raise ValueError(f"{region.name}: no room for {n} pieces")
+    return placed
+
+
+def _draw_board(layout: Layout, board: Board, view: TableView,
+                rng: np.random.Generator) -> np.ndarray:
+    img = _empty_board(board).copy()
+    size = layout.cube_mm
+    for r in board.regions:
+        if r.kind == "cubes" and view.cubes.get(r.name):
+            colours = [c for c, n in sorted(view.cubes[r.name].items()) for _ in range(n)]
+            rng.shuffle(colours)
+            spots = _place(rng, r, len(colours), size, 1.12, 0.12)
+            # stacked cubes are drawn last, so they lie on top of the others
+            order = sorted(range(len(spots)), key=lambda i: spots[i][2])
+            for i in order:
+                cx, cy, stacked = spots[i]
+                base = np.array(layout.cube_rgb[colours[i]], np.float32)
+                tint = np.clip(base * rng.uniform(0.92, 1.08) + rng.normal(0, 4, 3), 0, 255)
+                ang = rng.uniform(0, math.pi / 2)
+                lift = 1.6 if stacked else 0.0
+                side = _square(cx + 1.2, cy + 1.4, size, ang) * S
+                top = _square(cx - lift, cy - lift, size, ang) * S
+                cv2.fillConvexPoly(img, side.astype(np.int32),
+                                   _rgb2bgr(tuple(int(v) for v in tint * 0.62)), cv2.LINE_AA)
+                cv2.fillConvexPoly(img, top.astype(np.int32),
+                                   _rgb2bgr(tuple(int(v) for v in tint)), cv2.LINE_AA)
+        elif r.kind == "track" and r.name in view.tracks:
+            here = [c for c, cell in sorted(view.tracks[r.name].items()) if cell == r.cell]
+            x0, y0, x1, y1 = r.rect
+            for k, colour in enumerate(here):
+                offset = (k - (len(here) - 1) / 2) * layout.disc_mm * 0.55
+                horizontal = (x1 - x0) >= (y1 - y0)
+                cx = (x0 + x1) / 2 + (offset if horizontal else 0) + rng.normal(0, 1.0)
+                cy = (y0 + y1) / 2 + (0 if horizontal else offset) + rng.normal(0, 1.0)
+                rad = layout.disc_mm / 2 * S
+                rgb = layout.marker_rgb[colour]
+                cv2.circle(img, (int(cx * S + 2), int(cy * S + 2)), int(rad),
+                           _rgb2bgr(tuple(int(v * 0.6) for v in rgb)), -1, cv2.LINE_AA)
+                cv2.circle(img, (int(cx * S), int(cy * S)), int(rad), _rgb2bgr(rgb), -1,
+                           cv2.LINE_AA)
+        elif r.kind == "zone" and view.zones.get(r.name):
+            pieces = view.zones[r.name]
+            try:
+                spots = _place(rng, r, len(pieces), 13.0, 1.0, 0.0, inset_factor=0.6)
+            except ValueError:
+                continue  # too many figures to draw apart: draw none (the truth still has them)
+            for (cx, cy, _), piece in zip(spots, pieces, strict=True):
+                colour = piece.partition("-")[0]
+                rgb = layout.marker_rgb.get(colour, (20, 20, 20))
+                cv2.ellipse(img, (int(cx * S), int(cy * S)), (int(6 * S), int(7 * S)), 0, 0, 360,
+                            _rgb2bgr(rgb), -1, cv2.LINE_AA)
+                cv2.circle(img, (int(cx * S), int((cy - 7) * S)), int(3.5 * S), _rgb2bgr(rgb), -1,
+                           cv2.LINE_AA)
+    return img
+
+
+def _board_to_table(name: str, board: Board, pose: tuple[float, float, float]) -> np.ndarray:
+    x, y, deg = pose
+    w, h = board.size_mm
+    a = math.radians(deg)
+    c, s = math.cos(a), math.sin(a)
+    # rotate about the board's centre, then place
+    cx, cy = w / 2, h / 2
+    return np.array([[c, -s, x + cx - c * cx + s * cy], [s, c, y + cy - s * cx - c * cy],
+                     [0, 0, 1]], np.float64)
+
+
+def camera_matrix(scene: Scene) -> np.ndarray:
+    """Table mm -> frame pixels for this scene (keystone + roll, deterministic by seed)."""
+    rng = np.random.default_rng((scene.seed if scene.camera is None else scene.camera) + 7919)
+    fw, fh = FRAME
+    tw, th = TABLE_MM
+    k = 0.9
+    src = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
+    base = np.array([[fw * (1 - k) / 2, fh * (1 - k) / 2], [fw * (1 + k) / 2, fh * (1 - k) / 2],
+                     [fw * (1 + k) / 2, fh * (1 + k) / 2], [fw * (1 - k) / 2, fh * (1 + k) / 2]],
+                    np.float32)
+    p = scene.perspective
+    jitter = rng.uniform(0, p, (4, 2)) * np.array([fw, fh]) * np.array(
+        [[1, 1], [-1, 1], [-1, -1], [1, -1]])
+    dst = base + jitter.astype(np.float32)
+    if scene.rotation:
+        m = cv2.getRotationMatrix2D((fw / 2, fh / 2), scene.rotation, 1.0)
+        dst = cv2.transform(dst[None], m)[0].astype(np.float32)
+    out: np.ndarray = cv2.getPerspectiveTransform(src, dst)
+    return out
+
+
+def _hand_mask(scene: Scene, cam: np.ndarray) -> np.ndarray:
+    """The hands' silhouettes; a hand at the same fingertip is drawn the same (it rests)."""
+    fw, fh = FRAME
+    mask = np.zeros((fh, fw), np.uint8)
+    for tip in scene.hands:
+        rng = np.random.default_rng(int(tip[0] * 7919 + tip[1] * 104729) & 0xFFFFFFFF)
+        p = cv2.perspectiveTransform(np.array([[tip]], np.float32), cam)[0, 0]
+        # the arm comes from the nearest long edge (players sit along the long sides)
+        base = (p[0] + rng.uniform(-150, 150), fh + 60 if p[1] > fh / 2 else -60)
+        d = np.array(p) - np.array(base)
+        d /= np.linalg.norm(d) + 1e-9
+        n = np.array([-d[1], d[0]])
+        arm_w = 48 + rng.uniform(-6, 6)
+        palm = np.array(p) - d * 45
+        pts = np.array([np.array(base) + n * arm_w, palm + n * arm_w * 0.9,
+                        palm - n * arm_w * 0.9, np.array(base) - n * arm_w], np.int32)
+        cv2.fillConvexPoly(mask, pts, 255, cv2.LINE_AA)
+        ang = math.degrees(math.atan2(d[1], d[0]))
+        cv2.ellipse(mask, (int(palm[0]), int(palm[1])), (58, 46), ang, 0, 360, 255, -1,
+                    cv2.LINE_AA)
+        for f in (-2, -1, 0, 1):  # fingers
+            q = palm + n * f * 16 + n * 8 + d * 40
+            cv2.line(mask, (int(palm[0] + n[0] * f * 16), int(palm[1] + n[1] * f * 16)),
+                     (int(q[0]), int(q[1])), 255, 13, cv2.LINE_AA)
+    return mask
+
+
+def _soft_shadow(rng: np.random.Generator, n: int) -> np.ndarray:
+    fw, fh = FRAME
+    small: np.ndarray = np.ones((fh // 8, fw // 8), np.float32)
+    for _ in range(n):
+        cx, cy = rng.uniform(0, fw // 8), rng.uniform(0, fh // 8)
+        pts = np.array([(cx + rng.uniform(-40, 40), cy + rng.uniform(-30, 30))
+                        for _ in range(5)], np.int32)
+        cv2.fillConvexPoly(small, cv2.convexHull(pts), float(rng.uniform(0.55, 0.75)))
+    small = cv2.GaussianBlur(small, (0, 0), 4)
+    out: np.ndarray = cv2.resize(small, FRAME, interpolation=cv2.INTER_LINEAR)
+    return out
+
+
+def render(layout: Layout, view: TableView, scene: Scene) -> Rendered:
+    """Draw the table as the camera sees it, with the ground truth."""
+    rng = np.random.default_rng(scene.seed)
+    prng = rng if scene.pieces is None else np.random.default_rng(scene.pieces)
+    tw, th = TABLE_MM
+    table = np.empty((int(th * S), int(tw * S), 3), np.uint8)
+    table[:] = (40, 62, 92)  # a wooden table (BGR)
+    scale = np.diag([S, S, 1.0])
+    homographies: dict[str, np.ndarray] = {}
+    cam = camera_matrix(scene)
+    for name, board in layout.boards.items():
+        pose = scene.poses.get(name, POSES[name])
+        to_table = _board_to_table(name, board, pose)
+        img = _draw_board(layout, board, view, prng)
+        m = (scale @ to_table @ np.linalg.inv(scale))[:2]
+        cv2.warpAffine(img, m, (table.shape[1], table.shape[0]), dst=table,
+                       flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+        homographies[name] = cam @ to_table
+    frame = cv2.warpPerspective(table, cam @ np.linalg.inv(scale), FRAME, flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_CONSTANT, borderValue=(30, 40, 60))
+    f: np.ndarray = frame.astype(np.float32)
+    gain = np.array(scene.light[::-1], np.float32) * scene.level
+    f *= gain
+    if scene.shadows:
+        f *= _soft_shadow(rng, scene.shadows)[:, :, None]
+    covered: set[str] = set()
+    if scene.hands:
+        mask = _hand_mask(scene, cam)
+        shadow = cv2.GaussianBlur(np.roll(mask, (18, 24), (0, 1)), (0, 0), 9)
+        f *= (1 - 0.45 * shadow.astype(np.float32) / 255)[:, :, None]
+        skin = np.array(SKIN[scene.hand_skin % len(SKIN)][::-1], np.float32) * gain
+        skin_tex: np.ndarray = rng.normal(1.0, 0.05, (FRAME[1] // 16, FRAME[0] // 16)).astype(
+            np.float32)
+        skin_tex = cv2.resize(skin_tex, FRAME)[:, :, None]
+        a = (mask.astype(np.float32) / 255)[:, :, None]
+        f = f * (1 - a) + skin * skin_tex * a
+        covered = _covered(layout, homographies, mask)
+    if scene.blur > 0:
+        f = cv2.GaussianBlur(f, (0, 0), scene.blur)
+    if scene.noise > 0:
+        f += rng.normal(0, scene.noise, f.shape).astype(np.float32)
+    image = np.clip(f, 0, 255).astype(np.uint8)
+    return Rendered(image, view, covered, homographies)
+
+
+def _covered(layout: Layout, homographies: dict[str, np.ndarray], mask: np.ndarray) -> set[str]:
+    out: set[str] = set()
+    for name, board in layout.boards.items():
+        h = homographies[name]
+        for r in board.regions:
+            x0, y0, x1, y1 = r.rect
+            poly = cv2.perspectiveTransform(
+                np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float32), h)[0]
+            bx, by, bw, bh = cv2.boundingRect(poly.astype(np.int32))
+            if bw <= 0 or bh <= 0:
+                continue
+            sub = mask[max(by, 0):by + bh, max(bx, 0):bx + bw]
+            if sub.size == 0 or not sub.any():
+                continue
+            poly_mask = np.zeros_like(sub)
+            cv2.fillConvexPoly(poly_mask, (poly - [max(bx, 0), max(by, 0)]).astype(np.int32), 255)
+            if np.count_nonzero((sub > 127) & (poly_mask > 0)) >= 3:
+                out.add(f"{name}/{r.key}")
+    return out

@@ -1,0 +1,173 @@
+"""The camera calibration page and its API (``/calibrate``, ``/api/camera/…``).
+
+The page shows the rectified board from the camera with the layout drawn over it; the
+owner drags regions into place and teaches the empty boards and the cube colours. The
+calibration is saved as ``<db>.camera.json`` beside the database (or the file named by the
+``CAMERA_CALIBRATION`` setting). Frames come from the running camera adapter
+(``app.extensions["camera"]``) when there is one, else from the source named by the
+``CAMERA_SOURCE`` setting (a device index, ``/dev/videoN``, a file, a folder or ``sim``).
+Changes need the table token.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
+
+from web.api import ApiError, _json_object, _require_table_token, api_error
+from web.pages import board_facts
+
+bp = Blueprint("camera", __name__)
+bp.register_error_handler(ApiError, api_error)
+PX_PER_MM = 1.6
+
+
+def calibration_path() -> Path:
+    """Where the calibration is kept: beside the database unless configured."""
+    configured = current_app.config.get("CAMERA_CALIBRATION")
+    if configured:
+        return Path(configured)
+    return Path(current_app.config["DB_PATH"]).with_suffix(".camera.json")
+
+
+def _load() -> Any:
+    from vision import calibration
+
+    try:
+        return calibration.load(calibration_path())
+    except calibration.CalibrationError as exc:
+        raise ApiError(500, "bad_calibration", str(exc)) from None
+
+
+def _frame() -> Any:
+    """The latest camera frame; ApiError 404 when there is no camera."""
+    adapter = current_app.extensions.get("camera")
+    if adapter is not None:
+        frame = adapter.last_frame()
+        if frame is not None:
+            return frame
+    spec = current_app.config.get("CAMERA_SOURCE")
+    if spec:
+        from vision.sources import SourceError, open_source
+
+        try:
+            source = open_source(str(spec))
+            source.open()
+            try:
+                got = source.read()
+            finally:
+                source.close()
+        except SourceError as exc:
+            raise ApiError(404, "no_camera", str(exc)) from None
+        if got is not None:
+            return got.image
+    raise ApiError(404, "no_camera", "no camera frame: start the camera or set CAMERA_SOURCE")
+
+
+def _summary(cal: Any) -> dict[str, Any]:
+    lay = cal.layout
+    boards = {}
+    for key, name in (("main", "main"), ("farm", "farm:red")):
+        b = lay.boards[name]
+        boards[key] = {"size_mm": list(b.size_mm),
+                       "regions": [{"name": r.name.replace(":red", ":{colour}")
+                                    if key == "farm" else r.name, "key": r.key if key == "main"
+                                    else r.key.replace(":red", ":{colour}"), "kind": r.kind,
+                                    "rect": list(r.rect)} for r in b.regions]}
+    return {"file": str(calibration_path()), "steps": cal.steps, "boards": boards,
+            "area_factor": cal.area_factor, "verified": lay.verified,
+            "colours": cal.layout_data["colours"]["cubes"], "px_per_mm": PX_PER_MM}
+
+
+@bp.get("/calibrate")
+def calibrate_page() -> str:
+    """The calibration page."""
+    return render_template("calibrate.html", title="Camera calibration", script="calibrate.js",
+                           facts=board_facts())
+
+
+@bp.get("/api/camera/calibration")
+def get_calibration() -> Response:
+    """The layout in force (regions in board mm), the steps done, the colours."""
+    return jsonify(_summary(_load()))
+
+
+@bp.get("/api/camera/rectified.png")
+def rectified() -> Response:
+    """The board seen from above (``?board=main`` or a farm such as ``farm:red``)."""
+    import cv2
+
+    from vision.geometry import MarkerTracker
+    from vision.overlay import rectify
+
+    cal = _load()
+    name = request.args.get("board", "main")
+    lay = cal.layout
+    if name not in lay.boards:
+        raise ApiError(400, "bad_board", f"no board {name!r}")
+    frame = _frame()
+    boards = MarkerTracker(lay, detect_scale=1.0).update(frame).boards
+    if name not in boards:
+        raise ApiError(404, "board_not_found", f"the markers of {name} are not in view")
+    img = rectify(frame, boards[name], lay.boards[name], PX_PER_MM)
+    _ok, png = cv2.imencode(".png", img)
+    return Response(png.tobytes(), mimetype="image/png",
+                    headers={"Cache-Control": "no-store"})
+
+
+def _save(cal: Any) -> Response:
+    from vision import calibration
+
+    calibration.save(calibration_path(), cal)
+    return jsonify(_summary(cal))
+
+
+@bp.post("/api/camera/region")
+def post_region() -> Response:
+    """``{"board": "main"|"farm", "key": "space:harvest", "rect": [x0, y0, x1, y1]}``."""
+    _require_table_token()
+    from vision import calibration
+
+    body = _json_object()
+    rect = body.get("rect")
+    if not (isinstance(rect, list) and len(rect) == 4
+            and all(isinstance(v, int | float) for v in rect)):
+        raise ApiError(400, "bad_rect", "rect is [x0, y0, x1, y1] in board mm")
+    try:
+        cal = calibration.move_region(_load(), str(body.get("board")), str(body.get("key")),
+                                      (rect[0], rect[1], rect[2], rect[3]))
+    except calibration.CalibrationError as exc:
+        raise ApiError(422, "bad_region", str(exc)) from None
+    return _save(cal)
+
+
+@bp.post("/api/camera/empty")
+def post_empty() -> Response:
+    """Learn the empty boards from the camera's frame now."""
+    _require_table_token()
+    from vision import calibration
+
+    try:
+        cal = calibration.capture_empty(_load(), _frame())
+    except calibration.CalibrationError as exc:
+        raise ApiError(422, "not_calibrated", str(exc)) from None
+    return _save(cal)
+
+
+@bp.post("/api/camera/cubes")
+def post_cubes() -> Response:
+    """``{"placed": {"space:church": ["brown", 3], …}}``: learn the cube colours."""
+    _require_table_token()
+    from vision import calibration
+
+    placed = _json_object().get("placed")
+    if not isinstance(placed, dict) or not placed:
+        raise ApiError(400, "bad_placed", 'placed is {"space:church": ["brown", 3], …}')
+    try:
+        want = {str(k): (str(v[0]), int(v[1])) for k, v in placed.items()}
+        cal = calibration.learn_cubes(_load(), _frame(), want)
+    except (TypeError, ValueError, IndexError) as exc:
+        raise ApiError(422, "not_learnt", str(exc)) from None
+    return _save(cal)
