@@ -4,6 +4,7 @@ actions through the table service's one way in. See ``docs/sensing.md``."""
 from .observations import (
     CubeCounts,
     Health,
+    ItemCounts,
     MarkerCell,
     Observation,
     ObservationError,
@@ -19,6 +20,7 @@ from .observations import (
 __all__ = [
     "CubeCounts",
     "Health",
+    "ItemCounts",
     "MarkerCell",
     "Observation",
     "ObservationError",

@@ -23,6 +23,7 @@ from .engine import (
     resolve,
 )
 from .errors import AmbiguousAction, IllegalAction, MalformedAction, RulesError
+from .picture import Picture, picture
 from .record import ReplayError, make_header, replay, start
 from .state import GameState
 from .state import new_game as _new_game
@@ -52,6 +53,7 @@ __all__ = [
     "IllegalAction",
     "MalformedAction",
     "Pending",
+    "Picture",
     "ReplayError",
     "RulesError",
     "apply",
@@ -65,6 +67,7 @@ __all__ = [
     "new_game",
     "parse_action",
     "pending",
+    "picture",
     "replay",
     "resolve",
     "start",

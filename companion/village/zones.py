@@ -30,6 +30,9 @@ SUPPLY = "supply"  # supply:<colour> — cubes on a family's farm
 STOCK = "stock"  # the general supply beside the board
 GREEN_BAG = "green_bag"  # the green cube bag (count only)
 
+# Item regions: goods:<colour> — the grain, coins and goods tiles on a family's farm.
+GOODS = "goods"
+
 # Tracks: a marker per colour on numbered cells.
 TIME = "time"  # time:<colour> — the time track on that family's farm
 PRESTIGE = "prestige"  # the prestige track around the main board
@@ -72,4 +75,5 @@ PIECE_ZONE_KINDS = frozenset(
     {FARM, UNBORN, CRAFT, COUNCIL, TRAVEL, CHURCH, BAG, CHRONICLE, GRAVES, REMOVED}
 )
 CUBE_REGION_KINDS = frozenset({SPACE, SUPPLY, STOCK, GREEN_BAG})
+ITEM_REGION_KINDS = frozenset({GOODS})
 TRACK_KINDS = frozenset({TIME, PRESTIGE})
