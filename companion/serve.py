@@ -47,6 +47,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a demo table: a simulated game plays itself, a few actions per second",
     )
     parser.add_argument(
+        "--sensors",
+        choices=("none", "sim"),
+        default="none",
+        help="sim: with --demo, the game is played on a simulated table seen by simulated "
+        "sensors and the reconciler (see docs/sensing.md)",
+    )
+    parser.add_argument(
         "--threads", type=int, default=THREADS, help=f"server threads (default: {THREADS})"
     )
     parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
@@ -62,14 +69,18 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted (Ctrl-C or SIGTERM); return the exit status."""
     import waitress
 
+    from companion.runtime import Runtime
     from web import create_app
 
     db = Path(args.db or (DEMO_DB if args.demo else DEFAULT_DB)).expanduser()
     db.parent.mkdir(parents=True, exist_ok=True)
     token = args.token or load_or_make_token(db.with_suffix(".token"))
-    app = create_app(
-        {"DB_PATH": db, "TABLE_TOKEN": token, "DEMO": args.demo, "BOXCHECK_PATH": args.boxcheck}
+    runtime = Runtime(
+        {"DB_PATH": db, "TABLE_TOKEN": token, "DEMO": args.demo, "BOXCHECK_PATH": args.boxcheck,
+         "SENSORS": getattr(args, "sensors", "none")}
     )
+    runtime.start()
+    app = create_app(runtime)
     server = waitress.create_server(
         app,
         host=args.host,
@@ -98,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
         pass
     finally:
         server.close()
+        runtime.close()
     return 0
 
 

@@ -37,13 +37,20 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def create_app(config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: `DEFAULTS` overlaid with ``config``.
+def create_app(config: dict[str, Any] | Any | None = None) -> Flask:
+    """Build the app: `DEFAULTS` overlaid with ``config``, or around a started
+    `companion.runtime.Runtime` (its config, store and service; sensing under
+    ``/api/sensing``).
 
     Raises:
         companion.store.StoreError, sqlite3.DatabaseError: the database cannot be opened.
         companion.village.data.BoardDataError: the box-check answers file is unreadable.
     """
+    from companion.runtime import Runtime
+
+    runtime = config if isinstance(config, Runtime) else None
+    if runtime is not None:
+        config = {**runtime.config, "DEMO": False}  # the runtime runs its own demo
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     app.config.update(config or {})
@@ -57,15 +64,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.config["BOXCHECK_PATH"] = boxcheck.overlay_path(app.config["BOXCHECK_PATH"])
     app.config["BOX_OVERLAY"] = boxcheck.load_overlay(app.config["BOXCHECK_PATH"])
-    store = EventStore(db_path)
-    service = TableService(store, app.config["TABLE_TOKEN"])
+    if runtime is not None:
+        service = runtime.service
+        app.extensions["runtime"] = runtime
+    else:
+        service = TableService(EventStore(db_path), app.config["TABLE_TOKEN"])
     app.config["TABLE_TOKEN"] = service.table_token
     app.extensions["table"] = service
 
-    from web import api, events
+    from web import api, events, sensing
 
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)
+    app.register_blueprint(sensing.bp)
     if importlib.util.find_spec("web.pages") is not None:
         pages = importlib.import_module("web.pages")
         if hasattr(pages, "bp"):
