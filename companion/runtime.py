@@ -237,6 +237,21 @@ class Runtime:
                 return [o.to_json() for o in self.reconciler.fix_board(discrepancy_id)]
             return [o.to_json() for o in self.reconciler.resolve(discrepancy_id, action)]
 
+    def undo_proposal(self, start: int, actions: list[JSON]) -> int:
+        """Undo a proposal's actions (the game must be at ``start + len(actions)``) and
+        never propose them again from there. Returns the seq after. Raises Refused."""
+        with self._rec_lock:
+            seq = self.service.seq()
+            if seq != start + len(actions):
+                raise Refused(f"the game moved on (seq {seq}): undo from the action list")
+            try:
+                for _ in actions:
+                    seq = self.service.undo("tablet", expected_seq=seq)
+            except TableError as exc:
+                raise Refused(str(exc)) from exc
+            self.reconciler.reject(self.service.state(), actions)
+            return seq
+
     def evidence(self, game_id: int) -> list[JSON]:
         """The observations behind each sensor-made action of a game, by seq."""
         return [{"seq": seq, "observations": obs}

@@ -6,6 +6,8 @@
   prompt and discrepancy still open and each device's latest health.
 - ``GET /api/sensing/open``: the same open messages as JSON.
 - ``POST /api/sensing/prompts/<id>`` ``{"choice": k}`` (table token): pick candidate k.
+- ``POST /api/sensing/proposals/undo`` ``{"start": seq, "actions": [...]}`` (table token):
+  undo a proposal; the reconciler will not propose it again from there.
 - ``POST /api/sensing/discrepancies/<id>`` ``{"action": {...}}`` or ``{"fix": true}``
   ("I will fix the board") (table token).
 - ``GET /api/sensing/evidence?game=<id>``: the observations behind each sensor-made action.
@@ -71,6 +73,22 @@ def post_prompt(prompt_id: int) -> Response:
     except IndexError as exc:
         raise ApiError(400, "bad_choice", str(exc)) from None
     return jsonify({"outcomes": out})
+
+
+@bp.post("/proposals/undo")
+def post_undo_proposal() -> Response:
+    """``{"start": seq, "actions": [...]}``: undo a proposal, never propose it again."""
+    _require_table_token()
+    rt = _require_runtime()
+    body = _json_object()
+    start, actions = body.get("start"), body.get("actions")
+    if not isinstance(start, int) or not isinstance(actions, list) or not actions:
+        raise ApiError(400, "bad_body", 'send {"start": seq, "actions": [...]}')
+    try:
+        seq = rt.undo_proposal(start, actions)
+    except Refused as exc:
+        raise ApiError(409, "refused", str(exc)) from None
+    return jsonify({"seq": seq})
 
 
 @bp.post("/discrepancies/<int:discrepancy_id>")

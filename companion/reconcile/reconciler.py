@@ -61,11 +61,12 @@ class Proposal:
     actions: list[JSON]
     words: str
     observations: list[JSON]
+    start: int = 0  # the seq the actions were submitted from
     kind: str = "proposal"
 
     def to_json(self) -> JSON:
-        return {"kind": self.kind, "id": self.id, "seq": self.seq, "actions": self.actions,
-                "words": self.words}
+        return {"kind": self.kind, "id": self.id, "seq": self.seq, "start": self.start,
+                "actions": self.actions, "words": self.words}
 
 
 @dataclass
@@ -142,6 +143,7 @@ class Reconciler:
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _dismissed: tuple[Any, ...] | None = None
     _waiting: bool = False  # several matches the player's next action will tell apart
+    _rejected: set[tuple[int, str]] = field(default_factory=set)  # undone proposals
 
     def __post_init__(self) -> None:
         self.table = ObservedTable(settle=self.settle)
@@ -205,6 +207,12 @@ class Reconciler:
         self._dismissed = self._last
         return self._emit([self._close_discrepancy("fixing")])
 
+    def reject(self, st: v.GameState, actions: list[JSON]) -> None:
+        """Proposal ``actions`` made from state ``st`` was undone (the game is back at
+        ``st``): never submit it again from there (that table raises a discrepancy)."""
+        self._rejected.add((_fingerprint(st), repr(actions)))
+        self._last = None
+
     def open(self) -> list[JSON]:
         """The prompt and discrepancy still open (for a page that connects)."""
         return [o.to_json() for o in (self.prompt, self.discrepancy) if o is not None]
@@ -231,6 +239,10 @@ class Reconciler:
         if taps:
             fitting = [m for m in matches if fits_taps(st, m, taps)]
             matches = fitting or matches
+        if len(matches) == 1 and self._rejected and (
+            _fingerprint(st), repr([a.to_json() for a in matches[0]])
+        ) in self._rejected:
+            matches = []
         if len(matches) == 1:
             if self.prompt is not None:
                 out.append(self._close_prompt("moved on"))
@@ -276,7 +288,8 @@ class Reconciler:
             done.append(action)
         if not done:
             return []
-        proposal = Proposal(next(self._ids), seq, done, describe_all(done), observations)
+        proposal = Proposal(next(self._ids), seq, done, describe_all(done), observations,
+                            start=seq - len(done))
         return [proposal]
 
     def _new_prompt(self, seq: int, matches: list[Path]) -> Prompt:
@@ -328,6 +341,10 @@ class Reconciler:
             for o in outcomes:
                 self.listener(o)
         return outcomes
+
+
+def _fingerprint(st: v.GameState) -> int:
+    return hash((tuple(sorted(regions_of(st).items())), repr(v.pending(st))))
 
 
 def _continues(cache: PathCache, matches: list[Path]) -> bool:
