@@ -16,6 +16,7 @@ subscribe to (``/api/sensing/events``); a page that connects gets the ones still
 from __future__ import annotations
 
 import itertools
+import json
 import logging
 import queue
 import signal
@@ -42,11 +43,14 @@ JSON = dict[str, Any]
 
 
 class ServiceLink:
-    """The reconciler's way in: `TableService.submit`; the observations that led to each
-    sensor-made action are kept by seq (``evidence``)."""
+    """The reconciler's way in: `TableService.submit`. The observations that led to each
+    sensor-made action are kept by (game, seq) in ``evidence`` and, with ``log_path``,
+    appended to that JSON-lines file (one object per action: game_id, seq, source,
+    observations), so a disputed move can be looked at after the game."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: TableService, log_path: Path | None = None) -> None:
         self.service = service
+        self.log_path = log_path
         self.evidence: dict[tuple[int, int], list[JSON]] = {}
 
     def state(self) -> v.GameState:
@@ -65,6 +69,14 @@ class ServiceLink:
         game = self.service.current_game_id
         if observations and game is not None:
             self.evidence[(game, seq)] = observations
+            if self.log_path is not None:
+                line = {"game_id": game, "seq": seq, "source": source,
+                        "observations": observations}
+                try:
+                    with open(self.log_path, "a", encoding="utf-8") as f:
+                        f.write(json.dumps(line) + "\n")
+                except OSError:
+                    log.exception("cannot write %s", self.log_path)
         return seq
 
 
@@ -138,7 +150,7 @@ class Runtime:
         self.service = TableService(self.store, self.config["TABLE_TOKEN"])
         self.config["TABLE_TOKEN"] = self.service.table_token
         self.sensing = SensingFeed()
-        self.link = ServiceLink(self.service)
+        self.link = ServiceLink(self.service, Path(db).with_suffix(".evidence.jsonl"))
         self._rec_lock = threading.RLock()
         self.reconciler = Reconciler(self.link, listener=self._outcome)
         self.adapters: list[Adapter] = list(adapters or [])

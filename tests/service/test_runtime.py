@@ -101,6 +101,9 @@ def test_a_proposal_then_a_discrepancy_answered_through_the_api(rt: Runtime) -> 
     assert "proposal" in kinds
     evidence = client.get("/api/sensing/evidence").get_json()["evidence"]
     assert evidence and evidence[-1]["observations"][0]["kind"] == "cubes"
+    assert rt.link.log_path is not None
+    kept = [json.loads(line) for line in rt.link.log_path.read_text().splitlines()]
+    assert kept[-1]["seq"] == rt.service.seq() and kept[-1]["source"] == "camera"
 
     # a cube knocked off a space: a discrepancy, open for a page that connects
     st = rt.service.state()
