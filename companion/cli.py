@@ -108,7 +108,7 @@ def _reconcile_bench(args: argparse.Namespace) -> int:
 
     try:
         print(rbench.main(args.games, args.seed, args.setup, args.noise, args.json,
-                          args.players))
+                          args.players, args.play))
     except ValueError as exc:
         print(f"companion reconcile-bench: {exc}", file=sys.stderr)
         return 2
@@ -156,6 +156,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--setup", default="all", help="pad, hub, camera, hub+camera or all")
     p.add_argument("--noise", default="ordinary", help="none, ordinary, heavy or all")
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=3)
+    p.add_argument(
+        "--play", choices=("random", "purposeful"), default="random",
+        help="random: uniform legal play; purposeful: no skip/pass or wasted well when "
+        "something else is possible",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_reconcile_bench)
 

@@ -46,7 +46,7 @@ def row(setup: str, noise: str, counts: Counts) -> dict[str, Any]:
 
 
 def run(games: int, seed: int, setups: list[str], noises: list[str],
-        players: int = 3) -> dict[str, Any]:
+        players: int = 3, play_: str = "random") -> dict[str, Any]:
     """Play ``games`` random games through each setup at each noise level.
 
     Raises ValueError for an unknown setup or noise level, or fewer than one game."""
@@ -59,7 +59,7 @@ def run(games: int, seed: int, setups: list[str], noises: list[str],
     if games < 1:
         raise ValueError("--games must be at least 1")
     rng = random.Random(seed)
-    truths = [random_truth(players, rng) for _ in range(games)]
+    truths = [random_truth(players, rng, play_) for _ in range(games)]
     rows = []
     started = time.perf_counter()
     for noise in noises:
@@ -73,6 +73,7 @@ def run(games: int, seed: int, setups: list[str], noises: list[str],
         "games": games,
         "seed": seed,
         "players": players,
+        "play": play_,
         "seconds": round(time.perf_counter() - started, 2),
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                     "load_1min": round(os.getloadavg()[0], 2)},
@@ -98,10 +99,10 @@ def table(result: dict[str, Any]) -> str:
 
 
 def main(games: int, seed: int, setup: str, noise: str, as_json: bool,
-         players: int = 3) -> str:
+         players: int = 3, play_: str = "random") -> str:
     setups = list(SETUPS) if setup == "all" else [setup]
     noises = list(NOISE) if noise == "all" else [noise]
-    result = run(games, seed, setups, noises, players)
+    result = run(games, seed, setups, noises, players, play_)
     return json.dumps(result, indent=2) if as_json else table(result)
 
 

@@ -177,9 +177,17 @@ class ObservedTable:
         return [t.piece for t in self.taps if t.piece]
 
     def committed(self) -> list[Observation]:
-        """Hand over and forget the observations (and taps) that led to a commit."""
-        out, self.log, self.taps = self.log, [], []
-        return out
+        """Hand over and forget the observations that led to a commit: the latest of each
+        source about each place, and every tap, in time order."""
+        latest: dict[tuple[str, str], Observation] = {}
+        for obs in self.log:
+            place = getattr(obs, "zone", None) or getattr(obs, "region", None) or getattr(
+                obs, "track", "") + ":" + str(getattr(obs, "marker", ""))
+            key = (obs.source, str(place)) if not isinstance(obs, TagTapped) else (
+                obs.source, f"tap:{obs.t}")
+            latest[key] = obs
+        self.log, self.taps = [], []
+        return sorted(latest.values(), key=lambda o: o.t)
 
 
 __all__ = ["ObservedTable", "hidden_by"]

@@ -209,7 +209,8 @@ class SimTable:
         if self.rng.random() < self.noise.dup:
             self.events.append((t + 0.05, obs))
 
-    def _camera_obs(self, t: float, name: str, value: RegionValue) -> Observation:
+    def _camera_obs(self, t: float, name: str, value: RegionValue,
+                    pieces: dict[str, frozenset[str]] | None = None) -> Observation:
         src = "camera:0"
         kind, detail = zones.split(name)
         if kind in zones.CUBE_REGION_KINDS:
@@ -226,14 +227,16 @@ class SimTable:
         if kind == zones.PRESTIGE:
             assert isinstance(value, int) and detail
             return MarkerCell(src, t, track=zones.PRESTIGE, marker=detail, cell=value)
-        return ZoneSnapshot(src, t, zone=name, pieces=self._ids(self.truth)[name])
+        pieces = pieces if pieces is not None else self._ids(self.truth)
+        return ZoneSnapshot(src, t, zone=name, pieces=pieces[name])
 
     def frame(self, t: float, names: Iterable[str] | None = None, lossy: bool = True) -> None:
         """A camera frame: every region it sees (or ``names``)."""
         reg = self._regions(self.truth)
+        pieces = self._ids(self.truth)
         for name in self.camera if names is None else names:
             if name in self.camera:
-                self._send(t, self._camera_obs(t, name, reg[name]), lossy)
+                self._send(t, self._camera_obs(t, name, reg[name], pieces), lossy)
 
     def start(self, t: float) -> None:
         for i, z in enumerate(self.hub):
@@ -432,13 +435,43 @@ class _Clock:
             self.rec.prompt = None
 
 
-def random_truth(players: int, rng: random.Random) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A random legal game: its header and actions."""
-    from companion.simulate import random_game
-
-    game = random_game(players, rng, check=False)
-    return game.header, game.actions
+PLAYS = ("random", "purposeful")
 
 
-__all__ = ["NOISE", "SETUPS", "Counts", "Noise", "SimLink", "SimTable", "camera_regions",
+def random_truth(players: int, rng: random.Random,
+                 play: str = "random") -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A random legal game: its header and actions. ``play``: ``random`` picks uniformly
+    among the legal options; ``purposeful`` picks uniformly among those that do something
+    (no skip, pass or done while anything else is possible, no well used for a space
+    whose action cannot be done). Raises ValueError for another ``play``."""
+    if play == "random":
+        from companion.simulate import random_game
+
+        game = random_game(players, rng, check=False)
+        return game.header, game.actions
+    if play != "purposeful":
+        raise ValueError(f"unknown play {play!r}; known: {', '.join(PLAYS)}")
+    from companion.bags import draw_with_rng
+    from companion.simulate import MAX_ACTIONS
+    from companion.village.vocabulary import Color
+
+    header = v.make_header([c.value for c in list(Color)[:players]])
+    st = v.start(header)
+    actions: list[dict[str, Any]] = []
+    while st.phase != "over" and len(actions) < MAX_ACTIONS:
+        spec = v.chance_spec(st)
+        if spec is not None:
+            a = draw_with_rng(spec, rng)
+        else:
+            options = v.legal_actions(st)
+            useful = [o for o in options if o.type not in ("skip", "pass", "done")
+                      and (o.type != "well"
+                           or v.pending(v.apply_unchecked(st, o)).player == st.current_color)]
+            a = rng.choice(useful or options).to_json()
+        actions.append(a)
+        st = v.apply(st, a)
+    return header, actions
+
+
+__all__ = ["NOISE", "PLAYS", "SETUPS", "Counts", "Noise", "SimLink", "SimTable", "camera_regions",
            "equivalent", "hub_zones", "play", "random_truth"]
