@@ -262,18 +262,25 @@ class Reconciler:
         return self._emit(out)
 
     def _tap_answer(self, st: v.GameState, seq: int, taps: list[str]) -> list[Outcome]:
-        """A tap with nothing else new answers the pending decision naming a member."""
+        """A tap with nothing else new answers the pending decision naming a member: the
+        first tap a decision naming one member (later taps wait for the next decision);
+        all of them a buy-out."""
         options = [a for a in v.legal_actions(st) if member_signatures(a)]
+        buyout = any(isinstance(a, Buyout) for a in options)
+        used = taps if buyout else taps[:1]
         fit = [
             a for a in options
-            if (len(a.members) == len(taps) if isinstance(a, Buyout) else True)
-            and fits_taps(st, (a,), taps if isinstance(a, Buyout) else taps[-1:])
+            if (len(a.members) == len(used) if isinstance(a, Buyout) else True)
+            and fits_taps(st, (a,), used)
         ]
         if not fit:
             self.table.committed()  # the taps answer nothing: forget them
             return []
         if len(fit) == 1:
-            return self._submit([fit[0].to_json()], seq, prompted=False)
+            rest = self.table.taps[len(used):]
+            out = self._submit([fit[0].to_json()], seq, prompted=False)
+            self.table.taps = rest
+            return out
         return [self._new_prompt(seq, [(a,) for a in fit])]
 
     def _submit(self, actions: list[JSON], seq: int, *, prompted: bool) -> list[Outcome]:

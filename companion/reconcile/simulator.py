@@ -15,8 +15,8 @@ when the engine asks which member dies or is bought out, and in ``pad`` for ever
 that names a member.
 
 Noise (``NOISE``), per level: a read missed (a camera frame region dropped, seen again at
-the next frame 0.4 s later; a tag reader's read lost until the piece is moved again or the
-board is put right), a read duplicated, a piece slid across a neighbouring reader on its
+the next frame 0.4 s later; a tag reader's read made at a later poll, 0.1-0.3 s on), a
+read duplicated, a piece slid across a neighbouring reader on its
 way (seen, then gone 0.2 s later), two actions made before the sensors settle, a hand over
 the moved regions during every move, and cubes knocked off an action space.
 """
@@ -260,20 +260,27 @@ class SimTable:
             src = f"hub:1/reader:{i}"
             came = ids[z] - self.reader_ids[z]
             went = self.reader_ids[z] - ids[z]
+            self.reader_ids[z] = ids[z]
             if came:
                 if self.rng.random() < self.noise.slide:
                     self._slide(t, z, came)
-                if self.rng.random() >= self.noise.miss:
-                    self.reader_ids[z] = self.reader_ids[z] | came
-                    self._send(t + 0.15, PiecesSeen(src, t + 0.15, zone=z, pieces=came), False)
-            if went and self.rng.random() >= self.noise.miss:
-                self.reader_ids[z] = self.reader_ids[z] - went
-                self._send(t + 0.1, PiecesGone(src, t + 0.1, zone=z, pieces=went), False)
+                at = t + 0.15 + self._poll_delay()
+                self._send(at, PiecesSeen(src, at, zone=z, pieces=came), False)
+            if went:
+                at = t + 0.1 + self._poll_delay()
+                self._send(at, PiecesGone(src, at, zone=z, pieces=went), False)
         for a in actions:
             for piece in self._taps(a):
                 self.counts.taps += 1
                 self.events.append((t + 0.3, TagTapped("pad:sim", t + 0.3, reader="sim",
                                                        uid=_uid(piece), piece=piece)))
+
+    def _poll_delay(self) -> float:
+        """A read missed at one poll of a tag reader is made at a later poll."""
+        delay = 0.0
+        while self.rng.random() < self.noise.miss:
+            delay += self.rng.uniform(0.1, 0.3)
+        return delay
 
     def _slide(self, t: float, dest: str, pieces: frozenset[str]) -> None:
         others = [z for z in self.hub if z != dest]
