@@ -1,5 +1,6 @@
-"""Sensing: observations from the sensors, and (next) the reconciler that turns them into
-actions through the table service's one way in. See ``docs/sensing.md``."""
+"""Sensing: observations from the sensors, and the reconciler that turns them into actions
+through the table service's one way in (``reconciler.Reconciler``), the simulated table
+(``simulator``) and its bench. See ``docs/sensing.md``."""
 
 from .observations import (
     CubeCounts,
