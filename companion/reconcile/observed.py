@@ -96,7 +96,8 @@ class ObservedTable:
         elif isinstance(obs, ItemCounts):
             self._set((obs.source, obs.region), tuple(obs.counts.get(k, 0) for k in ITEM_ORDER), t)
         elif isinstance(obs, MarkerCell):
-            name = obs.track if obs.track != zones.PRESTIGE else zones.zone(obs.track, obs.marker)
+            name = (zones.zone(obs.track, obs.marker)
+                    if obs.track in (zones.PRESTIGE, zones.FIRST_PLAYER) else obs.track)
             self._set((obs.source, name), obs.cell, t)
         else:
             return

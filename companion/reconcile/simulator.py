@@ -224,9 +224,9 @@ class SimTable:
         if kind == zones.TIME:
             assert isinstance(value, int) and detail
             return MarkerCell(src, t, track=name, marker=detail, cell=value)
-        if kind == zones.PRESTIGE:
+        if kind in (zones.PRESTIGE, zones.FIRST_PLAYER):
             assert isinstance(value, int) and detail
-            return MarkerCell(src, t, track=zones.PRESTIGE, marker=detail, cell=value)
+            return MarkerCell(src, t, track=kind, marker=detail, cell=value)
         pieces = pieces if pieces is not None else self._ids(self.truth)
         return ZoneSnapshot(src, t, zone=name, pieces=pieces[name])
 

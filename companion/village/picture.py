@@ -38,6 +38,8 @@ class Picture:
     - ``items``: ``goods:<colour>`` → counts of ``grain``, ``coin`` and each good;
     - ``time``: ``time:<colour>`` → (cell, laps): cell = time spent modulo the track length;
     - ``prestige``: colour → cell on the prestige track;
+    - ``first_player``: the colour holding the first-player token (taken with the council's
+      first privilege, it marks who starts the next round);
     - ``customers``: market slot → tile id face up (0-4 stalls, 5-9 waiting line).
     """
 
@@ -49,6 +51,7 @@ class Picture:
     time: dict[str, tuple[int, int]]
     prestige: dict[str, int]
     customers: dict[int, str]
+    first_player: str = ""
 
     def regions(self) -> dict[str, RegionValue]:
         """One comparable value per region name (see ``docs/sensing.md``).
@@ -56,7 +59,8 @@ class Picture:
         Piece zones give the sorted *signatures* of their figures (``red-2``: colour and
         generation, what a camera can tell and what the rules tell apart); the black bag
         leaves its monks out. Cube regions give counts in ``CUBE_ORDER``, ``goods:*`` in
-        ``ITEM_ORDER``, ``time:*`` the cell, ``prestige:<colour>`` the cell.
+        ``ITEM_ORDER``, ``time:*`` the cell, ``prestige:<colour>`` the cell,
+        ``first_player:<colour>`` 1 for the token's holder, else 0.
         """
         out: dict[str, RegionValue] = {}
         for name, members in self.pieces.items():
@@ -69,6 +73,7 @@ class Picture:
             out[name] = cell
         for colour, cell in self.prestige.items():
             out[zones.zone(zones.PRESTIGE, colour)] = cell
+            out[zones.zone(zones.FIRST_PLAYER, colour)] = int(colour == self.first_player)
         return out
 
 
@@ -144,7 +149,12 @@ def picture(st: GameState) -> Picture:
         time=time,
         prestige=prestige,
         customers=customers,
+        first_player=_first(st),
     )
+
+
+def _first(st: GameState) -> str:
+    return (st.next_first or st.players[st.first]).value
 
 
 _ZONES: dict[tuple[int, tuple[Color, ...]], tuple[str, ...]] = {}
@@ -172,6 +182,7 @@ def regions_of(st: GameState) -> dict[str, RegionValue]:
     for s, on in st.spaces.items():
         out["space:" + s.value] = tuple(on.get(c, 0) for c in CUBE_ORDER)
     length = st.data.time_track_length
+    first = _first(st)
     for color in st.players:
         p = st.p[color]
         c = color.value
@@ -179,6 +190,7 @@ def regions_of(st: GameState) -> dict[str, RegionValue]:
         out["goods:" + c] = (p.grain, p.coins, *(p.goods[g] for g in Good))
         out["time:" + c] = p.time % length
         out["prestige:" + c] = p.prestige
+        out["first_player:" + c] = int(c == first)
     out[zones.STOCK] = tuple(st.supply.get(c, 0) for c in CUBE_ORDER)
     out[zones.GREEN_BAG] = tuple(st.bag.get(c, 0) for c in CUBE_ORDER)
     return out

@@ -36,6 +36,7 @@ GOODS = "goods"
 # Tracks: a marker per colour on numbered cells.
 TIME = "time"  # time:<colour> — the time track on that family's farm
 PRESTIGE = "prestige"  # the prestige track around the main board
+FIRST_PLAYER = "first_player"  # the first-player token: marker <colour> on cell 1 if held, else 0
 
 MONK_PIECES: tuple[str, ...] = ("monk-1", "monk-2", "monk-3", "monk-4")
 
@@ -76,4 +77,4 @@ PIECE_ZONE_KINDS = frozenset(
 )
 CUBE_REGION_KINDS = frozenset({SPACE, SUPPLY, STOCK, GREEN_BAG})
 ITEM_REGION_KINDS = frozenset({GOODS})
-TRACK_KINDS = frozenset({TIME, PRESTIGE})
+TRACK_KINDS = frozenset({TIME, PRESTIGE, FIRST_PLAYER})
