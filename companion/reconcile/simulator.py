@@ -15,7 +15,7 @@ when the engine asks which member dies or is bought out, and in ``pad`` for ever
 that names a member.
 
 Noise (``NOISE``), per level: a read missed (a camera frame region dropped, seen again at
-the next frame 0.4 s later; a tag reader's read made at a later poll, 0.1-0.3 s on), a
+the next frame 0.2 s later; a tag reader's read made at a later poll, 0.1-0.3 s on), a
 read duplicated, a piece slid across a neighbouring reader on its
 way (seen, then gone 0.2 s later), two actions made before the sensors settle, a hand over
 the moved regions during every move, and cubes knocked off an action space.
@@ -46,7 +46,7 @@ from .observations import (
 from .reconciler import Discrepancy, Prompt, Proposal, Reconciler, Refused
 
 SETUPS = ("pad", "hub", "camera", "hub+camera")
-FRAME = 0.4  # seconds between camera frames
+FRAME = 0.2  # seconds between camera frames (a 5 fps camera)
 MOVE = 3.0  # seconds a move (and the sensors settling after it) takes
 MEMBER_TYPES = frozenset(
     {"train", "travel", "church", "council_enter", "council_advance", "recall", "church_move"}
