@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import queue
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -123,8 +124,6 @@ def _stream(rt: Any, keepalive: float) -> Iterator[str]:
     if rt is None:
         while True:
             yield ": keep-alive (no sensors)\n\n"
-            import time
-
             time.sleep(keepalive)
     q = rt.sensing.subscribe()
     try:
