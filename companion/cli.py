@@ -104,6 +104,18 @@ def _boxcheck(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reconcile_bench(args: argparse.Namespace) -> int:
+    from companion.reconcile import bench as rbench
+
+    try:
+        print(rbench.main(args.games, args.seed, args.setup, args.noise, args.json,
+                          args.players, args.play))
+    except ValueError as exc:
+        print(f"companion reconcile-bench: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     result: int = serve.run(args)
     return result
@@ -139,6 +151,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_bench)
+
+    p = sub.add_parser(
+        "reconcile-bench", help="random games through simulated sensors and the reconciler"
+    )
+    p.add_argument("--games", type=int, default=5)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--setup", default="all", help="pad, hub, camera, hub+camera or all")
+    p.add_argument("--noise", default="ordinary", help="none, ordinary, heavy or all")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=3)
+    p.add_argument(
+        "--play", choices=("random", "purposeful"), default="random",
+        help="random: uniform legal play; purposeful: no skip/pass or wasted well when "
+        "something else is possible",
+    )
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_reconcile_bench)
 
     p = sub.add_parser("boxcheck", help="confirm the printed values of your box")
     p.add_argument(

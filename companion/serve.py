@@ -66,6 +66,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"with --demo: seconds between two actions (default: {DEMO_SECONDS})",
     )
     parser.add_argument(
+        "--sensors",
+        choices=("none", "sim"),
+        default="none",
+        help="sim: with --demo, the game is played on a simulated table seen by simulated "
+        "sensors and the reconciler (see docs/sensing.md)",
+    )
+    parser.add_argument(
         "--public-url",
         default=None,
         metavar="URL",
@@ -85,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted (Ctrl-C or SIGTERM); return the exit status."""
     import uvicorn
 
+    from companion.runtime import Runtime
     from companion.store import (
         StorageFull,
         StorageReadOnly,
@@ -102,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         db.parent.mkdir(parents=True, exist_ok=True)
         token = args.token or load_or_make_token(db.with_suffix(".token"))
-        app = create_app(
+        runtime = Runtime(
             {
                 "DB_PATH": db,
                 "TABLE_TOKEN": token,
@@ -110,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
                 "DEMO_INTERVAL": args.speed,
                 "BOXCHECK_PATH": args.boxcheck,
                 "READ_WORKERS": max(args.threads, 2),
+                "SENSORS": args.sensors,
             }
         )
     except (StoreError, OSError) as exc:
@@ -129,8 +138,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         sock = listening_socket(args.host, args.port)
     except OSError as exc:
+        runtime.close()
         print(f"companion serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return 2
+    runtime.start()
+    app = create_app(runtime)
     config = uvicorn.Config(
         make_asgi(app),
         http="httptools",
@@ -171,6 +183,7 @@ def run(args: argparse.Namespace) -> int:
         pass
     finally:
         sock.close()
+        runtime.close()
     return 0
 
 

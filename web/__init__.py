@@ -38,14 +38,21 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def create_app(config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: `DEFAULTS` overlaid with ``config``.
+def create_app(config: dict[str, Any] | Any | None = None) -> Flask:
+    """Build the app: `DEFAULTS` overlaid with ``config``, or around a started
+    `companion.runtime.Runtime` (its config, store and service; sensing under
+    ``/api/sensing``).
 
     Raises:
         companion.store.StoreError, sqlite3.DatabaseError: the database cannot be opened.
     A box-check answers file that cannot be used (wholly or in part) is no error: the
     shipped values stand in and ``BOX_OVERLAY_PROBLEMS`` says why.
     """
+    from companion.runtime import Runtime
+
+    runtime = config if isinstance(config, Runtime) else None
+    if runtime is not None:
+        config = {**runtime.config, "DEMO": False}  # the runtime runs its own demo
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     app.config.update(config or {})
@@ -63,15 +70,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         log.warning("box check: %s", problem)
     app.config["BOX_OVERLAY"] = overlay
     app.config["BOX_OVERLAY_PROBLEMS"] = problems
-    store = EventStore(db_path)
-    service = TableService(store, app.config["TABLE_TOKEN"])
+    if runtime is not None:
+        service = runtime.service
+        app.extensions["runtime"] = runtime
+    else:
+        service = TableService(EventStore(db_path), app.config["TABLE_TOKEN"])
     app.config["TABLE_TOKEN"] = service.table_token
     app.extensions["table"] = service
 
-    from web import api, events
+    from web import api, events, sensing
 
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)
+    app.register_blueprint(sensing.bp)
     from web import tags  # the tag registry, enrolment page and reader health (docs/tags.md)
 
     tags.init_app(app, db_path)

@@ -1,9 +1,11 @@
-"""Sensing: observations from the sensors, and (next) the reconciler that turns them into
-actions through the table service's one way in. See ``docs/sensing.md``."""
+"""Sensing: observations from the sensors, and the reconciler that turns them into actions
+through the table service's one way in (``reconciler.Reconciler``), the simulated table
+(``simulator``) and its bench. See ``docs/sensing.md``."""
 
 from .observations import (
     CubeCounts,
     Health,
+    ItemCounts,
     MarkerCell,
     Observation,
     ObservationError,
@@ -19,6 +21,7 @@ from .observations import (
 __all__ = [
     "CubeCounts",
     "Health",
+    "ItemCounts",
     "MarkerCell",
     "Observation",
     "ObservationError",

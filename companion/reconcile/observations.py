@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 CUBE_COLOURS = ("brown", "pink", "orange", "green", "plague")
 HEALTH_STATES = ("up", "down", "degraded", "connecting")
+ITEM_NAMES = ("grain", "coin", "scroll", "horse", "ox", "plough", "wagon")
 
 
 class ObservationError(ValueError):
@@ -87,6 +88,15 @@ class CubeCounts(Observation):
 
 
 @dataclass(frozen=True, slots=True)
+class ItemCounts(Observation):
+    """Grain sacks, coins and goods tiles on a farm (region ``goods:<colour>``); absent = 0."""
+
+    kind: ClassVar[str] = "items"
+    region: str
+    counts: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class MarkerCell(Observation):
     """A marker's cell on a track (``time:red`` with marker ``red``; ``prestige``)."""
 
@@ -118,8 +128,8 @@ class Health(Observation):
 
 KINDS: dict[str, type[Observation]] = {
     c.kind: c
-    for c in (TagTapped, PiecesSeen, PiecesGone, ZoneSnapshot, CubeCounts, MarkerCell,
-              Occluded, Health)
+    for c in (TagTapped, PiecesSeen, PiecesGone, ZoneSnapshot, CubeCounts, ItemCounts,
+              MarkerCell, Occluded, Health)
 }
 
 
@@ -157,10 +167,12 @@ def from_json(data: Mapping[str, Any]) -> Observation:
                 raise ObservationError(f"{cls.kind}.{f.name} must be a list of strings")
             v = frozenset(v)
         elif f.name == "counts":
+            allowed: tuple[str, ...] = ITEM_NAMES if cls is ItemCounts else CUBE_COLOURS
             if not isinstance(v, Mapping) or not all(
-                k in CUBE_COLOURS and isinstance(n, int) and n >= 0 for k, n in v.items()
+                k in allowed and isinstance(n, int) and not isinstance(n, bool) and n >= 0
+                for k, n in v.items()
             ):
-                raise ObservationError(f"{cls.kind}.counts maps {CUBE_COLOURS} to counts ≥ 0")
+                raise ObservationError(f"{cls.kind}.counts maps {allowed} to counts ≥ 0")
             v = dict(v)
         args[f.name] = v
     try:

@@ -25,6 +25,7 @@ from .engine import (
 )
 from .errors import AmbiguousAction, IllegalAction, MalformedAction, RulesError
 from .house import HOUSE_RULES, HouseRules, house_rules
+from .picture import Picture, picture
 from .record import ReplayError, make_header, replay, start
 from .state import GameState
 from .state import new_game as _new_game
@@ -56,6 +57,7 @@ __all__ = [
     "IllegalAction",
     "MalformedAction",
     "Pending",
+    "Picture",
     "ReplayError",
     "RulesError",
     "apply",
@@ -71,6 +73,7 @@ __all__ = [
     "new_game",
     "parse_action",
     "pending",
+    "picture",
     "replay",
     "resolve",
     "start",

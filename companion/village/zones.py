@@ -30,9 +30,13 @@ SUPPLY = "supply"  # supply:<colour> — cubes on a family's farm
 STOCK = "stock"  # the general supply beside the board
 GREEN_BAG = "green_bag"  # the green cube bag (count only)
 
+# Item regions: goods:<colour> — the grain, coins and goods tiles on a family's farm.
+GOODS = "goods"
+
 # Tracks: a marker per colour on numbered cells.
 TIME = "time"  # time:<colour> — the time track on that family's farm
 PRESTIGE = "prestige"  # the prestige track around the main board
+FIRST_PLAYER = "first_player"  # the first-player token: marker <colour> on cell 1 if held, else 0
 
 MONK_PIECES: tuple[str, ...] = ("monk-1", "monk-2", "monk-3", "monk-4")
 
@@ -72,4 +76,5 @@ PIECE_ZONE_KINDS = frozenset(
     {FARM, UNBORN, CRAFT, COUNCIL, TRAVEL, CHURCH, BAG, CHRONICLE, GRAVES, REMOVED}
 )
 CUBE_REGION_KINDS = frozenset({SPACE, SUPPLY, STOCK, GREEN_BAG})
-TRACK_KINDS = frozenset({TIME, PRESTIGE})
+ITEM_REGION_KINDS = frozenset({GOODS})
+TRACK_KINDS = frozenset({TIME, PRESTIGE, FIRST_PLAYER})

@@ -1,0 +1,160 @@
+"""The demo on a simulated table, in real time: ``companion serve --demo --sensors sim``.
+
+A thread plays random legal games "by hand" on a `SimTable`; its sensors' observations go
+to the runtime's real reconciler, which submits what it recognises to the table service.
+The players wait a few seconds, then answer a prompt with what they did and put the board
+right after a discrepancy (so the pages show both); what no sensor sees (customer tiles,
+and what the reconciler is more than two actions behind on) they enter on the tablet.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+import companion.village as v
+from companion.bags import draw_with_rng
+from companion.table.errors import TableError
+
+from .observations import Health, Observation
+from .reconciler import Refused, UnknownOpen
+from .simulator import FRAME, NOISE, Counts, SimTable, equivalent
+
+if TYPE_CHECKING:
+    from companion.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+PLAYERS = (("red", "yellow", "blue"), ("red", "blue"))
+
+
+class _Emit:
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+
+    def observe(self, obs: Observation) -> None:
+        self.runtime.emit(obs)
+
+
+class LiveSimTable:
+    """Plays on a simulated table every ``move`` seconds; answers after ``patience``."""
+
+    def __init__(self, runtime: Runtime, setup: str = "hub+camera", noise: str = "ordinary",
+                 move: float = 1.5, patience: float = 4.0, seed: int | None = None) -> None:
+        self.runtime, self.setup, self.noise = runtime, setup, NOISE[noise]
+        self.move, self.patience = move, patience
+        self.rng = random.Random(seed)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="demo-sim-table", daemon=True)
+        self.counts = Counts()
+        self._seen_at: dict[int, float] = {}
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    # -- the players ---------------------------------------------------------------------
+
+    def _run(self) -> None:
+        self.runtime.emit(Health("sim:" + self.setup, time.monotonic(), device="sim:" +
+                                 self.setup, state="up", detail=f"simulated {self.setup}"))
+        while not self._stop.is_set():
+            try:
+                self._game()
+            except Exception:
+                log.exception("simulated table failed; starting again")
+                self._stop.wait(2.0)
+
+    def _game(self) -> None:
+        svc = self.runtime.service
+        svc.new_game(list(self.rng.choice(PLAYERS)), label="demo (simulated sensors)")
+        truth = svc.state()
+        actions: list[dict[str, Any]] = []
+        sim = SimTable(self.setup, self.noise, self.rng, truth, _Emit(self.runtime),  # type: ignore[arg-type]
+                       self.counts)
+        sim.start(time.monotonic())
+        while truth.phase != "over" and not self._stop.is_set():
+            spec = v.chance_spec(truth)
+            if spec is not None:
+                a = draw_with_rng(spec, self.rng)
+            else:
+                a = self.rng.choice(v.legal_actions(truth)).to_json()
+            if a["type"] == "reveal_customers":
+                self._catch_up(actions, len(actions))
+            else:
+                self._catch_up(actions, len(actions) - 2)
+            truth = v.apply(truth, a)
+            actions.append(a)
+            if a["type"] == "reveal_customers":
+                self._enter(a, len(actions) - 1)
+                sim.truth = truth
+                sim.shown = sim._regions(truth)
+                continue
+            sim.move(time.monotonic(), truth, [a])
+            self._wait(sim, actions)
+        self._catch_up(actions, len(actions))
+        self._stop.wait(self.move * 5)
+
+    def _wait(self, sim: SimTable, actions: list[dict[str, Any]]) -> None:
+        """Deliver the observations in real time; answer prompts and discrepancies."""
+        end = time.monotonic() + self.move
+        next_frame = 0.0
+        while time.monotonic() < end and not self._stop.is_set():
+            now = time.monotonic()
+            if sim.camera and now >= next_frame:
+                sim.frame(now)
+                next_frame = now + FRAME
+            sim.flush(now)
+            rec = self.runtime.reconciler
+            p, d = rec.prompt, rec.discrepancy
+            if p is not None and time.monotonic() - self._seen(p.id) > self.patience:
+                self._answer(p, actions)
+            if d is not None and time.monotonic() - self._seen(d.id) > self.patience:
+                sim.knocked.clear()
+                sim.put_right(time.monotonic(), [])
+                self._seen_at[d.id] = float("inf")  # put right once
+            self._stop.wait(0.05)
+
+    def _seen(self, ident: int) -> float:
+        return self._seen_at.setdefault(ident, time.monotonic())
+
+    def _answer(self, p: Any, actions: list[dict[str, Any]]) -> None:
+        done = self._done()
+        st = self.runtime.service.state()
+        for k, cand in enumerate(p.candidates):
+            true = actions[done: done + len(cand)]
+            if len(true) == len(cand) and all(
+                equivalent(st, a, b) for a, b in zip(cand, true, strict=True)
+            ):
+                with contextlib.suppress(UnknownOpen, IndexError, Refused):
+                    self.runtime.answer(p.id, k)
+                return
+
+    def _done(self) -> int:
+        svc = self.runtime.service
+        gid = svc.current_game_id
+        return len(svc.store.effective_actions(gid)) if gid is not None else 0
+
+    def _catch_up(self, actions: list[dict[str, Any]], upto: int) -> None:
+        while (done := self._done()) < upto and not self._stop.is_set():
+            self._enter(actions[done], done)
+
+    def _enter(self, action: dict[str, Any], index: int) -> None:
+        if self._done() != index:
+            return
+        svc = self.runtime.service
+        try:
+            svc.submit(action, "tablet", svc.seq())
+        except (TableError, v.RulesError) as exc:
+            log.info("simulated tablet entry refused: %s", exc)
+
+
+__all__ = ["LiveSimTable"]

@@ -1,0 +1,194 @@
+"""The observed table: what the sensors say, region by region, once it has settled.
+
+Each (source, region) keeps its latest raw value and when it last changed. A value is
+*settled* once it has stayed the same for ``settle`` seconds while not occluded, so a piece
+slid across a reader or a cube under a passing hand (appearing and vanishing within the
+settle time) is never committed. Regions whose sources disagree, and regions occluded for
+longer than ``occlusion_timeout``, are left out of the comparison.
+
+Region values use the flat form of ``Picture.regions()`` (piece zones as figure
+signatures), so they compare directly with what the engine expects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.village import zones
+from companion.village.picture import CUBE_ORDER, ITEM_ORDER, RegionValue, signatures
+
+from .observations import (
+    CubeCounts,
+    ItemCounts,
+    MarkerCell,
+    Observation,
+    Occluded,
+    PiecesGone,
+    PiecesSeen,
+    TagTapped,
+    ZoneSnapshot,
+)
+
+
+def hidden_by(region: str) -> set[str]:
+    """The regions a hand over ``region`` hides: a hand over ``farm:red`` hides the whole
+    farm board (its figures, cubes, goods and time track)."""
+    kind, detail = zones.split(region)
+    if kind == zones.FARM and detail:
+        return {region, zones.zone(zones.SUPPLY, detail), zones.zone(zones.GOODS, detail),
+                zones.zone(zones.TIME, detail)}
+    return {region}
+
+
+@dataclass
+class _Cell:
+    raw: RegionValue
+    since: float
+    settled: RegionValue | None = None
+    ids: frozenset[str] = frozenset()  # piece zones: the ids the source reported
+    settled_ids: frozenset[str] = frozenset()
+
+
+@dataclass
+class ObservedTable:
+    """Settled observations by region. Feed with :meth:`observe`, advance with :meth:`tick`."""
+
+    settle: float = 0.5
+    occlusion_timeout: float = 5.0
+    cells: dict[tuple[str, str], _Cell] = field(default_factory=dict)
+    occluded: dict[str, tuple[frozenset[str], float]] = field(default_factory=dict)
+    taps: list[TagTapped] = field(default_factory=list)
+    log: list[Observation] = field(default_factory=list)  # since the last commit
+    last_change: float = float("-inf")
+
+    def observe(self, obs: Observation) -> None:
+        """Take one observation in (health is ignored here)."""
+        t = obs.t
+        if isinstance(obs, TagTapped):
+            self.taps.append(obs)
+            self.log.append(obs)
+            self.last_change = max(self.last_change, t)
+            return
+        if isinstance(obs, Occluded):
+            hidden: set[str] = set()
+            for r in obs.regions:
+                hidden |= hidden_by(r)
+            if hidden:
+                self.occluded[obs.source] = (frozenset(hidden), t)
+            else:
+                self.occluded.pop(obs.source, None)
+            self.last_change = max(self.last_change, t)
+            return
+        if isinstance(obs, (PiecesSeen, PiecesGone, ZoneSnapshot)):
+            key = (obs.source, obs.zone)
+            old = self.cells.get(key)
+            ids = old.ids if old else frozenset()
+            if isinstance(obs, PiecesSeen):
+                ids = ids | obs.pieces
+            elif isinstance(obs, PiecesGone):
+                ids = ids - obs.pieces
+            else:
+                ids = obs.pieces
+            self._set(key, signatures(ids), t, ids)
+        elif isinstance(obs, CubeCounts):
+            self._set((obs.source, obs.region),
+                      tuple(obs.counts.get(c.value, 0) for c in CUBE_ORDER), t)
+        elif isinstance(obs, ItemCounts):
+            self._set((obs.source, obs.region), tuple(obs.counts.get(k, 0) for k in ITEM_ORDER), t)
+        elif isinstance(obs, MarkerCell):
+            name = (zones.zone(obs.track, obs.marker)
+                    if obs.track in (zones.PRESTIGE, zones.FIRST_PLAYER) else obs.track)
+            self._set((obs.source, name), obs.cell, t)
+        else:
+            return
+        self.log.append(obs)
+
+    def _set(self, key: tuple[str, str], value: RegionValue, t: float,
+             ids: frozenset[str] = frozenset()) -> None:
+        cell = self.cells.get(key)
+        if cell is None:
+            self.cells[key] = _Cell(value, t, None, ids)
+            self.last_change = max(self.last_change, t)
+            return
+        cell.ids = ids
+        if cell.raw != value:
+            cell.raw = value
+            cell.since = t
+            self.last_change = max(self.last_change, t)
+
+    def hidden(self, now: float) -> set[str]:
+        """Regions under a hand now (any age)."""
+        out: set[str] = set()
+        for regions, _since in self.occluded.values():
+            out |= regions
+        return out
+
+    def tick(self, now: float) -> bool:
+        """Settle what has stayed still long enough; True if a settled value changed."""
+        hidden = self.hidden(now)
+        changed = False
+        for (_src, name), cell in self.cells.items():
+            if cell.settled == cell.raw and cell.settled_ids == cell.ids:
+                continue
+            if name in hidden or now - cell.since < self.settle:
+                continue
+            if cell.settled != cell.raw:
+                changed = True
+            cell.settled = cell.raw
+            cell.settled_ids = cell.ids
+        return changed
+
+    def quiet(self, now: float) -> bool:
+        """True when nothing waits to settle and no hand has been over the table lately
+        (a hand resting longer than ``occlusion_timeout`` no longer holds things up)."""
+        for regions, since in self.occluded.values():
+            if regions and now - since < self.occlusion_timeout:
+                return False
+        hidden = self.hidden(now)
+        return all(
+            c.raw == c.settled or name in hidden for (_s, name), c in self.cells.items()
+        )
+
+    def settled(self, now: float) -> dict[str, RegionValue]:
+        """Settled value per region, leaving out occluded regions and regions whose
+        sources disagree."""
+        hidden = self.hidden(now)
+        out: dict[str, RegionValue] = {}
+        conflict: set[str] = set()
+        for (_src, name), cell in self.cells.items():
+            if cell.settled is None or name in hidden:
+                continue
+            if name in out and out[name] != cell.settled:
+                conflict.add(name)
+            out[name] = cell.settled
+        for name in conflict:
+            del out[name]
+        return out
+
+    def ids(self, name: str) -> frozenset[str]:
+        """Settled piece ids any source reported in zone ``name``."""
+        out: frozenset[str] = frozenset()
+        for (_src, n), cell in self.cells.items():
+            if n == name:
+                out |= cell.settled_ids
+        return out
+
+    def tapped(self) -> list[str]:
+        """Pieces tapped on the pad since the last commit, in order (unknown UIDs left out)."""
+        return [t.piece for t in self.taps if t.piece]
+
+    def committed(self) -> list[Observation]:
+        """Hand over and forget the observations that led to a commit: the latest of each
+        source about each place, and every tap, in time order."""
+        latest: dict[tuple[str, str], Observation] = {}
+        for obs in self.log:
+            place = getattr(obs, "zone", None) or getattr(obs, "region", None) or getattr(
+                obs, "track", "") + ":" + str(getattr(obs, "marker", ""))
+            key = (obs.source, str(place)) if not isinstance(obs, TagTapped) else (
+                obs.source, f"tap:{obs.t}")
+            latest[key] = obs
+        self.log, self.taps = [], []
+        return sorted(latest.values(), key=lambda o: o.t)
+
+
+__all__ = ["ObservedTable", "hidden_by"]

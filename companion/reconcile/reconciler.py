@@ -1,0 +1,419 @@
+"""The reconciler: settled observations in, actions, prompts and discrepancies out.
+
+Feed it observations (:meth:`Reconciler.observe`) and the time (:meth:`Reconciler.tick`).
+When everything has settled and no hand is over the table, it compares what the sensors
+see with ``picture(state)`` on the regions they cover and searches the legal actions that
+explain the difference (``search.explain``):
+
+- exactly one explanation → submitted through the ``TableLink`` (a ``Proposal``);
+- several (or one only a detail no sensor sees tells apart: which payment, which good) →
+  a ``Prompt`` with every candidate; :meth:`answer` submits the one picked;
+- none → a ``Discrepancy`` naming region, expected and seen, open until the table matches
+  again or it is resolved (:meth:`resolve`, :meth:`fix_board`).
+
+A member tapped on the pad narrows the candidates, and when the table shows nothing new
+it answers the pending decision that names a member (who dies, trains, travels, goes to
+church, is bought out).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from companion import village as v
+from companion.village.actions import Buyout
+from companion.village.picture import CUBE_ORDER, ITEM_ORDER, RegionValue, regions_of
+
+from .chance import ChanceReader
+from .observations import Observation, to_json
+from .observed import ObservedTable
+from .search import Path, PathCache, explain, fits_taps, member_signatures
+from .words import describe, describe_all
+
+JSON = dict[str, Any]
+
+
+class TableLink(Protocol):
+    """The one way in: what the runtime wires to the table service."""
+
+    def state(self) -> v.GameState: ...
+
+    def seq(self) -> int: ...
+
+    def submit(
+        self, action: JSON, source: str, expected_seq: int, observations: list[JSON]
+    ) -> int:
+        """Apply ``action``; return the new seq. Raises ``Refused`` (or a
+        ``companion.village.RulesError``) when it cannot, the table unchanged."""
+        ...
+
+
+@dataclass
+class Proposal:
+    """Actions the reconciler submitted ("here is what I think happened")."""
+
+    id: int
+    seq: int  # the seq of the last action submitted
+    actions: list[JSON]
+    words: str
+    observations: list[JSON]
+    start: int = 0  # the seq the actions were submitted from
+    kind: str = "proposal"
+
+    def to_json(self) -> JSON:
+        return {"kind": self.kind, "id": self.id, "seq": self.seq, "start": self.start,
+                "actions": self.actions, "words": self.words}
+
+
+@dataclass
+class Prompt:
+    """Several explanations: one tap picks the candidate (sequence of actions)."""
+
+    id: int
+    seq: int  # the state the candidates start from
+    question: str
+    candidates: list[list[JSON]]
+    words: list[str]
+    kind: str = "prompt"
+
+    def to_json(self) -> JSON:
+        return {"kind": self.kind, "id": self.id, "seq": self.seq, "question": self.question,
+                "candidates": self.candidates, "words": self.words}
+
+
+@dataclass
+class Discrepancy:
+    """The table shows what no legal action explains."""
+
+    id: int
+    seq: int
+    items: list[JSON]  # {"region", "what", "expected", "seen"}
+    words: str
+    kind: str = "discrepancy"
+
+    def to_json(self) -> JSON:
+        return {"kind": self.kind, "id": self.id, "seq": self.seq, "items": self.items,
+                "words": self.words}
+
+
+@dataclass
+class Closed:
+    """An open prompt or discrepancy is gone (answered, resolved, or the table moved on)."""
+
+    id: int
+    reason: str
+    kind: str = "closed"
+
+    def to_json(self) -> JSON:
+        return {"kind": self.kind, "id": self.id, "reason": self.reason}
+
+
+Outcome = Proposal | Prompt | Discrepancy | Closed
+
+
+class Refused(Exception):
+    """A link refused a submitted action (stale seq, illegal, or undone at once)."""
+
+
+class UnknownOpen(LookupError):
+    """No open prompt or discrepancy has that id (already answered or gone)."""
+
+
+@dataclass
+class Reconciler:
+    """See the module docstring. ``listener`` receives every outcome as it happens."""
+
+    link: TableLink
+    settle: float = 0.5
+    tap_settle: float = 1.5
+    ask_after: float = 8.0  # seconds of quiet before asking what the next move would show
+    depth: int = 3
+    budget: int = 1500
+    listener: Callable[[Outcome], None] | None = None
+    table: ObservedTable = field(init=False)
+    timings: list[float] = field(default_factory=list)  # seconds per search
+    prompt: Prompt | None = None
+    discrepancy: Discrepancy | None = None
+    _cache: PathCache = field(default_factory=PathCache)
+    _last: tuple[Any, ...] | None = None
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _dismissed: tuple[Any, ...] | None = None
+    _waiting: bool = False  # several matches the player's next action will tell apart
+    _rejected: set[tuple[int, str]] = field(default_factory=set)  # undone proposals
+
+    def __post_init__(self) -> None:
+        self.table = ObservedTable(settle=self.settle)
+
+    # -- input ---------------------------------------------------------------------------
+
+    def observe(self, obs: Observation) -> None:
+        self.table.observe(obs)
+
+    def tick(self, now: float | None = None) -> list[Outcome]:
+        """Settle, and if the settled table changed, reconcile. Returns the outcomes."""
+        now = time.monotonic() if now is None else now
+        self.table.tick(now)
+        if not self.table.quiet(now):
+            return []
+        taps = self.table.tapped()
+        if taps and now - self._last_tap() < self.tap_settle:
+            return []
+        st, seq = self.link.state(), self.link.seq()
+        observed = self.table.settled(now)
+        key = (seq, tuple(sorted(observed.items())), tuple(taps))
+        ask = self._waiting and now - self.table.last_change >= self.ask_after
+        if key == self._last and not ask:
+            return []
+        self._last = key
+        self._waiting = False
+        started = time.perf_counter()
+        try:
+            return self._reconcile(st, seq, observed, taps, ask)
+        finally:
+            self.timings.append(time.perf_counter() - started)
+
+    def _last_tap(self) -> float:
+        return max((t.t for t in self.table.taps), default=float("-inf"))
+
+    # -- answers from the tablet ---------------------------------------------------------
+
+    def answer(self, prompt_id: int, choice: int) -> list[Outcome]:
+        """Submit candidate ``choice`` of the open prompt. Raises UnknownOpen, IndexError."""
+        p = self.prompt
+        if p is None or p.id != prompt_id:
+            raise UnknownOpen(f"no open prompt {prompt_id}")
+        if not 0 <= choice < len(p.candidates):
+            raise IndexError(f"prompt {prompt_id} has {len(p.candidates)} choices")
+        out: list[Outcome] = [self._close_prompt("answered")]
+        out += self._submit(p.candidates[choice], p.seq, prompted=True)
+        return self._emit(out)
+
+    def resolve(self, discrepancy_id: int, action: JSON) -> list[Outcome]:
+        """Settle an open discrepancy with an action picked on the tablet (submitted as
+        given). Raises UnknownOpen, or what the link raises for a refused action."""
+        d = self._require_discrepancy(discrepancy_id)
+        out = self._submit([action], d.seq, prompted=True)
+        out.append(self._close_discrepancy("resolved"))
+        return self._emit(out)
+
+    def fix_board(self, discrepancy_id: int) -> list[Outcome]:
+        """"I will fix the board": close it; the same difference is not raised again, a new
+        one is once the table changes. Raises UnknownOpen."""
+        self._require_discrepancy(discrepancy_id)
+        self._dismissed = self._last
+        return self._emit([self._close_discrepancy("fixing")])
+
+    def reject(self, st: v.GameState, actions: list[JSON]) -> None:
+        """Proposal ``actions`` made from state ``st`` was undone (the game is back at
+        ``st``): never submit it again from there (that table raises a discrepancy)."""
+        self._rejected.add((_fingerprint(st), repr(actions)))
+        self._last = None
+
+    def open(self) -> list[JSON]:
+        """The prompt and discrepancy still open (for a page that connects)."""
+        return [o.to_json() for o in (self.prompt, self.discrepancy) if o is not None]
+
+    # -- the work ------------------------------------------------------------------------
+
+    def _reconcile(self, st: v.GameState, seq: int, observed: dict[str, RegionValue],
+                   taps: list[str], ask: bool = False) -> list[Outcome]:
+        result = explain(self._cache, st, observed, depth=self.depth, budget=self.budget,
+                         chance_from=ChanceReader(observed))
+        # a search cut short may have missed the truth: neither act nor ask, say so
+        matches = [] if result.cut else result.matches
+        out: list[Outcome] = []
+        if matches == [()]:
+            if self.discrepancy is not None:
+                out.append(self._close_discrepancy("table matches"))
+            if taps:
+                out += self._tap_answer(st, seq, taps)
+            elif self.prompt is not None and self.prompt.seq != seq:
+                out.append(self._close_prompt("moved on"))
+            return self._emit(out)
+        if self.discrepancy is not None and matches:
+            out.append(self._close_discrepancy("explained"))
+        if taps:
+            fitting = [m for m in matches if fits_taps(st, m, taps)]
+            matches = fitting or matches
+        if len(matches) == 1 and self._rejected and (
+            _fingerprint(st), repr([a.to_json() for a in matches[0]])
+        ) in self._rejected:
+            matches = []
+        if len(matches) == 1:
+            if self.prompt is not None:
+                out.append(self._close_prompt("moved on"))
+            out += self._submit([a.to_json() for a in matches[0]], seq, prompted=False)
+            return self._emit(out)
+        if matches and not ask and _continues(self._cache, matches):
+            self._waiting = True  # e.g. the well: the space's action will show which
+            return self._emit(out)
+        if matches:
+            out.append(self._new_prompt(seq, matches))
+            return self._emit(out)
+        if self._last == self._dismissed:
+            return self._emit(out)
+        if self.prompt is not None:
+            out.append(self._close_prompt("moved on"))
+        out.append(self._new_discrepancy(st, seq, observed, result.cut))
+        return self._emit(out)
+
+    def _tap_answer(self, st: v.GameState, seq: int, taps: list[str]) -> list[Outcome]:
+        """A tap with nothing else new answers the pending decision naming a member: the
+        first tap a decision naming one member (later taps wait for the next decision);
+        all of them a buy-out."""
+        options = [a for a in v.legal_actions(st) if member_signatures(a)]
+        buyout = any(isinstance(a, Buyout) for a in options)
+        used = taps if buyout else taps[:1]
+        fit = [
+            a for a in options
+            if (len(a.members) == len(used) if isinstance(a, Buyout) else True)
+            and fits_taps(st, (a,), used)
+        ]
+        if not fit:
+            self.table.committed()  # the taps answer nothing: forget them
+            return []
+        if len(fit) == 1:
+            rest = self.table.taps[len(used):]
+            out = self._submit([fit[0].to_json()], seq, prompted=False)
+            self.table.taps = rest
+            return out
+        return [self._new_prompt(seq, [(a,) for a in fit])]
+
+    def _submit(self, actions: list[JSON], seq: int, *, prompted: bool) -> list[Outcome]:
+        observations = [to_json(o) for o in self.table.committed()]
+        source = _source(observations, prompted)
+        done: list[JSON] = []
+        for action in actions:
+            try:
+                seq = self.link.submit(action, source, seq, observations)
+            except (Refused, v.RulesError):
+                break  # the table moved on meanwhile: the next tick looks again
+            done.append(action)
+        if not done:
+            return []
+        proposal = Proposal(next(self._ids), seq, done, describe_all(done), observations,
+                            start=seq - len(done))
+        return [proposal]
+
+    def _new_prompt(self, seq: int, matches: list[Path]) -> Prompt:
+        cands = [[a.to_json() for a in m] for m in matches]
+        if (self.prompt is not None and self.prompt.seq == seq
+                and self.prompt.candidates == cands):
+            return self.prompt
+        kinds = {m[-1].type for m in matches}
+        question = ("Which was it?" if len(kinds) > 1
+                    else "Which one exactly? (the sensors cannot tell)")
+        self.prompt = Prompt(next(self._ids), seq, question, cands,
+                             [describe_all(c) for c in cands])
+        return self.prompt
+
+    def _new_discrepancy(self, st: v.GameState, seq: int, observed: dict[str, RegionValue],
+                         cut: bool) -> Discrepancy:
+        expected = regions_of(st)
+        items = [
+            _difference(k, expected[k], val)
+            for k, val in sorted(observed.items())
+            if k in expected and expected[k] != val
+        ]
+        words = "; ".join(i["what"] for i in items)
+        if cut:
+            words = "too many ways this could have happened: enter it on the tablet; " + words
+        self.discrepancy = Discrepancy(next(self._ids), seq, items, words)
+        return self.discrepancy
+
+    def _require_discrepancy(self, discrepancy_id: int) -> Discrepancy:
+        d = self.discrepancy
+        if d is None or d.id != discrepancy_id:
+            raise UnknownOpen(f"no open discrepancy {discrepancy_id}")
+        return d
+
+    def _close_prompt(self, reason: str) -> Closed:
+        assert self.prompt is not None
+        closed = Closed(self.prompt.id, reason)
+        self.prompt = None
+        return closed
+
+    def _close_discrepancy(self, reason: str) -> Closed:
+        assert self.discrepancy is not None
+        closed = Closed(self.discrepancy.id, reason)
+        self.discrepancy = None
+        return closed
+
+    def _emit(self, outcomes: list[Outcome]) -> list[Outcome]:
+        if self.listener is not None:
+            for o in outcomes:
+                self.listener(o)
+        return outcomes
+
+
+def _fingerprint(st: v.GameState) -> int:
+    return hash((tuple(sorted(regions_of(st).items())), repr(v.pending(st))))
+
+
+def _continues(cache: PathCache, matches: list[Path]) -> bool:
+    """True when some candidate leaves its player still to act (the well: the action of
+    the space chosen follows), so the next move will tell the candidates apart."""
+    for m in matches:
+        actor = getattr(m[-1], "player", None)
+        if actor is not None and v.pending(cache.nodes[m][0]).player == actor:
+            return True
+    return False
+
+
+def _source(observations: list[JSON], prompted: bool) -> str:
+    if prompted:
+        return "tablet"
+    sources = {str(o.get("source", "")) for o in observations}
+    if any(s.startswith("camera") or s == "sim:camera" for s in sources):
+        return "camera"
+    return "tag_reader"
+
+
+def _difference(region: str, expected: RegionValue, seen: RegionValue) -> JSON:
+    """One line of a discrepancy, naming the pieces or cubes that differ."""
+    if isinstance(expected, int) or isinstance(seen, int):
+        what = f"{region}: marker expected on {expected}, seen on {seen}"
+        return {"region": region, "what": what, "expected": expected, "seen": seen}
+    if len(expected) == len(seen) == len(CUBE_ORDER) and all(
+        isinstance(x, int) for x in (*expected, *seen)
+    ):
+        names: tuple[str, ...] = tuple(c.value for c in CUBE_ORDER)
+    elif len(expected) == len(seen) == len(ITEM_ORDER) and all(
+        isinstance(x, int) for x in (*expected, *seen)
+    ):
+        names = ITEM_ORDER
+    else:
+        missing = list(expected)
+        extra: list[Any] = []
+        for s in seen:
+            if s in missing:
+                missing.remove(s)
+            else:
+                extra.append(s)
+        parts = [f"{', '.join(map(str, missing))} missing"] if missing else []
+        parts += [f"{', '.join(map(str, extra))} not expected"] if extra else []
+        return {"region": region, "what": f"{region}: {'; '.join(parts)}",
+                "expected": list(expected), "seen": list(seen)}
+    diffs = [f"{n} expected {e}, seen {s}" for n, e, s in zip(names, expected, seen, strict=True)
+             if e != s]
+    return {"region": region, "what": f"{region}: {', '.join(diffs)}",
+            "expected": dict(zip(names, expected, strict=True)),
+            "seen": dict(zip(names, seen, strict=True))}
+
+
+__all__ = [
+    "Closed",
+    "Discrepancy",
+    "Outcome",
+    "Prompt",
+    "Proposal",
+    "Reconciler",
+    "Refused",
+    "TableLink",
+    "UnknownOpen",
+    "describe",
+]

@@ -1,0 +1,71 @@
+"""The simulated table through every setup: games end, nothing wrong is applied, every
+prompt holds the truth; the bench command prints its numbers."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from companion.reconcile.simulator import NOISE, SETUPS, play, random_truth
+
+
+@pytest.fixture(scope="module")
+def game() -> tuple[dict, list[dict]]:
+    """The first 140 actions of a random 2-player game (one round and more)."""
+    header, truth = random_truth(2, random.Random(11))
+    return header, truth[:140]
+
+
+def check_a_game(setup: str, noise: str, game: tuple[dict, list[dict]]) -> None:
+    header, truth = game
+    c = play(header, truth, setup, NOISE[noise], random.Random(5))
+    assert c.actions == sum(1 for a in truth if a["type"] != "reveal_customers")
+    assert c.auto_correct + c.auto_wrong + c.prompted + c.manual == c.actions  # all in
+    assert c.auto_wrong == 0
+    assert c.prompt_had_truth == c.prompts
+    if "camera" in setup:
+        assert c.auto_correct / c.actions > 0.7
+    if setup == "pad":
+        assert c.taps > 0 and c.auto_correct > 0
+
+
+@pytest.mark.parametrize(("setup", "noise"), [("camera", "ordinary"), ("pad", "ordinary")])
+def test_a_game_through_a_setup(setup: str, noise: str, game: tuple[dict, list[dict]]) -> None:
+    check_a_game(setup, noise, game)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("setup", SETUPS)
+@pytest.mark.parametrize("noise", ["none", "ordinary", "heavy"])
+def test_every_setup_at_every_level(setup: str, noise: str, game: tuple[dict, list[dict]]) -> None:
+    check_a_game(setup, noise, game)
+
+
+def test_heavy_noise_with_a_knocked_cube_raises_a_discrepancy(game: tuple[dict, list[dict]]) -> None:
+    header, truth = game
+    c = play(header, truth, "camera", NOISE["heavy"], random.Random(2))
+    assert c.discrepancies >= 1 and c.auto_wrong == 0
+    assert c.prompt_had_truth == c.prompts
+
+
+def test_unknown_setup_is_refused(game: tuple[dict, list[dict]]) -> None:
+    with pytest.raises(ValueError, match="unknown setup"):
+        play(*game, "radar", NOISE["none"], random.Random(1))
+
+
+def test_the_bench_command_prints_json() -> None:
+    cmd = [sys.executable, "-m", "companion.cli", "reconcile-bench", "--games", "1",
+           "--seed", "4", "--setup", "pad", "--noise", "all", "--players", "2", "--json"]
+    out = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ), check=True)
+    result = json.loads(out.stdout)
+    assert [r["noise"] for r in result["results"]] == ["none", "ordinary", "heavy"]
+    for r in result["results"]:
+        assert {"actions", "auto_correct", "auto_wrong", "prompted", "prompt_had_truth",
+                "discrepancies", "taps_per_action", "compute_ms_p50", "compute_ms_p95"} <= set(r)
+    bad = subprocess.run([*cmd[:-1], "--setup", "radar"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "unknown setup" in bad.stderr

@@ -1,0 +1,141 @@
+"""The runtime: start/close leaves nothing behind, a slow listener never blocks a write,
+and the sensing endpoints show and answer what the reconciler makes of the table."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.reconcile.observations import CubeCounts, Observation, ZoneSnapshot
+from companion.runtime import Runtime
+from companion.village.picture import picture
+from web import create_app
+
+TOKEN = "test-table-token"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+def wait_for(check: Any, timeout: float = 10.0) -> Any:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        got = check()
+        if got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError("timed out")
+
+
+def frame(rt: Runtime) -> list[Observation]:
+    st = rt.service.state()
+    p, t = picture(st), time.monotonic()
+    out: list[Observation] = [CubeCounts("camera:0", t, region=r, counts=dict(c))
+                              for r, c in p.cubes.items() if r.startswith(("space:", "supply:"))]
+    out += [ZoneSnapshot("camera:0", t, zone=z, pieces=m) for z, m in p.pieces.items()
+            if z.startswith("farm:")]
+    return out
+
+
+@pytest.fixture
+def rt(tmp_path: Path) -> Any:
+    runtime = Runtime({"DB_PATH": tmp_path / "g.sqlite3", "TABLE_TOKEN": TOKEN})
+    runtime.start()
+    runtime.service.new_game(["red", "blue"])
+    while runtime.service.legal() == [] or "virtual_draw" in json.dumps(runtime.service.legal()):
+        runtime.service.submit({"type": "virtual_draw"})
+    yield runtime
+    runtime.close()
+
+
+def test_start_and_close_leave_no_thread_behind(tmp_path: Path) -> None:
+    before = set(threading.enumerate())
+    rt = Runtime({"DB_PATH": tmp_path / "g.sqlite3", "DEMO": True, "SENSORS": "sim"})
+    rt.start()
+    wait_for(lambda: rt.service.current_game_id is not None)
+    time.sleep(1.0)
+    assert {t.name for t in set(threading.enumerate()) - before} >= {
+        "runtime-listeners", "runtime-reconciler", "demo-sim-table"}
+    started = time.monotonic()
+    rt.close()
+    rt.close()  # idempotent
+    assert time.monotonic() - started < 8
+    assert set(threading.enumerate()) - before == set()
+
+
+def test_a_slow_listener_never_blocks_a_write(rt: Runtime) -> None:
+    heard: list[int] = []
+
+    def slow(notice: Any) -> None:
+        time.sleep(1.5)
+        heard.append(notice.seq)
+
+    rt.add_listener(slow)
+    action = rt.service.legal()[0]
+    started = time.monotonic()
+    seq = rt.service.submit(action, "tablet")
+    assert time.monotonic() - started < 0.5
+    assert wait_for(lambda: seq in heard)
+
+
+def test_a_proposal_then_a_discrepancy_answered_through_the_api(rt: Runtime) -> None:
+    app = create_app(rt)
+    client = app.test_client()
+    for o in frame(rt):
+        rt.emit(o)
+    time.sleep(1.0)
+    seq0 = rt.service.seq()
+    take = next(a for a in rt.service.legal() if a["type"] == "take")
+    import companion.village as v
+
+    after = v.apply(rt.service.state(), take)
+    p, t = picture(after), time.monotonic()
+    for r in (f"space:{take['space']}", f"supply:{take['player']}"):
+        rt.emit(CubeCounts("camera:0", t, region=r, counts=dict(p.cubes[r])))
+    wait_for(lambda: rt.service.seq() > seq0)
+    assert rt.store.events(rt.service.current_game_id)[-1].source == "camera"
+    kinds = [n for n, _ in rt.sensing.recent]
+    assert "proposal" in kinds
+    evidence = client.get("/api/sensing/evidence").get_json()["evidence"]
+    assert evidence and evidence[-1]["observations"][0]["kind"] == "cubes"
+    assert rt.link.log_path is not None
+    kept = [json.loads(line) for line in rt.link.log_path.read_text().splitlines()]
+    assert kept[-1]["seq"] == rt.service.seq() and kept[-1]["source"] == "camera"
+
+    # a cube knocked off a space: a discrepancy, open for a page that connects
+    st = rt.service.state()
+    region = next(r for r, c in picture(st).cubes.items()
+                  if r.startswith("space:") and any(c.values()))
+    rt.emit(CubeCounts("camera:0", time.monotonic(), region=region, counts={}))
+    msgs = wait_for(lambda: client.get("/api/sensing/open").get_json()["messages"])
+    d = msgs[0]
+    assert d["event"] == "discrepancy" and d["data"]["items"][0]["region"] == region
+    r = client.post(f"/api/sensing/discrepancies/{d['data']['id']}", json={"fix": True})
+    assert r.status_code == 401
+    r = client.post(f"/api/sensing/discrepancies/{d['data']['id']}", json={"fix": True},
+                    headers=AUTH)
+    assert r.status_code == 200 and r.get_json()["outcomes"][0]["kind"] == "closed"
+    assert client.get("/api/sensing/open").get_json()["messages"] == []
+    r = client.post(f"/api/sensing/discrepancies/{d['data']['id']}", json={"fix": True},
+                    headers=AUTH)
+    assert r.status_code == 404
+    r = client.post("/api/sensing/prompts/999", json={"choice": 0}, headers=AUTH)
+    assert r.status_code == 404
+
+
+def test_the_stream_sends_open_messages_with_event_names(rt: Runtime) -> None:
+    rt.sensing.publish("discrepancy", {"kind": "discrepancy", "id": 7, "items": []})
+    rt.sensing.publish("health", {"device": "hub:1", "state": "up"})
+    app = create_app(rt)
+    response = app.test_client().get("/api/sensing/events")
+    chunks = iter(response.response)
+    text = ""
+    while text.count("\n\n") < 3:
+        chunk = next(chunks)
+        text += chunk.decode() if isinstance(chunk, bytes) else chunk
+    response.close()
+    assert "event: discrepancy\ndata: " in text and "event: health\n" in text
+    assert "id:" not in text

@@ -1,0 +1,113 @@
+"""The sensing panel in a real browser: a runtime with the real reconciler behind a real
+waitress server; camera observations and taps go in, and on the play page a proposal
+appears (and is undone), a prompt appears and is answered with one tap, and a discrepancy
+appears and is closed with "I will fix the board"."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import BROWSER, TOKEN, needs_playwright, open_page
+
+import companion.village as v
+from companion.reconcile.observations import CubeCounts, Observation, TagTapped, ZoneSnapshot
+from companion.runtime import Runtime
+from companion.village.picture import picture
+
+pytestmark = BROWSER
+needs_playwright()
+
+
+def frame(st: v.GameState, t: float) -> list[Observation]:
+    p = picture(st)
+    out: list[Observation] = [CubeCounts("camera:0", t, region=r, counts=dict(c))
+                              for r, c in p.cubes.items() if r.startswith(("space:", "supply:"))]
+    out += [ZoneSnapshot("camera:0", t, zone=z, pieces=m) for z, m in p.pieces.items()
+            if z.startswith("farm:")]
+    return out
+
+
+@pytest.fixture
+def runtime(tmp_path: Path) -> Iterator[tuple[Runtime, str]]:
+    import waitress
+
+    from web import create_app
+
+    rt = Runtime({"DB_PATH": tmp_path / "g.sqlite3", "TABLE_TOKEN": TOKEN,
+                  "BOXCHECK_PATH": str(tmp_path / "boxcheck.json"), "SSE_KEEPALIVE": 0.3})
+    rt.start()
+    app = create_app(rt)
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield rt, f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
+    server.close()
+    server.task_dispatcher.shutdown(timeout=3)  # type: ignore[union-attr]
+    thread.join(5)
+    rt.close()
+
+
+def to_a_crafts_turn(rt: Runtime) -> dict[str, Any]:
+    """Play (as the tablet) until the player to move can take a cube from crafts."""
+    svc, rng = rt.service, random.Random(3)
+    svc.new_game(["red", "blue"])
+    for _ in range(400):
+        legal = svc.legal()
+        take = [a for a in legal if a.get("type") == "take" and a.get("space") == "crafts"]
+        if take and v.pending(svc.state()).kind == "turn":
+            return take[0]
+        svc.submit(rng.choice(legal), "tablet")
+    pytest.fail("no crafts cube came up")
+
+
+def test_proposal_prompt_and_discrepancy_on_the_play_page(runtime: Any, browser: Any) -> None:
+    rt, url = runtime
+    take = to_a_crafts_turn(rt)
+    st = rt.service.state()
+    for o in frame(st, time.monotonic()):
+        rt.emit(o)
+    page = open_page(browser, f"{url}/play#token={TOKEN}")
+    time.sleep(1.0)
+
+    # the player takes the cube: the camera sees it, the page says what happened
+    seq = rt.service.seq()
+    after = v.apply(st, take)
+    for o in frame(after, time.monotonic()):
+        rt.emit(o)
+    proposal = page.locator(".sensing-proposal")
+    proposal.wait_for(timeout=10_000)
+    assert "takes a" in proposal.inner_text() and rt.service.seq() == seq + 1
+
+    # undo it: the game goes back and the same guess is not made again
+    page.locator(".sensing-undo").click()
+    page.wait_for_function("() => !document.querySelector('.sensing-proposal')")
+    deadline = time.monotonic() + 5
+    while rt.service.seq() == seq + 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert v.pending(rt.service.state()).kind == "turn"
+    discrepancy = page.locator(".sensing-discrepancy")
+    discrepancy.wait_for(timeout=10_000)  # the table shows a take the players undid
+    page.locator(".sensing-fix").click()
+    page.wait_for_function("() => !document.querySelector('.sensing-discrepancy')")
+    assert [m for m in rt.sensing.open_messages() if m[0] == "discrepancy"] == []
+
+    # enter the take on the tablet, then tap a farm member: who trains? a prompt
+    rt.service.submit(take, "tablet")
+    member = sorted(picture(rt.service.state()).pieces[f"farm:{take['player']}"])[0]
+    rt.emit(TagTapped("pad:0", time.monotonic(), reader="0", uid="04A1B2C3", piece=member))
+    prompt = page.locator(".sensing-prompt")
+    prompt.wait_for(timeout=10_000)
+    choices = prompt.locator(".sensing-choice")
+    assert choices.count() > 1 and member in choices.first.inner_text()
+    before = rt.service.seq()
+    choices.first.click()
+    page.wait_for_function("() => !document.querySelector('.sensing-prompt')")
+    assert rt.service.seq() == before + 1
+    assert rt.service.store.events(rt.service.current_game_id)[-1].source == "tablet"
+    assert page.js_errors == []

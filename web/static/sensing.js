@@ -1,0 +1,102 @@
+// The sensing panel on the play page: what the sensors made of the table.
+// "Here is what I think happened" (with undo), prompts as one-tap buttons, discrepancies
+// with "I will fix the board", and the sensors' health. Fed by /api/sensing/events.
+import { tableToken } from "./api.js";
+
+const panel = document.createElement("section");
+panel.id = "sensing";
+panel.className = "sensing";
+panel.setAttribute("aria-label", "What the sensors saw");
+panel.setAttribute("aria-live", "polite");
+const anchor = document.getElementById("options");
+if (anchor) anchor.before(panel); else document.body.append(panel);
+
+const health = document.createElement("p");
+health.className = "sensing-health";
+panel.append(health);
+const devices = new Map();
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+async function post(url, body) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${tableToken() || ""}` },
+    body: JSON.stringify(body),
+  });
+  let data = null;
+  try { data = await res.json(); } catch { data = null; }
+  if (!res.ok) {
+    const box = el("p", "sensing-error", (data && data.message) || `refused (${res.status})`);
+    box.setAttribute("role", "alert");
+    panel.append(box);
+    setTimeout(() => box.remove(), 6000);
+  }
+  return res.ok;
+}
+
+function card(kind, id) {
+  panel.querySelectorAll(`[data-id="${id}"]`).forEach((e) => e.remove());
+  const c = el("div", `sensing-card sensing-${kind}`);
+  c.dataset.id = String(id);
+  c.dataset.kind = kind;
+  return c;
+}
+
+function showProposal(p) {
+  panel.querySelectorAll(".sensing-proposal").forEach((e) => e.remove());
+  const c = card("proposal", p.id);
+  c.append(el("span", "sensing-title", "Here is what I think happened: "), el("span", "sensing-words", p.words));
+  const undo = el("button", "btn btn-warn sensing-undo", "Undo");
+  undo.type = "button";
+  undo.addEventListener("click", async () => {
+    if (await post("/api/sensing/proposals/undo", { start: p.start, actions: p.actions })) c.remove();
+  });
+  c.append(undo);
+  panel.prepend(c);
+}
+
+function showPrompt(p) {
+  const c = card("prompt", p.id);
+  c.append(el("p", "sensing-title", p.question));
+  const row = el("div", "sensing-choices");
+  p.words.forEach((w, k) => {
+    const b = el("button", "btn sensing-choice", w);
+    b.type = "button";
+    b.addEventListener("click", () => post(`/api/sensing/prompts/${p.id}`, { choice: k }));
+    row.append(b);
+  });
+  c.append(row);
+  panel.append(c);
+}
+
+function showDiscrepancy(d) {
+  const c = card("discrepancy", d.id);
+  c.append(el("p", "sensing-title", "The table does not match the game:"));
+  const list = el("ul", "sensing-items");
+  d.items.forEach((i) => list.append(el("li", "", i.what)));
+  c.append(list);
+  const fix = el("button", "btn sensing-fix", "I will fix the board");
+  fix.type = "button";
+  fix.addEventListener("click", () => post(`/api/sensing/discrepancies/${d.id}`, { fix: true }));
+  c.append(fix);
+  panel.append(c);
+}
+
+function showHealth(h) {
+  devices.set(h.device, h.state);
+  health.textContent = [...devices].map(([d, s]) => `${d}: ${s}`).join(" · ");
+}
+
+const source = new EventSource("/api/sensing/events");
+const on = (name, fn) => source.addEventListener(name, (e) => fn(JSON.parse(e.data)));
+on("proposal", showProposal);
+on("prompt", showPrompt);
+on("discrepancy", showDiscrepancy);
+on("health", showHealth);
+on("closed", (c) => panel.querySelectorAll(`[data-id="${c.id}"]`).forEach((e) => e.remove()));
