@@ -665,3 +665,36 @@ def violations(st: GameState, ps: PortState, data: PortData) -> list[str]:
     if sorted(caps) != sorted(data.captains):
         out.append("captain cards not conserved")
     return out
+
+
+def view(ps: PortState, viewer: str) -> dict[str, object]:
+    """The sea board as ``viewer`` (a colour, or ``table``) may see it: a treasure's tile,
+    and so its value, only to its holder until cashed (PV22, PV31)."""
+
+    def tiles(color: Color, tiles: list[str]) -> list[str]:
+        return sorted(tiles) if viewer == color.value else ["?"] * len(tiles)
+
+    ships = {}
+    for c, s in ps.ships.items():
+        hold = [
+            (TREASURE + "?" if p.startswith(TREASURE) and viewer != c.value else p) for p in s.hold
+        ]
+        ships[c.value] = {
+            "zone": s.zone,
+            "hold": sorted(hold),
+            "captain": s.captain,
+            "cocoa": s.cocoa,
+            "tea": s.tea,
+            "treasures": tiles(c, s.treasures),
+        }
+    v = ps.voyage
+    return {
+        "ships": ships,
+        "captains": sorted(ps.captains),
+        "stacks": {"cocoa": ps.cocoa, "tea": ps.tea, "treasure": len(ps.treasures)},
+        "missions": dict(sorted(ps.missions.items())),
+        "cemetery": list(ps.cemetery),
+        "voyage": None
+        if v is None
+        else {"player": v.player.value, "step": v.step, "moves": v.moves, "credit": v.credit},
+    }

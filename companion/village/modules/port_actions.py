@@ -4,10 +4,12 @@ the market, cashing a treasure, and the treasure draw (chance, private to the ta
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..actions import Action, Decision, Pay
+from ..errors import MalformedAction
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,3 +132,41 @@ VOYAGE_ACTIONS: tuple[type[Action], ...] = (
     ReturnPort,
 )
 PORT_ACTIONS: tuple[type[Action], ...] = (*VOYAGE_ACTIONS, SellExotic, CashTreasure, DrawTreasure)
+
+
+# --- record form ------------------------------------------------------------------------
+
+
+def _text(name: str) -> Callable[[Any], str]:
+    def parse(v: Any) -> str:
+        if not isinstance(v, str) or not v:
+            raise MalformedAction(f"field {name!r} must be a non-empty string, got {v!r}")
+        return v
+
+    return parse
+
+
+def _cargo(v: Any) -> tuple[str, ...]:
+    if not isinstance(v, list) or len(v) > 3:
+        raise MalformedAction(f"'cargo' must be a list of at most 3 pieces, got {v!r}")
+    return tuple(sorted(_text("cargo")(p) for p in v))
+
+
+FIELD_PARSERS: dict[str, Callable[[Any], Any]] = {
+    "captain": _text("captain"),
+    "cargo": _cargo,
+    "zone": _text("zone"),
+    "item": _text("item"),
+    "church": _text("church"),
+    "tile": _text("tile"),
+}
+"""Parsers of the fields Port adds to the record form (the rest are the base game's)."""
+
+
+def public_form(action: Action) -> dict[str, Any] | None:
+    """The action as the other players may see it, when it differs from the record: a
+    drawn treasure's tile (its value) is private to the taker (PV22); which unloaded
+    treasure is cashed is not (its coins are taken in view)."""
+    if isinstance(action, DrawTreasure):
+        return {"type": action.type, "hidden": ["tile"]}
+    return None
