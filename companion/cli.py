@@ -1,4 +1,4 @@
-"""The ``companion`` command: serve, replay, simulate, bench, boxcheck."""
+"""The ``companion`` command: serve, replay, simulate, bench, boxcheck, tags."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def _replay(args: argparse.Namespace) -> int:
                 json.dumps(v.summary(v.replay(header, actions)), indent=None if args.compact else 1)
             )
         else:
-            sys.stdout.write(render(header, actions))
+            sys.stdout.write(render(header, actions, narration=not args.brief))
     except (OSError, RecordError, v.ReplayError) as exc:
         print(f"companion replay: {exc}", file=sys.stderr)
         return 2
@@ -120,6 +120,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("--json", action="store_true", help="print the state summary as JSON")
     p.add_argument("--compact", action="store_true", help="JSON on one line")
+    p.add_argument(
+        "--brief", action="store_true", help="the actions only, without the table narration"
+    )
     p.set_defaults(func=_replay)
 
     p = sub.add_parser("simulate", help="play random legal games, checking invariants")
@@ -145,6 +148,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--confirm", action="append", metavar="KEY", help="confirm KEY as shipped")
     p.add_argument("--set", action="append", metavar="KEY=JSON", help="correct KEY")
     p.set_defaults(func=_boxcheck)
+
+    from companion.sensors import tags_cli
+
+    tags_cli.add_parser(sub)
     return parser
 
 

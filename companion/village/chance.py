@@ -13,6 +13,7 @@ from .actions import (
     RevealCustomers,
 )
 from .errors import IllegalAction
+from .narrate import count
 from .state import BAG, MONKS, GameState
 from .vocabulary import INFLUENCE, MONK, Cube, Space
 
@@ -75,7 +76,9 @@ def check_reveal(st: GameState, action: Action) -> None:
     tiles = [t for _, t in action.tiles]
     if sorted(slots) != sorted(want):
         raise IllegalAction(
-            f"illegal: {action.to_json()!r} — tiles go on market spaces {want}", code="wrong_slots"
+            f"illegal: {action.to_json()!r} — tiles go on "
+            + ", ".join(f"stall {i + 1}" if i < 5 else f"waiting line {i - 4}" for i in want),
+            code="wrong_slots",
         )
     if len(set(tiles)) != len(tiles) or any(t not in st.unseen for t in tiles):
         raise IllegalAction(
@@ -117,7 +120,7 @@ def check_fill(st: GameState, action: Action) -> None:
     for cube, n in drawn.items():
         if n > bag[cube]:
             raise IllegalAction(
-                f"illegal: {js!r} — the bag holds only {bag[cube]} {cube} cube(s)",
+                f"illegal: {js!r} — the bag holds only {count(bag[cube], f'{cube} cube')}",
                 code="not_in_bag",
             )
     total = sum(bag.values())
@@ -126,7 +129,7 @@ def check_fill(st: GameState, action: Action) -> None:
         got = per_space.get(space, 0)
         if got > card[space] or (total >= need and got != card[space]):
             raise IllegalAction(
-                f"illegal: {js!r} — the setup card puts {card[space]} cube(s) on {space}, "
+                f"illegal: {js!r} — the setup card puts {count(card[space], 'cube')} on {space}, "
                 f"not {got}",
                 code="wrong_count",
                 rule="setup card (board data setup.N.spaces)",
@@ -144,7 +147,7 @@ def check_draw(st: GameState, action: Action) -> None:
         raise IllegalAction(f"illegal: {js!r} — no mass draw now", code="not_a_chance_point")
     if len(action.figures) != flow.draw_count(st):
         raise IllegalAction(
-            f"illegal: {js!r} — {flow.draw_count(st)} figure(s) are drawn",
+            f"illegal: {js!r} — {count(flow.draw_count(st), 'figure')} must be drawn",
             code="wrong_count",
             rule="seed 000 « Messe » 1: 4 figures in all",
         )

@@ -48,7 +48,7 @@ function render(st) {
     : h("p", { class: "muted" }, "No customer served yet."));
   const goods = Object.entries(me.goods || {}).filter(([, n]) => n).map(([g, n]) => `${n} ${g}`).join(", ") || "no goods";
   fill("me-supplies",
-    h("p", {}, `${me.coins} coins · ${me.grain} grain · ${goods}`),
+    h("p", {}, `${me.coins} coin${me.coins === 1 ? "" : "s"} · ${me.grain} grain · ${goods}`),
     h("p", {}, cubes(me.cubes, "no cubes")),
     h("p", { class: "muted" }, `Cities visited: ${(me.cities || []).map(cap).join(", ") || "none"}`));
 }

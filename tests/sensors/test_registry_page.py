@@ -1,0 +1,163 @@
+"""The tags page in Debian's Chromium, driven by real taps: a real pcscd with vpcd, the
+PC/SC pad feeding the server as the runtime would (``app.extensions["sensors"]``), the page
+enrolling the black monks tap by tap (a tag tapped twice and a tag of another piece caught,
+skip, undo), the reader panel, an unknown tag enrolled on the spot; screenshots at
+1280×800 and 390×844."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pcscdkit import READER_0, Pcscd
+from vcard import VirtualTag
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
+from browserkit import (
+    BROWSER,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PHONE,
+    TABLET,
+    needs_playwright,
+    open_page,
+)
+
+from companion.sensors.pcsc_pad import PcscPad
+
+pytestmark = BROWSER
+sync_api = needs_playwright()
+TOKEN = "tags-browser-token"
+
+
+class TagServer:
+    """The app under waitress on 127.0.0.1 with the tap pad attached."""
+
+    def __init__(self, db: Path) -> None:
+        import waitress
+
+        from web import create_app, table_service
+
+        self.app = create_app({"DB_PATH": db, "TABLE_TOKEN": TOKEN,
+                               "BOXCHECK_PATH": str(db.with_name("boxcheck.json"))})
+        self.service = table_service(self.app)
+        self.registry = self.app.extensions["tags"]
+        running = self.app.extensions["sensors"]
+        self.pad = PcscPad(running.observe, self.registry.lookup, name="pad")
+        running.add(self.pad)
+        self.pad.start()
+        self.server = waitress.create_server(self.app, host="127.0.0.1", port=0, threads=16)
+        self.url = f"http://127.0.0.1:{self.server.effective_port}"  # type: ignore[union-attr]
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.pad.close()
+        self.server.close()
+        self.server.task_dispatcher.shutdown(timeout=3)  # type: ignore[union-attr]
+        self.thread.join(timeout=5)
+        self.service.store.close()
+
+
+@pytest.fixture
+def server(pcscd: Pcscd, tmp_path: Path) -> Iterator[TagServer]:
+    s = TagServer(tmp_path / "games.sqlite3")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    import os
+
+    path = Path(os.environ.get("VILLAGE_SCREENSHOTS") or tmp_path / "shots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def tap(uid: str, port: int = 35963) -> None:
+    """A tag held on the reader for a moment, then lifted."""
+    with VirtualTag(uid, port):
+        time.sleep(0.9)
+    time.sleep(0.4)
+
+
+def said(page: Any, text: str) -> None:
+    page.wait_for_function(
+        "t => document.getElementById('enrol-said').textContent.includes(t)", arg=text,
+        timeout=8000)
+
+
+def test_enrolment_by_taps(server: TagServer, browser: Any, shots: Path) -> None:
+    server.registry.enrol("0A0B0C0D", "red-1a")
+    page = open_page(browser, f"{server.url}/tags#token={TOKEN}", TABLET)
+    page.wait_for_selector(f"#reader-table tr[data-reader='{READER_0}']")
+    page.select_option("#enrol-colour", "monk")
+    page.click("#enrol-start")
+    page.wait_for_function("document.getElementById('enrol-ask').textContent.includes('black monk 1')")
+
+    tap("11111111")
+    said(page, "monk-1 = 11111111")
+    page.wait_for_function("document.getElementById('enrol-ask').textContent.includes('black monk 2')")
+    tap("11111111")  # the same tag again
+    said(page, "was just enrolled to monk-1")
+    tap("0A0B0C0D", 35964)  # red-1a's tag
+    said(page, "already enrolled to red-1a")
+    page.click("#enrol-skip")
+    said(page, "Skipped monk-2")
+    tap("33333333")
+    said(page, "monk-3 = 33333333")
+    page.click("#enrol-undo")
+    said(page, "Undone: monk-3 no longer 33333333")
+    tap("33333333")
+    said(page, "monk-3 = 33333333")
+    assert "Piece 4 of 4" in page.inner_text("#enrol-progress")
+    assert server.registry.enrolled() == {"red-1a": "0A0B0C0D", "monk-1": "11111111",
+                                          "monk-3": "33333333"}
+    # the reader panel saw the taps
+    page.wait_for_function(
+        f"document.querySelector(\"#reader-table tr[data-reader='{READER_0}']\").textContent.includes('s ago')")
+    page.evaluate("window.scrollTo(0, 0)")  # the sticky bar stays on top in a full-page shot
+    page.screenshot(path=str(shots / "tags-enrol-1280.png"), full_page=True)
+    assert page.js_errors == []
+
+    phone = open_page(browser, f"{server.url}/tags#token={TOKEN}", PHONE)
+    phone.wait_for_selector(f"#reader-table tr[data-reader='{READER_0}']")
+    phone.wait_for_selector(".tag-cell[data-piece='monk-3'] code")
+    phone.select_option("#enrol-colour", "monk")
+    phone.click("#enrol-start")  # only the monks without a tag are asked for
+    phone.wait_for_function(
+        "document.getElementById('enrol-ask').textContent.includes('black monk 2')")
+    assert "Piece 1 of 2" in phone.inner_text("#enrol-progress")
+    phone.screenshot(path=str(shots / "tags-enrol-390.png"))
+    assert phone.js_errors == []
+
+
+def test_unknown_tag_enrolled_on_the_spot(server: TagServer, browser: Any, shots: Path) -> None:
+    page = open_page(browser, f"{server.url}/tags#token={TOKEN}", PHONE)
+    page.wait_for_selector(f"#reader-table tr[data-reader='{READER_0}']")
+    time.sleep(0.5)  # the page has started listening for taps
+    tap("04A2B3C4D5E680")
+    page.wait_for_selector("#unknown:not([hidden])", timeout=8000)
+    assert page.inner_text("#unknown-uid") == "04A2B3C4D5E680"
+    page.select_option("#unknown-piece", "white-2c")
+    page.screenshot(path=str(shots / "tags-unknown-390.png"))  # what the phone shows
+    page.click("#unknown-form button")
+    said(page, "white-2c = 04A2B3C4D5E680")
+    assert server.registry.lookup("04A2B3C4D5E680") == "white-2c"
+    tap("04A2B3C4D5E680")  # now known: named, not asked
+    said(page, "white-2c (white 2, third copy)")
+    assert page.js_errors == []
