@@ -23,7 +23,7 @@ def _replay(args: argparse.Namespace) -> int:
                 json.dumps(v.summary(v.replay(header, actions)), indent=None if args.compact else 1)
             )
         else:
-            sys.stdout.write(render(header, actions))
+            sys.stdout.write(render(header, actions, narration=not args.brief))
     except (OSError, RecordError, v.ReplayError) as exc:
         print(f"companion replay: {exc}", file=sys.stderr)
         return 2
@@ -120,6 +120,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("--json", action="store_true", help="print the state summary as JSON")
     p.add_argument("--compact", action="store_true", help="JSON on one line")
+    p.add_argument(
+        "--brief", action="store_true", help="the actions only, without the table narration"
+    )
     p.set_defaults(func=_replay)
 
     p = sub.add_parser("simulate", help="play random legal games, checking invariants")

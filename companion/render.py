@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion import village as v
+from companion.village.narrate import narrate
 
 
 def describe(action: dict[str, Any]) -> str:
@@ -41,16 +42,21 @@ def line_state(st: v.GameState) -> str:
     return " | ".join(parts)
 
 
-def render(header: dict[str, Any], actions: list[dict[str, Any]]) -> str:
+def render(header: dict[str, Any], actions: list[dict[str, Any]], narration: bool = False) -> str:
     """The whole game as text: each action, the state line after it when it changed, and
-    the final scores."""
+    the final scores. With ``narration``, each action's table narration follows it (what
+    ``companion replay`` prints; the golden files are without)."""
     st = v.start(header)
     out = [f"Village, players {' '.join(header['players'])}, first {header['first_player']}"]
     last = line_state(st)
     for i, obj in enumerate(actions, start=1):
         before_round = st.round
-        st = v.apply(st, obj)
+        before = st
+        action = v.parse_action(obj)
+        st = v.apply(st, action)
         out.append(f"{i:4d}. {describe(obj)}")
+        if narration:
+            out.extend(f"      » {line}" for line in narrate(before, action, st))
         now = line_state(st)
         if now != last:
             out.append(f"      {now}")

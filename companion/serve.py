@@ -22,6 +22,8 @@ from typing import Final
 DATA_DIR: Final = Path("~/.local/share/village-companion")
 DEFAULT_DB: Final = DATA_DIR / "games.sqlite3"
 DEMO_DB: Final = DATA_DIR / "demo.sqlite3"
+DEMO_SECONDS: Final = 1.8
+"""Seconds between two demo actions: a pace a person watching the scoreboard can follow."""
 THREADS: Final = 64
 """waitress worker threads: each open live-update stream (one per tablet) holds one."""
 
@@ -49,6 +51,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--threads", type=int, default=THREADS, help=f"server threads (default: {THREADS})"
     )
+    parser.add_argument(
+        "--speed",
+        type=float,
+        default=DEMO_SECONDS,
+        metavar="SECONDS",
+        help=f"with --demo: seconds between two actions (default: {DEMO_SECONDS})",
+    )
+    parser.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="the address phones and tablets use, e.g. http://192.168.1.20:8000 (default: "
+        "this machine's LAN address and the port); links and QR codes are built from it",
+    )
     parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     parser.add_argument(
         "--boxcheck",
@@ -67,8 +83,17 @@ def run(args: argparse.Namespace) -> int:
     db = Path(args.db or (DEMO_DB if args.demo else DEFAULT_DB)).expanduser()
     db.parent.mkdir(parents=True, exist_ok=True)
     token = args.token or load_or_make_token(db.with_suffix(".token"))
+    if args.speed <= 0:
+        print("companion serve: --speed must be a positive number of seconds", file=sys.stderr)
+        return 2
     app = create_app(
-        {"DB_PATH": db, "TABLE_TOKEN": token, "DEMO": args.demo, "BOXCHECK_PATH": args.boxcheck}
+        {
+            "DB_PATH": db,
+            "TABLE_TOKEN": token,
+            "DEMO": args.demo,
+            "DEMO_INTERVAL": args.speed,
+            "BOXCHECK_PATH": args.boxcheck,
+        }
     )
     server = waitress.create_server(
         app,
@@ -84,10 +109,18 @@ def run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, _stop)
     port = int(server.effective_port)
-    url = f"http://{lan_address(args.host)}:{port}/play#token={token}"
+    base = public_url(args.public_url, args.host, port)
+    app.config["PUBLIC_URL"] = base
+    url = f"{base}/play#token={token}"
     print(f"village-companion: database {db}", flush=True)
     print(f"village-companion: listening on http://{args.host}:{port}", flush=True)
+    print(f"village-companion: scoreboard {base}/", flush=True)
     print(f"village-companion: table URL {url}", flush=True)
+    if args.demo:
+        print(
+            f"village-companion: demo: one action every {args.speed:g} s (--speed to change)",
+            flush=True,
+        )
     print(f"village-companion: table token {token}", flush=True)
     if not args.no_qr:
         print_qr(url)
@@ -117,6 +150,14 @@ def load_or_make_token(path: Path) -> str:
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(token + "\n")
     return token
+
+
+def public_url(given: str | None, host: str, port: int) -> str:
+    """The base address of links for phones: ``given`` (``--public-url``) as is, else
+    ``http://<LAN address>:<port>`` (see `lan_address`)."""
+    if given:
+        return given.rstrip("/")
+    return f"http://{lan_address(host)}:{port}"
 
 
 def lan_address(host: str) -> str:

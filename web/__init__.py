@@ -30,7 +30,8 @@ DEFAULTS: dict[str, Any] = {
     "TABLE_TOKEN": None,  # None: generated (see TableService.table_token)
     "DEMO": False,  # True: a simulated game advances by itself (companion.table.demo)
     "BOXCHECK_PATH": None,  # the owner's box-check answers (None: companion.boxcheck default)
-    "DEMO_INTERVAL": 0.4,  # seconds between two demo actions
+    "DEMO_INTERVAL": 1.8,  # seconds between two demo actions (a pace people can follow)
+    "PUBLIC_URL": None,  # the address phones use for links (None: the host's LAN address)
     "SSE_KEEPALIVE": 15.0,  # seconds between keep-alive comments on /api/events
     "MAX_CONTENT_LENGTH": 4 * 1024 * 1024,
     "JSON_SORT_KEYS": False,

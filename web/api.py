@@ -143,7 +143,8 @@ def get_state() -> Response:
 
 @bp.get("/legal")
 def get_legal() -> Response:
-    """The pending decision and its legal actions (or the virtual draw on offer)."""
+    """The pending decision and its legal actions (or the virtual draw on offer), with
+    ``choices``: for each action, the steps a person picks it by and its cost in words."""
     svc = service()
     with_state = svc.public_view()
     return jsonify(
@@ -152,6 +153,7 @@ def get_legal() -> Response:
             "seq": with_state["seq"],
             "pending": with_state["pending"],
             "actions": svc.legal(),
+            "choices": svc.choices(),
         }
     )
 
@@ -214,6 +216,18 @@ def get_draws() -> Response:
     return jsonify({"draws": svc.draws(game_id), "latest": latest_chance(svc, game_id)})
 
 
+@bp.get("/log")
+def get_log() -> Response:
+    """The table log: the public narration of each event of the current game,
+    ``{"game_id", "entries": [{"seq", "kind", "narration": [sentences], "undone"}], "undo"}``
+    (``undo``: what an undo would take back, in words); ``after=<seq>`` and ``limit=<n>``
+    (the latest n) narrow it."""
+    svc = service()
+    limit = _int_arg("limit")
+    entries = svc.log(after=_int_arg("after") or 0, limit=limit if limit and limit > 0 else None)
+    return jsonify({"game_id": svc.current_game_id, "entries": entries, "undo": svc.next_undo()})
+
+
 # -- changing ----------------------------------------------------------------------------
 
 
@@ -242,7 +256,8 @@ def post_undo() -> Response:
 
 @bp.post("/games")
 def post_game() -> tuple[Response, int]:
-    """Start a new game: ``{"players": [...], "first_player": ..., "label": ...}``."""
+    """Start a new game: ``{"players": [...], "first_player": ..., "label": ...,
+    "house_rules": {name: true/false}}`` (house rules left out take their default)."""
     _require_table_token()
     body = _json_object()
     players = body.get("players")
@@ -254,9 +269,14 @@ def post_game() -> tuple[Response, int]:
         _fail(400, "bad_players", "first_player must be a colour")
     if label is not None and not isinstance(label, str):
         _fail(400, "bad_label", "label must be text")
+    house = body.get("house_rules")
+    try:
+        v.house_rules(house)
+    except ValueError as exc:
+        _fail(400, "bad_house_rules", str(exc))
     try:
         board = v.load_board(current_app.config.get("BOX_OVERLAY") or None)
-        game_id = service().new_game(players, first, board=board, label=label)
+        game_id = service().new_game(players, first, board=board, label=label, house_rules=house)
     except ValueError as exc:
         _fail(400, "bad_players", str(exc))
     return jsonify({"game_id": game_id, "players": service().player_tokens()}), 201

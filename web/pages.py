@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import segno
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
-from companion.village import load_board
+from companion.village import HOUSE_RULES, load_board
 from companion.village.data import DataItem, items_with_overlay
 from companion.village.vocabulary import Color
 
@@ -75,12 +77,52 @@ def box_check_rows(items: dict[str, DataItem]) -> list[dict[str, Any]]:
     return rows
 
 
+SETUP_LABELS: dict[str, str] = {
+    "setup.{n}.bag": "Cubes put in the green bag each round (setup card)",
+    "setup.{n}.spaces": "Cubes drawn onto each action space (setup card)",
+    "time_track.length": "Spaces on the time track, bridge to bridge",
+    "council.advance_time": "Time to climb the council, by level",
+    "graves.marks": "Anonymous graves in play",
+    "chronicle.sections": "Chronicle spaces in play, by section",
+}
+
+
+def _usable(marks: list[Any], n: int) -> int:
+    return sum(1 for m in marks if m is None or m <= n)
+
+
+def setup_text(template: str, value: Any, n: int) -> str:
+    """A setup value for an ``n``-player game, in words (no keys, lists or nulls)."""
+    if template in ("setup.{n}.bag", "setup.{n}.spaces") and isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    if template == "council.advance_time" and isinstance(value, dict):
+        return ", ".join(f"level {k}: {v} time" for k, v in value.items())
+    if template == "graves.marks" and isinstance(value, list):
+        return f"{_usable(value, n)} graves"
+    if template == "chronicle.sections" and isinstance(value, dict):
+        return ", ".join(f"{k} {_usable(v, n)}" for k, v in value.items() if isinstance(v, list))
+    return _value_text(value)
+
+
 def setup_rows(items: dict[str, DataItem]) -> dict[int, list[dict[str, Any]]]:
-    """For each player count, the box-check values that shape the setup of a new game."""
+    """For each player count, the box-check values that shape the setup of a new game, as
+    ``{"label", "value", "confidence", "verified"}`` rows in words."""
     out: dict[int, list[dict[str, Any]]] = {}
     for n in PLAYER_COUNTS:
-        keys = [k.format(n=n) for k in SETUP_KEYS]
-        out[n] = box_check_rows({k: items[k] for k in keys if k in items})
+        rows = []
+        for template in SETUP_KEYS:
+            item = items.get(template.format(n=n))
+            if item is None:
+                continue
+            rows.append(
+                {
+                    "label": SETUP_LABELS[template],
+                    "value": setup_text(template, item.value, n),
+                    "confidence": item.confidence,
+                    "verified": item.verified,
+                }
+            )
+        out[n] = rows
     return out
 
 
@@ -100,7 +142,32 @@ def board_facts() -> dict[str, Any]:
             for c in board.customers.values()
         },
         "city_rewards": dict(board.city_rewards),
+        "customers_verified": items_with_overlay(_overlay())["customers.tiles"].verified,
     }
+
+
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
+
+
+def public_base(configured: str | None, host_url: str, lan: Callable[[], str]) -> str:
+    """The address phones and other tablets use for links and QR codes, without a trailing
+    slash: ``configured`` (``companion serve --public-url``) if given, else the address this
+    page was asked on, with a loopback host (localhost, 127.0.0.1) replaced by the host's
+    LAN address ``lan()`` — a phone cannot open the server's own loopback."""
+    if configured:
+        return configured.rstrip("/")
+    parts = urlsplit(host_url)
+    host = parts.hostname or ""
+    if host in LOOPBACK:
+        netloc = lan() + (f":{parts.port}" if parts.port else "")
+        return urlunsplit((parts.scheme, netloc, "", "", "")).rstrip("/")
+    return host_url.rstrip("/")
+
+
+def _lan() -> str:
+    from companion.serve import lan_address
+
+    return lan_address("0.0.0.0")
 
 
 def _page(template: str, title: str, script: str | None, **extra: Any) -> str:
@@ -109,6 +176,7 @@ def _page(template: str, title: str, script: str | None, **extra: Any) -> str:
         title=title,
         script=script,
         facts=board_facts(),
+        public_url=public_base(current_app.config.get("PUBLIC_URL"), request.host_url, _lan),
         **extra,
     )
 
@@ -131,6 +199,7 @@ def new_game() -> str:
         colours=COLOURS,
         counts=PLAYER_COUNTS,
         setup=setup_rows(items),
+        house_rules=HOUSE_RULES,
         unverified=unverified,
         total=len(items),
     )
@@ -148,6 +217,12 @@ def box_check() -> str:
 def play() -> str:
     """The table's controller: the pending decision and its legal options."""
     return _page("play.html", "Play", "play.js")
+
+
+@bp.get("/links")
+def links() -> str:
+    """Each player's private link as a QR code, re-openable at any time from the table."""
+    return _page("links.html", "Players' links", "links.js")
 
 
 @bp.get("/bag")

@@ -1,7 +1,8 @@
 """The demo table: a simulated game that plays itself through `TableService.submit`.
 
 A background thread picks a random entry of `TableService.legal` (virtual draws included)
-every ``interval`` seconds and submits it with source ``"demo"``, exactly as a tablet
+every ``interval`` seconds (default 1.8: a pace a person watching the scoreboard follows)
+and submits it with source ``"demo"``, exactly as a tablet
 would; when a game ends it waits a little and starts another.
 """
 
@@ -27,7 +28,7 @@ DEMO_PLAYERS: Final = (
 class DemoTable:
     """Drives the current game of ``service`` with random legal actions."""
 
-    def __init__(self, service: TableService, interval: float = 0.4, seed: int | None = None):
+    def __init__(self, service: TableService, interval: float = 1.8, seed: int | None = None):
         self._service = service
         self._interval = interval
         self._rng = random.Random(seed)

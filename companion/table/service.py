@@ -27,6 +27,8 @@ from companion.store import Event, EventStore, JSONObject, format_record, parse_
 from companion.table import tokens
 from companion.table.errors import NoDrawPending, NoGame, StaleCommitment, StaleSeq
 from companion.table.feed import Feed, Notice, Subscription
+from companion.village import narrate as narration
+from companion.village import options
 
 __all__ = ["DRAW_KEY", "VIRTUAL_DRAW", "TableService"]
 
@@ -60,15 +62,63 @@ def _dumps(obj: Any) -> str:
 
 
 class _Game:
-    """The current game as cached in memory: id, header, state, last seq."""
+    """The current game as cached in memory: id, header, state, last seq, and the table log
+    (the public narration of every event, by seq)."""
 
-    __slots__ = ("header", "id", "seq", "state")
+    __slots__ = ("header", "id", "log", "seq", "state")
 
-    def __init__(self, game_id: int, header: JSONObject, state: v.GameState, seq: int) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        header: JSONObject,
+        state: v.GameState,
+        seq: int,
+        log: dict[int, tuple[str, list[str]]] | None = None,
+    ) -> None:
         self.id = game_id
         self.header = header
         self.state = state
         self.seq = seq
+        self.log: dict[int, tuple[str, list[str]]] = log or {}  # seq -> (kind, narration)
+
+
+def undone_text(before: v.GameState, action: v.Action, after: v.GameState) -> list[str]:
+    """The narration of an undo: what it took back, and whose turn it is again."""
+    what = narration.headline(before, action, after).rstrip(".")
+    return [f"Undone: {what}.", narration.now_text(before)]
+
+
+def game_text(game: _Game) -> list[str]:
+    """The narration of a game becoming the current one."""
+    names = [narration.colour_name(c) for c in game.header.get("players", [])]
+    return [
+        f"On the table: game {game.id}, {narration.join_words(names)}.",
+        narration.now_text(game.state),
+    ]
+
+
+def narrate_events(header: JSONObject, events: list[Event]) -> dict[int, tuple[str, list[str]]]:
+    """The public narration of each stored event of a game (reverted actions and reverts
+    included), replaying them in order. Raises companion.village.ReplayError if the engine
+    refuses one (the game could not be loaded either)."""
+    st = v.start(header)
+    done: list[tuple[int, v.GameState, v.Action]] = []
+    out: dict[int, tuple[str, list[str]]] = {}
+    for e in events:
+        if e.kind == "action":
+            try:
+                action = v.parse_action(engine_action(e.payload))
+                after = v.apply(st, action)
+            except v.RulesError as exc:
+                raise v.ReplayError(f"event {e.seq} refused: {exc}") from exc
+            out[e.seq] = ("action", narration.narrate(st, action, after))
+            done.append((e.seq, st, action))
+            st = after
+        elif e.kind == "revert" and done:
+            _, before, action = done.pop()
+            out[e.seq] = ("revert", undone_text(before, action, st))
+            st = before
+    return out
 
 
 class TableService:
@@ -150,6 +200,15 @@ class TableService:
                 return [offer]
             return [a.to_json() for a in v.legal_actions(st)]
 
+    def choices(self) -> list[dict[str, Any]]:
+        """For each entry of `legal` (same order), how a person picks it and what it costs
+        (`companion.village.options.choice`); [] at a chance point. Raises `NoGame`."""
+        with self._lock:
+            st = self._require().state
+            if self._draw_offer() is not None:
+                return []
+            return [options.choice(st, a) for a in v.legal_actions(st)]
+
     def export_record(self, game_id: int | None = None) -> str:
         """The game record (JSON Lines) of ``game_id`` (default: the current game), without
         the draw audits, so `companion.village.replay` reads it. Raises `NoGame`."""
@@ -193,6 +252,33 @@ class TableService:
             if e.kind == "action" and isinstance(e.payload.get(DRAW_KEY), dict)
         ]
 
+    def log(self, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+        """The table log of the current game, oldest first: ``{"seq", "kind", "narration",
+        "undone"}`` per event after ``after`` (the last ``limit`` only, if given); ``kind`` is
+        ``action`` or ``revert``, ``undone`` tells an action later taken back. Raises `NoGame`.
+        """
+        with self._lock:
+            game = self._require()
+            items = sorted(game.log.items())
+        effective: list[int] = []
+        undone: set[int] = set()
+        for s, (kind, _) in items:
+            if kind == "action":
+                effective.append(s)
+            elif effective:
+                undone.add(effective.pop())
+        entries = [
+            {"seq": s, "kind": kind, "narration": list(told), "undone": s in undone}
+            for s, (kind, told) in items
+            if s > after
+        ]
+        return entries[-limit:] if limit else entries
+
+    def next_undo(self) -> str | None:
+        """What an undo would take back now, in words (None if nothing)."""
+        entries = [e for e in self.log() if e["kind"] == "action" and not e["undone"]]
+        return str(entries[-1]["narration"][0]) if entries else None
+
     # -- tokens --------------------------------------------------------------------------
 
     def is_table_token(self, token: str | None) -> bool:
@@ -225,20 +311,23 @@ class TableService:
         first_player: str | None = None,
         board: v.BoardData | None = None,
         label: str | None = None,
+        house_rules: dict[str, Any] | None = None,
     ) -> int:
         """Start a new game and make it the current one; return its id.
 
         ``board``: the board values in force (default: the shipped ones); they are written
-        into the header so the record replays the same anywhere.
+        into the header so the record replays the same anywhere. ``house_rules``: the
+        game's house rules (`companion.village.house`), stored in the header whole.
 
         Raises:
-            ValueError: bad players or first player (unknown colour, wrong count, repeats).
+            ValueError: bad players or first player (unknown colour, wrong count, repeats),
+            an unknown house rule or one that is not true/false.
         """
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise ValueError("players must be a list of colour names")
         if first_player is not None and first_player not in players:
             raise ValueError(f"first player {first_player!r} is not among {players!r}")
-        header = v.make_header(players, first_player, board)
+        header = v.make_header(players, first_player, board, house_rules=house_rules)
         try:
             state = v.start(header)
         except v.ReplayError as exc:
@@ -306,7 +395,8 @@ class TableService:
                 return self._virtual_draw(game, action)
             record, new_state = self._check(game.state, action)
             event = self._store.append(game.id, record, source)
-            self._commit(game, event, new_state)
+            told = narration.narrate(game.state, v.parse_action(record), new_state)
+            self._commit(game, event, new_state, told)
             return event.seq
 
     def undo(self, source: str = "tablet", expected_seq: int | None = None) -> int:
@@ -319,9 +409,12 @@ class TableService:
             game = self._require()
             if expected_seq is not None and expected_seq != game.seq:
                 raise StaleSeq(f"expected seq {expected_seq}, the game is at seq {game.seq}")
+            undone = self._store.effective_actions(game.id)
             event = self._store.append_revert(game.id, source)
             actions = [engine_action(a) for a in self._store.effective_actions(game.id)]
-            self._commit(game, event, v.replay(game.header, actions))
+            before = v.replay(game.header, actions)
+            told = undone_text(before, v.parse_action(engine_action(undone[-1])), game.state)
+            self._commit(game, event, before, told)
             return event.seq
 
     # -- the live feed -------------------------------------------------------------------
@@ -367,7 +460,9 @@ class TableService:
     def _load(self, game_id: int) -> _Game:
         header = self._store.header(game_id)
         actions = [engine_action(a) for a in self._store.effective_actions(game_id)]
-        return _Game(game_id, header, v.replay(header, actions), self._store.last_seq(game_id))
+        state = v.replay(header, actions)
+        log = narrate_events(header, self._store.events(game_id))
+        return _Game(game_id, header, state, self._store.last_seq(game_id), log)
 
     def _view(self, viewer: str) -> dict[str, Any]:
         game = self._require()
@@ -428,13 +523,15 @@ class TableService:
         new_state = v.apply(game.state, outcome)
         audit = {"kind": spec.kind, "seed": commitment.seed, "digest": commitment.digest}
         event = self._store.append(game.id, {**outcome, DRAW_KEY: audit}, "virtual_bag")
-        self._commit(game, event, new_state)
+        told = narration.narrate(game.state, v.parse_action(outcome), new_state)
+        self._commit(game, event, new_state, told)
         return event.seq
 
-    def _commit(self, game: _Game, event: Event, state: v.GameState) -> None:
-        """Adopt the state after a stored event and announce the event."""
+    def _commit(self, game: _Game, event: Event, state: v.GameState, told: list[str]) -> None:
+        """Adopt the state after a stored event, log its narration, announce the event."""
         game.state = state
         game.seq = event.seq
+        game.log[event.seq] = (event.kind, told)
         self._after_change()
         self._publish(self._notice(event, self._view("table")))
 
@@ -463,6 +560,7 @@ class TableService:
             "time": None,
             "action": None,
             "draw": None,
+            "narration": game_text(game),
             "state": self._view("table"),
         }
         return Notice(game.id, game.seq, _dumps(data))
@@ -480,6 +578,7 @@ class TableService:
             "action": public_action(payload) if is_action else None,
             "reverts": payload.get("reverts"),
             "draw": payload.get(DRAW_KEY),
+            "narration": self._game.log.get(event.seq, ("", []))[1] if self._game else [],
             "state": state,
         }
         return Notice(event.game_id, event.seq, _dumps(data))

@@ -8,6 +8,7 @@ Everything a client needs is re-exported here; see ``docs/engine.md``.
 
 from __future__ import annotations
 
+from . import narrate
 from .actions import Action, parse_action
 from .chance import ChanceSpec, chance_spec
 from .data import BoardData
@@ -23,6 +24,7 @@ from .engine import (
     resolve,
 )
 from .errors import AmbiguousAction, IllegalAction, MalformedAction, RulesError
+from .house import HOUSE_RULES, HouseRules, house_rules
 from .record import ReplayError, make_header, replay, start
 from .state import GameState
 from .state import new_game as _new_game
@@ -44,11 +46,13 @@ def new_game(
 
 
 __all__ = [
+    "HOUSE_RULES",
     "Action",
     "AmbiguousAction",
     "BoardData",
     "ChanceSpec",
     "GameState",
+    "HouseRules",
     "IllegalAction",
     "MalformedAction",
     "Pending",
@@ -57,11 +61,13 @@ __all__ = [
     "apply",
     "apply_unchecked",
     "chance_spec",
+    "house_rules",
     "is_chance",
     "is_legal",
     "legal_actions",
     "load_board",
     "make_header",
+    "narrate",
     "new_game",
     "parse_action",
     "pending",

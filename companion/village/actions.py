@@ -110,11 +110,13 @@ class TakeCube(Decision):
 @dataclass(frozen=True, slots=True)
 class UseWell(Decision):
     """The well: return 3 influence cubes of one colour instead of taking a cube, then do
-    the action of any space."""
+    the action of any space. ``pay`` is empty (the 3 cubes) unless the game's house rule
+    ``well_coins`` lets coins stand in for some of them: then it names cubes and coins."""
 
     type: ClassVar[str] = "well"
     color: Cube
     space: Space
+    pay: Pay = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,7 +75,9 @@ def check_reveal(st: GameState, action: Action) -> None:
     tiles = [t for _, t in action.tiles]
     if sorted(slots) != sorted(want):
         raise IllegalAction(
-            f"illegal: {action.to_json()!r} — tiles go on market spaces {want}", code="wrong_slots"
+            f"illegal: {action.to_json()!r} — tiles go on "
+            + ", ".join(f"stall {i + 1}" if i < 5 else f"waiting line {i - 4}" for i in want),
+            code="wrong_slots",
         )
     if len(set(tiles)) != len(tiles) or any(t not in st.unseen for t in tiles):
         raise IllegalAction(

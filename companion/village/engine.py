@@ -22,6 +22,7 @@ from .chance import CHANCE_CHECKS
 from .errors import AmbiguousAction, IllegalAction
 from .handlers import HANDLERS
 from .legal import legal_actions
+from .narrate import now_text
 from .pending import Pending, is_chance, pending
 from .refusals import explain
 from .state import GameState
@@ -74,9 +75,9 @@ def _check(st: GameState, action: Action) -> None:
         CHANCE_CHECKS[type(action)](st, action)
         return
     if is_chance(st) or st.phase == "over":
-        p = pending(st)
         raise IllegalAction(
-            f"illegal: {action.to_json()!r} — the game waits for {p.kind}, not a decision",
+            f"illegal: {action.to_json()!r} — the game waits for a draw or is over, not for "
+            f"a decision. {now_text(st) or 'The game is over.'}",
             code="not_a_decision_point",
         )
     assert isinstance(action, Decision)

@@ -20,13 +20,22 @@ class RulesError(Exception):
             self.code = code
         self.rule = rule
 
+    def words(self) -> str:
+        """The refusal for people: the reason only, without the action's record form."""
+        text = str(self)
+        if " — " in text:
+            text = text.split(" — ", 1)[1]
+        return text[:1].upper() + text[1:]
+
     def to_json(self) -> dict[str, Any]:
-        """The refusal as data: ``{"error": kind, "code": ..., "message": ..., "rule": ...}``."""
+        """The refusal as data: ``{"error": kind, "code", "message", "rule", "words"}``
+        (``words``: the reason for people, see `words`)."""
         return {
             "error": type(self).__name__,
             "code": self.code,
             "message": str(self),
             "rule": self.rule,
+            "words": self.words(),
         }
 
 

@@ -106,6 +106,16 @@ def continue_market(st: GameState) -> None:
         if not stalls or len(day.passed) == len(st.players):
             break
         color = day.turn
+        # HOUSE RULE final_seller_sells: off, the player who ended the game takes no part
+        # in a market day of the final turns.
+        sits_out = (
+            not st.house.final_seller_sells
+            and st.final_queue is not None
+            and color == st.end_trigger
+            and st.end_market_trigger in (None, st.end_trigger)  # i.e. no final turn of theirs
+        )
+        if sits_out:
+            day.passed.add(color)
         if color in day.passed:
             day.turn = st.after(color)[0]
             continue
@@ -235,9 +245,10 @@ def advance_moves(st: GameState) -> None:
     after_mass(st)
 
 
-def church_majority(st: GameState) -> list[Color]:
-    """2 prestige to the family with most members in the church; ties go to the one with
-    the leftmost member; still tied, every tied family scores (seed 000 « Messe » 3)."""
+def majority_winners(st: GameState) -> list[Color]:
+    """The families the church majority rewards: most members in the church; ties go to
+    the one with the leftmost member; still tied, every tied family (seed 000 « Messe » 3).
+    Empty when the church is empty. Pure: the state is not changed."""
     counts: dict[Color, int] = {}
     best_window: dict[Color, int] = {}
     for c in st.players:
@@ -249,9 +260,17 @@ def church_majority(st: GameState) -> list[Color]:
         return []
     tied = [c for c in st.players if counts[c] == top]
     left = max(best_window[c] for c in tied)
-    winners = [c for c in tied if best_window[c] == left]
+    return [c for c in tied if best_window[c] == left]
+
+
+MAJORITY_PRESTIGE = 2
+
+
+def church_majority(st: GameState) -> list[Color]:
+    """2 prestige to each family `majority_winners` names; returns them."""
+    winners = majority_winners(st)
     for c in winners:
-        st.p[c].prestige += 2
+        st.p[c].prestige += MAJORITY_PRESTIGE
     return winners
 
 

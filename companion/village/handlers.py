@@ -99,8 +99,11 @@ def _take(st: GameState, a: Action) -> None:
 
 def _well(st: GameState, a: Action) -> None:
     assert isinstance(a, UseWell)
-    st.p[a.player].cubes[a.color] -= 3
-    st.supply[a.color] += 3
+    if a.pay:  # HOUSE RULE well_coins: cubes and coins, as legal_actions offered them
+        apply_pay(st.p[a.player], st.supply, a.pay)
+    else:
+        st.p[a.player].cubes[a.color] -= 3
+        st.supply[a.color] += 3
     _enter_space(st, a.space)
 
 

@@ -91,6 +91,11 @@ def turn_options(st: GameState) -> list[Action]:
     for colour in INFLUENCE:
         if st.p[c].cubes[colour] >= 3:
             out.extend(UseWell(c, colour, s) for s in Space)
+        # HOUSE RULE well_coins: coins may stand in for some of the 3 cubes.
+        if st.house.well_coins:
+            for pay in cube_options(st.p[c], {colour: 3}):
+                if dict(pay).get("coin"):
+                    out.extend(UseWell(c, colour, s, pay) for s in Space)
     return out
 
 
@@ -130,7 +135,9 @@ def craft_options(st: GameState, c: Color) -> list[Action]:
     trained = {st.members[m][1] for m in st.family(c, frozenset({"craft"}))}
     for building, craft in st.data.crafts.items():
         for m in farm:
-            out.append(Train(c, building, m, None))
+            # HOUSE RULE train_only: training without producing at once is allowed.
+            if st.house.train_only:
+                out.append(Train(c, building, m, None))
             out.extend(Train(c, building, m, g) for g in craft.goods)
         if building in trained:
             out.extend(Produce(c, building, g) for g in craft.goods)

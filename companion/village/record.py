@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import data as board_data
+from . import house
 from .actions import parse_action
 from .engine import apply
 from .errors import RulesError
@@ -31,9 +32,12 @@ def make_header(
     players: list[str],
     first_player: str | None = None,
     board: board_data.BoardData | None = None,
+    house_rules: dict[str, Any] | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
-    """A record header for a new game; ``board`` defaults to the shipped values plus none."""
+    """A record header for a new game; ``board`` defaults to the shipped values plus none;
+    ``house_rules`` (name → true/false, missing names take their default) is stored whole.
+    Raises ValueError for an unknown house rule or a value that is not true/false."""
     board = board or board_data.load()
     header: dict[str, Any] = {
         "game": "village",
@@ -42,6 +46,7 @@ def make_header(
         "first_player": first_player or players[0],
         "expansions": [],
         "data": board.values,
+        "house_rules": house.house_rules(house_rules).to_json(),
     }
     header.update(extra)
     return header
@@ -59,7 +64,8 @@ def start(header: dict[str, Any]) -> GameState:
         seats = [Color(c) for c in header["players"]]
         first = Color(header["first_player"]) if header.get("first_player") else None
         board = board_data.from_values(header["data"]) if "data" in header else board_data.load()
-        return new_game(seats, board, first)
+        rules = house.house_rules(header.get("house_rules"))  # absent: the documented reading
+        return new_game(seats, board, first, rules)
     except (KeyError, TypeError, ValueError) as exc:
         raise ReplayError(f"bad header: {exc}") from exc
 

@@ -21,6 +21,7 @@ from .actions import (
     Travel,
     UseWell,
 )
+from .narrate import now_text
 from .pending import pending
 from .state import FARM, GameState
 from .vocabulary import INFLUENCE, Color, Cube, Good, Space, member_color
@@ -68,7 +69,7 @@ def explain(st: GameState, action: Action) -> tuple[str, str]:
     if t == "privilege" and kind == "privilege":
         wanted = "privilege"
     if wanted != kind:
-        return "wrong_step", f"the game waits for {kind} by {p.player}, not {t!r}"
+        return "wrong_step", f"that is not the step the game waits for. {now_text(st)}"
     if isinstance(action, TakeCube):
         if not st.spaces[action.space].get(action.cube):
             return "no_such_cube", f"no {action.cube} cube on the {action.space} space"

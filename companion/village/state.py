@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .data import BoardData
+from .house import HouseRules
 from .vocabulary import INFLUENCE, Color, Cube, Good, Section, Space, member_ids
 
 # Where a member is: (zone, where). Zones: "unborn", "farm", "craft" (building), "council"
@@ -119,6 +120,7 @@ class GameState:
     mass_out: int = 0  # figures taken out of the black bag so far this mass
     prestige_log: list[tuple[int, dict[Color, int]]] = field(default_factory=list)
     round_fill: dict[Space, dict[Cube, int]] = field(default_factory=dict)  # this round's draw
+    house: HouseRules = field(default_factory=HouseRules)  # the game's house rules (frozen)
 
     def clone(self) -> GameState:
         """A copy sharing nothing mutable with this state."""
@@ -155,6 +157,7 @@ class GameState:
             mass_out=self.mass_out,
             prestige_log=list(self.prestige_log),
             round_fill=self.round_fill,  # replaced whole by the engine, never changed in place
+            house=self.house,
         )
 
     @property
@@ -185,11 +188,13 @@ def new_game(
     players: list[Color] | tuple[Color, ...],
     data: BoardData,
     first_player: Color | None = None,
+    house: HouseRules | None = None,
 ) -> GameState:
     """The table after setup (seed 000 « Mise en place »), waiting for the customer tiles.
 
     ``players`` is the seat order (clockwise); the first player is the oldest player, the
-    first in seat order unless given. Raises ValueError for a bad player list.
+    first in seat order unless given; ``house``: the house rules (default: the documented
+    reading). Raises ValueError for a bad player list.
     """
     seats = tuple(players)
     if not 2 <= len(seats) <= 4:
@@ -224,4 +229,5 @@ def new_game(
         to_reveal=slots,
         after_reveal="fill",
         prestige_log=[(0, dict.fromkeys(seats, 0))],
+        house=house or HouseRules(),
     )

@@ -37,7 +37,9 @@ def test_a_virtual_fill_is_accepted_and_puts_the_card_on_each_space() -> None:
     after = v.apply(st, draw_action(spec, 42))
     card = after.data.space_cubes[3]
     assert {s: sum(c.values()) for s, c in after.spaces.items()} == card
-    drawn = Counter(c.value for cubes in after.spaces.values() for c, n in cubes.items() for _ in range(n))
+    drawn = Counter(
+        c.value for cubes in after.spaces.values() for c, n in cubes.items() for _ in range(n)
+    )
     assert drawn <= Counter(spec.contents)
 
 

@@ -45,7 +45,7 @@ def test_lan_address_of_a_given_host_is_itself() -> None:
 
 
 def test_demo_table_plays_by_itself(server_factory: Callable[..., ServerProcess]) -> None:
-    server = server_factory("--demo")
+    server = server_factory("--demo", "--speed", "0.2")
     with SSEClient("127.0.0.1", server.port, timeout=15) as sse:
         events = [sse.next_event().json() for _ in range(6)]
     sources = {e["source"] for e in events}
@@ -74,7 +74,7 @@ def test_serve_prints_url_token_and_qr(tmp_path: Path) -> None:
     )
     try:
         assert proc.stdout is not None
-        lines = [proc.stdout.readline() for _ in range(4)]
+        lines = [proc.stdout.readline() for _ in range(5)]
         qr = proc.stdout.readline()
     finally:
         proc.terminate()
@@ -82,9 +82,10 @@ def test_serve_prints_url_token_and_qr(tmp_path: Path) -> None:
         if proc.stdout:
             proc.stdout.close()
     token = (tmp_path / "db" / "g.token").read_text().strip()
-    assert lines[2].startswith("village-companion: table URL http://127.0.0.1:")
-    assert lines[2].rstrip().endswith(f"/play#token={token}")
-    assert lines[3].strip() == f"village-companion: table token {token}"
+    assert lines[2].startswith("village-companion: scoreboard http://127.0.0.1:")
+    assert lines[3].startswith("village-companion: table URL http://127.0.0.1:")
+    assert lines[3].rstrip().endswith(f"/play#token={token}")
+    assert lines[4].strip() == f"village-companion: table token {token}"
     assert "█" in qr
     assert proc.returncode == 0  # SIGTERM is a clean stop
 
@@ -128,3 +129,49 @@ def test_install_script_parses() -> None:
     script = REPO / "deploy" / "install.sh"
     assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
     assert script.stat().st_mode & 0o111
+
+
+def test_demo_prints_both_urls_and_its_pace(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "companion.serve", "--host", "127.0.0.1", "--port", "0"),
+            *("--db", str(tmp_path / "d.sqlite3"), "--demo", "--no-qr", "--speed", "2.5"),
+            *("--public-url", "http://table.example:8000/"),
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline().rstrip() for _ in range(6)]
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        if proc.stdout:
+            proc.stdout.close()
+    assert "village-companion: scoreboard http://table.example:8000/" in lines
+    assert any(
+        x.startswith("village-companion: table URL http://table.example:8000/play#token=")
+        for x in lines
+    )
+    assert "village-companion: demo: one action every 2.5 s (--speed to change)" in lines
+
+
+def test_public_url_never_loopback_unless_given() -> None:
+    from web.pages import public_base
+
+    lan = lambda: "192.168.1.20"  # noqa: E731
+    assert public_base(None, "http://127.0.0.1:8000/", lan) == "http://192.168.1.20:8000"
+    assert public_base(None, "http://localhost:8000/", lan) == "http://192.168.1.20:8000"
+    assert public_base(None, "http://192.168.1.5:8000/", lan) == "http://192.168.1.5:8000"
+    assert public_base("http://127.0.0.1:9/", "http://x/", lan) == "http://127.0.0.1:9"
+    assert serve.public_url("http://t:1/", "0.0.0.0", 5) == "http://t:1"
+    assert serve.public_url(None, "10.0.0.7", 5) == "http://10.0.0.7:5"
+
+
+def test_speed_must_be_positive() -> None:
+    parser = argparse.ArgumentParser()
+    serve.add_arguments(parser)
+    assert parser.parse_args([]).speed == serve.DEMO_SECONDS
+    assert serve.run(parser.parse_args(["--speed", "0"])) == 2

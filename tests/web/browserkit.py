@@ -50,8 +50,21 @@ class Server:
         self.service = table_service(self.app)
         self.server = waitress.create_server(self.app, host="127.0.0.1", port=0, threads=32)
         self.url = f"http://127.0.0.1:{self.server.effective_port}"  # type: ignore[union-attr]
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        # links for phones: given explicitly here (a loopback address is otherwise replaced
+        # by the host's LAN address, where this test server does not listen)
+        self.app.config["PUBLIC_URL"] = self.url
+        self.closing = False
+        self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.server.run()
+        except OSError:
+            # closing the listening socket under the running loop (a stream still open
+            # pulls the loop's trigger) may end the loop with EBADF: expected while closing
+            if not self.closing:
+                raise
 
     def get(self, path: str) -> Any:
         with urllib.request.urlopen(self.url + path, timeout=5) as r:
@@ -67,6 +80,7 @@ class Server:
             return json.loads(r.read())
 
     def close(self) -> None:
+        self.closing = True
         self.server.close()
         self.server.task_dispatcher.shutdown(timeout=3)  # type: ignore[union-attr]
         self.thread.join(timeout=5)
@@ -88,15 +102,17 @@ def seq(server: Server) -> int:
 
 
 def click_and_wait(page: Any, button: Any, server: Server) -> str:
-    """Click an option button on the play page; wait until the page reports the new event
-    (``Done: … (#n)``) and check the game moved on by exactly one event. Returns its label."""
+    """Click an option button on the play page; wait until the page confirms the new event
+    (its narration in ``#done``, marked with the event's seq) and check the game moved on
+    by exactly one event. Returns the button's label (without its cost line)."""
     before = seq(server)
     button.wait_for()
-    label = str(button.inner_text())
+    label_el = button.locator(".option-label")
+    label = str(label_el.inner_text() if label_el.count() else button.inner_text())
     button.click()
     page.wait_for_function(
-        "n => document.querySelector('#done') && !document.querySelector('#done').hidden"
-        " && document.querySelector('#done').textContent.includes('#' + n)",
+        "n => { const d = document.querySelector('#done');"
+        " return d && !d.hidden && d.dataset.seq === String(n); }",
         arg=before + 1,
     )
     assert seq(server) == before + 1

@@ -179,7 +179,9 @@ def test_new_game_shows_setup_values_for_each_count(client: FlaskClient) -> None
     html = client.get("/new").get_data(as_text=True)
     for n in (2, 3, 4):
         assert f'data-count="{n}"' in html
-        assert f"setup.{n}.spaces" in html
+    assert "setup." not in html and "Cubes drawn onto each action space" in html
+    for name in ("well_coins", "final_seller_sells", "train_only"):
+        assert f'name="house" value="{name}"' in html
     assert 'href="/boxcheck"' in html
     assert 'data-colours="red,yellow,blue,white"' in html
     # only the 3-player table is visible at first
@@ -187,13 +189,20 @@ def test_new_game_shows_setup_values_for_each_count(client: FlaskClient) -> None
     assert re.search(r'data-count="2"\s*hidden', html)
 
 
-def test_setup_rows_pick_the_player_count() -> None:
-    rows = setup_rows(items_with_overlay())
-    assert {r["key"] for r in rows[2] if r["key"].startswith("setup.")} == {
-        "setup.2.bag",
-        "setup.2.spaces",
-    }
-    assert "time_track.length" in {r["key"] for r in rows[4]}
+def test_setup_rows_pick_the_player_count_in_words() -> None:
+    items = items_with_overlay()
+    rows = setup_rows(items)
+    bag = {r["label"]: r["value"] for r in rows[2]}
+    card = items["setup.2.bag"].value
+    assert bag["Cubes put in the green bag each round (setup card)"] == ", ".join(
+        f"{k} {n}" for k, n in card.items()
+    )
+    graves = items["graves.marks"].value
+    for n in (2, 3, 4):
+        said = {r["label"]: r["value"] for r in rows[n]}["Anonymous graves in play"]
+        assert said == f"{sum(1 for m in graves if m is None or m <= n)} graves"
+    for r in rows[4]:
+        assert not re.search(r"[\[\]{}]|null|None|\b[a-z]+[._][a-z]+\b", r["label"] + r["value"])
 
 
 def test_box_check_rows_text() -> None:

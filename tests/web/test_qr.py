@@ -81,10 +81,12 @@ def test_pages_use_the_qr_route(client: FlaskClient) -> None:
     with client.get("/static/qr.js") as r:
         qr = r.get_data(as_text=True)
     assert "/qr.svg?text=${encodeURIComponent(text)}" in qr
+    with client.get("/static/links-list.js") as r:
+        links = r.get_data(as_text=True)
+    assert 'from "./qr.js"' in links and "qrFigure(url" in links
+    assert "${base}/me/" in links  # the public address (LAN or --public-url), not loopback
     with client.get("/static/newgame.js") as r:
-        new = r.get_data(as_text=True)
-    assert 'from "./qr.js"' in new and "qrFigure(url" in new
-    assert "location.origin}/me/" in new
+        assert 'from "./links-list.js"' in r.get_data(as_text=True)
     with client.get("/static/play.js") as r:
         play = r.get_data(as_text=True)
     assert 'from "./qr.js"' in play and "/play#token=" in play

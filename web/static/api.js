@@ -44,13 +44,21 @@ export async function getLegal() {
   if (res.ok) {
     const b = res.body;
     res.actions = Array.isArray(b) ? b : (b && Array.isArray(b.actions) ? b.actions : []);
+    res.choices = b && Array.isArray(b.choices) ? b.choices : [];
     res.seq = b && !Array.isArray(b) ? b.seq : undefined;
   } else {
     res.actions = [];
+    res.choices = [];
   }
   return res;
 }
 export const getDraws = () => call("GET", "/api/draws");
+export const getLog = (limit, after) => {
+  const q = new URLSearchParams();
+  if (limit) q.set("limit", limit);
+  if (after != null) q.set("after", after);
+  return call("GET", `/api/log?${q}`);
+};
 export const getTokens = () => call("GET", "/api/tokens", undefined, tableToken());
 // Post one action; with `expectedSeq` the server refuses it (409) if the game moved on.
 export const postAction = (action, expectedSeq) => call("POST",
@@ -60,16 +68,17 @@ export const postUndo = () => call("POST", "/api/undo", {}, tableToken());
 export const postGame = (game) => call("POST", "/api/games", game, tableToken());
 export const postBoxCheck = (answer) => call("POST", "/api/boxcheck", answer, tableToken());
 
-// A refused request as one line for people: the rule it breaks, or what went wrong.
+// A refused request as one line for people: the rule it breaks and what is lacking, in
+// words (the server's `words`), or what went wrong.
 export function refusalText(res) {
   const b = res.body || {};
   if (res.status === 401) return "The table token is missing or wrong: enter it again.";
-  const msg = b.message || b.error || (typeof b === "string" ? b : "");
+  const msg = b.words || b.message || (typeof b === "string" ? b : "");
   if (res.status === 422) return `Refused by the rules: ${msg}`;
   if (res.status === 400) return `Not understood: ${msg}`;
-  if (res.status === 409) return `Someone else acted first: ${msg || "the game moved on."}`;
+  if (res.status === 409) return "Someone else acted first: the game moved on. Look again and choose.";
   if (res.status === 0) return msg;
-  return `Error ${res.status}: ${msg || "unexpected answer"}`;
+  return `Something went wrong (${res.status}): ${msg || "unexpected answer"}`;
 }
 
 // Live updates: calls `refresh(event)` on every event (`event` is the parsed data, which

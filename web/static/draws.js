@@ -1,7 +1,7 @@
 // Virtual draws, shared by the green-bag and mass pages: the commitment shown before the
 // draw, posting it, then the revealed seed checked against the commitment.
-import { getDraws } from "./api.js";
-import { show, text } from "./dom.js";
+import { getDraws, getLog } from "./api.js";
+import { fill, h, show, text } from "./dom.js";
 import { send } from "./actions.js";
 import { sha256Hex } from "./sha256.js";
 
@@ -39,7 +39,7 @@ export async function latestDraw(kind) {
 
 // Show a draw's seed, its hash, and whether it matches the commitment this page showed
 // before the draw (or, for a draw made before the page opened, the one stored with it).
-export function showSeed(draw) {
+export function showSeed(draw, open = false) {
   if (!draw) return;
   const digest = sha256Hex(draw.seed);
   const seen = committedBySeq[draw.seq] || (lastShown === draw.digest ? lastShown : null);
@@ -51,7 +51,27 @@ export function showSeed(draw) {
     ? `✓ sha256(seed) equals the commitment ${seen ? "shown here before the draw" : "stored with the draw"}.`
     : "✗ the seed does NOT match the commitment!");
   if (verify) verify.className = `verify ${digest === expected ? "ok" : "bad"}`;
-  show("reveal-panel", true);
+  const panel = show("reveal-panel", true);
+  if (panel && open) panel.open = true;
+  allDraws();
+}
+
+const KINDS = {
+  reveal_customers: "customer tiles", fill_bag: "green bag", mass_draw: "black bag at mass",
+};
+
+// Every virtual draw of the game, oldest first, those taken back by an undo marked.
+export async function allDraws() {
+  const [draws, log] = await Promise.all([getDraws(), getLog()]);
+  const list = draws.ok && draws.body ? draws.body.draws || [] : [];
+  const undone = new Set(((log.ok && log.body && log.body.entries) || []).filter((e) => e.undone).map((e) => e.seq));
+  fill("all-draws", list.map((d, i) => h("li", { class: undone.has(d.seq) ? "undone" : "", "data-seq": d.seq },
+    h("strong", {}, `Draw ${i + 1}: ${KINDS[d.kind] || "a draw"}`),
+    undone.has(d.seq) ? h("span", { class: "undone-mark" }, " taken back by an undo") : null,
+    h("div", { class: "hash small" }, h("span", { class: "label" }, "seed "), h("code", {}, d.seed)),
+    h("div", { class: "hash small" }, h("span", { class: "label" }, "commitment "), h("code", {}, d.digest)),
+    h("div", { class: `verify small ${sha256Hex(d.seed) === d.digest ? "ok" : "bad"}` },
+      sha256Hex(d.seed) === d.digest ? "✓ the seed matches its commitment" : "✗ the seed does NOT match"))));
 }
 
 // Post the virtual draw for the commitment shown; returns the stored draw or null.
@@ -65,6 +85,6 @@ export async function drawNow(offer) {
   const seq = res.body && res.body.seq;
   committedBySeq[seq] = committed;
   const draw = await findDraw(seq, offer.draw);
-  showSeed(draw);
+  showSeed(draw, true);
   return draw;
 }

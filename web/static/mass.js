@@ -1,6 +1,7 @@
 // Mass: the black bag's contents, buy-outs in turn order, then a virtual or hand draw, then
 // moves in the church.
-import { getLegal, getState, live } from "./api.js";
+import { getLegal, getLog, getState, live } from "./api.js";
+import { narrationBlock } from "./log.js";
 import { fill, h, show, text } from "./dom.js";
 import { optionButtons, send } from "./actions.js";
 import { drawNow, latestDraw, offerFor, showSeed } from "./draws.js";
@@ -55,8 +56,10 @@ async function render(st, legal) {
   fill("church", church(st.players));
   offer = offerFor(st, "mass_draw");
   const deciding = ["buyout", "church_move"].includes(p.kind);
-  text("mass-status", deciding || p.kind === "mass_draw" ? pendingText(p)
-    : `No mass right now. ${pendingText(p)}. Mass comes when a round ends.`);
+  const during = deciding || p.kind === "mass_draw";
+  text("mass-status", during ? pendingText(p)
+    : `No mass right now: it comes when the last cube of the round is taken. ${pendingText(p)}.`);
+  await story(during);
   show("decision-panel", deciding);
   if (deciding || p.kind === "mass_draw") requireToken();
   if (deciding) {
@@ -81,6 +84,27 @@ async function render(st, legal) {
     const last = await latestDraw("mass_draw");
     if (last && last.draw) showSeed(last.draw); else show("reveal-panel", false);
   }
+}
+
+// The mass told as it happened: from "mass in the church" to the majority, in words
+// (buy-outs, the figures drawn and where each goes, moves, who won the majority).
+async function story(during) {
+  const res = await getLog();
+  const entries = (res.ok && res.body && res.body.entries) || [];
+  const live = entries.filter((e) => !e.undone && e.kind === "action");
+  let start = -1;
+  live.forEach((e, i) => { if (e.narration.some((s) => s.includes("mass in the church"))) start = i; });
+  show("story-panel", start >= 0);
+  if (start < 0) return;
+  let end = live.findIndex((e, i) => i >= start && e.narration.some((s) => s.startsWith("Church majority")));
+  if (end < 0) end = live.length - 1;
+  const told = live.slice(start, end + 1).map((e, i) => {
+    // the first entry is the last turn of the round: keep only what concerns the mass
+    const lines = i === 0 ? e.narration.filter((s) => /mass|black bag|buy/i.test(s)) : e.narration;
+    return h("li", { class: "log-entry", "data-seq": e.seq }, narrationBlock(lines));
+  });
+  text("story-title", during ? "This mass so far" : "The last mass");
+  fill("story", h("ol", { class: "log-list" }, told));
 }
 
 async function refresh() {

@@ -3,7 +3,7 @@ import { getState, live, postGame } from "./api.js";
 import { fill, h, show } from "./dom.js";
 import { cap } from "./labels.js";
 import { showRefusal } from "./actions.js";
-import { qrFigure } from "./qr.js";
+import { playerLinks } from "./links-list.js";
 import { askToken, requireToken } from "./token.js";
 
 const seatsEl = document.getElementById("seats");
@@ -51,7 +51,9 @@ function draw() {
 
 async function start(ev) {
   ev.preventDefault();
-  const res = await postGame({ players: seats, first_player: seats[first] });
+  const houseRules = Object.fromEntries([...document.querySelectorAll('input[name="house"]')]
+    .map((box) => [box.value, box.checked]));
+  const res = await postGame({ players: seats, first_player: seats[first], house_rules: houseRules });
   if (!res.ok) {
     showRefusal(res);
     if (res.status === 401) askToken();
@@ -59,12 +61,7 @@ async function start(ev) {
   }
   showRefusal(null);
   const tokens = (res.body && res.body.players) || {};
-  fill("player-links", Object.entries(tokens).map(([colour, token]) => {
-    const url = `${location.origin}/me/${colour}?token=${encodeURIComponent(token)}`;
-    return h("li", { class: "player-link", "data-colour": colour },
-      qrFigure(url, `${cap(colour)}'s private view`),
-      h("div", {}, h("span", { class: "member" }, cap(colour)), " ", h("a", { href: url }, url)));
-  }));
+  fill("player-links", playerLinks(tokens));
   show("started", true);
   document.getElementById("started").scrollIntoView({ block: "start" });
 }

@@ -1,27 +1,36 @@
-// The table's controller: the pending decision and only its legal options.
-import { getLegal, getState, live, postUndo, tableToken } from "./api.js";
+// The table's controller: what the game waits for, the options (in steps, with costs),
+// what just happened (the narration of each event) and the market.
+import { getLegal, getLog, getState, live, postUndo, tableToken } from "./api.js";
 import { fill, h, show, text } from "./dom.js";
-import { actionLabel, drawPage, pendingText, spaceName } from "./labels.js";
+import { drawPage, pendingText, spaceName } from "./labels.js";
 import { cubes } from "./render.js";
-import { optionButtons, send, showDone, showRefusal } from "./actions.js";
+import { choiceButtons, send, showRefusal } from "./actions.js";
+import { narrationBlock, renderLog } from "./log.js";
+import { marketPanel } from "./market.js";
 import { askToken, requireToken } from "./token.js";
 import { qrFigure } from "./qr.js";
 
 let current = null;
+let legal = null;
+let path = [];
+let shownSeq = null;
 const PAGE_LINKS = {
-  "/bag": "open the green-bag page (where to put the cubes, hand draw)",
-  reveal_customers: "open the green-bag page (customer tiles by hand)",
-  "/mass": "open the mass page (the black bag, hand draw)",
+  "/bag": "open the green-bag page (where to put the cubes, or draw by hand)",
+  reveal_customers: "open the green-bag page to enter the tiles by hand",
+  "/mass": "open the mass page (the black bag, buy-outs, the draw)",
 };
 
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 async function refresh() {
-  const [st, legal] = await Promise.all([getState(), getLegal()]);
+  const [st, lg] = await Promise.all([getState(), getLegal()]);
   if (!st.ok) {
     text("pending", st.status === 404 ? "No game yet" : "The companion is not answering");
     fill("options", st.status === 404 ? h("a", { class: "btn btn-big", href: "/new" }, "Start a new game") : null);
     return;
   }
   current = st.body;
+  legal = lg;
   const p = current.pending || {};
   const head = text("pending", current.over ? "The game is over" : pendingText(p));
   if (p.player) head.dataset.colour = p.player; else delete head.dataset.colour;
@@ -32,16 +41,26 @@ async function refresh() {
     page ? [" · ", h("a", { href: page }, PAGE_LINKS[p.kind] || PAGE_LINKS[page])] : "");
   const who = p.player && current.players[p.player];
   fill("context", who ? [
-    `${who.coins} coin${who.coins === 1 ? "" : "s"} · ${who.grain} grain · `,
-    Object.entries(who.goods || {}).filter(([, n]) => n).map(([g, n]) => `${n} ${g} · `),
+    `${plural(who.coins, "coin")} · ${who.grain} grain · `,
+    Object.entries(who.goods || {}).filter(([, n]) => n).map(([g, n]) => `${plural(n, g)} · `),
     cubes(who.cubes, "no cubes"),
-    ` · ${who.time_track.to_bridge} to the bridge`,
+    ` · ${plural(who.time_track.to_bridge, "space")} to the bridge`,
   ] : null);
-  const options = legal.actions;
-  const seq = legal.seq ?? current.seq;
-  fill("options", options.length ? optionButtons(options, (a) => pick(a, seq), current)
-    : h("p", { class: "muted" }, current.over ? "Nothing left to decide." : "No option to choose right now."));
+  const seq = lg.seq ?? current.seq;
+  if (seq !== shownSeq) path = [];
+  shownSeq = seq;
+  drawOptions();
+  fill("market", marketPanel(current));
+  await renderLog("log", 6);
   markDrawn(seq, p.kind);
+}
+
+function drawOptions() {
+  const seq = shownSeq;
+  const options = legal.actions;
+  fill("options", options.length
+    ? choiceButtons(options, legal.choices, path, (a) => pick(a, seq), (p) => { path = p; drawOptions(); })
+    : h("p", { class: "muted" }, current.over ? "Nothing left to decide." : "No option to choose right now."));
 }
 
 // The options now on show are those of this seq and decision (for tests and debugging).
@@ -51,13 +70,20 @@ function markDrawn(seq, kind) {
   el.dataset.kind = kind || "";
 }
 
+// Show the narration of the event stored at `seq` as the confirmation of a tap.
+async function confirm(seq) {
+  const res = await getLog(0, seq - 1);
+  const entry = res.ok && res.body ? (res.body.entries || []).find((e) => e.seq === seq) : null;
+  const box = show("done", true);
+  if (!box) return;
+  box.dataset.seq = String(seq);
+  box.replaceChildren(narrationBlock(entry ? entry.narration : ["Done."]));
+}
+
 async function pick(action, expectedSeq) {
   await send(action, expectedSeq, async (res) => {
-    if (res.ok) {
-      showDone(`Done: ${actionLabel(action)}${res.body && res.body.seq ? ` (#${res.body.seq})` : ""}`);
-    } else {
-      show("done", false);
-    }
+    if (res.ok && res.body && res.body.seq) await confirm(res.body.seq);
+    else show("done", false);
     await refresh();
   });
 }
@@ -69,7 +95,7 @@ function manualEntry() {
     try {
       action = JSON.parse(document.getElementById("manual").value);
     } catch (err) {
-      showRefusal({ status: 400, body: { message: `this is not JSON (${err.message})` } });
+      showRefusal({ status: 400, body: { words: "this is not an action written as in the game record" } });
       return;
     }
     await pick(action);
@@ -78,9 +104,13 @@ function manualEntry() {
 
 function undo() {
   const dialog = document.getElementById("undo-dialog");
-  document.getElementById("undo").addEventListener("click", () => {
+  document.getElementById("undo").addEventListener("click", async () => {
+    const res = await getLog(1);
+    const what = res.ok && res.body ? res.body.undo : null;
+    text("undo-what", what ? `This takes back: ${what}` : "There is nothing to undo.");
+    document.getElementById("undo-confirm").disabled = !what;
     if (typeof dialog.showModal === "function") dialog.showModal();
-    else if (window.confirm("Undo the last action?")) doUndo();
+    else if (what && window.confirm(`Undo? ${what}`)) doUndo();
   });
   dialog.addEventListener("close", () => {
     if (dialog.returnValue === "confirm") doUndo();
@@ -91,7 +121,7 @@ async function doUndo() {
   const res = await postUndo();
   if (res.ok) {
     showRefusal(null);
-    showDone("The last action was undone.");
+    await confirm(res.body.seq);
   } else {
     showRefusal(res);
     if (res.status === 401) askToken();
@@ -105,8 +135,9 @@ function tableLink() {
   document.getElementById("show-table-link").addEventListener("click", () => {
     const token = tableToken();
     if (!token) { askToken(); return; }
-    const url = `${location.origin}/play#token=${encodeURIComponent(token)}`;
-    fill("table-link-qr", qrFigure(url, url));
+    const base = document.body.dataset.publicUrl || location.origin;
+    const url = `${base}/play#token=${encodeURIComponent(token)}`;
+    fill("table-link-qr", qrFigure(url, "the play page, with the table token"));
     if (typeof dialog.showModal === "function") dialog.showModal(); else dialog.setAttribute("open", "");
   });
 }

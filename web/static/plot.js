@@ -30,6 +30,7 @@ export function prestigePlot(history, now) {
   for (const p of points) {
     svg.append(el("text", { x: x(p.round), y: H - 6, "text-anchor": "middle", class: "axis" }, p.round));
   }
+  const labels = [];
   colours.forEach((c, i) => {
     // equal lines side by side rather than hidden under each other
     const dy = (i - (colours.length - 1) / 2) * 3;
@@ -40,9 +41,20 @@ export function prestigePlot(history, now) {
       "stroke-linejoin": "round", "data-colour": c }));
     const [lx, ly] = pts[pts.length - 1].split(",").map(Number);
     svg.append(el("circle", { cx: lx, cy: ly, r: 4, fill: stroke }));
-    svg.append(el("text", { x: lx + 7, y: ly + 4, class: "end-label", fill: stroke },
-      now ? now.prestige[c] : ""));
+    labels.push({ c, x: lx + 7, y: ly + 4, stroke, value: now ? now.prestige[c] : "" });
   });
+  // End labels never overlap: sorted top to bottom, each at least LABEL_GAP below the one
+  // above (tied families get one label each, stacked), kept inside the plot.
+  const LABEL_GAP = 16; // a label's box is about 1.2 × its 13-unit font
+  labels.sort((a, b) => a.y - b.y);
+  for (let i = 1; i < labels.length; i++) {
+    labels[i].y = Math.max(labels[i].y, labels[i - 1].y + LABEL_GAP);
+  }
+  const overflow = labels.length ? labels[labels.length - 1].y - (H - B + 4) : 0;
+  if (overflow > 0) labels.forEach((l) => { l.y -= overflow; });
+  for (const l of labels) {
+    svg.append(el("text", { x: l.x, y: l.y, class: "end-label", fill: l.stroke, "data-colour": l.c }, l.value));
+  }
   if (points.length === 0) svg.append(el("text", { x: W / 2, y: H / 2, "text-anchor": "middle", class: "axis" }, "no rounds yet"));
   return svg;
 }

@@ -4,6 +4,7 @@ import { fill, h, show, text } from "./dom.js";
 import { cap, memberName, pendingWhat, spaceName, whereName } from "./labels.js";
 import { prestigePlot } from "./plot.js";
 import { cubes, family, member, slots } from "./render.js";
+import { renderLog } from "./log.js";
 
 const ALIVE = new Set(["farm", "craft", "council", "travel", "church", "bag"]);
 const SCORE_ROWS = [
@@ -17,7 +18,7 @@ function timeTrack(tt, colour) {
     const cls = i < tt.position ? "tt passed" : i === tt.position ? "tt here" : "tt";
     cells.push(h("span", { class: cls }));
   }
-  return h("div", { class: "time-track", "data-colour": colour },
+  return h("div", { class: "time-track", "data-colour": colour, title: `${tt.position} of ${tt.length}` },
     h("div", { class: "tt-cells", role: "img", "aria-label": `time ${tt.position} of ${tt.length}` },
       cells, h("span", { class: "bridge", title: "bridge" }, "⌒")),
     h("div", { class: "tt-text" },
@@ -31,6 +32,7 @@ function membersByGeneration(members) {
     if (!alive.length) continue;
     rows.push(h("li", {}, h("span", { class: "gen" }, `Gen ${gen}`),
       alive.map((m) => h("span", { class: "chip" }, m.id.split("-")[1], h("small", {}, ` ${whereName(m.where)}`)))));
+    // (one chip per member: its copy letter and where it stands)
   }
   const unborn = members.filter((m) => m.where === "unborn").length;
   const dead = members.filter((m) => /^(chronicle|grave|removed)/.test(m.where)).length;
@@ -125,6 +127,7 @@ async function refresh(event) {
   }
   show("message", false);
   render(res.body);
+  await renderLog("log", 6);
   document.body.dataset.seq = res.body.seq ?? "";
 }
 

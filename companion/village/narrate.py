@@ -1,0 +1,691 @@
+"""What just happened, in plain words for the table: the narration of one action.
+
+``narrate(before, action, after)`` compares the states before and after an action and says
+what to do on the physical board: figures moved and where to, time spent and the bridge
+passed, who died and which chronicle section or grave they go to, prestige, coins and other
+things won or paid, customers served, tiles to turn up and cubes to lay out, what the mass
+drew and who won its majority, and whose turn it is now. Steps the rules pass over get
+their reason ("Blue cannot use the Council action: no 2 green cubes (or coins) and no
+scroll").
+
+The public wording (``viewer="table"``) never names a customer taken face down; a player's
+own view (``viewer=<colour>`` of the seller) may. Pure: no I/O, the states are not changed.
+"""
+
+from __future__ import annotations
+
+from . import flow
+from .actions import (
+    Action,
+    Birth,
+    Buy,
+    Buyout,
+    Church,
+    ChurchMove,
+    CouncilAdvance,
+    CouncilEnter,
+    Die,
+    Done,
+    FillBag,
+    FreeAction,
+    Harvest,
+    MassDraw,
+    Mill,
+    Pass,
+    Pay,
+    Privilege,
+    Produce,
+    Recall,
+    RevealCustomers,
+    Serve,
+    Skip,
+    TakeCube,
+    Train,
+    Travel,
+    UseWell,
+)
+from .deaths import death_candidates
+from .legal import BUY_FROM, council_pay_options, farm_reps, space_options
+from .pending import pending
+from .state import GameState, Loc
+from .vocabulary import INFLUENCE, MONK, Color, Cube, Good, Space
+
+SPACE_NAMES = {s: s.value.capitalize() for s in Space}
+BUILDING_NAMES = {
+    "wainwright": "the Wainwright",
+    "stables": "the Stables",
+    "office": "the Office",
+    "smithy": "the Smithy",
+    "mill": "the Mill",
+}
+SECTION_NAMES = {
+    "council": "council",
+    "crafts": "crafts",
+    "travel": "travel",
+    "church": "church",
+    "farm": "farm",
+}
+
+
+def colour_name(color: Color | str) -> str:
+    """``red`` → ``Red``."""
+    return str(color).capitalize()
+
+
+def member_name(member: str) -> str:
+    """``red-2a`` → ``Red 2a``; ``monk`` → ``a monk``."""
+    if member == MONK:
+        return "a monk"
+    colour, rest = member.split("-", 1)
+    return f"{colour.capitalize()} {rest}"
+
+
+def city_name(city: str) -> str:
+    """``north-west`` → ``North-West``."""
+    return "-".join(part.capitalize() for part in city.split("-"))
+
+
+def place_name(loc: Loc) -> str:
+    """Where a figure stands, in words: ``the farm``, ``the Smithy``, ``council level 2``…"""
+    zone, detail = loc
+    if zone == "farm":
+        return "the farm"
+    if zone == "unborn":
+        return "the unborn (beside the farm)"
+    if zone == "craft":
+        return BUILDING_NAMES.get(str(detail), str(detail))
+    if zone == "council":
+        return f"council level {detail}"
+    if zone == "travel":
+        return city_name(str(detail))
+    if zone == "bag":
+        return "the black bag"
+    if zone == "church":
+        return f"church window {detail}"
+    if zone == "chronicle":
+        return f"the chronicle, {SECTION_NAMES.get(str(detail), str(detail))} section"
+    if zone == "grave":
+        return "an anonymous grave"
+    return "out of the game"
+
+
+def slot_name(slot: int) -> str:
+    """Market space 0-9 → ``stall 1`` … ``waiting line 5``."""
+    return f"stall {slot + 1}" if slot < 5 else f"waiting line {slot - 4}"
+
+
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """``1 coin``, ``2 coins``; ``plural`` for irregular words."""
+    if n == 1:
+        return f"1 {word}"
+    return f"{n} {plural or word + 's'}"
+
+
+def article(noun: str) -> str:
+    """``a brown cube``, ``an orange cube``, ``an ox``."""
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
+
+
+def join_words(parts: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def pay_text(pay: Pay) -> str:
+    """A payment in words: ``2 green cubes``, ``1 green cube and 1 coin``, ``1 scroll``."""
+    parts = []
+    for res, n in pay:
+        if res == "coin":
+            parts.append(count(n, "coin"))
+        elif res == "scroll":
+            parts.append(count(n, "scroll"))
+        elif res == "time":
+            parts.append(f"{n} time")
+        else:
+            parts.append(count(n, f"{res} cube"))
+    return join_words(parts)
+
+
+def customer_text(st: GameState, tile: str) -> str:
+    """What a customer tile shows: ``wants 1 plough and 1 scroll, gives 5 prestige (c07)``."""
+    c = st.data.customers[tile]
+    wants = [count(n, g.value) for g, n in c.goods]
+    if c.grain:
+        wants.append(f"{c.grain} grain")
+    return f"wants {join_words(wants) or 'nothing'}, gives {c.prestige} prestige ({tile})"
+
+
+def narrate(
+    before: GameState, action: Action, after: GameState, viewer: str = "table"
+) -> list[str]:
+    """The sentences telling the table what ``action`` did to ``before`` (giving ``after``).
+
+    The first sentence says what was done; the others its consequences, then whose turn
+    it is. ``viewer`` is ``"table"`` (public wording) or a colour (that player may see the
+    customer they served). Never raises for a legal action.
+    """
+    out = [_headline(before, action, after, viewer)]
+    out.extend(_passed_over(before, action, after))
+    out.extend(_market(before, action, after, viewer))
+    out.extend(_moves(before, action, after, dead=False))
+    out.extend(_tracks(before, action, after, viewer))
+    out.extend(_moves(before, action, after, dead=True))
+    out.extend(_mass(before, action, after))
+    out.extend(_ending(before, after))
+    out.append(now_text(after))
+    return [s for s in out if s]
+
+
+def headline(before: GameState, action: Action, after: GameState, viewer: str = "table") -> str:
+    """Only the first sentence of `narrate` (what was done), e.g. to say what an undo undid."""
+    return _headline(before, action, after, viewer)
+
+
+# --- what was done ----------------------------------------------------------------------
+
+
+def _headline(before: GameState, a: Action, after: GameState, viewer: str) -> str:
+    who = colour_name(getattr(a, "player", "")) if hasattr(a, "player") else ""
+    if isinstance(a, RevealCustomers):
+        tiles = "; ".join(f"{slot_name(s)}: {customer_text(after, t)}" for s, t in a.tiles)
+        return f"Turn up {count(len(a.tiles), 'customer tile')} and lay them out — {tiles}."
+    if isinstance(a, FillBag):
+        return _fill_text(before, a)
+    if isinstance(a, MassDraw):
+        drawn = [member_name(f) for f in a.figures if f != MONK]
+        monks = sum(1 for f in a.figures if f == MONK)
+        parts = ([count(monks, "monk")] if monks else []) + drawn
+        back = " The monks go back into the bag." if monks else ""
+        to_church = (
+            f" {join_words(drawn)} {'goes' if len(drawn) == 1 else 'go'} to the rightmost "
+            "church window (window 1)."
+            if drawn
+            else ""
+        )
+        return f"Mass: drawn from the black bag: {join_words(parts)}.{to_church}{back}"
+    if isinstance(a, TakeCube):
+        cube = article(f"{a.cube.value} cube")
+        return f"{who} takes {cube} from {SPACE_NAMES[a.space]}."
+    if isinstance(a, UseWell) and a.pay:
+        return (
+            f"{who} pays {pay_text(a.pay)} at the well (coins standing in for "
+            f"{a.color.value} cubes) and takes the {SPACE_NAMES[a.space]} action."
+        )
+    if isinstance(a, UseWell):
+        return (
+            f"{who} puts 3 {a.color.value} cubes back at the well and takes the "
+            f"{SPACE_NAMES[a.space]} action."
+        )
+    if isinstance(a, FreeAction):
+        return f"{who} takes the {SPACE_NAMES[a.space]} action (final turn, no cube needed)."
+    if isinstance(a, Skip):
+        if before.phase == "privilege":
+            return f"{who} takes no privilege."
+        space = SPACE_NAMES[before.act_space] if before.act_space else "this"
+        return f"{who} does nothing with the {space} action."
+    if isinstance(a, Harvest):
+        got = after.p[a.player].grain - before.p[a.player].grain
+        full = flow.harvest_yield(before, a.player) > got
+        cap = " (the farm is full at 5)" if full else ""
+        return f"{who} harvests {got} grain{cap}."
+    if isinstance(a, Birth):
+        born = [m for m in after.family(a.player) if before.members[m] != after.members[m]]
+        name = member_name(born[0]) if born else "a child"
+        return f"{who}: a new generation is born — put {name} on the farm."
+    if isinstance(a, Recall):
+        src = place_name(before.members[a.member])
+        return f"{who} brings {member_name(a.member)} home from {src}."
+    if isinstance(a, Train):
+        where = BUILDING_NAMES[a.building.value]
+        make = f" and makes {article(a.good.value)}" if a.good else " (train only)"
+        return f"{who} trains {member_name(a.member)} at {where}{make}."
+    if isinstance(a, Produce):
+        return f"{who} makes {article(a.good.value)} at {BUILDING_NAMES[a.building.value]}."
+    if isinstance(a, Buy):
+        grain = before.data.crafts[BUY_FROM[a.good]].buy_grain
+        paid = [p for p in [pay_text(a.pay), f"{grain} grain" if grain else ""] if p]
+        return f"{who} buys {article(a.good.value)}, paying {join_words(paid) or 'nothing'}."
+    if isinstance(a, Mill):
+        return f"{who} takes 2 grain to the mill for 2 coins (2 time)."
+    if isinstance(a, Serve):
+        if viewer == a.player.value:
+            tile = before.market[a.slot]
+            what = customer_text(before, tile) if tile else "a customer"
+            return (
+                f"{who} serves the customer on {slot_name(a.slot)} ({what}) and keeps it face down."
+            )
+        return f"{who} serves a customer and keeps it face down."
+    if isinstance(a, Pass):
+        return f"{who} stops selling for this market day."
+    if isinstance(a, Travel):
+        src = place_name(before.members[a.member])
+        pay = f", paying {pay_text(a.pay)}" if a.pay else ""
+        return (
+            f"{who} sends {member_name(a.member)} from {src} to {city_name(a.city)} "
+            f"(1 wagon back to the supply{pay})."
+        )
+    if isinstance(a, CouncilEnter):
+        return f"{who} puts {member_name(a.member)} on council level 1, paying {pay_text(a.pay)}."
+    if isinstance(a, CouncilAdvance):
+        level = after.members[a.member][1]
+        return (
+            f"{who} moves {member_name(a.member)} up to council level {level}, "
+            f"paying {pay_text(a.pay)}."
+        )
+    if isinstance(a, Privilege):
+        if a.level == 1:
+            return f"{who} takes privilege 1: the first-player marker, first next round."
+        if a.level == 2:
+            kinds = sorted(set(a.gain))
+            cubes = join_words([count(a.gain.count(g), f"{g} cube") for g in kinds])
+            return f"{who} takes privilege 2: {cubes}."
+        if a.level == 3:
+            return f"{who} takes privilege 3: {article(a.gain[0])}."
+        return f"{who} takes privilege 4: pays 1 coin for 3 prestige."
+    if isinstance(a, Church):
+        how = "for 3 time" if dict(a.pay).get("time") else f"paying {pay_text(a.pay)}"
+        return f"{who} sends {member_name(a.member)} to church: into the black bag, {how}."
+    if isinstance(a, Die):
+        return f"{who} chooses {member_name(a.member)} to die."
+    if isinstance(a, Buyout):
+        if not a.members:
+            return f"{who} buys nobody out of the black bag."
+        names = join_words([member_name(m) for m in a.members])
+        return (
+            f"{who} pays {count(len(a.members), 'coin')} to take {names} out of the black bag: "
+            "to the rightmost church window (window 1)."
+        )
+    if isinstance(a, ChurchMove):
+        window = before.members[a.member][1]
+        grain = flow.move_cost(before, window)
+        return (
+            f"{who} moves {member_name(a.member)} from church window {window} to window "
+            f"{window + 1}, paying {grain} grain."
+        )
+    if isinstance(a, Done):
+        return f"{who} is done moving in the church."
+    return f"{a.type}."  # pragma: no cover - every action type is handled above
+
+
+def _fill_text(before: GameState, a: FillBag) -> str:
+    card = before.data.bag[len(before.players)]
+    parts = [count(card[c], f"{c.value} cube") for c in INFLUENCE if card[c]]
+    plague = before.supply[Cube.PLAGUE]
+    if plague:
+        parts.append(count(plague, "plague cube"))
+    into = join_words(parts)
+    spaces = []
+    for space, cubes in a.spaces:
+        if cubes:
+            spaces.append(
+                f"{SPACE_NAMES[space]}: "
+                + join_words([count(n, f"{c.value} cube") for c, n in cubes if n])
+            )
+    laid = "; ".join(spaces) if spaces else "nothing"
+    return (
+        f"Round {before.round}: put {into} in the green bag, then lay out the cubes drawn — {laid}."
+    )
+
+
+# --- steps passed over, with their reason -----------------------------------------------
+
+
+def space_refusal(st: GameState, c: Color, space: Space) -> str:
+    """Why ``c`` can do nothing with the action of ``space`` now (empty if they can)."""
+    if space_options(st, c, space):
+        return ""
+    who = colour_name(c)
+    player = st.p[c]
+    farm = bool(farm_reps(st, c))
+    if space is Space.HARVEST:
+        why = "nobody is on the farm"
+    elif space is Space.FAMILY:
+        why = "no generation is left to be born and nobody is on the board to bring home"
+    elif space is Space.CRAFTS:
+        why = (
+            "nobody is on the farm to train, nobody works in a building, nothing can be "
+            "bought with what the farm holds, and the mill needs 2 grain"
+        )
+    elif space is Space.TRAVEL:
+        if player.goods[Good.WAGON] < 1:
+            why = "a trip needs a wagon"
+        elif not farm and not st.family(c, frozenset({"travel"})):
+            why = "nobody is on the farm or on the road"
+        else:
+            why = "no 2 cubes (or coins) of a path's colour"
+    elif space is Space.COUNCIL:
+        if not council_pay_options(st, c):
+            why = "no 2 green cubes (or coins) and no scroll"
+        else:
+            why = "nobody is on the farm or below the top of the council"
+        return f"{who} cannot enter or climb the council: {why}."
+    elif space is Space.CHURCH:
+        why = "nobody is on the farm to send"
+    else:
+        return ""
+    return f"{who} cannot use the {SPACE_NAMES[space]} action: {why}."
+
+
+def _entered_space(a: Action) -> Space | None:
+    if isinstance(a, TakeCube | UseWell | FreeAction):
+        return a.space
+    return None
+
+
+def _passed_over(before: GameState, a: Action, after: GameState) -> list[str]:
+    out: list[str] = []
+    space = _entered_space(a)
+    if space is not None and space is not Space.MARKET:
+        acting = after.phase == "act" and after.act_space is space
+        if not acting:
+            assert isinstance(a, TakeCube | UseWell | FreeAction)
+            out.append(space_refusal(after, a.player, space))
+    if isinstance(a, CouncilEnter | CouncilAdvance) and after.phase != "privilege":
+        level = after.members[a.member][1]
+        out.append(
+            f"No privilege up to level {level} would do anything for {colour_name(a.player)}: "
+            "the turn ends."
+        )
+    return out
+
+
+# --- market days ------------------------------------------------------------------------
+
+
+def _market(before: GameState, a: Action, after: GameState, viewer: str) -> list[str]:
+    out: list[str] = []
+    started = before.day is None and (
+        isinstance(a, TakeCube | UseWell | FreeAction) and a.space is Space.MARKET
+    )
+    if started:
+        trigger = colour_name(a.player)  # type: ignore[attr-defined]
+        out.append(
+            f"Market day! {trigger} sells first (the first sale costs nothing), then each "
+            "player in turn; every other sale costs 1 green cube (or a coin) and 1 time."
+        )
+    day_before = before.day
+    if after.day is not None:
+        passed_before = day_before.passed if day_before else set()
+        auto = after.day.passed - passed_before - ({a.player} if isinstance(a, Pass) else set())
+        for c in after.players:
+            if c in auto:
+                out.append(f"{colour_name(c)} cannot serve any stall customer and passes.")
+    elif day_before is not None or started:
+        sold = (day_before.sold if day_before else 0) + (1 if isinstance(a, Serve) else 0)
+        if not any(before.market[i] for i in range(5)) and started:
+            out.append("The stalls are empty: the market day ends at once.")
+        elif sold == 0:
+            out.append("Nobody can serve a stall customer: the market day ends with no sale.")
+        else:
+            out.append("The market day ends.")
+        out.extend(_market_moves(before, after))
+    return out
+
+
+def _market_moves(before: GameState, after: GameState) -> list[str]:
+    """Customers moving up from the waiting line after a market day."""
+    where_before = {t: i for i, t in enumerate(before.market) if t}
+    moves = []
+    for i, t in enumerate(after.market):
+        if t and t in where_before and where_before[t] != i:
+            moves.append(f"{slot_name(where_before[t])} → {slot_name(i)}")
+    if not moves:
+        return []
+    return ["Move the customers up: " + "; ".join(moves) + "."]
+
+
+# --- figures moving and dying -----------------------------------------------------------
+
+_DEAD = frozenset({"chronicle", "grave", "removed"})
+
+
+def placed_by(before: GameState, a: Action) -> dict[str, Loc]:
+    """Where the action itself put its member, before any death at the end of the turn."""
+    if isinstance(a, Train):
+        return {a.member: ("craft", a.building)}
+    if isinstance(a, Travel):
+        return {a.member: ("travel", a.city)}
+    if isinstance(a, CouncilEnter):
+        return {a.member: ("council", 1)}
+    if isinstance(a, CouncilAdvance):
+        return {a.member: ("council", before.members[a.member][1] + 1)}
+    if isinstance(a, Recall):
+        return {a.member: ("farm", None)}
+    return {}
+
+
+def _moves(before: GameState, a: Action, after: GameState, dead: bool) -> list[str]:
+    """Figures that moved: the deaths only (``dead``) or every other move."""
+    out = []
+    mid = placed_by(before, a)
+    for m, loc in after.members.items():
+        old = before.members[m]
+        if old == loc:
+            continue
+        died = loc[0] in _DEAD
+        if dead and died:
+            at = place_name(mid.get(m, old))
+            if loc[0] == "removed":
+                out.append(
+                    f"{member_name(m)} dies at {at}: no chronicle space or grave is left, so "
+                    "the figure leaves the game."
+                )
+            else:
+                out.append(f"{member_name(m)} dies at {at}: put it on {place_name(loc)}.")
+            continue
+        if dead:
+            continue
+        if died:
+            loc = mid.get(m, old)  # moved by the action, then died at the end of the turn
+            if loc == old:
+                continue
+        if loc[0] == "church" and old[0] in ("bag", "church"):
+            continue  # told by the mass sentences
+        if old[0] == "unborn" or loc[0] == "bag":
+            continue  # told by the birth and church sentences
+        out.append(f"Move {member_name(m)} from {place_name(old)} to {place_name(loc)}.")
+    return out
+
+
+# --- tracks and supplies ----------------------------------------------------------------
+
+
+def _tracks(before: GameState, a: Action, after: GameState, viewer: str) -> list[str]:
+    out = []
+    length = after.data.time_track_length
+    hide_sale = isinstance(a, Serve) and viewer != a.player.value
+    for c in after.players:
+        p0, p1 = before.p[c], after.p[c]
+        name = colour_name(c)
+        spent = p1.time - p0.time
+        if spent:
+            left = length - p1.time % length
+            out.append(
+                f"{name} moves the time marker {spent} space{'s' if spent != 1 else ''} "
+                f"({left} to the bridge)."
+            )
+            crossed = p1.time // length - p0.time // length
+            if crossed:
+                out.append(
+                    f"{name} passes the bridge: "
+                    + ("a member" if crossed == 1 else f"{crossed} members")
+                    + " of the oldest generation on the board or farm must die."
+                )
+        if p1.prestige > p0.prestige:
+            out.append(f"{name} wins {p1.prestige - p0.prestige} prestige (now {p1.prestige}).")
+        gains: list[str] = []
+        losses: list[str] = []
+        _delta(p1.coins - p0.coins, "coin", gains, losses)
+        if not hide_sale:
+            _delta(p1.grain - p0.grain, "grain", gains, losses, plural="grain")
+            for g in Good:
+                _delta(p1.goods[g] - p0.goods[g], g.value, gains, losses)
+        for cube in INFLUENCE:
+            if isinstance(a, TakeCube | UseWell) and a.player == c:
+                continue  # the headline says it
+            if hide_sale:
+                continue
+            _delta(p1.cubes[cube] - p0.cubes[cube], f"{cube.value} cube", gains, losses)
+        if gains:
+            out.append(f"{name} gets {join_words(gains)}.")
+        if losses:
+            out.append(f"{name} hands over {join_words(losses)}.")
+        if isinstance(a, Travel) and a.player == c:
+            new = [city for city in p1.cities if city not in p0.cities]
+            if new:
+                out.append(f"{name} puts a travel marker on {city_name(new[0])}.")
+            elif a.city in p0.cities:
+                out.append(f"{name} has been to {city_name(a.city)} before: no new reward.")
+            else:
+                out.append(f"{name} has no travel marker left: no reward.")
+    return out
+
+
+def _delta(
+    n: int, word: str, gains: list[str], losses: list[str], plural: str | None = None
+) -> None:
+    if n > 0:
+        gains.append(count(n, word, plural))
+    elif n < 0:
+        losses.append(count(-n, word, plural))
+
+
+# --- mass -------------------------------------------------------------------------------
+
+_MASS = frozenset({"buyout", "draw", "move"})
+
+
+def _mass(before: GameState, a: Action, after: GameState) -> list[str]:
+    out = []
+    if before.phase not in _MASS and after.phase in _MASS:
+        if before.final_queue is not None:
+            out.append("The final turns are over: the last mass in the church.")
+        else:
+            out.append("No cube is left on the board: mass in the church.")
+    if after.phase == "draw" and before.phase != "draw" and not isinstance(a, Buyout):
+        out.append(
+            "Nobody can buy a member out of the black bag (it takes 1 coin and an own member "
+            "in the bag)."
+        )
+    if after.phase == "draw":
+        out.append(
+            f"Draw {count(flow.draw_count(after), 'figure')} from the black bag "
+            "(4 in all with the buy-outs)."
+        )
+    if before.phase in _MASS and after.phase in ("fill", "over"):
+        if isinstance(a, MassDraw):
+            out.append("Nobody can pay the grain to move a member left in the church.")
+        out.append(majority_text(after))
+        if after.phase == "fill":
+            out.append(
+                f"Round {after.round} begins; {colour_name(after.players[after.first])} "
+                "is the first player."
+            )
+    return out
+
+
+def majority_text(st: GameState) -> str:
+    """Who wins the church majority in ``st`` (the church as it stands), in words."""
+    winners = flow.majority_winners(st)
+    if not winners:
+        return "Nobody is in the church: no majority prestige this round."
+    names = join_words([colour_name(c) for c in winners])
+    n = len(st.family(winners[0], frozenset({"church"})))
+    tie = "; tied on members, the leftmost window decides" if _tied(st, winners) else ""
+    verb = "wins" if len(winners) == 1 else "each win"
+    return (
+        f"Church majority: {names} {verb} {flow.MAJORITY_PRESTIGE} prestige "
+        f"({count(n, 'member')} in the church{tie})."
+    )
+
+
+def _tied(st: GameState, winners: list[Color]) -> bool:
+    """Whether another family had as many church members as the winners."""
+    n = len(st.family(winners[0], frozenset({"church"})))
+    return any(
+        len(st.family(c, frozenset({"church"}))) == n for c in st.players if c not in winners
+    )
+
+
+# --- the end ----------------------------------------------------------------------------
+
+
+def _ending(before: GameState, after: GameState) -> list[str]:
+    out = []
+    if after.end_trigger is not None and before.end_trigger is None:
+        what = (
+            "the last free chronicle space"
+            if after.end_cause == "chronicle"
+            else "the last anonymous grave"
+        )
+        out.append(
+            f"That filled {what}: the game ends. {colour_name(after.end_trigger)} has no "
+            "final turn; every other player takes one last action, then the last mass."
+        )
+    if after.phase == "over" and before.phase != "over":
+        from .scoring import score, winners
+
+        best = winners(after)
+        scores = join_words([f"{colour_name(c)} {score(after, c)['total']}" for c in after.players])
+        names = join_words([colour_name(c) for c in best])
+        verb = "wins" if len(best) == 1 else "share the win"
+        out.append(f"The game is over. Final totals: {scores}. {names} {verb}!")
+    return out
+
+
+# --- what comes next --------------------------------------------------------------------
+
+
+def now_text(st: GameState) -> str:
+    """Whose turn it is now and what they decide, or which draw comes next."""
+    p = pending(st)
+    who = colour_name(p.player) if p.player else ""
+    kind = p.kind
+    if kind == "reveal_customers":
+        slots = join_words([slot_name(s) for s in p.detail["slots"]])
+        return f"Next: turn up customer tiles for {slots}."
+    if kind == "fill_bag":
+        return f"Next: fill the green bag and draw the cubes for round {st.round}."
+    if kind == "mass_draw":
+        return "Next: draw from the black bag."
+    if kind == "over":
+        return ""
+    if kind == "turn":
+        if p.detail.get("free"):
+            return f"Now {who}: a final turn — any action, no cube needed."
+        final = "final turn: " if p.detail.get("final") else ""
+        return f"Now {who}: {final}take a cube or use the well."
+    if kind == "action":
+        return f"Now {who}: the {SPACE_NAMES[Space(p.detail['space'])]} action (or skip)."
+    if kind == "privilege":
+        return f"Now {who}: a council privilege up to level {p.detail['max_level']} (or none)."
+    if kind == "market":
+        free = " (this sale is free)" if p.detail.get("free_sale") else ""
+        return f"Now {who}: serve a stall customer or stop selling{free}."
+    if kind == "death":
+        assert p.player is not None
+        names = [
+            f"{member_name(m)} ({place_name(st.members[m])})"
+            for m in death_candidates(st, p.player)
+        ]
+        either = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+        return f"Now {who}: choose who dies among the oldest — {either}."
+    if kind == "buyout":
+        return f"Now {who}: buy own members out of the black bag (1 coin each) or not."
+    if kind == "church_move":
+        return f"Now {who}: move members left in the church (grain) or finish."
+    return ""  # pragma: no cover
+
+
+__all__ = [
+    "count",
+    "headline",
+    "majority_text",
+    "member_name",
+    "narrate",
+    "now_text",
+    "place_name",
+    "space_refusal",
+]

@@ -1,0 +1,21 @@
+// Players' links: each player's private view as a QR code, from the address phones reach.
+import { getTokens, live } from "./api.js";
+import { fill, text } from "./dom.js";
+import { cap } from "./labels.js";
+import { playerLinks } from "./links-list.js";
+import { askToken, requireToken } from "./token.js";
+
+async function refresh() {
+  if (!requireToken(refresh)) {
+    text("links-status", "Enter the table token to show the players' links.");
+    return;
+  }
+  const res = await getTokens();
+  if (res.status === 401) { askToken(refresh); text("links-status", "The table token is needed."); return; }
+  if (!res.ok) { text("links-status", res.status === 404 ? "No game yet." : "The companion is not answering."); return; }
+  const players = Object.fromEntries(Object.entries(res.body.players || {}).map(([c, p]) => [c, p.token]));
+  text("links-status", `Game ${res.body.game_id}: ${Object.keys(players).map(cap).join(", ")}.`);
+  fill("player-links", playerLinks(players));
+}
+
+live(refresh);
