@@ -115,6 +115,9 @@ def _check(st: GameState, action: Action) -> None:
 
 def _canonical(st: GameState, action: Action) -> Action:
     """Rewrite member ids to their group representative (see ``legal``)."""
+    own = st.rules.canonical.get(type(action))
+    if own is not None:
+        return own(st, action)
     member = getattr(action, "member", None)
     if isinstance(member, str) and isinstance(action, Decision):
         if member_color(member) == action.player:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .vocabulary import Color, Section, Space
 
 StateFn = Callable[["GameState"], None]
+SetupFn = Callable[["GameState", "GameConfig"], None]
 Options = Callable[["GameState"], list["Action"]]
 Handler = Callable[["GameState", "Action"], None]
 Check = Callable[["GameState", "Action"], None]
@@ -33,6 +34,17 @@ ViewFn = Callable[["GameState", dict[str, Any], str], None]
 PublicFn = Callable[["Action"], "dict[str, Any] | None"]
 InvariantFn = Callable[["GameState"], list[str]]
 Explain = Callable[["GameState", "Action"], str]  # why a module's action is refused now
+Canonical = Callable[["GameState", "Action"], "Action"]  # interchangeable pieces → one option
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """What a record header says about a game's modules: which are on, their printed
+    values (``port.*``, ``goals.*`` keys) and their per-game choices."""
+
+    modules: tuple[str, ...] = ()
+    values: Mapping[str, Any] = field(default_factory=dict)
+    goal_claims: str = "manual"  # or "auto": claim a life goal the moment it is met
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,16 +81,17 @@ class Module:
     burials: Mapping[str, BuryFn] = field(default_factory=dict)  # by the zone of the death
     market_sales: tuple[PlayerOptions, ...] = ()
     anytime: tuple[PlayerOptions, ...] = ()
-    setup: tuple[StateFn, ...] = ()
+    setup: tuple[SetupFn, ...] = ()
     after_apply: tuple[StateFn, ...] = ()
     score: tuple[ScoreFn, ...] = ()
     invariants: tuple[InvariantFn, ...] = ()
     views: tuple[ViewFn, ...] = ()
     public_forms: tuple[PublicFn, ...] = ()
     explains: Mapping[type[Action], Explain] = field(default_factory=dict)
+    canonical: Mapping[type[Action], Canonical] = field(default_factory=dict)
 
 
-class RulesError(ValueError):
+class ModuleError(ValueError):
     """Two modules claim the same table entry, or a module is unknown."""
 
 
@@ -99,13 +112,14 @@ class Rules:
     burials: dict[str, BuryFn]
     market_sales: tuple[PlayerOptions, ...]
     anytime: tuple[PlayerOptions, ...]
-    setup: tuple[StateFn, ...]
+    setup: tuple[SetupFn, ...]
     after_apply: tuple[StateFn, ...]
     score: tuple[ScoreFn, ...]
     invariants: tuple[InvariantFn, ...]
     views: tuple[ViewFn, ...]
     public_forms: tuple[PublicFn, ...]
     explains: dict[type[Action], Explain]
+    canonical: dict[type[Action], Canonical]
 
     def is_chance(self, phase: str) -> bool:
         return self.phases[phase].chance is not None
@@ -114,12 +128,12 @@ class Rules:
 def _merge(into: dict[Any, Any], items: Mapping[Any, Any], what: str, name: str) -> None:
     clash = set(into) & set(items)
     if clash:
-        raise RulesError(f"module {name!r} redefines {what} {sorted(map(str, clash))}")
+        raise ModuleError(f"module {name!r} redefines {what} {sorted(map(str, clash))}")
     into.update(items)
 
 
 def merge(modules: list[Module]) -> Rules:
-    """The rules of a game with these modules, in order. Raises RulesError when two
+    """The rules of a game with these modules, in order. Raises ModuleError when two
     modules claim the same phase, action, zone or space (a module may replace a space's
     options only by naming it in ``replaces_spaces``)."""
     phases: dict[str, Phase] = {}
@@ -129,7 +143,9 @@ def merge(modules: list[Module]) -> Rules:
     zones: dict[str, Zone] = {}
     burials: dict[str, BuryFn] = {}
     explains: dict[type[Action], Explain] = {}
+    canonical: dict[type[Action], Canonical] = {}
     for m in modules:
+        _merge(canonical, m.canonical, "canonical forms", m.name)
         _merge(explains, m.explains, "refusal texts", m.name)
         _merge(phases, m.phases, "phases", m.name)
         _merge(handlers, m.handlers, "actions", m.name)
@@ -169,4 +185,5 @@ def merge(modules: list[Module]) -> Rules:
         views=cat("views"),
         public_forms=cat("public_forms"),
         explains=explains,
+        canonical=canonical,
     )

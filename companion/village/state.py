@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .data import BoardData
 from .house import HouseRules
+from .rules import GameConfig
 from .vocabulary import INFLUENCE, Color, Cube, Good, Section, Space, member_ids
 
 if TYPE_CHECKING:
@@ -217,13 +218,20 @@ def new_game(
     data: BoardData,
     first_player: Color | None = None,
     house: HouseRules | None = None,
+    config: GameConfig | None = None,
 ) -> GameState:
     """The table after setup (seed 000 « Mise en place »), waiting for the customer tiles.
 
     ``players`` is the seat order (clockwise); the first player is the oldest player, the
     first in seat order unless given; ``house``: the house rules (default: the documented
-    reading). Raises ValueError for a bad player list.
+    reading); ``config``: the rule modules switched on, their values and choices (default:
+    the base game alone). Raises ValueError for a bad player list, RulesError for an
+    unknown module and BoardDataError for module values that are missing or malformed.
     """
+    from .modules.registry import rules_for
+
+    config = config or GameConfig()
+    rules = rules_for(config.modules)
     seats = tuple(players)
     if not 2 <= len(seats) <= 4:
         raise ValueError(f"Village is for 2 to 4 players, got {len(seats)}")
@@ -239,7 +247,7 @@ def new_game(
     supply[Cube.PLAGUE] = PLAGUE_CUBES
     first = seats.index(first_player) if first_player else 0
     slots = data.market_slots(len(seats))
-    return GameState(
+    st = GameState(
         data=data,
         players=seats,
         p={c: Player(c) for c in seats},
@@ -258,4 +266,8 @@ def new_game(
         after_reveal="fill_bag",
         prestige_log=[(0, dict.fromkeys(seats, 0))],
         house=house or HouseRules(),
+        rules=rules,
     )
+    for setup in rules.setup:
+        setup(st, config)
+    return st

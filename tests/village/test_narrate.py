@@ -107,7 +107,10 @@ def majority(st: GameState) -> list[Color]:
 def test_the_mass_names_the_majority_and_its_prestige(game: list[Step]) -> None:
     masses = 0
     for before, _, after, text in game:
-        if before.phase not in ("buyout", "mass_draw", "church_move") or after.phase not in ("fill_bag", "over"):
+        if before.phase not in ("buyout", "mass_draw", "church_move") or after.phase not in (
+            "fill_bag",
+            "over",
+        ):
             continue
         masses += 1
         winners = majority(after)

@@ -170,3 +170,8 @@ def public_form(action: Action) -> dict[str, Any] | None:
     if isinstance(action, DrawTreasure):
         return {"type": action.type, "hidden": ["tile"]}
     return None
+
+
+def treasure_outcome(spec: Any, drawn: list[str]) -> dict[str, object]:
+    """The record form of the treasure drawn (the top of the face-down stack)."""
+    return {"type": DrawTreasure.type, "tile": drawn[0]}
