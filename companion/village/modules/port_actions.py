@@ -107,6 +107,7 @@ class CashTreasure(Decision):
     """PV31: at any moment, turn an unloaded treasure face up for its coins."""
 
     type: ClassVar[str] = "cash_treasure"
+    anytime: ClassVar[bool] = True
     tile: str
 
 
