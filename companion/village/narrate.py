@@ -384,7 +384,7 @@ def _passed_over(before: GameState, a: Action, after: GameState) -> list[str]:
     out: list[str] = []
     space = _entered_space(a)
     if space is not None and space is not Space.MARKET:
-        acting = after.phase == "act" and after.act_space is space
+        acting = after.phase == "action" and after.act_space is space
         if not acting:
             assert isinstance(a, TakeCube | UseWell | FreeAction)
             out.append(space_refusal(after, a.player, space))
@@ -560,7 +560,7 @@ def _delta(
 
 # --- mass -------------------------------------------------------------------------------
 
-_MASS = frozenset({"buyout", "draw", "move"})
+_MASS = frozenset({"buyout", "mass_draw", "church_move"})
 
 
 def _mass(before: GameState, a: Action, after: GameState) -> list[str]:
@@ -570,21 +570,21 @@ def _mass(before: GameState, a: Action, after: GameState) -> list[str]:
             out.append("The final turns are over: the last mass in the church.")
         else:
             out.append("No cube is left on the board: mass in the church.")
-    if after.phase == "draw" and before.phase != "draw" and not isinstance(a, Buyout):
+    if after.phase == "mass_draw" and before.phase != "mass_draw" and not isinstance(a, Buyout):
         out.append(
             "Nobody can buy a member out of the black bag (it takes 1 coin and an own member "
             "in the bag)."
         )
-    if after.phase == "draw":
+    if after.phase == "mass_draw":
         out.append(
             f"Draw {count(flow.draw_count(after), 'figure')} from the black bag "
             "(4 in all with the buy-outs)."
         )
-    if before.phase in _MASS and after.phase in ("fill", "over"):
+    if before.phase in _MASS and after.phase in ("fill_bag", "over"):
         if isinstance(a, MassDraw):
             out.append("Nobody can pay the grain to move a member left in the church.")
         out.append(majority_text(after))
-        if after.phase == "fill":
+        if after.phase == "fill_bag":
             out.append(
                 f"Round {after.round} begins; {colour_name(after.players[after.first])} "
                 "is the first player."

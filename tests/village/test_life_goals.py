@@ -91,7 +91,7 @@ def test_a_bad_deal_is_refused_and_changes_nothing(hand: lg.Hand, rule: str) -> 
 def test_a_player_is_dealt_once() -> None:
     gs = lg.new_goals(frozenset())
     lg.deal(gs, (BLUE, RED), {BLUE: lg.Hand("farmer", "dealer")})
-    with pytest.raises(IllegalAction, match="already dealt their goals"):
+    with pytest.raises(IllegalAction, match="already dealt their silver goal"):
         lg.deal(gs, (BLUE, RED), {BLUE: lg.Hand("writer", "saint")})
 
 

@@ -26,18 +26,17 @@ FULL = build_data(shipped_values("port"))
 
 
 def test_deal_record_form_round_trips() -> None:
-    deal = ga.DealGoals(((BLUE, lg.Hand("writer", "saint")), (RED, lg.Hand("farmer", "dealer"))))
+    deal = ga.DealGoals("silver", ((BLUE, "writer"), (RED, "farmer")))
     js = deal.to_json()
     assert js == {
         "type": "deal_goals",
-        "hands": {
-            "blue": {"silver": "writer", "gold": "saint"},
-            "red": {"silver": "farmer", "gold": "dealer"},
-        },
+        "tier": "silver",
+        "hands": {"blue": "writer", "red": "farmer"},
     }
     assert ga.FIELD_PARSERS["hands"](js["hands"]) == deal.hands
     assert ga.public_form(deal) == {
         "type": "deal_goals",
+        "tier": "silver",
         "players": ["blue", "red"],
         "hidden": ["hands"],
     }
@@ -50,14 +49,7 @@ def test_deal_record_form_round_trips() -> None:
 
 
 @pytest.mark.parametrize(
-    "bad",
-    [
-        {},
-        {"red": {"silver": "writer"}},
-        {"green": {"silver": "writer", "gold": "saint"}},
-        {"red": {"silver": "writer", "gold": "wizard"}},
-        ["red"],
-    ],
+    "bad", [{}, {"red": "wizard"}, {"green": "writer"}, ["red"], {"red": {"silver": "writer"}}]
 )
 def test_a_malformed_deal_is_refused(bad: object) -> None:
     with pytest.raises(MalformedAction):
@@ -69,10 +61,11 @@ def test_a_virtual_deal_is_a_legal_deal(combo: frozenset[str]) -> None:
     seats = (Color.RED, Color.BLUE, Color.YELLOW, Color.WHITE)
     for seed in range(20):
         gs = lg.new_goals(combo)
-        silver, gold = ga.deal_specs(gs, seats)
-        assert silver.count == gold.count == 4
-        deal = ga.deal_outcome(silver, draw(silver, seed), draw(gold, seed))
-        lg.deal(gs, seats, dict(deal.hands))
+        for tier in lg.Tier:
+            spec = ga.deal_spec(gs, seats, tier)
+            assert spec.count == 4
+            out = ga.deal_outcome(spec, draw(spec, seed))
+            lg.deal_tier(gs, seats, tier, {Color(c): g for c, g in out["hands"].items()})  # type: ignore[attr-defined]
         assert lg.still_to_deal(gs, seats) == []
         assert len(gs.dealt()) == 8  # goals dealt exactly once
 
@@ -81,7 +74,8 @@ def test_the_virtual_deal_skips_hands_already_reported() -> None:
     seats = (RED, BLUE)
     gs = lg.new_goals(frozenset())
     lg.deal(gs, seats, {RED: lg.Hand("writer", "saint")})
-    silver, gold = ga.deal_specs(gs, seats)
+    silver = ga.deal_spec(gs, seats, lg.Tier.SILVER)
+    gold = ga.deal_spec(gs, seats, lg.Tier.GOLD)
     assert silver.slots == ("blue",) and "writer" not in silver.contents
     assert "saint" not in gold.contents
 

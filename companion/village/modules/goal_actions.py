@@ -11,7 +11,7 @@ from ..actions import Action, Decision
 from ..chance import ChanceSpec
 from ..errors import MalformedAction
 from ..vocabulary import Color
-from .life_goals import TIER, GoalsState, Hand, pools, still_to_deal
+from .life_goals import TIER, GoalsState, Tier, pool, still_to_deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,19 +25,14 @@ class ClaimGoal(Decision):
 
 @dataclass(frozen=True, slots=True)
 class DealGoals(Action):
-    """The goals dealt (LS4): one silver and one gold per player named. A virtual deal
-    names every player at once; at a table dealing by hand, each player reports their own
-    two tiles from their private page."""
+    """Goals of one tier dealt (LS4), one per player named. A virtual deal names every
+    player at once; at a table dealing by hand, each player reports their own tile from
+    their private page."""
 
     type: ClassVar[str] = "deal_goals"
     chance: ClassVar[bool] = True
-    hands: tuple[tuple[Color, Hand], ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "type": self.type,
-            "hands": {c.value: {"silver": h.silver, "gold": h.gold} for c, h in self.hands},
-        }
+    tier: str
+    hands: tuple[tuple[Color, str], ...]
 
 
 def _goal(v: Any) -> str:
@@ -46,47 +41,43 @@ def _goal(v: Any) -> str:
     return v
 
 
-def _hands(v: Any) -> tuple[tuple[Color, Hand], ...]:
+def _tier(v: Any) -> str:
+    if v not in ("silver", "gold"):
+        raise MalformedAction(f"'tier' is silver or gold, got {v!r}")
+    return str(v)
+
+
+def _hands(v: Any) -> tuple[tuple[Color, str], ...]:
     if not isinstance(v, dict) or not v:
-        raise MalformedAction("'hands' maps colours to {'silver': goal, 'gold': goal}")
+        raise MalformedAction("'hands' maps colours to goals, like {'red': 'writer'}")
     out = []
-    for color, hand in v.items():
+    for color, goal in v.items():
         try:
             c = Color(color)
         except ValueError:
             raise MalformedAction(f"'hands': {color!r} is not a colour") from None
-        if not isinstance(hand, dict) or set(hand) != {"silver", "gold"}:
-            raise MalformedAction(f"'hands': {color} needs exactly 'silver' and 'gold'")
-        out.append((c, Hand(_goal(hand["silver"]), _goal(hand["gold"]))))
+        out.append((c, _goal(goal)))
     return tuple(sorted(out))
 
 
-FIELD_PARSERS: dict[str, Callable[[Any], Any]] = {"goal": _goal, "hands": _hands}
+FIELD_PARSERS: dict[str, Callable[[Any], Any]] = {"goal": _goal, "tier": _tier, "hands": _hands}
 """Parsers of the fields Life goals adds to the record form."""
 
-
-def deal_specs(gs: GoalsState, players: tuple[Color, ...]) -> tuple[ChanceSpec, ChanceSpec]:
-    """The two draws of a virtual deal: silver goals, then gold, one per player still to be
-    dealt, from what the combination's pools hold and nobody holds yet (LS3, LS4)."""
-    who = tuple(c.value for c in still_to_deal(gs, players))
-    dealt = gs.dealt()
-    specs = []
-    for pool in pools(gs.expansions):
-        left = tuple(g for g in pool if g not in dealt)
-        specs.append(ChanceSpec("deal_goals", left, len(who), who))
-    return specs[0], specs[1]
+PHASE_OF_TIER = {Tier.SILVER: "deal_silver", Tier.GOLD: "deal_gold"}
 
 
-def deal_outcome(silver: ChanceSpec, silver_drawn: list[str], gold_drawn: list[str]) -> DealGoals:
-    """The deal action for goals drawn in the order of ``silver.slots`` (the players)."""
-    return DealGoals(
-        tuple(
-            sorted(
-                (Color(c), Hand(s, g))
-                for c, s, g in zip(silver.slots, silver_drawn, gold_drawn, strict=True)
-            )
-        )
-    )
+def deal_spec(gs: GoalsState, players: tuple[Color, ...], tier: Tier) -> ChanceSpec:
+    """A virtual deal of one tier: one goal per player still to be dealt, from what the
+    combination's pool holds and nobody holds yet (LS3, LS4)."""
+    who = tuple(c.value for c in still_to_deal(gs, players, tier))
+    left = tuple(g for g in pool(gs, tier) if g not in gs.dealt())
+    return ChanceSpec(PHASE_OF_TIER[tier], left, len(who), who)
+
+
+def deal_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
+    """The record form of a deal drawn in the order of ``spec.slots`` (the players)."""
+    tier = "silver" if spec.kind == "deal_silver" else "gold"
+    return {"type": "deal_goals", "tier": tier, "hands": dict(zip(spec.slots, drawn, strict=True))}
 
 
 def public_form(action: Action) -> dict[str, Any] | None:
@@ -94,6 +85,7 @@ def public_form(action: Action) -> dict[str, Any] | None:
     if isinstance(action, DealGoals):
         return {
             "type": action.type,
+            "tier": action.tier,
             "players": [c.value for c, _ in action.hands],
             "hidden": ["hands"],
         }

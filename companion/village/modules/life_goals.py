@@ -166,64 +166,99 @@ class Hand:
 class GoalsState:
     """Who holds which goal, and which are claimed. ``auto`` claims every goal the moment
     its condition holds (a per-game choice; the default, by hand, is closest to LA2's
-    « vous pouvez »)."""
+    « vous pouvez »). Goals are dealt a tier at a time (silver, then gold)."""
 
     expansions: frozenset[str]
-    hands: dict[Color, Hand] = field(default_factory=dict)
+    silver: dict[Color, str] = field(default_factory=dict)
+    gold: dict[Color, str] = field(default_factory=dict)
     claimed: dict[Color, frozenset[str]] = field(default_factory=dict)
     auto: bool = False
+    data: GoalsData | None = None  # the printed values (shared, immutable)
 
     def clone(self) -> GoalsState:
-        return GoalsState(self.expansions, dict(self.hands), dict(self.claimed), self.auto)
+        return GoalsState(
+            self.expansions,
+            dict(self.silver),
+            dict(self.gold),
+            dict(self.claimed),
+            self.auto,
+            self.data,
+        )
+
+    def tier(self, tier: Tier) -> dict[Color, str]:
+        return self.silver if tier is Tier.SILVER else self.gold
+
+    @property
+    def hands(self) -> dict[Color, Hand]:
+        """The players dealt both their goals."""
+        return {c: Hand(s, self.gold[c]) for c, s in self.silver.items() if c in self.gold}
 
     def dealt(self) -> set[str]:
-        return {g for h in self.hands.values() for g in h.goals()}
+        return set(self.silver.values()) | set(self.gold.values())
 
 
-def new_goals(expansions: frozenset[str], *, auto: bool = False) -> GoalsState:
+def new_goals(
+    expansions: frozenset[str], *, auto: bool = False, data: GoalsData | None = None
+) -> GoalsState:
     """The goals of a new game, none dealt yet. Raises ValueError for a combination the
     engine cannot play (L'Auberge is not in our sources)."""
     unsupported = expansions - SUPPORTED
     if unsupported:
         raise ValueError(f"expansion(s) not supported: {sorted(unsupported)}")
     pools(expansions)
-    return GoalsState(expansions, auto=auto)
+    return GoalsState(expansions, auto=auto, data=data)
 
 
-def hand_refusal(
-    gs: GoalsState, players: tuple[Color, ...], color: Color, hand: Hand
-) -> str | None:
-    """Why ``hand`` cannot be dealt to ``color`` now (None when it can): LS3 and LS4."""
+def pool(gs: GoalsState, tier: Tier) -> tuple[str, ...]:
     silver, gold = pools(gs.expansions)
+    return silver if tier is Tier.SILVER else gold
+
+
+def deal_refusal(
+    gs: GoalsState, players: tuple[Color, ...], tier: Tier, color: Color, goal: str
+) -> str | None:
+    """Why ``goal`` cannot be dealt to ``color`` now (None when it can): LS3 and LS4."""
     if color not in players:
         return f"{color} is not at the table"
-    if color in gs.hands:
-        return f"LS4: {color} was already dealt their goals"
-    if hand.silver not in silver:
-        return f"LS3/LS4: {hand.silver!r} is not a silver goal of this combination {list(silver)}"
-    if hand.gold not in gold:
-        return f"LS3/LS4: {hand.gold!r} is not a gold goal of this combination {list(gold)}"
-    taken = gs.dealt() & {hand.silver, hand.gold}
-    if taken:
-        return f"LS4: {sorted(taken)} already dealt to another player"
+    if color in gs.tier(tier):
+        return f"LS4: {color} was already dealt their {tier} goal"
+    left = pool(gs, tier)
+    if goal not in left:
+        return f"LS3/LS4: {goal!r} is not a {tier} goal of this combination {list(left)}"
+    if goal in gs.dealt():
+        return f"LS4: {goal!r} is already dealt to another player"
     return None
 
 
-def deal(gs: GoalsState, players: tuple[Color, ...], hands: Mapping[Color, Hand]) -> None:
-    """Record a deal (all players at once from a virtual deal, or one player reporting their
-    own two tiles). Raises IllegalAction naming the rule; ``gs`` is unchanged then."""
+def deal_tier(
+    gs: GoalsState, players: tuple[Color, ...], tier: Tier, goals: Mapping[Color, str]
+) -> None:
+    """Record goals of one tier (a virtual deal names every player; at a table dealing by
+    hand, each player reports their own). Raises IllegalAction naming the rule; ``gs`` is
+    unchanged then."""
     trial = gs.clone()
-    for color, hand in hands.items():
-        reason = hand_refusal(trial, players, color, hand)
+    for color, goal in goals.items():
+        reason = deal_refusal(trial, players, tier, color, goal)
         if reason:
             raise IllegalAction(f"illegal deal for {color}: {reason}", code="bad_deal", rule=reason)
-        trial.hands[color] = hand
-    gs.hands.update(trial.hands)
+        trial.tier(tier)[color] = goal
+    gs.tier(tier).update(trial.tier(tier))
 
 
-def still_to_deal(gs: GoalsState, players: tuple[Color, ...]) -> list[Color]:
-    """Players whose goals are not dealt yet (a hand deal reports them one by one)."""
-    return [c for c in players if c not in gs.hands]
+def deal(gs: GoalsState, players: tuple[Color, ...], hands: Mapping[Color, Hand]) -> None:
+    """Record both goals of some players at once (all or nothing). Raises IllegalAction."""
+    trial = gs.clone()
+    deal_tier(trial, players, Tier.SILVER, {c: h.silver for c, h in hands.items()})
+    deal_tier(trial, players, Tier.GOLD, {c: h.gold for c, h in hands.items()})
+    gs.silver, gs.gold = trial.silver, trial.gold
+
+
+def still_to_deal(
+    gs: GoalsState, players: tuple[Color, ...], tier: Tier | None = None
+) -> list[Color]:
+    """Players still to be dealt a goal (of ``tier``, or of either)."""
+    tiers = [tier] if tier else [Tier.SILVER, Tier.GOLD]
+    return [c for c in players if any(c not in gs.tier(t) for t in tiers)]
 
 
 # --- conditions -------------------------------------------------------------------------

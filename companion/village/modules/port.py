@@ -101,6 +101,7 @@ class PortState:
     boxed: dict[str, int] = field(default_factory=lambda: {"cocoa": 0, "tea": 0})  # sold (PM7)
     cashed: list[str] = field(default_factory=list)  # treasures cashed, back in the box
     discarded: list[str] = field(default_factory=list)  # captains out of the game (PV30)
+    data: PortData | None = None  # the printed values (shared, immutable)
 
     def clone(self) -> PortState:
         return PortState(
@@ -115,6 +116,7 @@ class PortState:
             dict(self.boxed),
             list(self.cashed),
             list(self.discarded),
+            self.data,
         )
 
 
@@ -134,6 +136,7 @@ def new_port(players: tuple[Color, ...], data: PortData) -> PortState:
         treasures=sorted(data.treasures),
         missions=dict.fromkeys(sorted(data.churches)),
         cemetery=[None] * len(data.cemetery_spaces(n)),
+        data=data,
     )
 
 
@@ -344,14 +347,14 @@ def refusal(st: GameState, ps: PortState, data: PortData, action: Action) -> str
         return "no voyage is in progress (the Travel action was not chosen)"
     if getattr(action, "player", None) != v.player:
         return f"it is {v.player}'s voyage"
-    if _canonical(st, ps, data, action) in voyage_options(st, ps, data):
+    if canonical(st, ps, data, action) in voyage_options(st, ps, data):
         return None
     step_of = {"recruit": "recruit", "load": "load", "island": "island"}
     rule = RULES.get(action.type, "not a voyage action")
     return f"{rule} (the voyage waits for: {step_of.get(v.step, v.step)})"
 
 
-def _canonical(st: GameState, ps: PortState, data: PortData, action: Action) -> Action:
+def canonical(st: GameState, ps: PortState, data: PortData, action: Action) -> Action:
     """Identical captain cards and interchangeable members name one option."""
     if isinstance(action, Recruit) and action.captain in ps.captains:
         cap = data.captains[action.captain]
@@ -379,7 +382,7 @@ def apply_voyage(st: GameState, ps: PortState, data: PortData, action: Action) -
     reason = refusal(st, ps, data, action)
     if reason:
         raise IllegalAction(f"illegal: {action.to_json()!r} — {reason}", code="voyage", rule=reason)
-    action = _canonical(st, ps, data, action)
+    action = canonical(st, ps, data, action)
     v = ps.voyage
     assert v is not None
     color = v.player
@@ -667,17 +670,18 @@ def violations(st: GameState, ps: PortState, data: PortData) -> list[str]:
     return out
 
 
-def view(ps: PortState, viewer: str) -> dict[str, object]:
-    """The sea board as ``viewer`` (a colour, or ``table``) may see it: a treasure's tile,
-    and so its value, only to its holder until cashed (PV22, PV31)."""
+def view(ps: PortState, viewer: str | None) -> dict[str, object]:
+    """The sea board as ``viewer`` (a colour, or ``table``; None: everything) may see it: a
+    treasure's tile, and so its value, only to its holder until cashed (PV22, PV31)."""
 
     def tiles(color: Color, tiles: list[str]) -> list[str]:
-        return sorted(tiles) if viewer == color.value else ["?"] * len(tiles)
+        return sorted(tiles) if viewer in (None, color.value) else ["?"] * len(tiles)
 
     ships = {}
     for c, s in ps.ships.items():
         hold = [
-            (TREASURE + "?" if p.startswith(TREASURE) and viewer != c.value else p) for p in s.hold
+            (TREASURE + "?" if p.startswith(TREASURE) and viewer not in (None, c.value) else p)
+            for p in s.hold
         ]
         ships[c.value] = {
             "zone": s.zone,

@@ -107,6 +107,7 @@ class CashTreasure(Decision):
     """PV31: at any moment, turn an unloaded treasure face up for its coins."""
 
     type: ClassVar[str] = "cash_treasure"
+    anytime: ClassVar[bool] = True
     tile: str
 
 
@@ -170,3 +171,8 @@ def public_form(action: Action) -> dict[str, Any] | None:
     if isinstance(action, DrawTreasure):
         return {"type": action.type, "hidden": ["tile"]}
     return None
+
+
+def treasure_outcome(spec: Any, drawn: list[str]) -> dict[str, object]:
+    """The record form of the treasure drawn (the top of the face-down stack)."""
+    return {"type": DrawTreasure.type, "tile": drawn[0]}
