@@ -118,16 +118,8 @@ class Health(Observation):
 
 KINDS: dict[str, type[Observation]] = {
     c.kind: c
-    for c in (
-        TagTapped,
-        PiecesSeen,
-        PiecesGone,
-        ZoneSnapshot,
-        CubeCounts,
-        MarkerCell,
-        Occluded,
-        Health,
-    )
+    for c in (TagTapped, PiecesSeen, PiecesGone, ZoneSnapshot, CubeCounts, MarkerCell,
+              Occluded, Health)
 }
 
 
@@ -176,18 +168,8 @@ def from_json(data: Mapping[str, Any]) -> Observation:
     except TypeError as exc:
         raise ObservationError(f"{cls.kind}: {exc}") from None
     for f in fields(obs):
-        if f.name in (
-            "source",
-            "zone",
-            "region",
-            "track",
-            "marker",
-            "reader",
-            "uid",
-            "device",
-            "state",
-            "detail",
-        ) and not isinstance(getattr(obs, f.name), str):
+        if f.name in ("source", "zone", "region", "track", "marker", "reader", "uid", "device",
+                      "state", "detail") and not isinstance(getattr(obs, f.name), str):
             raise ObservationError(f"{cls.kind}.{f.name} must be a string")
     if not isinstance(obs.t, int | float):
         raise ObservationError(f"{cls.kind}.t must be a number")

@@ -49,12 +49,9 @@ def engine_action(payload: JSONObject) -> JSONObject:
 
 
 def public_action(payload: JSONObject) -> JSONObject:
-    """The action as anyone may see it: which customer a sale took is face down (seed 000
-    « Marché »), so a ``serve`` loses its slot and payment on the public feed."""
-    action = engine_action(payload)
-    if action.get("type") == "serve":
-        return {"type": "serve", "player": action.get("player"), "hidden": ["slot", "pay"]}
-    return action
+    """The action as anyone may see it, as the engine says: which customer a sale took
+    (seed 000 « Marché »), a life-goal deal, a treasure drawn are hidden on the public feed."""
+    return v.public_action(engine_action(payload))
 
 
 def _dumps(obj: Any) -> str:

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import chance, handlers, legal
+from ..actions import Action, Serve
 from ..pending import BASE_STEPS as P
 from ..rules import Module, Phase, Zone
 from ..vocabulary import Section, Space
+
+
+def public_form(action: Action) -> dict[str, Any] | None:
+    """Which customer a sale took is face down (seed 000 « Marché »): a ``serve`` loses its
+    slot and payment on the public feed."""
+    if isinstance(action, Serve):
+        return {"type": "serve", "player": action.player.value, "hidden": ["slot", "pay"]}
+    return None
 
 
 def module() -> Module:
@@ -48,4 +59,5 @@ def module() -> Module:
             "grave": Zone(dead=True),
             "removed": Zone(dead=True),
         },
+        public_forms=(public_form,),
     )

@@ -13,7 +13,7 @@ from typing import Any
 from .. import actions, chance
 from ..errors import MalformedAction
 from ..rules import Module, ModuleError, Rules, merge
-from . import goal_actions, port_actions
+from . import base, goal_actions, port_actions
 
 ORDER = ("port", "life_goals")
 """Every module besides the base game, in the order their tables merge."""
@@ -27,11 +27,11 @@ chance.OUTCOMES.update(
         "draw_treasure": port_actions.treasure_outcome,
     }
 )
-PUBLIC_FORMS = (port_actions.public_form, goal_actions.public_form)
+PUBLIC_FORMS = (base.public_form, port_actions.public_form, goal_actions.public_form)
 
 
 def _factories() -> dict[str, Callable[[], Module]]:
-    from . import base, goals_module, port_module
+    from . import goals_module, port_module
 
     return {"base": base.module, "life_goals": goals_module.module, "port": port_module.module}
 
