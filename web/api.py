@@ -257,7 +257,8 @@ def post_undo() -> Response:
 @bp.post("/games")
 def post_game() -> tuple[Response, int]:
     """Start a new game: ``{"players": [...], "first_player": ..., "label": ...,
-    "house_rules": {name: true/false}}`` (house rules left out take their default)."""
+    "house_rules": {name: true/false}, "modules": ["port", "life_goals"], "goal_claims":
+    "manual" | "auto"}`` (house rules left out take their default; no modules: the base game)."""
     _require_table_token()
     body = _json_object()
     players = body.get("players")
@@ -274,9 +275,25 @@ def post_game() -> tuple[Response, int]:
         v.house_rules(house)
     except ValueError as exc:
         _fail(400, "bad_house_rules", str(exc))
+    modules = body.get("modules", [])
+    claims = body.get("goal_claims", "manual")
+    if not isinstance(modules, list) or not all(isinstance(m, str) for m in modules):
+        _fail(400, "bad_modules", "modules must be a list of module names")
+    try:
+        v.make_header(["red", "blue"], modules=modules, goal_claims=claims)
+    except ValueError as exc:
+        _fail(400, "bad_modules", str(exc))
     try:
         board = v.load_board(current_app.config.get("BOX_OVERLAY") or None)
-        game_id = service().new_game(players, first, board=board, label=label, house_rules=house)
+        game_id = service().new_game(
+            players,
+            first,
+            board=board,
+            label=label,
+            house_rules=house,
+            modules=modules,
+            goal_claims=claims,
+        )
     except ValueError as exc:
         _fail(400, "bad_players", str(exc))
     return jsonify({"game_id": game_id, "players": service().player_tokens()}), 201

@@ -322,22 +322,33 @@ class TableService:
         board: v.BoardData | None = None,
         label: str | None = None,
         house_rules: dict[str, Any] | None = None,
+        modules: list[str] | None = None,
+        goal_claims: str = "manual",
     ) -> int:
         """Start a new game and make it the current one; return its id.
 
         ``board``: the board values in force (default: the shipped ones); they are written
         into the header so the record replays the same anywhere. ``house_rules``: the
         game's house rules (`companion.village.house`), stored in the header whole.
+        ``modules``: rule modules switched on (``port``, ``life_goals``), their shipped
+        values written into the header; ``goal_claims``: ``manual`` or ``auto``.
 
         Raises:
             ValueError: bad players or first player (unknown colour, wrong count, repeats),
-            an unknown house rule or one that is not true/false.
+            an unknown house rule or one that is not true/false, an unknown module.
         """
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise ValueError("players must be a list of colour names")
         if first_player is not None and first_player not in players:
             raise ValueError(f"first player {first_player!r} is not among {players!r}")
-        header = v.make_header(players, first_player, board, house_rules=house_rules)
+        header = v.make_header(
+            players,
+            first_player,
+            board,
+            house_rules=house_rules,
+            modules=modules or (),
+            goal_claims=goal_claims,
+        )
         try:
             state = v.start(header)
         except v.ReplayError as exc:
@@ -479,6 +490,9 @@ class TableService:
         out["game_id"] = game.id
         out["seq"] = game.seq
         out["draw"] = self._draw_offer()
+        if viewer in game.header.get("players", []):
+            # what this player may do at any moment (claim a life goal, cash a treasure)
+            out["anytime"] = [a.to_json() for a in v.anytime_actions(game.state, v.Color(viewer))]
         return out
 
     def _draw_offer(self) -> JSONObject | None:

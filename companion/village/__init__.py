@@ -75,6 +75,7 @@ __all__ = [
     "AmbiguousAction",
     "BoardData",
     "ChanceSpec",
+    "Color",
     "GameState",
     "HouseRules",
     "IllegalAction",
