@@ -35,6 +35,7 @@ def random_game(
     board: v.BoardData | None = None,
     modules: tuple[str, ...] = (),
     goal_claims: str = "manual",
+    module_values: dict[str, Any] | None = None,
 ) -> GameResult:
     """Play one game choosing uniformly among legal actions (and the actions any player
     may take at any moment, with modules that have them) and drawing bags with ``rng``.
@@ -44,7 +45,11 @@ def random_game(
     """
     seats = [c.value for c in list(Color)[:players]]
     header = v.make_header(
-        seats, board=board or v.load_board(), modules=modules, goal_claims=goal_claims
+        seats,
+        board=board or v.load_board(),
+        modules=modules,
+        goal_claims=goal_claims,
+        module_values=module_values,
     )
     st = v.start(header)
     actions: list[dict[str, Any]] = []

@@ -16,6 +16,7 @@ from test_port import fragment_values
 from companion import village as v
 from companion.bags import draw_with_rng
 from companion.simulate import random_game
+from companion.village import data as board_data
 from companion.village.errors import IllegalAction
 from companion.village.invariants import violations
 from companion.village.state import GameState
@@ -340,3 +341,32 @@ def test_random_games_with_modules_keep_every_invariant(
         result = random_game(2 + i % 3, rng, modules=modules, goal_claims=claims)
         assert result.violations == [], result.violations[:5]
         assert result.final.phase == "over"
+
+
+def test_a_treasure_never_cashed_counts_its_coins_at_the_end() -> None:
+    st = port_game()
+    assert st.port is not None and st.port.data is not None
+    st.port.ships[RED].treasures = ["t6"]
+    st.port.ships[RED].hold = ["treasure:t5"]
+    st.port.treasures = ["t1", "t2", "t3", "t4"]
+    during = v.summary(st)["players"]["red"]["score"]["coins"]
+    st.phase = "over"
+    at_end = v.summary(st)["players"]["red"]["score"]["coins"]
+    assert at_end == during + st.port.data.treasures["t6"]  # the one on the hold: nothing
+
+
+def test_random_games_on_a_small_sea_keep_every_invariant() -> None:
+    """A one-space Travel section and a one-space sea cemetery: deaths at sea and the third
+    end trigger come early (PD1, PD2, PE2)."""
+    values = v.module_defaults(["port", "life_goals"])
+    values["port.sea_cemetery"] = [{"prestige": 3, "mark": None}]
+    board_values = {k: i.value for k, i in board_data.shipped_items().items()}
+    board_values["chronicle.sections"]["travel"] = [None]
+    board = board_data.from_values(board_values)
+    rng = random.Random(11)
+    for i in range(2 * GAMES):
+        result = random_game(
+            2 + i % 3, rng, board=board, modules=("port", "life_goals"), module_values=values
+        )
+        assert result.violations == [], result.violations[:5]
+        assert result.ended_by in ("graves", "chronicle", "sea")

@@ -128,6 +128,15 @@ def no_travel_score(st: GameState, color: Color, parts: dict[str, int]) -> None:
     parts["travel"] = 0
 
 
+def treasures_at_the_end(st: GameState, color: Color, parts: dict[str, int]) -> None:
+    """Ambiguity 7: once the game is over, a treasure unloaded and never cashed counts as
+    its coins (before that its value is private, so it stays out of the shown score); a
+    treasure still on the hold counts nothing."""
+    if st.phase == "over":
+        data = _data(st)
+        parts["coins"] += sum(data.treasures[t] for t in _ps(st).ships[color].treasures)
+
+
 def canonical_load(st: GameState, a: Action) -> Action:
     assert isinstance(a, Load)
     return pt.canonical(st, _ps(st), _data(st), a)
@@ -177,7 +186,7 @@ def module() -> Module:
         market_sales=(market_sales,),
         anytime=(cash_options,),
         setup=(setup,),
-        score=(no_travel_score,),
+        score=(no_travel_score, treasures_at_the_end),
         invariants=(invariants,),
         views=(view,),
         explains={
