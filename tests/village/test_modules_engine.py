@@ -370,3 +370,16 @@ def test_random_games_on_a_small_sea_keep_every_invariant() -> None:
         )
         assert result.violations == [], result.violations[:5]
         assert result.ended_by in ("graves", "chronicle", "sea")
+
+
+def test_module_actions_are_told_in_words_without_secrets() -> None:
+    st = v.new_game(["red", "blue"], modules=["life_goals"])
+    st = v.apply(st, draw_with_rng(v.chance_spec(st), random.Random(2)))  # type: ignore[arg-type]
+    assert v.narrate.now_text(st) == "Next: deal a silver life goal, face down, to Red, Blue."
+    deal = {"type": "deal_goals", "tier": "silver", "hands": {"red": "writer", "blue": "farmer"}}
+    told = " ".join(v.narrate.narrate(st, v.parse_action(deal), v.apply(st, deal)))
+    assert "Silver life goals dealt, face down, to Red, Blue." in told
+    assert "writer" not in told.lower() and "crivain" not in told
+    port = port_game(fragment_values())
+    port.members["red-1a"] = ("hold", RED)
+    assert v.narrate.place_name(port.members["red-1a"]) == "Red's ship"

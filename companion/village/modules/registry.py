@@ -10,10 +10,10 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .. import actions, chance
+from .. import actions, chance, narrate
 from ..errors import MalformedAction
 from ..rules import Module, ModuleError, Rules, merge
-from . import base, goal_actions, port_actions
+from . import base, goal_actions, narration, port_actions
 
 ORDER = ("port", "life_goals")
 """Every module besides the base game, in the order their tables merge."""
@@ -27,6 +27,9 @@ chance.OUTCOMES.update(
         "draw_treasure": port_actions.treasure_outcome,
     }
 )
+narrate.MODULE_HEADLINES.update(narration.HEADLINES)
+narrate.MODULE_PLACES.update(narration.PLACES)
+narrate.MODULE_NOW.update(narration.NOW)
 PUBLIC_FORMS = (base.public_form, port_actions.public_form, goal_actions.public_form)
 
 
