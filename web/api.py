@@ -242,6 +242,24 @@ def post_action() -> Response:
     return jsonify({"game_id": svc.current_game_id, "seq": seq})
 
 
+@bp.post("/anytime")
+def post_anytime() -> Response:
+    """A player's own action allowed at any moment (claim a life goal, cash a treasure),
+    with that player's token (``?token=`` or Bearer) instead of the table's; answers its
+    seq. Any other action needs the table token (``POST /api/actions``)."""
+    action = _json_object()
+    svc = service()
+    viewer = action.get("player")
+    token = request.args.get("token") or bearer_token()
+    if not isinstance(viewer, str) or not svc.is_player_token(viewer, token):
+        _fail(401, "unauthorized", "an action of your own needs your player token")
+    kind = v.ACTION_TYPES.get(str(action.get("type")))
+    if kind is None or not getattr(kind, "anytime", False):
+        _fail(400, "not_anytime", "only an action allowed at any moment can be sent this way")
+    seq = svc.submit(action, "tablet")
+    return jsonify({"game_id": svc.current_game_id, "seq": seq})
+
+
 @bp.post("/undo")
 def post_undo() -> Response:
     """Revert the latest action in effect; answers the revert's seq."""

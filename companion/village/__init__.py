@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from . import narrate
-from .actions import Action, parse_action
+from .actions import ACTION_TYPES, Action, parse_action
 from .chance import ChanceSpec, chance_spec
 from .data import BoardData
 from .data import load as load_board
@@ -70,6 +70,7 @@ def module_defaults(modules: Iterable[str]) -> dict[str, Any]:
 
 
 __all__ = [
+    "ACTION_TYPES",
     "HOUSE_RULES",
     "Action",
     "AmbiguousAction",

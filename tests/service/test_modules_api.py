@@ -8,6 +8,8 @@ import json
 from flask.testing import FlaskClient
 from servicekit import AUTH
 
+from companion import village as v
+
 
 def test_a_game_with_modules(client: FlaskClient) -> None:
     r = client.post(
@@ -56,3 +58,39 @@ def test_bad_modules_are_400(client: FlaskClient) -> None:
         assert r.status_code == 400, body
         assert r.get_json()["code"] == "bad_modules"
     assert client.get("/api/games").get_json()["games"] == []
+
+
+def _dealt_game(client: FlaskClient) -> dict[str, str]:
+    r = client.post(
+        "/api/games", json={"players": ["red", "blue"], "modules": ["life_goals"]}, headers=AUTH
+    )
+    tokens: dict[str, str] = r.get_json()["players"]
+    client.post("/api/actions", json={"type": "virtual_draw"}, headers=AUTH)
+    for tier, hands in (
+        ("silver", {"red": "aristocrat", "blue": "farmer"}),
+        ("gold", {"red": "dealer", "blue": "saint"}),
+    ):
+        client.post(
+            "/api/actions", json={"type": "deal_goals", "tier": tier, "hands": hands}, headers=AUTH
+        )
+    return tokens
+
+
+def test_a_player_claims_with_their_own_token(client: FlaskClient) -> None:
+    tokens = _dealt_game(client)
+    claim = {"type": "claim_goal", "player": "red", "goal": "aristocrat"}
+    assert client.post("/api/anytime", json=claim).status_code == 401
+    r = client.post(f"/api/anytime?token={tokens['blue']}", json=claim)
+    assert r.status_code == 401  # blue's token cannot claim for red
+    take = {"type": "take", "player": "red", "space": "harvest", "cube": "green"}
+    assert (
+        client.post(f"/api/anytime?token={tokens['red']}", json=take).get_json()["code"]
+        == "not_anytime"
+    )
+    r = client.post(f"/api/anytime?token={tokens['red']}", json=claim)
+    assert r.status_code == 422 and "still missing" in r.get_json()["message"]
+    mine = client.get(f"/api/state?viewer=red&token={tokens['red']}").get_json()
+    wanted = v.module_defaults(["life_goals"])["goals.silver.items"]["aristocrat"]["coin"]
+    assert mine["life_goals"]["players"]["red"]["missing"]["aristocrat"] == [
+        f"{wanted - 1} more coins"
+    ]

@@ -158,7 +158,14 @@ def test_goals_are_hidden_from_the_others_until_claimed() -> None:
     st = goals_game()
     mine = v.view(st, "red")["life_goals"]["players"]
     theirs = v.view(st, "blue")["life_goals"]["players"]
-    assert mine["red"] == {"dealt": True, "silver": "writer", "gold": "dealer", "claimed": []}
+    assert {k: mine["red"][k] for k in ("dealt", "silver", "gold", "claimed")} == {
+        "dealt": True,
+        "silver": "writer",
+        "gold": "dealer",
+        "claimed": [],
+    }
+    assert mine["red"]["missing"]["dealer"] == ["6 more customer(s) served"]
+    assert mine["red"]["names"]["dealer"] == "Le Négociant"
     assert theirs["red"] == {"dealt": True, "claimed": []}
     assert "writer" not in str(v.view(st, "table")["life_goals"])
     assert v.summary(st)["life_goals"]["players"]["blue"]["gold"] == "saint"

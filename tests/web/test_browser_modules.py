@@ -7,6 +7,8 @@ from typing import Any
 
 from browserkit import BROWSER, TOKEN, Server, needs_playwright, open_page
 
+from companion import village as v
+
 pytestmark = BROWSER
 needs_playwright()
 
@@ -31,3 +33,26 @@ def test_new_game_without_expansions_is_the_base_game(server: Server, browser: A
     tablet.locator("#player-links li").nth(1).wait_for()
     header = server.service.header()
     assert header["expansions"] == [] and "goal_claims" not in header
+
+
+def test_the_private_page_shows_goals_and_claims_one(server: Server, browser: Any) -> None:
+    svc = server.service
+    svc.new_game(["red", "blue"], modules=["life_goals"])
+    svc.submit({"type": "virtual_draw"})
+    for tier, hands in (
+        ("silver", {"red": "aristocrat", "blue": "farmer"}),
+        ("gold", {"red": "dealer", "blue": "saint"}),
+    ):
+        svc.submit({"type": "deal_goals", "tier": tier, "hands": hands})
+    phone = open_page(browser, server.url + f"/me/red?token={svc.player_token('red')}")
+    phone.locator("#me-goals [data-goal='dealer']").wait_for()
+    text = phone.locator("#me-goals").inner_text()
+    assert "Le Négociant" in text and "Still missing: 6 more customer(s) served" in text
+    assert phone.locator("[data-claim]").count() == 0  # nothing met yet
+    assert "farmer" not in phone.locator("body").inner_text().lower()  # blue's goals stay hidden
+    svc.state().p[v.Color.RED].customers.extend(f"c0{i}" for i in range(1, 7))  # as if served
+    phone.reload()
+    phone.locator("[data-claim='dealer']").click()
+    phone.locator("#me-goals [data-goal='dealer']", has_text="claimed").wait_for()
+    goals = svc.state().goals
+    assert goals is not None and goals.claimed[v.Color.RED] == frozenset({"dealer"})

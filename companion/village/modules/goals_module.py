@@ -126,12 +126,21 @@ def view(st: GameState, out: dict[str, Any], viewer: str | None) -> None:
     who = {c: ("all" if viewer is None or over else viewer) for c in st.players}
     out["life_goals"] = {
         "claiming": "auto" if gs.auto else "manual",
-        "players": {c.value: _hand(gs, c, who[c]) for c in st.players},
+        "players": {c.value: _hand(st, gs, c, who[c]) for c in st.players},
     }
 
 
-def _hand(gs: lg.GoalsState, c: Color, viewer: str) -> dict[str, Any]:
-    return lg.visible_hand(gs, c, c.value if viewer == "all" else viewer)
+def _hand(st: GameState, gs: lg.GoalsState, c: Color, viewer: str) -> dict[str, Any]:
+    out = lg.visible_hand(gs, c, c.value if viewer == "all" else viewer)
+    if "silver" in out:  # the owner's view: what each unclaimed goal still lacks, in words
+        claimed = gs.claimed.get(c, frozenset())
+        out["missing"] = {
+            g: lg.missing(st, c, g, _data(st), st.port)
+            for g in (out["silver"], out["gold"])
+            if g not in claimed
+        }
+        out["names"] = {g: lg.FRENCH[g] for g in (out["silver"], out["gold"])}
+    return out
 
 
 def module() -> Module:

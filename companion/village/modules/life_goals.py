@@ -378,10 +378,30 @@ def missing(
     have = hold_counts(port, color) if goal in HOLD_GOALS else holdings(st, color, port)
     where = " on the hold tile" if goal in HOLD_GOALS else ""
     return [
-        f"{n - have.get(item, 0)} more {item}{where}"
+        f"{n - have.get(item, 0)} more {_item_words(item, n - have.get(item, 0))}{where}"
         for item, n in sorted(wants.items())
         if have.get(item, 0) < n
     ]
+
+
+_PLURALS = {
+    "ox": "oxen",
+    "grain": "grain",
+    "cocoa": "cocoa baskets",
+    "tea": "tea bales",
+    **{c.value: f"{c.value} cubes" for c in INFLUENCE},
+}
+_SINGULARS = {
+    "cocoa": "cocoa basket",
+    "tea": "tea bale",
+    **{c.value: f"{c.value} cube" for c in INFLUENCE},
+}
+
+
+def _item_words(item: str, n: int) -> str:
+    if n == 1:
+        return _SINGULARS.get(item, item)
+    return _PLURALS.get(item, item + "s")
 
 
 def met(
