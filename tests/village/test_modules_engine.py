@@ -17,6 +17,7 @@ from companion import village as v
 from companion.bags import draw_with_rng
 from companion.simulate import random_game
 from companion.village import data as board_data
+from companion.village import options
 from companion.village.errors import IllegalAction
 from companion.village.invariants import violations
 from companion.village.state import GameState
@@ -390,3 +391,20 @@ def test_module_actions_are_told_in_words_without_secrets() -> None:
     port = port_game(fragment_values())
     port.members["red-1a"] = ("hold", RED)
     assert v.narrate.place_name(port.members["red-1a"]) == "Red's ship"
+
+
+def test_voyage_options_are_told_step_by_step_for_the_play_page() -> None:
+    st = port_game(fragment_values())
+    st.current = 2
+    only_cubes(st, {Space.TRAVEL: {Cube.GREEN: 1}, Space.CHURCH: {Cube.BROWN: 1}})
+    st.p[RED].coins = 2
+    st = v.apply(st, {"type": "take", "player": "red", "space": "travel", "cube": "green"})
+    recruit = next(a for a in v.legal_actions(st) if a.to_json().get("captain") == "c2-1")
+    assert options.choice(st, recruit)["steps"] == [
+        "Hire a captain for 2 coins",
+        "green per 1 extra move",
+    ]
+    st = v.apply(st, recruit)
+    st = v.apply(st, {"type": "load", "player": "red", "cargo": []})
+    sail = v.legal_actions(st)[0]
+    assert options.choice(st, sail)["steps"] == ["Sail to time zone A", "no cube"]

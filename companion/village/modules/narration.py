@@ -107,3 +107,43 @@ NOW = {
     "deal_silver": now_deal,
     "deal_gold": now_deal,
 }
+
+
+def steps(st: GameState, a: Any) -> list[str]:
+    """How a person picks a module's action on the play page, step by step."""
+    data = st.port.data if st.port else None
+    if isinstance(a, pa.Recruit) and data:
+        cap = data.captains[a.captain]
+        rate = " + ".join(c if c != "any" else "any cube" for c in cap.rate.cubes)
+        moves = f"{cap.rate.moves} extra move{'s' if cap.rate.moves > 1 else ''}"
+        return [
+            f"Hire a captain for {cap.cost} coin{'s' if cap.cost > 1 else ''}",
+            f"{rate} per {moves}",
+        ]
+    if isinstance(a, pa.Load):
+        return ["Load the ship: " + (", ".join(_piece(p) for p in a.cargo) or "nothing")]
+    if isinstance(a, pa.Sail):
+        kind = data.zones.get(a.zone, "") if data else ""
+        where = {"time": "time zone", "island": "island"}.get(kind, "zone")
+        return [f"Sail to {where} {a.zone}", f"pay {pay_text(a.pay)}" if a.pay else "no cube"]
+    if isinstance(a, pa.Mission):
+        paid = f"pay {pay_text(a.pay)}" if a.pay else "no cube"
+        return [f"Missionary to church {a.church}", paid]
+    if isinstance(a, pa.SellExotic):
+        paid = f"pay {pay_text(a.pay)}" if a.pay else "free"
+        return [f"Sell {ITEMS[a.item]}", paid]
+    if isinstance(a, pa.IslandSell):
+        return [f"Sell {_piece(a.item)} to the island"]
+    words = {
+        "disembark": "Land on this island",
+        "anchor": "Stop here, at sea",
+        "island_take": "Take the top tile of the island's stack",
+        "leave_island": "Done on this island",
+        "return_port": "Return to port and unload (1 time)",
+        "cash_treasure": f"Cash treasure {getattr(a, 'tile', '')}",
+        "claim_goal": f"Claim {FRENCH.get(getattr(a, 'goal', ''), '')}",
+    }
+    return [words.get(a.type, a.type)]
+
+
+STEPS: dict[type[Action], Any] = dict.fromkeys((*pa.PORT_ACTIONS, ga.ClaimGoal), steps)

@@ -10,7 +10,7 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .. import actions, chance, narrate
+from .. import actions, chance, narrate, options
 from ..errors import MalformedAction
 from ..rules import Module, ModuleError, Rules, merge
 from . import base, goal_actions, narration, port_actions
@@ -30,6 +30,7 @@ chance.OUTCOMES.update(
 narrate.MODULE_HEADLINES.update(narration.HEADLINES)
 narrate.MODULE_PLACES.update(narration.PLACES)
 narrate.MODULE_NOW.update(narration.NOW)
+options.MODULE_STEPS.update(narration.STEPS)
 PUBLIC_FORMS = (base.public_form, port_actions.public_form, goal_actions.public_form)
 
 
