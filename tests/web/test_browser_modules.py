@@ -56,3 +56,15 @@ def test_the_private_page_shows_goals_and_claims_one(server: Server, browser: An
     phone.locator("#me-goals [data-goal='dealer']", has_text="claimed").wait_for()
     goals = svc.state().goals
     assert goals is not None and goals.claimed[v.Color.RED] == frozenset({"dealer"})
+
+
+def test_the_play_page_shows_the_sea(server: Server, browser: Any) -> None:
+    svc = server.service
+    svc.new_game(["red", "blue"], modules=["port"])
+    while svc.state().phase in ("reveal_customers", "fill_bag"):
+        svc.submit({"type": "virtual_draw"})
+    tablet = open_page(browser, server.url + f"/play#token={TOKEN}")
+    tablet.locator("#sea [data-ship='red']").wait_for()
+    sea = tablet.locator("#sea").inner_text()
+    assert "Red — in port" in sea and "Captains left: 15" in sea
+    assert "Mission churches: B1 free" in sea

@@ -125,6 +125,13 @@ export function pendingWhat(p) {
     case "mass_draw": return `mass: draw ${p.count} figures from the black bag`;
     case "reveal_customers": return "turn up new customers at the market";
     case "over": return "the game is over";
+    case "voyage": return {
+      recruit: "the voyage: hire a captain", load: "the voyage: load the ship",
+      sail: "the voyage: sail on, stop or land", island: "on the island: sell, take, a missionary, or leave",
+    }[p.step] || "the voyage";
+    case "draw_treasure": return "draw the top treasure tile (face down)";
+    case "deal_silver": return "deal the silver life goals, face down";
+    case "deal_gold": return "deal the gold life goals, face down";
     default: return p.kind;
   }
 }
