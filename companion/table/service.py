@@ -54,6 +54,19 @@ def public_action(payload: JSONObject) -> JSONObject:
     return v.public_action(engine_action(payload))
 
 
+def _draw_entry(seq: int, payload: JSONObject, reveal: bool) -> dict[str, Any]:
+    """A virtual draw for checking. A private outcome (a life-goal deal, a treasure) keeps
+    its seed and outcome back until the game is over: the seed would let anyone recompute
+    it; the commitment digest is public from the start."""
+    action = engine_action(payload)
+    public = v.public_action(action)
+    audit = dict(payload[DRAW_KEY])
+    if public != action and not reveal and action.get("type") != "serve":
+        audit.pop("seed", None)
+        return {"seq": seq, **audit, "action": public, "withheld": True}
+    return {"seq": seq, **audit, "action": action}
+
+
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
@@ -256,8 +269,9 @@ class TableService:
                 events = self._store.events(gid)
             except LookupError as exc:
                 raise NoGame(f"no game {gid}") from exc
+        over = self._game is not None and self._game.id == gid and self._game.state.phase == "over"
         return [
-            {"seq": e.seq, **e.payload[DRAW_KEY], "action": engine_action(e.payload)}
+            _draw_entry(e.seq, e.payload, reveal=over)
             for e in events
             if e.kind == "action" and isinstance(e.payload.get(DRAW_KEY), dict)
         ]

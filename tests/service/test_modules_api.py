@@ -94,3 +94,16 @@ def test_a_player_claims_with_their_own_token(client: FlaskClient) -> None:
     assert mine["life_goals"]["players"]["red"]["missing"]["aristocrat"] == [
         f"{wanted - 1} more coins"
     ]
+
+
+def test_a_virtual_deal_keeps_its_seed_back_until_the_end(client: FlaskClient) -> None:
+    client.post(
+        "/api/games", json={"players": ["red", "blue"], "modules": ["life_goals"]}, headers=AUTH
+    )
+    client.post("/api/actions", json={"type": "virtual_draw"}, headers=AUTH)  # customers: public
+    client.post("/api/actions", json={"type": "virtual_draw"}, headers=AUTH)  # silver goals
+    draws = client.get("/api/draws").get_json()["draws"]
+    customers, deal = draws
+    assert "seed" in customers and customers["action"]["type"] == "reveal_customers"
+    assert deal["kind"] == "deal_silver" and deal.get("withheld") is True
+    assert "seed" not in deal and "hands" not in deal["action"] and deal["digest"]
