@@ -48,6 +48,9 @@ const DRAWS = {
   fill_bag: "Draw the green bag onto the action spaces",
   mass_draw: "Draw the figures from the black bag",
   reveal_customers: "Turn up customer tiles at the market",
+  deal_silver: "Deal the silver life goals (each player sees only their own)",
+  deal_gold: "Deal the gold life goals (each player sees only their own)",
+  draw_treasure: "Draw the top treasure (only its taker sees its value)",
 };
 
 // The group (heading) an action's button goes under.
