@@ -7,13 +7,14 @@ place: ``--overlay``, else ``$VILLAGE_COMPANION_HOME/boxcheck.json``, else
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.village.data import BoardDataError, items_with_overlay
+from companion.village.data import BoardDataError, check_value, expectation, items_with_overlay
 
 
 def overlay_path(override: str | None = None) -> Path:
@@ -37,16 +38,53 @@ def load_overlay(path: Path) -> dict[str, Any]:
     return data
 
 
+def load_overlay_lenient(path: Path) -> tuple[dict[str, Any], list[str]]:
+    """The saved answers that can be used, and a sentence for each that cannot (an
+    unreadable file, an unknown key, a value of the wrong shape): a bad answer file never
+    stops the table, it falls back to the shipped values for what it cannot use."""
+    try:
+        raw = load_overlay(path)
+    except BoardDataError as exc:
+        return {}, [str(exc)]
+    overlay: dict[str, Any] = {}
+    problems: list[str] = []
+    for key, value in raw.items():
+        try:
+            check_value(key, value)
+            items_with_overlay({**overlay, key: value})
+        except BoardDataError as exc:
+            problems.append(f"the saved answer for {key} is not used: {exc}")
+            continue
+        overlay[key] = value
+    return overlay, problems
+
+
 def save_overlay(path: Path, overlay: dict[str, Any]) -> None:
-    """Write the answers atomically (validated first; raises BoardDataError if bad)."""
+    """Write the answers atomically (validated first).
+
+    Raises:
+        BoardDataError: a bad answer. companion.store.StorageUnavailable (StorageFull,
+        StorageReadOnly): the file cannot be written; the previous answers are kept.
+    """
     items_with_overlay(overlay)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".boxcheck-")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(overlay, f, indent=1, ensure_ascii=False)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".boxcheck-")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(overlay, f, indent=1, ensure_ascii=False)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        from companion.store import StorageUnavailable, storage_error
+
+        error = storage_error(path, exc)
+        assert isinstance(error, StorageUnavailable)
+        raise error from exc
 
 
 def set_answer(overlay: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
@@ -67,6 +105,10 @@ def status(overlay: dict[str, Any]) -> list[dict[str, Any]]:
             "verified": i.verified,
             "source": i.source,
             "question": i.question,
+            "title": i.title,
+            "look": i.look,
+            "expected": expectation(i.key),
+            "schema": i.schema,
         }
         for i in items_with_overlay(overlay).values()
     ]
@@ -79,8 +121,10 @@ def interactive(path: Path, stdin: TextIO, stdout: TextIO) -> int:
     todo = [s for s in status(overlay) if not s["verified"]]
     stdout.write(f"{len(todo)} value(s) to check against your box. Answers go to {path}\n")
     for item in todo:
-        stdout.write(f"\n[{item['key']}] ({item['confidence']}; {item['source']})\n")
-        stdout.write(f"{item['question']}\n  shipped: {json.dumps(item['value'])}\n")
+        where = f"[{item['key']}] ({item['confidence']}; {item['source']})"
+        stdout.write(f"\n{item['title']} {where}\n")
+        stdout.write(f"{item['look']}\n  shipped: {json.dumps(item['value'])}\n")
+        stdout.write(f"  expected: {item['expected']}\n")
         while True:
             stdout.write(
                 "  y = as printed, Enter = skip, q = quit, or type the right value (JSON): "

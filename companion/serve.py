@@ -1,4 +1,5 @@
-"""``companion serve``: the table service on the LAN, under waitress.
+"""``companion serve``: the table service on the LAN (uvicorn: the live feed on an event loop,
+the rest in Flask threads; see `web.asgi`).
 
     python -m companion.serve --port 8000            # or: companion serve
     python -m companion.serve --demo                 # a simulated game, no hardware
@@ -24,8 +25,11 @@ DEFAULT_DB: Final = DATA_DIR / "games.sqlite3"
 DEMO_DB: Final = DATA_DIR / "demo.sqlite3"
 DEMO_SECONDS: Final = 1.8
 """Seconds between two demo actions: a pace a person watching the scoreboard can follow."""
-THREADS: Final = 64
-"""waitress worker threads: each open live-update stream (one per tablet) holds one."""
+THREADS: Final = 12
+"""Flask worker threads for requests without the table token (live streams hold none)."""
+USER_TIMEOUT_MS: Final = 3000
+"""TCP_USER_TIMEOUT: a connection whose sent data stays unacknowledged this long is dropped
+by the kernel (with the 2 s heartbeats, a vanished tablet is released within 5 s)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,7 +53,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a demo table: a simulated game plays itself, a few actions per second",
     )
     parser.add_argument(
-        "--threads", type=int, default=THREADS, help=f"server threads (default: {THREADS})"
+        "--threads",
+        type=int,
+        default=THREADS,
+        help=f"Flask threads for readers (default: {THREADS}; 4 more serve the table token)",
     )
     parser.add_argument(
         "--speed",
@@ -76,39 +83,73 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted (Ctrl-C or SIGTERM); return the exit status."""
-    import waitress
+    import uvicorn
 
+    from companion.store import (
+        StorageFull,
+        StorageReadOnly,
+        StorageUnavailable,
+        StoreError,
+        storage_error,
+    )
     from web import create_app
+    from web.asgi import make_asgi
 
     db = Path(args.db or (DEMO_DB if args.demo else DEFAULT_DB)).expanduser()
-    db.parent.mkdir(parents=True, exist_ok=True)
-    token = args.token or load_or_make_token(db.with_suffix(".token"))
     if args.speed <= 0:
         print("companion serve: --speed must be a positive number of seconds", file=sys.stderr)
         return 2
-    app = create_app(
-        {
-            "DB_PATH": db,
-            "TABLE_TOKEN": token,
-            "DEMO": args.demo,
-            "DEMO_INTERVAL": args.speed,
-            "BOXCHECK_PATH": args.boxcheck,
-        }
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+        token = args.token or load_or_make_token(db.with_suffix(".token"))
+        app = create_app(
+            {
+                "DB_PATH": db,
+                "TABLE_TOKEN": token,
+                "DEMO": args.demo,
+                "DEMO_INTERVAL": args.speed,
+                "BOXCHECK_PATH": args.boxcheck,
+                "READ_WORKERS": max(args.threads, 2),
+            }
+        )
+    except (StoreError, OSError) as exc:
+        error = storage_error(db, exc) if isinstance(exc, OSError) else exc
+        if isinstance(error, StorageFull):
+            why = "the disk is full"
+        elif isinstance(error, StorageReadOnly):
+            why = "it cannot be written (read-only file system or no permission)"
+        else:
+            why = "it cannot be opened"
+        detail = error.detail if isinstance(error, StorageUnavailable) else str(error)
+        print(f"companion serve: cannot use the database {db}: {why} ({detail})", file=sys.stderr)
+        return 2
+    from companion.table.crowd import raise_file_limit
+
+    raise_file_limit(8192)  # one descriptor per open stream
+    try:
+        sock = listening_socket(args.host, args.port)
+    except OSError as exc:
+        print(f"companion serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 2
+    config = uvicorn.Config(
+        make_asgi(app),
+        http="httptools",
+        lifespan="on",
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=1,
+        backlog=2048,
+        server_header=False,
     )
-    server = waitress.create_server(
-        app,
-        host=args.host,
-        port=args.port,
-        threads=max(args.threads, 8),
-        channel_timeout=3600,
-        ident="village-companion",
-    )
+    server = uvicorn.Server(config)
 
     def _stop(signum: int, frame: FrameType | None) -> None:
         raise SystemExit(0)
 
+    # before uvicorn's own handlers are in place, and when it re-raises the signal after its
+    # graceful stop: a clean exit
     signal.signal(signal.SIGTERM, _stop)
-    port = int(server.effective_port)
+    port = int(sock.getsockname()[1])
     base = public_url(args.public_url, args.host, port)
     app.config["PUBLIC_URL"] = base
     url = f"{base}/play#token={token}"
@@ -124,14 +165,31 @@ def run(args: argparse.Namespace) -> int:
     print(f"village-companion: table token {token}", flush=True)
     if not args.no_qr:
         print_qr(url)
-
     try:
-        server.run()
+        server.run(sockets=[sock])
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:
-        server.close()
+        sock.close()
     return 0
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket listening on ``host:port`` whose connections inherit
+    ``TCP_USER_TIMEOUT`` (`USER_TIMEOUT_MS`). Raises OSError (e.g. the port is taken)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # asyncio: TCP_NODELAY
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if hasattr(socket, "TCP_USER_TIMEOUT"):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, USER_TIMEOUT_MS)
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
 
 
 def load_or_make_token(path: Path) -> str:

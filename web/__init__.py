@@ -18,7 +18,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from companion.store import EventStore
+from companion.store import EventStore, StorageFull, StorageUnavailable
 from companion.table import TableService
 
 __all__ = ["DEFAULTS", "create_app", "table_service"]
@@ -43,7 +43,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     Raises:
         companion.store.StoreError, sqlite3.DatabaseError: the database cannot be opened.
-        companion.village.data.BoardDataError: the box-check answers file is unreadable.
+    A box-check answers file that cannot be used (wholly or in part) is no error: the
+    shipped values stand in and ``BOX_OVERLAY_PROBLEMS`` says why.
     """
     app = Flask(__name__)
     app.config.update(DEFAULTS)
@@ -57,7 +58,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from companion import boxcheck
 
     app.config["BOXCHECK_PATH"] = boxcheck.overlay_path(app.config["BOXCHECK_PATH"])
-    app.config["BOX_OVERLAY"] = boxcheck.load_overlay(app.config["BOXCHECK_PATH"])
+    overlay, problems = boxcheck.load_overlay_lenient(app.config["BOXCHECK_PATH"])
+    for problem in problems:
+        log.warning("box check: %s", problem)
+    app.config["BOX_OVERLAY"] = overlay
+    app.config["BOX_OVERLAY_PROBLEMS"] = problems
     store = EventStore(db_path)
     service = TableService(store, app.config["TABLE_TOKEN"])
     app.config["TABLE_TOKEN"] = service.table_token
@@ -109,6 +114,19 @@ def _register_error_handlers(app: Flask) -> None:
         )
         response.status_code = exc.code or 500
         return response
+
+    @app.errorhandler(StorageUnavailable)
+    def _storage(exc: StorageUnavailable) -> tuple[Response | str, int]:
+        """Disk full: 507; read-only or failing: 503. Nothing accepted is lost either way."""
+        log.error("storage: %s", exc)
+        status = 507 if isinstance(exc, StorageFull) else 503
+        if not request.path.startswith("/api"):
+            return exc.summary, status
+        body = {"error": type(exc).__name__, "code": exc.code, "message": exc.summary,
+                "rule": None}
+        response = jsonify(body)
+        response.headers["Retry-After"] = "30"
+        return response, status
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> tuple[Response | str, int]:

@@ -82,6 +82,33 @@ def _json_object() -> dict[str, Any]:
     return body
 
 
+def _only(body: dict[str, Any], allowed: frozenset[str] | set[str], what: str) -> None:
+    """Refuse (400 ``unknown_fields``) a body with fields other than ``allowed``, naming
+    them and what is accepted."""
+    unknown = sorted(set(body) - set(allowed))
+    if unknown:
+        names = ", ".join(repr(k) for k in unknown)
+        accepted = ", ".join(repr(k) for k in sorted(allowed)) or "no fields"
+        _fail(400, "unknown_fields", f"{what} does not take {names}; it takes {accepted}")
+
+
+def _no_body(what: str) -> None:
+    """Refuse a body on an endpoint that takes none (an empty body or ``{}`` is fine)."""
+    raw = request.get_data(cache=True)
+    if raw.strip() and _json_object():
+        _only(_json_object(), frozenset(), what)
+
+
+NEW_GAME_FIELDS = frozenset(
+    {"players", "first_player", "label", "house_rules", "modules", "goal_claims"}
+)
+"""What ``POST /api/games`` takes."""
+BOXCHECK_FIELDS = frozenset({"key", "value", "confirm"})
+"""What ``POST /api/boxcheck`` takes."""
+VIRTUAL_DRAW_FIELDS = frozenset({"type", "draw", "commitment"})
+"""What a ``{"type": "virtual_draw"}`` action takes (the seed and outcome are the server's)."""
+
+
 def _int_arg(name: str) -> int | None:
     text = request.args.get(name)
     if text is None or text == "":
@@ -236,6 +263,10 @@ def post_action() -> Response:
     """Apply one record action (or ``{"type": "virtual_draw"}``); answers its seq."""
     _require_table_token()
     action = _json_object()
+    if DRAW_KEY in action:
+        _fail(400, "malformed", f"{DRAW_KEY!r} is written by the server only, never sent")
+    if action.get("type") == "virtual_draw":
+        _only(action, VIRTUAL_DRAW_FIELDS, "a virtual draw")
     expected = _int_arg("expected_seq")
     svc = service()
     seq = svc.submit(action, "tablet", expected_seq=expected)
@@ -264,6 +295,7 @@ def post_anytime() -> Response:
 def post_undo() -> Response:
     """Revert the latest action in effect; answers the revert's seq."""
     _require_table_token()
+    _no_body("undo")
     svc = service()
     try:
         seq = svc.undo("tablet", expected_seq=_int_arg("expected_seq"))
@@ -279,6 +311,7 @@ def post_game() -> tuple[Response, int]:
     "manual" | "auto"}`` (house rules left out take their default; no modules: the base game)."""
     _require_table_token()
     body = _json_object()
+    _only(body, NEW_GAME_FIELDS, "a new game")
     players = body.get("players")
     first = body.get("first_player")
     label = body.get("label")
@@ -303,6 +336,9 @@ def post_game() -> tuple[Response, int]:
         _fail(400, "bad_modules", str(exc))
     try:
         board = v.load_board(current_app.config.get("BOX_OVERLAY") or None)
+    except BoardDataError as exc:
+        _fail(422, "bad_board", f"the box-check answers cannot be used: {exc}")
+    try:
         game_id = service().new_game(
             players,
             first,
@@ -312,6 +348,8 @@ def post_game() -> tuple[Response, int]:
             modules=modules,
             goal_claims=claims,
         )
+    except BoardDataError as exc:
+        _fail(422, "bad_board", str(exc))
     except ValueError as exc:
         _fail(400, "bad_players", str(exc))
     return jsonify({"game_id": game_id, "players": service().player_tokens()}), 201
@@ -321,6 +359,7 @@ def post_game() -> tuple[Response, int]:
 def post_select(game_id: int) -> Response:
     """Make a stored game the current one."""
     _require_table_token()
+    _no_body("selecting a game")
     try:
         service().select_game(game_id)
     except ValueError as exc:
@@ -367,7 +406,8 @@ def get_tokens() -> Response:
 def get_boxcheck() -> Response:
     """Every printed board value: confidence, source, question, verified or not."""
     overlay = current_app.config.get("BOX_OVERLAY") or {}
-    return jsonify({"values": boxcheck.status(overlay)})
+    problems = current_app.config.get("BOX_OVERLAY_PROBLEMS") or []
+    return jsonify({"values": boxcheck.status(overlay), "problems": problems})
 
 
 @bp.post("/boxcheck")
@@ -377,6 +417,7 @@ def post_boxcheck() -> Response:
     game started afterwards. Table token needed; a bad key or value is refused (422)."""
     _require_table_token()
     body = _json_object()
+    _only(body, BOXCHECK_FIELDS, "a box-check answer")
     key = body.get("key")
     if not isinstance(key, str):
         _fail(400, "bad_key", "key must be the name of a board value, e.g. time_track.length")
@@ -384,6 +425,10 @@ def post_boxcheck() -> Response:
     rows = {r["key"]: r for r in boxcheck.status(overlay)}
     if key not in rows:
         _fail(422, "unknown_value", f"no board value is called {key!r}")
+    if "confirm" in body and body["confirm"] is not True:
+        _fail(400, "bad_answer", '"confirm" can only be true')
+    if body.get("confirm") is True and "value" in body:
+        _fail(400, "bad_answer", 'give "value" (a correction) or "confirm": true, not both')
     if body.get("confirm") is True:
         value = rows[key]["value"]
     elif "value" in body:
@@ -392,8 +437,9 @@ def post_boxcheck() -> Response:
         _fail(400, "bad_answer", 'give "value" (a correction) or "confirm": true')
     try:
         overlay = boxcheck.set_answer(overlay, key, value)
-        boxcheck.save_overlay(current_app.config["BOXCHECK_PATH"], overlay)
     except BoardDataError as exc:
         _fail(422, "bad_value", str(exc))
+    boxcheck.save_overlay(current_app.config["BOXCHECK_PATH"], overlay)
     current_app.config["BOX_OVERLAY"] = overlay
-    return jsonify({"values": boxcheck.status(overlay)})
+    current_app.config["BOX_OVERLAY_PROBLEMS"] = []
+    return jsonify({"values": boxcheck.status(overlay), "problems": []})

@@ -7,7 +7,9 @@ with the ``Last-Event-ID`` header (browsers send it on reconnect) or ``?after=<s
 ``?game=<id>`` names the game it shows: if another game is current, a ``new_game`` event
 comes first. A comment line every ``SSE_KEEPALIVE`` seconds keeps the connection open.
 
-Each open stream holds one server thread (waitress): size the thread pool accordingly.
+Served like this, under a WSGI server (tests, the Flask test client), each open stream holds
+one thread. ``companion serve`` answers ``/api/events`` on its event loop instead
+(`web.asgi`), with the same format, and no thread per stream.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from companion.village import HOUSE_RULES, load_board
 from companion.village.data import DataItem, items_with_overlay
 from companion.village.vocabulary import Color
+from web.boxform import form_rows
 
 bp = Blueprint("pages", __name__)
 
@@ -208,9 +209,17 @@ def new_game() -> str:
 @bp.get("/boxcheck")
 def box_check() -> str:
     """Every board value shipped with this installation, unverified first."""
-    rows = box_check_rows(items_with_overlay(_overlay()))
+    rows = form_rows(items_with_overlay(_overlay()))
     unverified = sum(1 for r in rows if not r["verified"])
-    return _page("boxcheck.html", "Box check", "boxcheck.js", rows=rows, unverified=unverified)
+    problems = current_app.config.get("BOX_OVERLAY_PROBLEMS") or []
+    return _page(
+        "boxcheck.html",
+        "Box check",
+        "boxcheck.js",
+        rows=rows,
+        unverified=unverified,
+        problems=problems,
+    )
 
 
 @bp.get("/play")

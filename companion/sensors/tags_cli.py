@@ -20,7 +20,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.reconcile.observations import Health, Observation, TagTapped, to_json
+from companion.reconcile.observations import (
+    Health,
+    Observation,
+    PiecesGone,
+    PiecesSeen,
+    TagTapped,
+    to_json,
+)
 from companion.sensors import Adapter, Emit
 from companion.sensors.registry import (
     COLOURS,
@@ -33,6 +40,7 @@ from companion.sensors.registry import (
     piece_label,
     pieces_of,
 )
+from companion.sensors.serial_hub import SerialHub, TagEvent
 
 __all__ = ["SourceError", "add_parser", "open_sources"]
 
@@ -48,12 +56,16 @@ def _default_db() -> Path:
 
 
 def open_sources(
-    pcsc: bool, serial: list[str], emit: Emit, lookup: Callable[[str], str | None]
+    pcsc: bool,
+    serial: list[str],
+    emit: Emit,
+    lookup: Callable[[str], str | None],
+    on_tag: Callable[[TagEvent], None] | None = None,
 ) -> list[Adapter]:
-    """Build (not start) the adapters asked for: the PC/SC pad and one serial hub per port.
+    """Build (not start) the adapters asked for: the PC/SC pad and one serial hub per port
+    (``on_tag`` receives each hub tag event with its reader and UID).
 
-    Raises SourceError: pyscard is not installed, or the serial hub adapter
-    (``companion.sensors.serial_hub``) is not in this installation.
+    Raises SourceError: pyscard is not installed.
     """
     adapters: list[Adapter] = []
     if pcsc:
@@ -67,23 +79,8 @@ def open_sources(
 
         adapters.append(PcscPad(emit, lookup, name="pad"))
     for port in serial:
-        adapters.append(_serial_hub(port, emit, lookup))
+        adapters.append(SerialHub(port, emit, lookup=lookup, on_tag=on_tag))
     return adapters
-
-
-def _serial_hub(port: str, emit: Emit, lookup: Callable[[str], str | None]) -> Adapter:
-    try:
-        from companion.sensors import serial_hub  # type: ignore[attr-defined]
-    except ImportError as exc:
-        raise SourceError(
-            "--serial: the reader hub adapter (companion.sensors.serial_hub) is not in this "
-            "installation yet"
-        ) from exc
-    make = getattr(serial_hub, "SerialHub", None)
-    if make is None:
-        raise SourceError("--serial: companion.sensors.serial_hub has no SerialHub adapter")
-    adapter: Adapter = make(port, emit, lookup=lookup)
-    return adapter
 
 
 def _registry(args: argparse.Namespace, create: bool) -> TagRegistry | None:
@@ -105,10 +102,17 @@ def _fail(command: str, message: str) -> int:
 def _listen(args: argparse.Namespace) -> int:
     registry = _registry(args, create=False)
     lookup = registry.lookup if registry else (lambda uid: None)
-    observations: queue.Queue[Observation] = queue.Queue()
+    observations: queue.Queue[Observation | TagEvent] = queue.Queue()
+
+    def emit(obs: Observation) -> None:
+        # a hub's tags are printed one by one from its tag events (reader and UID), not as
+        # the zone observations they also make
+        if not isinstance(obs, PiecesSeen | PiecesGone):
+            observations.put(obs)
+
     try:
         adapters = open_sources(args.pcsc or not args.serial, args.serial or [],
-                                observations.put, lookup)
+                                emit, lookup, on_tag=observations.put)
     except SourceError as exc:
         return _fail("listen", str(exc))
     for a in adapters:
@@ -145,7 +149,15 @@ def _listen(args: argparse.Namespace) -> int:
     return status
 
 
-def _print_observation(obs: Observation, as_json: bool) -> None:
+def _print_observation(obs: Observation | TagEvent, as_json: bool) -> None:
+    if isinstance(obs, TagEvent):
+        reader = f"hub:{obs.hub}/reader:{obs.reader}"
+        row = {"kind": obs.kind, "reader": reader, "zone": obs.zone, "uid": obs.uid}
+        if obs.piece:
+            row["piece"] = obs.piece
+        print(json.dumps(row) if as_json else
+              f"{obs.kind:7} {reader}  {obs.uid}  {obs.piece or 'unknown tag'}", flush=True)
+        return
     data = to_json(obs)
     if isinstance(obs, TagTapped) and obs.piece is None:
         del data["piece"]
@@ -196,6 +208,11 @@ class _Enrolment:
             self.events.put(("tap", obs.uid))
         elif isinstance(obs, Health) and obs.state != "up":
             self.events.put(("health", f"{obs.device}: {obs.state} {obs.detail}".strip()))
+
+    def hub_tag(self, event: TagEvent) -> None:
+        """A tag put on any hub reader counts as a tap (``seen``); lifting it does nothing."""
+        if event.kind == "seen":
+            self.events.put(("tap", event.uid))
 
     def run(self, keyboard_only: bool) -> None:
         i = 0
@@ -299,7 +316,8 @@ def _enrol(args: argparse.Namespace) -> int:
     session = _Enrolment(registry, pieces, sys.stdout)
     use_pcsc = args.pcsc or (not args.serial and not args.keyboard)
     try:
-        adapters = open_sources(use_pcsc, args.serial or [], session.observe, registry.lookup)
+        adapters = open_sources(use_pcsc, args.serial or [], session.observe, registry.lookup,
+                                on_tag=session.hub_tag)
     except SourceError as exc:
         return _fail("enrol", str(exc))
     threading.Thread(target=_read_keys, args=(session.events, sys.stdin), daemon=True).start()

@@ -10,6 +10,9 @@ from companion.store.errors import (
     ConcurrentAppend,
     NothingToUndo,
     RecordError,
+    StorageFull,
+    StorageReadOnly,
+    StorageUnavailable,
     StoreError,
     UnknownGame,
 )
@@ -21,6 +24,7 @@ from companion.store.event_store import (
     EventStore,
     GameInfo,
     Source,
+    storage_error,
 )
 from companion.store.record import JSONObject, format_record, parse_record
 
@@ -36,8 +40,12 @@ __all__ = [
     "NothingToUndo",
     "RecordError",
     "Source",
+    "StorageFull",
+    "StorageReadOnly",
+    "StorageUnavailable",
     "StoreError",
     "UnknownGame",
     "format_record",
     "parse_record",
+    "storage_error",
 ]

@@ -48,3 +48,41 @@ class RecordError(StoreError, ValueError):
         super().__init__(f"line {line}: {message}")
         self.line = line
         self.message = message
+
+
+class StorageUnavailable(StoreError):
+    """The database cannot be written (or opened): the disk, not the data, is at fault.
+    Nothing was written by the failed call and everything acknowledged before is kept.
+    ``code`` names the cause for the HTTP boundary; the message says it in words."""
+
+    code = "storage_failed"
+
+    def __init__(self, path: object, detail: str) -> None:
+        super().__init__(f"{self.summary} ({path}: {detail})")
+        self.path = path
+        self.detail = detail
+
+    summary = (
+        "The table's storage failed; nothing accepted was lost. "
+        "Check the companion's disk, then try again."
+    )
+
+
+class StorageFull(StorageUnavailable):
+    """The disk (or the file system holding the database) is full."""
+
+    code = "storage_full"
+    summary = (
+        "The table's storage is full; nothing accepted was lost. "
+        "Free some space on the companion's disk, then try again."
+    )
+
+
+class StorageReadOnly(StorageUnavailable):
+    """The database file or its folder cannot be written (read-only, permissions)."""
+
+    code = "storage_read_only"
+    summary = (
+        "The table's storage is read-only; nothing accepted was lost. "
+        "Make the companion's disk writable again, then try again."
+    )

@@ -29,7 +29,15 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Literal, Self, get_args
 
-from companion.store.errors import ConcurrentAppend, NothingToUndo, StoreError, UnknownGame
+from companion.store.errors import (
+    ConcurrentAppend,
+    NothingToUndo,
+    StorageFull,
+    StorageReadOnly,
+    StorageUnavailable,
+    StoreError,
+    UnknownGame,
+)
 from companion.store.record import (
     JSONObject,
     check_header,
@@ -143,15 +151,21 @@ class EventStore:
         self._lock = threading.Lock()
         # isolation_level=None: no implicit transactions; every transaction below is an
         # explicit BEGIN … COMMIT, so "committed before returning" is visible in the code.
-        self._conn = sqlite3.connect(
-            self._path,
-            timeout=_BUSY_TIMEOUT_S,
-            isolation_level=None,
-            check_same_thread=False,
-        )
+        try:
+            self._conn = sqlite3.connect(
+                self._path,
+                timeout=_BUSY_TIMEOUT_S,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            raise storage_error(self._path, exc) from exc
         try:
             self._configure()
             self._migrate()
+        except sqlite3.Error as exc:
+            self._conn.close()
+            raise storage_error(self._path, exc) from exc
         except BaseException:
             self._conn.close()
             raise
@@ -400,14 +414,19 @@ class EventStore:
         """
         with self._lock:
             conn = self._conn
-            conn.execute("BEGIN IMMEDIATE")
             try:
-                yield conn
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.OperationalError as exc:
+                if _storage_code(exc) is None:
+                    raise
+                raise storage_error(self._path, exc) from exc
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
@@ -517,6 +536,41 @@ class EventStore:
         if moment.tzinfo is None:
             raise ValueError("the store's clock must return an aware datetime")
         return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+_FULL_CODES = (sqlite3.SQLITE_FULL,)
+_READ_ONLY_CODES = (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN)
+_IO_CODES = (sqlite3.SQLITE_IOERR,)
+
+
+def _storage_code(exc: sqlite3.Error) -> int | None:
+    """The primary SQLite result code of ``exc`` if it is the disk's fault, else None."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is None:
+        return None
+    primary = int(code) & 0xFF
+    return primary if primary in (*_FULL_CODES, *_READ_ONLY_CODES, *_IO_CODES) else None
+
+
+def storage_error(path: Path, exc: BaseException) -> StoreError:
+    """The store's error for a SQLite or OS failure: `StorageFull`, `StorageReadOnly`,
+    `StorageUnavailable`, or (not the disk's fault) a plain `StoreError`."""
+    import errno
+
+    if isinstance(exc, OSError):
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return StorageFull(path, str(exc))
+        if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            return StorageReadOnly(path, str(exc))
+        return StorageUnavailable(path, str(exc))
+    code = _storage_code(exc) if isinstance(exc, sqlite3.Error) else None
+    if code in _FULL_CODES:
+        return StorageFull(path, str(exc))
+    if code in _READ_ONLY_CODES:
+        return StorageReadOnly(path, str(exc))
+    if code in _IO_CODES:
+        return StorageUnavailable(path, str(exc))
+    return StoreError(f"{path}: {exc}")
 
 
 def _check_source(source: str) -> None:

@@ -1,6 +1,13 @@
 """Benchmark of the table service; prints one JSON object.
 
     python -m companion.table.bench [--actions 1000] [--restart-events 2000]
+    python -m companion.table.bench --clients 500 [--crowd-actions 200] [--churn 10]
+
+With ``--clients N``, the live-feed load instead (`bench_crowd`): N streams open from
+distinct loopback addresses while one client plays legal actions, another loads pages and
+the state, and every 10 actions ``--churn`` streams vanish (TCP reset) and as many new ones
+resume. It prints delivery completeness and order, POST → event and GET latency
+percentiles, and the server's RSS, threads and open files (before, under load, after).
 
 - ``latency_ms``: action POST → the same event read by one SSE client, p50/p95/max, over
   ``--actions`` legal actions posted one after another to a real server process
@@ -18,6 +25,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import random
 import socket
 import statistics
@@ -30,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.store import EventStore
+from companion.table.crowd import Crowd, Member, raise_file_limit
 from companion.table.service import TableService
 from companion.table.sse import SSEClient
 
@@ -92,6 +101,142 @@ class _Client:
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds the process has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _proc_counts(pid: int) -> dict[str, float]:
+    threads = 0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Threads:"):
+            threads = int(line.split()[1])
+    fds = len(list(Path(f"/proc/{pid}/fd").iterdir()))
+    return {"threads": threads, "fds": fds, "rss_mb": round(_rss_mb(pid), 1)}
+
+
+def _summary(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {"n": 0}
+    return {
+        "n": len(values),
+        "p50": round(statistics.median(values), 2),
+        "p95": round(_percentile(values, 0.95), 2),
+        "max": round(max(values), 2),
+    }
+
+
+def check_delivery(members: list[Member], last_seq: int) -> dict[str, int]:
+    """Every member got every seq after its ``after`` in order, once: a live member up to
+    ``last_seq``, a dropped one a gap-free prefix. Counts of members that did and did not."""
+    complete = in_order = broken = 0
+    for m in members:
+        seqs = [seq for seq, _ in m.received]
+        expected = list(range((m.after or 0) + 1, last_seq + 1))
+        if seqs == expected[: len(seqs)]:
+            in_order += 1
+            if m.live and len(seqs) == len(expected):
+                complete += 1
+        else:
+            broken += 1
+    live = sum(1 for m in members if m.live)
+    return {"streams": len(members), "live_at_end": live, "complete": complete,
+            "in_order": in_order, "out_of_order_or_missing": broken}
+
+
+def bench_crowd(
+    n_clients: int, n_actions: int, churn: int, workdir: Path, pause: float = 0.02
+) -> dict[str, Any]:
+    """The live feed under ``n_clients`` streams with churn (see the module docstring)."""
+    raise_file_limit(2 * n_clients + 512)
+    port = _free_port()
+    proc, _ = _start_server(workdir / "crowd.sqlite3", port)
+    rng = random.Random(3)
+    post_ms: list[float] = []
+    get_ms: list[float] = []
+    stop = threading.Event()
+    event_bytes = 0
+    try:
+        client = _Client(port)
+        client.call("POST", "/api/games", {"players": ["red", "yellow", "blue", "white"]})
+        client.call("GET", "/api/state")
+        before = _proc_counts(proc.pid)
+        seq = int(client.call("GET", "/api/state")["seq"])
+
+        def reader() -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            paths = ["/api/state", "/api/legal", "/", "/api/games"]
+            i = 0
+            while not stop.is_set():
+                t0 = time.perf_counter()
+                conn.request("GET", paths[i % len(paths)])
+                conn.getresponse().read()
+                get_ms.append((time.perf_counter() - t0) * 1000)
+                i += 1
+                time.sleep(0.02)
+            conn.close()
+
+        with Crowd("127.0.0.1", port) as crowd:
+            t_open = time.perf_counter()
+            for _ in range(n_clients):
+                crowd.join(after=seq)
+            open_s = time.perf_counter() - t_open
+            getter = threading.Thread(target=reader, daemon=True)
+            getter.start()
+            under_load = _proc_counts(proc.pid)
+            timeouts = 0
+            cpu0, wall0 = _cpu_s(proc.pid), time.perf_counter()
+            for i in range(n_actions):
+                legal = client.call("GET", "/api/legal")["actions"]
+                if not legal:
+                    break
+                t0 = time.perf_counter()
+                seq = int(client.call("POST", "/api/actions", rng.choice(legal))["seq"])
+                event_bytes += len(json.dumps(client.call("GET", "/api/state"))) + 300
+                if not crowd.wait_for(seq, timeout=10):
+                    timeouts += 1
+                for m in crowd.live():
+                    got = [t for s, t in m.received[-3:] if s == seq]
+                    if got:
+                        post_ms.append((got[0] - t0) * 1000)
+                if churn and i % 10 == 9:
+                    for m in rng.sample(crowd.live(), min(churn, len(crowd.live()))):
+                        crowd.drop(m)
+                    for _ in range(churn):
+                        crowd.join(after=seq)
+                if i == n_actions // 2:
+                    under_load = _proc_counts(proc.pid)
+                time.sleep(pause)
+            cpu = _cpu_s(proc.pid) - cpu0
+            wall = time.perf_counter() - wall0
+            stop.set()
+            getter.join(10)
+            time.sleep(0.5)
+            delivery = check_delivery(crowd.members, seq)
+            delivery["wait_timeouts"] = timeouts
+        time.sleep(5)  # closed streams are released (a reset: at once; silence: ≤ 5 s)
+        after = _proc_counts(proc.pid)
+    finally:
+        stop.set()
+        _stop(proc)
+    return {
+        "clients": n_clients,
+        "actions": len(post_ms) and n_actions,
+        "open_streams_s": round(open_s, 2),
+        "delivery": delivery,
+        "post_to_event_ms": _summary(post_ms),
+        "server_cpu_ms_per_action": round(1000 * cpu / max(1, n_actions), 2),
+        "server_cpu_share": round(cpu / wall, 2),
+        "event_bytes_mean": round(event_bytes / max(1, n_actions)),
+        "load_average": os.getloadavg()[0],
+        "get_ms": _summary(get_ms),
+        "server_before": before,
+        "server_under_load": under_load,
+        "server_after": after,
+    }
 
 
 def bench_latency(n_actions: int, workdir: Path) -> dict[str, Any]:
@@ -209,7 +354,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.table.bench")
     parser.add_argument("--actions", type=int, default=1000)
     parser.add_argument("--restart-events", type=int, default=2000)
+    parser.add_argument("--clients", type=int, default=0, help="run the live-feed load instead")
+    parser.add_argument("--crowd-actions", type=int, default=200)
+    parser.add_argument("--churn", type=int, default=10)
     args = parser.parse_args(argv)
+    if args.clients:
+        with tempfile.TemporaryDirectory(prefix="village-bench-") as tmp:
+            crowd = bench_crowd(args.clients, args.crowd_actions, args.churn, Path(tmp))
+        print(json.dumps(crowd, indent=2))
+        return 0
     with tempfile.TemporaryDirectory(prefix="village-bench-") as tmp:
         workdir = Path(tmp)
         latency = bench_latency(args.actions, workdir)

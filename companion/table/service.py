@@ -29,6 +29,7 @@ from companion.table.errors import NoDrawPending, NoGame, StaleCommitment, Stale
 from companion.table.feed import Feed, Notice, Subscription
 from companion.village import narrate as narration
 from companion.village import options
+from companion.village.data import BoardDataError
 
 __all__ = ["DRAW_KEY", "VIRTUAL_DRAW", "TableService"]
 
@@ -65,6 +66,11 @@ def _draw_entry(seq: int, payload: JSONObject, reveal: bool) -> dict[str, Any]:
         audit.pop("seed", None)
         return {"seq": seq, **audit, "action": public, "withheld": True}
     return {"seq": seq, **audit, "action": action}
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= 300 else text[:297] + "…"
 
 
 def _dumps(obj: Any) -> str:
@@ -160,12 +166,15 @@ class TableService:
         self._game: _Game | None = None
         self._commitment: bags.Commitment | None = None
         self._listeners: list[Callable[[Notice], None]] = []
+        self._published = 0
+        self._broken: dict[int, str] = {}
         games = store.games()
         if games:
             try:
                 self._game = self._load(games[-1].id)
-            except v.ReplayError as exc:
-                log.warning("game %d cannot be replayed, not loaded: %s", games[-1].id, exc)
+            except Exception as exc:  # a broken record must not stop the table: say why
+                self._broken[games[-1].id] = _reason(exc)
+                log.warning("game %d cannot be loaded: %s", games[-1].id, _reason(exc))
             self._offer()
 
     # -- reading -------------------------------------------------------------------------
@@ -245,7 +254,8 @@ class TableService:
         return format_record(header, [engine_action(a) for a in actions])
 
     def games(self) -> list[dict[str, Any]]:
-        """Every stored game: ``id, created, label, players, events, current``."""
+        """Every stored game: ``id, created, label, players, events, current, broken`` (why
+        the game could not be loaded, None if it could or was not tried)."""
         with self._lock:
             current = self._game.id if self._game else None
             return [
@@ -256,6 +266,7 @@ class TableService:
                     "players": g.header.get("players"),
                     "events": g.event_count,
                     "current": g.id == current,
+                    "broken": self._broken.get(g.id),
                 }
                 for g in self._store.games()
             ]
@@ -350,6 +361,8 @@ class TableService:
         Raises:
             ValueError: bad players or first player (unknown colour, wrong count, repeats),
             an unknown house rule or one that is not true/false, an unknown module.
+            companion.village.data.BoardDataError: the engine cannot start with ``board``
+            (nothing is stored).
         """
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise ValueError("players must be a list of colour names")
@@ -365,8 +378,14 @@ class TableService:
         )
         try:
             state = v.start(header)
+            v.view(state, "table")  # everything the table asks first must work: or refuse
+            v.legal_actions(state)
         except v.ReplayError as exc:
             raise ValueError(str(exc)) from exc
+        except Exception as exc:  # values the engine cannot play with: nothing is stored
+            raise BoardDataError(
+                f"no game can start with these board values: {_reason(exc)}"
+            ) from exc
         with self._lock:
             game_id = self._store.create_game(header, label)
             self._game = _Game(game_id, header, state, 0, {})
@@ -381,12 +400,14 @@ class TableService:
             NoGame: no such game. ValueError: the engine cannot replay it.
         """
         with self._lock:
+            if all(g.id != game_id for g in self._store.games()):
+                raise NoGame(f"no game {game_id}")
             try:
                 game = self._load(game_id)
-            except LookupError as exc:
-                raise NoGame(f"no game {game_id}") from exc
-            except v.ReplayError as exc:
-                raise ValueError(f"game {game_id} cannot be replayed: {exc}") from exc
+            except Exception as exc:  # the record or its board values are broken
+                self._broken[game_id] = _reason(exc)
+                raise ValueError(f"game {game_id} cannot be loaded: {_reason(exc)}") from exc
+            self._broken.pop(game_id, None)
             self._game = game
             self._after_change()
             self._announce_game()
@@ -399,7 +420,12 @@ class TableService:
             engine refuses its header or one of its actions (nothing is stored then).
         """
         header, actions = parse_record(text)
-        v.replay(header, [engine_action(a) for a in actions])
+        try:
+            v.replay(header, [engine_action(a) for a in actions])
+        except v.ReplayError:
+            raise
+        except Exception as exc:  # board values the engine cannot play with
+            raise v.ReplayError(f"the record cannot be played: {_reason(exc)}") from exc
         with self._lock:
             game_id = self._store.import_record(text, label)
             self.select_game(game_id)
@@ -455,12 +481,22 @@ class TableService:
     # -- the live feed -------------------------------------------------------------------
 
     def subscribe(self, after: int | None = None, game_id: int | None = None) -> Subscription:
-        """Subscribe to the feed.
+        """Subscribe to the feed (a queue read by one thread: `Subscription.get`).
 
         ``after``: the last seq the client has seen; the events after it are queued first
         (None: only what happens from now on). ``game_id``: the game the client shows; if
         it is not the current one, a ``new_game`` notice comes first instead of a backlog.
         """
+        with self._lock:
+            backlog, _ = self.catch_up(after, game_id)
+            return self._feed.add(backlog)
+
+    def catch_up(
+        self, after: int | None = None, game_id: int | None = None
+    ) -> tuple[list[Notice], int]:
+        """What a client that saw ``after`` of game ``game_id`` lacks (as `subscribe`), and
+        the number of notices published so far (`published`): a listener that numbers the
+        notices it gets skips those up to that mark, so nothing is lost or doubled."""
         with self._lock:
             backlog: list[Notice] = []
             game = self._game
@@ -473,7 +509,13 @@ class TableService:
                         self._notice(e, self._view("table") if e.seq == game.seq else None)
                         for e in events
                     ]
-            return self._feed.add(backlog)
+            return backlog, self._published
+
+    @property
+    def published(self) -> int:
+        """How many notices the feed has announced since the service started (a listener
+        reads it, under the lock, to number each notice)."""
+        return self._published
 
     def add_listener(self, listener: Callable[[Notice], None]) -> None:
         """Call ``listener(notice)`` after each change (under the lock; keep it short)."""
@@ -489,8 +531,19 @@ class TableService:
 
     def _require(self) -> _Game:
         if self._game is None:
+            if self._broken:
+                gid, why = next(reversed(self._broken.items()))
+                raise NoGame(
+                    f"game {gid} cannot be loaded ({why}); open another game or start a new one"
+                )
             raise NoGame("no game yet: start one (POST /api/games) or import a record")
         return self._game
+
+    @property
+    def broken(self) -> dict[int, str]:
+        """The games that could not be loaded, with the reason."""
+        with self._lock:
+            return dict(self._broken)
 
     def _load(self, game_id: int) -> _Game:
         header = self._store.header(game_id)
@@ -553,6 +606,9 @@ class TableService:
         if spec is None or commitment is None:
             kind = v.pending(game.state).kind
             raise NoDrawPending(f"no draw to make: the game waits for {kind}")
+        asked = request.get("draw")
+        if asked is not None and asked != spec.kind:
+            raise StaleCommitment(f"the draw on offer is {spec.kind}, not {asked!r}")
         wanted = request.get("commitment")
         if wanted is not None and wanted != commitment.digest:
             raise StaleCommitment(f"the commitment in force is {commitment.digest}, not {wanted!r}")
@@ -580,6 +636,7 @@ class TableService:
         self._publish(self._game_notice(self._game))
 
     def _publish(self, notice: Notice) -> None:
+        self._published += 1
         self._feed.publish(notice)
         for listener in self._listeners:
             try:

@@ -16,14 +16,16 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from .schema import SchemaError, check, expected
 from .vocabulary import INFLUENCE, Building, Cube, Good, Section, Space
 
 CONFIDENCES = ("high", "medium", "low", "unknown")
 REWARDS = ("prestige", "coin", "cubes")
 
 
-class BoardDataError(ValueError):
-    """Raised when board data (shipped, overlay or header) is not well formed."""
+class BoardDataError(SchemaError):
+    """Raised when board data (shipped, overlay or header) is not well formed; the message
+    names the key and says what is expected."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +38,9 @@ class DataItem:
     verified: bool
     source: str
     question: str
+    title: str = ""
+    look: str = ""
+    schema: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,9 +127,36 @@ def shipped_items() -> dict[str, DataItem]:
             bool(v["verified"]),
             v["source"],
             v["question"],
+            v["title"],
+            v["look"],
+            v["schema"],
         )
         for key, v in raw.items()
     }
+
+
+def schemas() -> dict[str, dict[str, Any]]:
+    """Each key's schema (see `companion.village.schema`), as shipped."""
+    return {key: v["schema"] for key, v in _shipped_raw().items()}
+
+
+def check_value(key: str, value: Any) -> None:
+    """Raise `BoardDataError` unless ``value`` fits the schema of board value ``key`` (an
+    unknown key too); the message says what is expected."""
+    raw = _shipped_raw()
+    if key not in raw:
+        raise BoardDataError(f"no board value is called {key!r}")
+    try:
+        check(raw[key]["schema"], value, key)
+    except BoardDataError:
+        raise
+    except SchemaError as exc:
+        raise BoardDataError(str(exc)) from None
+
+
+def expectation(key: str) -> str:
+    """What board value ``key`` accepts, in words. Raises KeyError for an unknown key."""
+    return expected(_shipped_raw()[key]["schema"])
 
 
 def items_with_overlay(overlay: dict[str, Any] | None = None) -> dict[str, DataItem]:
@@ -137,8 +169,17 @@ def items_with_overlay(overlay: dict[str, Any] | None = None) -> dict[str, DataI
         if key not in items:
             raise BoardDataError(f"box check overlay names unknown value {key!r}")
         old = items[key]
+        check_value(key, value)
         items[key] = DataItem(
-            key, value, old.confidence, True, "box check by the owner", old.question
+            key,
+            value,
+            old.confidence,
+            True,
+            "box check by the owner",
+            old.question,
+            old.title,
+            old.look,
+            old.schema,
         )
     from_values({k: i.value for k, i in items.items()})  # validate
     return items
@@ -154,9 +195,13 @@ def from_values(values: dict[str, Any]) -> BoardData:
 
     Raises BoardDataError naming the key at fault.
     """
+    if not isinstance(values, dict):
+        raise BoardDataError(f"board data is an object of values, not {type(values).__name__}")
     missing = set(_shipped_raw()) - set(values)
     if missing:
         raise BoardDataError(f"board data lacks {sorted(missing)}")
+    for key in _shipped_raw():
+        check_value(key, values[key])
     try:
         return _build(values)
     except BoardDataError:

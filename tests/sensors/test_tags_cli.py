@@ -122,15 +122,62 @@ def test_listen_without_pcscd_runs_and_says_so(tmp_path: Path) -> None:
     assert "pcscd not reachable" in last["detail"]
 
 
-def test_serial_without_the_hub_adapter_is_one_clear_line(tmp_path: Path) -> None:
-    r = tags(tmp_path / "games.sqlite3", "listen", "--serial", "/dev/ttyUSB0", "--json")
+def test_listen_on_a_serial_hub(tmp_path: Path) -> None:
+    """`tags listen --serial PORT` through a real pty pair and a scripted hub: one `seen`
+    per tag (piece named when enrolled), then the link's counts with --stats."""
+    from hub_support import PeerHub, SocatPair
+
+    db = tmp_path / "games.sqlite3"
+    TagRegistry(db).enrol("04A1B2C3D4E5F6", "blue-2a")
+    pair = SocatPair(tmp_path)
+    peer = PeerHub(pair.b, readers=2, hub_id=3)
+    peer.present = {(0, "04A1B2C3D4E5F6"), (1, "DEADBEEF")}
     try:
-        import companion.sensors.serial_hub  # noqa: F401
-    except ImportError:
-        assert r.returncode == 2
-        assert r.stderr.strip().count("\n") == 0 and "serial_hub" in r.stderr
-    else:
-        pytest.skip("the serial hub adapter is installed: its own tests cover --serial")
+        r = tags(db, "listen", "--serial", pair.a, "--count", "2", "--timeout", "20",
+                 "--stats", "--json")
+    finally:
+        peer.close()
+        pair.close()
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    seen = {row["uid"]: row for row in rows if row["kind"] == "seen"}
+    assert {row["reader"] for row in seen.values()} == {"hub:3/reader:0", "hub:3/reader:1"}
+    assert set(seen) == {"04A1B2C3D4E5F6", "DEADBEEF"}
+    assert seen["04A1B2C3D4E5F6"]["piece"] == "blue-2a"
+    assert "piece" not in seen["DEADBEEF"]
+    stats = rows[-1]
+    assert stats["kind"] == "stats" and stats["observations"] >= 2
+    assert stats["lines"] >= 3 and stats["bad_lines"] == 0
+
+
+def test_enrolment_through_a_hub_reader(tmp_path: Path) -> None:
+    """A tag put on any reader of a hub enrols the asked piece, as a tap on the pad does."""
+    from hub_support import PeerHub, SocatPair
+
+    db = tmp_path / "games.sqlite3"
+    pair = SocatPair(tmp_path)
+    peer = PeerHub(pair.b, readers=2, hub_id=4)
+    run = Running(db, "enrol", "--serial", pair.a, "--colour", "monk")
+    try:
+        run.expect("[1/4] tap black monk 1 (monk-1)")
+        time.sleep(0.5)  # the adapter has said START and streams
+        peer.line("SEEN 1 A1B2C3D4")
+        run.expect("ok: monk-1 = A1B2C3D4")
+        run.expect("[2/4] tap black monk 2")
+        peer.line("GONE 1 A1B2C3D4")
+        peer.line("SEEN 0 0badcafe".upper())
+        run.expect("ok: monk-2 = 0BADCAFE")
+        run.type("q")
+        code, err = run.finish()
+        assert code == 0, err
+    finally:
+        if run.proc.poll() is None:
+            run.proc.kill()
+            run.finish()
+        peer.close()
+        pair.close()
+    assert TagRegistry(db).lookup("A1B2C3D4") == "monk-1"
+    assert TagRegistry(db).lookup("0BADCAFE") == "monk-2"
 
 
 def test_guided_enrolment_by_taps(pcscd: Pcscd, tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ def test_options_and_defaults() -> None:
         None,
         False,
     )
-    assert args.threads >= 64
+    assert args.threads >= 2  # Flask threads; live streams hold none (web.asgi)
     args = parser.parse_args(["--port", "9", "--db", "x.db", "--token", "t", "--demo"])
     assert (args.port, args.db, args.token, args.demo) == (9, Path("x.db"), "t", True)
 

@@ -175,8 +175,7 @@ def test_pages_fit_tablet_and_phone(server: Server, browser: Any, shots: Path) -
             assert page.js_errors == [], (name, page.js_errors)
             shown = page.inner_text("main")
             junk = ["undefined", "NaN", "[object Object]"]
-            if name != "boxcheck":  # board values are shown as JSON there
-                junk.append("null")
+            junk.append("null")
             for word in junk:
                 assert word not in shown, (name, size, word)
             width = page.evaluate("document.documentElement.scrollWidth")
@@ -191,23 +190,36 @@ def test_pages_fit_tablet_and_phone(server: Server, browser: Any, shots: Path) -
 
 
 def test_box_check_answers_are_saved(server: Server, browser: Any) -> None:
-    """Confirm one value and correct another on the box-check page; a bad value is refused
-    with the reason, and the saved answers are what the API then reports."""
+    """Fill the box-check forms as an owner would: confirm one value, type a number (one out
+    of range is refused in words), add a grave and choose its number; the API then reports
+    exactly those answers. No JSON, no key is shown."""
     page = open_page(browser, server.url + f"/boxcheck#token={TOKEN}")
-    row = page.locator('tr[data-key="mass.grain_costs"]')
-    assert row.get_attribute("class") == "unverified"
-    row.locator("button[data-confirm]").click()
-    page.locator('tr[data-key="mass.grain_costs"].verified').wait_for()  # after the reload
+    shown = page.inner_text("main")
+    for artefact in ("null", "{", "chronicle.sections", "time_track"):
+        assert artefact not in shown, artefact
+    value = page.locator('section[data-key="mass.grain_costs"]')
+    assert value.get_attribute("class") == "bc-value unverified"
+    value.locator("button[data-confirm]").click()
+    page.locator('section[data-key="mass.grain_costs"].verified').wait_for()  # after the reload
 
-    row = page.locator('tr[data-key="time_track.length"]')
-    row.locator("input[name=value]").fill('"long"')
-    row.locator("button[type=submit]").click()
-    page.locator("#refusal", has_text="Refused by the rules").wait_for()
-    row.locator("input[name=value]").fill("12")
-    row.locator("button[type=submit]").click()
-    page.locator('tr[data-key="time_track.length"].verified').wait_for()
+    value = page.locator('section[data-key="time_track.length"]')
+    value.locator("input[type=number]").fill("100")
+    value.locator("button[type=submit]").click()
+    page.locator("#refusal", has_text="a number from 4 to 40").wait_for()
+    value.locator("input[type=number]").fill("12")
+    value.locator("button[type=submit]").click()
+    page.locator('section[data-key="time_track.length"].verified').wait_for()
+
+    graves = page.locator('section[data-key="graves.marks"]')
+    graves.locator("button[data-more]").click()
+    graves.locator("select").nth(8).select_option(label="4 (used with 4 players only)")
+    graves.locator("select").nth(0).select_option(label="3 (used with 3 or 4 players)")
+    graves.locator("button[type=submit]").click()
+    page.locator('section[data-key="graves.marks"].verified').wait_for()
+
     values = {v["key"]: v for v in server.get("/api/boxcheck")["values"]}
     assert values["time_track.length"]["value"] == 12
     assert values["time_track.length"]["verified"] is True
     assert values["mass.grain_costs"]["verified"] is True
+    assert values["graves.marks"]["value"] == [3, None, None, None, 3, 3, 4, 4, 4]
     assert page.js_errors == []

@@ -89,7 +89,9 @@ def test_a_whole_game_through_the_pages(server: Server, browser: Any, shots: Pat
     log = server.get("/api/log")["entries"]
     assert log[-1]["narration"][-1].startswith("The game is over. Final totals:")
     assert any("Church majority" in s for e in log for s in e["narration"])
-    assert {"turn", "action", "buyout", "mass_draw", "fill_bag"} <= seen_kinds
+    # a buy-out depends on the virtual draws (fresh seeds each run), so it is not required
+    # here; tests/web/test_browser_round.py makes one on /mass
+    assert {"turn", "action", "mass_draw", "fill_bag"} <= seen_kinds
     tablet.screenshot(path=str(shots / "play-over-tablet.png"))
     board.wait_for_function("n => document.body.dataset.seq === String(n)", arg=st["seq"])
     assert_plain(board, "scoreboard, game over")

@@ -141,19 +141,29 @@ def test_private_page_names_the_family(client: FlaskClient) -> None:
     assert "Blue family" in html
 
 
-def test_box_check_lists_every_value_unverified_first(client: FlaskClient) -> None:
+def test_box_check_is_a_form_per_value_unverified_first(client: FlaskClient) -> None:
     items = items_with_overlay()
     html = client.get("/boxcheck").get_data(as_text=True)
-    keys = re.findall(r'<tr data-key="([^"]+)" class="(verified|unverified)"', html)
-    assert {k for k, _ in keys} == set(items)
-    flags = [cls == "verified" for _, cls in keys]
+    keys = re.findall(r'<section class="bc-value (verified|unverified)" data-key="([^"]+)"', html)
+    assert {k for _, k in keys} == set(items)
+    flags = [cls == "verified" for cls, _ in keys]
     assert flags == sorted(flags), "unverified values come first"
     unverified = sum(1 for i in items.values() if not i.verified)
-    assert f"{unverified} of {len(items)} values are not verified" in html
+    assert f"{unverified} of {len(items)} values are not checked yet" in html
+    visible = html.split('id="boxcheck"', 1)[1].split("</main>")[0]
+    text = re.sub(r"<[^>]+>", " ", visible).replace("&#39;", "'")
     for item in items.values():
-        assert item.question.split("?")[0][:40] in html.replace("&#39;", "'")
+        assert item.title in text and item.look in text
+    for artefact in ("null", "{", "[", "chronicle.sections", "time_track", "_"):
+        assert artefact not in text, artefact  # what people read: no JSON, no keys
     assert "Your answers are saved on the companion" in html
     assert html.count("data-confirm=") == len(items)
+    # a number field per whole number, with its range; a choice per choice
+    row = re.search(r'data-key="time_track.length"(.*?)</section>', html, re.S)
+    assert row is not None
+    assert re.search(r'type="number"[^>]*min="4" max="40" value="10"', row.group(1))
+    graves = re.search(r'data-key="graves.marks"(.*?)</section>', html, re.S)
+    assert graves is not None and graves.group(1).count("<select") == 8
 
 
 def test_box_check_honours_an_overlay(tmp_path: Path) -> None:
@@ -166,11 +176,13 @@ def test_box_check_honours_an_overlay(tmp_path: Path) -> None:
     )
     try:
         html = app.test_client().get("/boxcheck").get_data(as_text=True)
-        row = re.search(r'<tr data-key="time_track.length" class="(\w+)">(.*?)</tr>', html, re.S)
+        row = re.search(
+            r'<section class="bc-value (\w+)" data-key="time_track.length">(.*?)</section>', html, re.S
+        )
         assert row is not None
         assert row.group(1) == "verified"
-        assert '<span title="12">12</span>' in row.group(2)
-        assert "box check by the owner" in row.group(2)
+        assert 'value="12"' in row.group(2)
+        assert "checked by you" in row.group(2)
     finally:
         table_service(app).store.close()
 

@@ -75,6 +75,8 @@ export const postBoxCheck = (answer) => call("POST", "/api/boxcheck", answer, ta
 export function refusalText(res) {
   const b = res.body || {};
   if (res.status === 401) return "The table token is missing or wrong: enter it again.";
+  // storage trouble (507/503) and busy answers carry a sentence for people as they are
+  if (/^storage_|^busy$|^too_many_streams$/.test(b.code || "")) return b.message;
   const msg = b.words || b.message || (typeof b === "string" ? b : "");
   if (res.status === 422) return `Refused by the rules: ${msg}`;
   if (res.status === 400) return `Not understood: ${msg}`;

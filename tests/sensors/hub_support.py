@@ -1,0 +1,209 @@
+"""Real parts for the reader hub tests: the firmware built with the AVR toolchain, the
+simavr harness running it, socat pseudo-terminal pairs and a scripted peer hub."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from companion.sensors.hub_protocol import frame
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRMWARE = ROOT / "firmware"
+_build_lock = threading.Lock()
+
+
+def build_firmware(board: str = "uno") -> Path:
+    """`make` (BOARD=…) in firmware/; returns the .elf. Raises CalledProcessError."""
+    with _build_lock:
+        subprocess.run(["make", "-s", f"BOARD={board}"], cwd=FIRMWARE, check=True,
+                       capture_output=True)
+    return FIRMWARE / f"build-{board}" / "village_hub.elf"
+
+
+def build_sim() -> Path:
+    with _build_lock:
+        subprocess.run(["make", "-s"], cwd=FIRMWARE / "sim", check=True, capture_output=True)
+    return FIRMWARE / "sim" / "build" / "hub_sim"
+
+
+def wait_for(cond: Callable[[], object], timeout: float, step: float = 0.01) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return True
+        time.sleep(step)
+    return bool(cond())
+
+
+class SimHub:
+    """The firmware image running in simavr (firmware/sim/hub_sim); `.pty` is its UART."""
+
+    def __init__(self, elf: Path, mcu: str = "atmega328p") -> None:
+        self.proc = subprocess.Popen(
+            [str(build_sim()), str(elf), mcu], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self._out: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        self.pty = ""
+        deadline = time.monotonic() + 10
+        while not self.pty and time.monotonic() < deadline:
+            line = self._out.get(timeout=10)
+            if line.startswith("PTY "):
+                self.pty = line.split()[1]
+        assert self.pty, "hub_sim did not open its pty"
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        with contextlib.suppress(ValueError, OSError):  # closed by close()
+            for line in self.proc.stdout:
+                self._out.put(line.rstrip("\n"))
+
+    def cmd(self, text: str) -> str:
+        """Send one script command; returns the harness's answer line (OK/ERR/STATS)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(text + "\n")
+        self.proc.stdin.flush()
+        answer = ""
+        while True:
+            line = self._out.get(timeout=10)
+            if line.startswith("STATS"):
+                answer = line
+            elif line.endswith(text) and line.split(" ", 1)[0] in ("OK", "ERR"):
+                assert line.startswith("OK"), line
+                return answer or line
+
+    def stats(self) -> dict[str, str]:
+        return dict(p.split("=", 1) for p in self.cmd("stats").split()[1:])
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            with contextlib.suppress(Exception):
+                assert self.proc.stdin is not None
+                self.proc.stdin.write("quit\n")
+                self.proc.stdin.flush()
+            try:
+                self.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        for f in (self.proc.stdin, self.proc.stdout):
+            with contextlib.suppress(Exception):
+                f.close()  # type: ignore[union-attr]
+
+    def __enter__(self) -> SimHub:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class SocatPair:
+    """`socat pty,link=A pty,link=B`: the adapter opens `.a`, a peer opens `.b`."""
+
+    def __init__(self, directory: Path) -> None:
+        self.a = str(directory / "hub-a")
+        self.b = str(directory / "hub-b")
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
+        assert shutil.which("socat"), "socat is not installed"
+        self.proc = subprocess.Popen(
+            ["socat", f"pty,raw,echo=0,link={self.a}", f"pty,raw,echo=0,link={self.b}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        assert wait_for(lambda: os.path.exists(self.a) and os.path.exists(self.b), 5)
+
+    def kill(self) -> None:
+        """The cable is pulled: both ends vanish."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.proc.wait(timeout=5)
+        self.proc = None
+        wait_for(lambda: not os.path.exists(self.a), 2)
+
+    def close(self) -> None:
+        self.kill()
+
+
+class PeerHub:
+    """A scripted hub on the far end of a socat pair: answers HELLO/START/SYNC like the
+    firmware, and writes whatever lines a test asks for."""
+
+    def __init__(self, path: str, readers: int = 4, hub_id: int = 7) -> None:
+        self.fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
+        self.readers = readers
+        self.hub_id = hub_id
+        self.seq = 0
+        self.present: set[tuple[int, str]] = set()
+        self.commands: list[str] = []
+        self.lock = threading.RLock()  # held across a whole replay
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def line(self, body: str) -> None:
+        """Write "<seq> body*CC" with the next sequence number."""
+        with self.lock:
+            data = frame(f"{self.seq} {body}")
+            self.seq = (self.seq + 1) % 256
+            self._write(data)
+
+    def raw(self, data: bytes) -> None:
+        with self.lock:
+            self._write(data)
+
+    def _write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            n = os.write(self.fd, view)
+            view = view[n:]
+
+    def hello(self) -> None:
+        self.line(f"HELLO village-hub proto=1 fw=0.1.0 board=peer id={self.hub_id} "
+                  f"readers={self.readers} status={'O' * self.readers} rate=20")
+
+    def sync(self) -> None:
+        with self.lock:  # one consistent replay, never interleaved with other lines
+            for r, uid in sorted(self.present):
+                self.line(f"SEEN {r} {uid}")
+            self.line(f"SYNC {len(self.present)}")
+
+    def _serve(self) -> None:
+        try:
+            self._answer_commands()
+        except OSError:  # the cable was pulled (or the test closed this end)
+            return
+
+    def _answer_commands(self) -> None:
+        buf = b""
+        while not self._stop.is_set():
+            try:
+                chunk = os.read(self.fd, 256)
+            except OSError:
+                return
+            if not chunk:
+                return
+            buf += chunk
+            while b"\n" in buf:
+                raw, buf = buf.split(b"\n", 1)
+                text = raw.rstrip(b"\r")
+                body = text[:-3].decode("ascii", "replace")
+                self.commands.append(body)
+                if body == "HELLO":
+                    self.hello()
+                elif body in ("START", "SYNC"):
+                    self.sync()
+
+    def close(self) -> None:
+        self._stop.set()
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
