@@ -82,7 +82,7 @@ def _check(st: GameState, action: Action) -> None:
     if type(action) not in st.rules.handlers:
         raise IllegalAction(
             f"illegal: {action.to_json()!r} — {action.type!r} belongs to a module this game "
-            f"does not use (modules: {', '.join(st.rules.modules) or 'base game only'})",
+            f"does not use (modules: {', '.join(st.rules.modules[1:]) or 'the base game only'})",
             code="not_in_this_game",
         )
     if action.chance:
