@@ -15,13 +15,15 @@ from companion import village as v
 from companion.bags import draw_with_rng
 
 
-def engine_steps(seconds: float, rng: random.Random) -> tuple[int, float]:
+def engine_steps(
+    seconds: float, rng: random.Random, modules: tuple[str, ...] = ()
+) -> tuple[int, float]:
     steps = 0
     start = time.perf_counter()
     board = v.load_board()
     game = 0
     while time.perf_counter() - start < seconds:
-        st = v.new_game(["red", "yellow", "blue", "white"][: 2 + game % 3], board)
+        st = v.new_game(["red", "yellow", "blue", "white"][: 2 + game % 3], board, modules=modules)
         game += 1
         while st.phase != "over":
             spec = v.chance_spec(st)
@@ -50,8 +52,8 @@ def chess_steps(seconds: float, rng: random.Random) -> tuple[int, float]:
     return steps, time.perf_counter() - start
 
 
-def bench(seconds: float = 5.0, seed: int = 1) -> dict[str, Any]:
-    e_steps, e_time = engine_steps(seconds, random.Random(seed))
+def bench(seconds: float = 5.0, seed: int = 1, modules: tuple[str, ...] = ()) -> dict[str, Any]:
+    e_steps, e_time = engine_steps(seconds, random.Random(seed), modules)
     c_steps, c_time = chess_steps(seconds, random.Random(seed))
     e_us = e_time / e_steps * 1e6
     c_us = c_time / c_steps * 1e6
@@ -62,4 +64,5 @@ def bench(seconds: float = 5.0, seed: int = 1) -> dict[str, Any]:
         "chess_us_per_step": round(c_us, 2),
         "ratio": round(e_us / c_us, 3),
         "seconds_each": seconds,
+        "modules": list(modules),
     }

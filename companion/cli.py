@@ -31,11 +31,27 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _modules(text: str) -> tuple[str, ...]:
+    """``port,life_goals`` → the modules in merge order; raises SystemExit if unknown."""
+    from companion.village.modules.registry import canonical
+    from companion.village.rules import ModuleError
+
+    try:
+        return canonical(m.strip() for m in text.split(",") if m.strip())
+    except ModuleError as exc:
+        raise SystemExit(f"companion: {exc}") from None
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from companion.simulate import simulate
 
     result = simulate(
-        args.games, args.seed, args.players, Path(args.record) if args.record else None
+        args.games,
+        args.seed,
+        args.players,
+        Path(args.record) if args.record else None,
+        modules=_modules(args.modules),
+        goal_claims=args.goal_claims,
     )
     if args.json:
         print(json.dumps(result, indent=1))
@@ -51,7 +67,7 @@ def _simulate(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from companion.bench import bench
 
-    result = bench(args.seconds, args.seed)
+    result = bench(args.seconds, args.seed, _modules(args.modules))
     if args.json:
         print(json.dumps(result, indent=1))
     else:
@@ -143,12 +159,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=None)
     p.add_argument("--record", metavar="DIR", help="write each game's record here")
+    p.add_argument("--modules", default="", help="rule modules on, e.g. port,life_goals")
+    p.add_argument("--goal-claims", choices=("manual", "auto"), default="manual", help="life goals")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_simulate)
 
     p = sub.add_parser("bench", help="engine speed against python-chess")
     p.add_argument("--seconds", type=float, default=5.0, help="per side")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--modules", default="", help="rule modules on, e.g. port,life_goals")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_bench)
 

@@ -28,15 +28,29 @@ class GameResult:
 
 
 def random_game(
-    players: int, rng: random.Random, *, check: bool = True, board: v.BoardData | None = None
+    players: int,
+    rng: random.Random,
+    *,
+    check: bool = True,
+    board: v.BoardData | None = None,
+    modules: tuple[str, ...] = (),
+    goal_claims: str = "manual",
+    module_values: dict[str, Any] | None = None,
 ) -> GameResult:
-    """Play one game choosing uniformly among legal actions and drawing bags with ``rng``.
+    """Play one game choosing uniformly among legal actions (and the actions any player
+    may take at any moment, with modules that have them) and drawing bags with ``rng``.
 
     With ``check``, every action goes through the checked ``apply`` from its record form,
     invariants are checked after each, and the record is replayed at the end.
     """
     seats = [c.value for c in list(Color)[:players]]
-    header = v.make_header(seats, board=board or v.load_board())
+    header = v.make_header(
+        seats,
+        board=board or v.load_board(),
+        modules=modules,
+        goal_claims=goal_claims,
+        module_values=module_values,
+    )
     st = v.start(header)
     actions: list[dict[str, Any]] = []
     problems: list[str] = []
@@ -46,6 +60,8 @@ def random_game(
             obj = draw_with_rng(spec, rng)
         else:
             options = v.legal_actions(st)
+            if st.rules.anytime:
+                options += [a for c in st.players for a in v.anytime_actions(st, c)]
             obj = rng.choice(options).to_json()
         actions.append(obj)
         st = v.apply(st, obj) if check else v.apply_unchecked(st, v.parse_action(obj))
@@ -58,7 +74,12 @@ def random_game(
 
 
 def simulate(
-    games: int, seed: int, players: int | None, record_dir: Path | None = None
+    games: int,
+    seed: int,
+    players: int | None,
+    record_dir: Path | None = None,
+    modules: tuple[str, ...] = (),
+    goal_claims: str = "manual",
 ) -> dict[str, Any]:
     """Play ``games`` random games; players cycle 2, 3, 4 unless fixed."""
     rng = random.Random(seed)
@@ -68,7 +89,7 @@ def simulate(
     start = time.perf_counter()
     for i in range(games):
         n = players or 2 + i % 3
-        result = random_game(n, rng)
+        result = random_game(n, rng, modules=modules, goal_claims=goal_claims)
         totals["actions"] += len(result.actions)
         totals["violations"] += len(result.violations)
         examples.extend(f"game {i + 1}: {p}" for p in result.violations[:3])
@@ -84,6 +105,7 @@ def simulate(
         "actions_per_second": round(totals["actions"] / seconds, 1) if seconds else None,
         "games_per_second": round(games / seconds, 3) if seconds else None,
         "ended_by": ended_by,
+        "modules": list(modules),
         "violation_examples": examples[:10],
     }
 

@@ -99,7 +99,9 @@ def _no_body(what: str) -> None:
         _only(_json_object(), frozenset(), what)
 
 
-NEW_GAME_FIELDS = frozenset({"players", "first_player", "label", "house_rules"})
+NEW_GAME_FIELDS = frozenset(
+    {"players", "first_player", "label", "house_rules", "modules", "goal_claims"}
+)
 """What ``POST /api/games`` takes."""
 BOXCHECK_FIELDS = frozenset({"key", "value", "confirm"})
 """What ``POST /api/boxcheck`` takes."""
@@ -271,6 +273,24 @@ def post_action() -> Response:
     return jsonify({"game_id": svc.current_game_id, "seq": seq})
 
 
+@bp.post("/anytime")
+def post_anytime() -> Response:
+    """A player's own action allowed at any moment (claim a life goal, cash a treasure),
+    with that player's token (``?token=`` or Bearer) instead of the table's; answers its
+    seq. Any other action needs the table token (``POST /api/actions``)."""
+    action = _json_object()
+    svc = service()
+    viewer = action.get("player")
+    token = request.args.get("token") or bearer_token()
+    if not isinstance(viewer, str) or not svc.is_player_token(viewer, token):
+        _fail(401, "unauthorized", "an action of your own needs your player token")
+    kind = v.ACTION_TYPES.get(str(action.get("type")))
+    if kind is None or not getattr(kind, "anytime", False):
+        _fail(400, "not_anytime", "only an action allowed at any moment can be sent this way")
+    seq = svc.submit(action, "tablet")
+    return jsonify({"game_id": svc.current_game_id, "seq": seq})
+
+
 @bp.post("/undo")
 def post_undo() -> Response:
     """Revert the latest action in effect; answers the revert's seq."""
@@ -287,7 +307,8 @@ def post_undo() -> Response:
 @bp.post("/games")
 def post_game() -> tuple[Response, int]:
     """Start a new game: ``{"players": [...], "first_player": ..., "label": ...,
-    "house_rules": {name: true/false}}`` (house rules left out take their default)."""
+    "house_rules": {name: true/false}, "modules": ["port", "life_goals"], "goal_claims":
+    "manual" | "auto"}`` (house rules left out take their default; no modules: the base game)."""
     _require_table_token()
     body = _json_object()
     _only(body, NEW_GAME_FIELDS, "a new game")
@@ -305,12 +326,28 @@ def post_game() -> tuple[Response, int]:
         v.house_rules(house)
     except ValueError as exc:
         _fail(400, "bad_house_rules", str(exc))
+    modules = body.get("modules", [])
+    claims = body.get("goal_claims", "manual")
+    if not isinstance(modules, list) or not all(isinstance(m, str) for m in modules):
+        _fail(400, "bad_modules", "modules must be a list of module names")
+    try:
+        v.make_header(["red", "blue"], modules=modules, goal_claims=claims)
+    except ValueError as exc:
+        _fail(400, "bad_modules", str(exc))
     try:
         board = v.load_board(current_app.config.get("BOX_OVERLAY") or None)
     except BoardDataError as exc:
         _fail(422, "bad_board", f"the box-check answers cannot be used: {exc}")
     try:
-        game_id = service().new_game(players, first, board=board, label=label, house_rules=house)
+        game_id = service().new_game(
+            players,
+            first,
+            board=board,
+            label=label,
+            house_rules=house,
+            modules=modules,
+            goal_claims=claims,
+        )
     except BoardDataError as exc:
         _fail(422, "bad_board", str(exc))
     except ValueError as exc:

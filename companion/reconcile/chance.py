@@ -68,9 +68,9 @@ class ChanceReader:
         self.observed = observed
 
     def __call__(self, st: v.GameState) -> Action | None:
-        if st.phase == "fill":
+        if st.phase == "fill_bag":
             return fill_from(self.observed)
-        if st.phase == "draw":
+        if st.phase == "mass_draw":
             return draw_from(st, self.observed)
         return None
 

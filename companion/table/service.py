@@ -50,12 +50,22 @@ def engine_action(payload: JSONObject) -> JSONObject:
 
 
 def public_action(payload: JSONObject) -> JSONObject:
-    """The action as anyone may see it: which customer a sale took is face down (seed 000
-    « Marché »), so a ``serve`` loses its slot and payment on the public feed."""
+    """The action as anyone may see it, as the engine says: which customer a sale took
+    (seed 000 « Marché »), a life-goal deal, a treasure drawn are hidden on the public feed."""
+    return v.public_action(engine_action(payload))
+
+
+def _draw_entry(seq: int, payload: JSONObject, reveal: bool) -> dict[str, Any]:
+    """A virtual draw for checking. A private outcome (a life-goal deal, a treasure) keeps
+    its seed and outcome back until the game is over: the seed would let anyone recompute
+    it; the commitment digest is public from the start."""
     action = engine_action(payload)
-    if action.get("type") == "serve":
-        return {"type": "serve", "player": action.get("player"), "hidden": ["slot", "pay"]}
-    return action
+    public = v.public_action(action)
+    audit = dict(payload[DRAW_KEY])
+    if public != action and not reveal and action.get("type") != "serve":
+        audit.pop("seed", None)
+        return {"seq": seq, **audit, "action": public, "withheld": True}
+    return {"seq": seq, **audit, "action": action}
 
 
 def _reason(exc: BaseException) -> str:
@@ -270,8 +280,9 @@ class TableService:
                 events = self._store.events(gid)
             except LookupError as exc:
                 raise NoGame(f"no game {gid}") from exc
+        over = self._game is not None and self._game.id == gid and self._game.state.phase == "over"
         return [
-            {"seq": e.seq, **e.payload[DRAW_KEY], "action": engine_action(e.payload)}
+            _draw_entry(e.seq, e.payload, reveal=over)
             for e in events
             if e.kind == "action" and isinstance(e.payload.get(DRAW_KEY), dict)
         ]
@@ -336,16 +347,20 @@ class TableService:
         board: v.BoardData | None = None,
         label: str | None = None,
         house_rules: dict[str, Any] | None = None,
+        modules: list[str] | None = None,
+        goal_claims: str = "manual",
     ) -> int:
         """Start a new game and make it the current one; return its id.
 
         ``board``: the board values in force (default: the shipped ones); they are written
         into the header so the record replays the same anywhere. ``house_rules``: the
         game's house rules (`companion.village.house`), stored in the header whole.
+        ``modules``: rule modules switched on (``port``, ``life_goals``), their shipped
+        values written into the header; ``goal_claims``: ``manual`` or ``auto``.
 
         Raises:
             ValueError: bad players or first player (unknown colour, wrong count, repeats),
-            an unknown house rule or one that is not true/false.
+            an unknown house rule or one that is not true/false, an unknown module.
             companion.village.data.BoardDataError: the engine cannot start with ``board``
             (nothing is stored).
         """
@@ -353,7 +368,14 @@ class TableService:
             raise ValueError("players must be a list of colour names")
         if first_player is not None and first_player not in players:
             raise ValueError(f"first player {first_player!r} is not among {players!r}")
-        header = v.make_header(players, first_player, board, house_rules=house_rules)
+        header = v.make_header(
+            players,
+            first_player,
+            board,
+            house_rules=house_rules,
+            modules=modules or (),
+            goal_claims=goal_claims,
+        )
         try:
             state = v.start(header)
             v.view(state, "table")  # everything the table asks first must work: or refuse
@@ -535,6 +557,9 @@ class TableService:
         out["game_id"] = game.id
         out["seq"] = game.seq
         out["draw"] = self._draw_offer()
+        if viewer in game.header.get("players", []):
+            # what this player may do at any moment (claim a life goal, cash a treasure)
+            out["anytime"] = [a.to_json() for a in v.anytime_actions(game.state, v.Color(viewer))]
         return out
 
     def _draw_offer(self) -> JSONObject | None:

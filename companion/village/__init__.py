@@ -8,13 +8,17 @@ Everything a client needs is re-exported here; see ``docs/engine.md``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from . import narrate
-from .actions import Action, parse_action
+from .actions import ACTION_TYPES, Action, parse_action
 from .chance import ChanceSpec, chance_spec
 from .data import BoardData
 from .data import load as load_board
 from .engine import (
     Pending,
+    anytime_actions,
     apply,
     apply_unchecked,
     is_chance,
@@ -25,8 +29,11 @@ from .engine import (
 )
 from .errors import AmbiguousAction, IllegalAction, MalformedAction, RulesError
 from .house import HOUSE_RULES, HouseRules, house_rules
+from .modules.module_data import shipped_values
+from .modules.registry import canonical, public_action
 from .picture import Picture, picture
 from .record import ReplayError, make_header, replay, start
+from .rules import GameConfig
 from .state import GameState
 from .state import new_game as _new_game
 from .summary import summary, view
@@ -37,21 +44,40 @@ def new_game(
     players: list[str] | list[Color],
     board: BoardData | None = None,
     first_player: str | None = None,
+    *,
+    modules: Iterable[str] = (),
+    module_values: dict[str, Any] | None = None,
+    goal_claims: str = "manual",
 ) -> GameState:
-    """A new game in seat order (colours as text or Color); raises ValueError if bad."""
+    """A new game in seat order (colours as text or Color), with the rule modules named
+    (``port``, ``life_goals``), their printed values (default: shipped) and, for life
+    goals, ``goal_claims`` ``manual`` or ``auto``. Raises ValueError if bad."""
+    mods = canonical(modules)
+    values = module_values if module_values is not None else module_defaults(mods)
     return _new_game(
         [Color(c) for c in players],
         board or load_board(),
         Color(first_player) if first_player else None,
+        config=GameConfig(mods, values, goal_claims),
     )
 
 
+def module_defaults(modules: Iterable[str]) -> dict[str, Any]:
+    """The shipped printed values of these modules (``port.*``, ``goals.*``)."""
+    out: dict[str, Any] = {}
+    for m in modules:
+        out.update(shipped_values(m))
+    return out
+
+
 __all__ = [
+    "ACTION_TYPES",
     "HOUSE_RULES",
     "Action",
     "AmbiguousAction",
     "BoardData",
     "ChanceSpec",
+    "Color",
     "GameState",
     "HouseRules",
     "IllegalAction",
@@ -60,6 +86,7 @@ __all__ = [
     "Picture",
     "ReplayError",
     "RulesError",
+    "anytime_actions",
     "apply",
     "apply_unchecked",
     "chance_spec",
@@ -74,6 +101,7 @@ __all__ = [
     "parse_action",
     "pending",
     "picture",
+    "public_action",
     "replay",
     "resolve",
     "start",

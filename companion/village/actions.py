@@ -445,6 +445,23 @@ _FIELD_PARSERS: dict[str, Callable[[Any], Any]] = {
 FIELD_NAMES: frozenset[str] = frozenset(_FIELD_PARSERS)
 """Every field name an action may carry besides ``type``."""
 
+
+def register(types: tuple[type[Action], ...], parsers: Mapping[str, Callable[[Any], Any]]) -> None:
+    """Add a module's action types and field parsers to the record form (parsing knows every
+    module's actions; whether a game uses them is the engine's check). Raises ValueError
+    when a type or field name is taken by a different definition."""
+    global FIELD_NAMES
+    for cls in types:
+        if ACTION_TYPES.get(cls.type, cls) is not cls:
+            raise ValueError(f"action type {cls.type!r} is defined twice")
+    for name, parse in parsers.items():
+        if _FIELD_PARSERS.get(name, parse) is not parse:
+            raise ValueError(f"action field {name!r} is parsed two ways")
+    ACTION_TYPES.update({cls.type: cls for cls in types})
+    _FIELD_PARSERS.update(parsers)
+    FIELD_NAMES = frozenset(_FIELD_PARSERS)
+
+
 # Fields whose type differs from the field of the same name elsewhere.
 _CLASS_FIELD_PARSERS: dict[tuple[type[Action], str], Callable[[Any], Any]] = {
     (Train, "good"): _good_or_none,  # null: train without producing

@@ -3,6 +3,7 @@ and for checking a hand draw. The engine never draws: see ``companion.bags``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import flow
@@ -32,33 +33,56 @@ class ChanceSpec:
 
 def chance_spec(st: GameState) -> ChanceSpec | None:
     """The pending draw, or None when the game waits for a person."""
-    if st.phase == "reveal":
-        tiles = tuple(sorted(st.unseen))
-        slots = tuple(str(s) for s in st.to_reveal[: len(tiles)])
-        return ChanceSpec("reveal_customers", tiles, len(slots), slots)
-    if st.phase == "fill":
-        bag = bag_after_fill(st)
-        contents = tuple(c.value for c in Cube for _ in range(bag[c]))
-        card = st.data.space_cubes[len(st.players)]
-        slots = tuple(s.value for s in Space for _ in range(card[s]))
-        return ChanceSpec("fill_bag", contents, min(len(contents), len(slots)), slots)
-    if st.phase == "draw":
-        members = sorted(m for m, loc in st.members.items() if loc[0] == "bag")
-        contents = (MONK,) * MONKS + tuple(members)
-        return ChanceSpec("mass_draw", contents, flow.draw_count(st), ())
-    return None
+    spec = st.rules.phases[st.phase].chance
+    return spec(st) if spec is not None else None
+
+
+def reveal_spec(st: GameState) -> ChanceSpec:
+    tiles = tuple(sorted(st.unseen))
+    slots = tuple(str(s) for s in st.to_reveal[: len(tiles)])
+    return ChanceSpec("reveal_customers", tiles, len(slots), slots)
+
+
+def fill_spec(st: GameState) -> ChanceSpec:
+    bag = bag_after_fill(st)
+    contents = tuple(c.value for c in Cube for _ in range(bag[c]))
+    card = st.data.space_cubes[len(st.players)]
+    slots = tuple(s.value for s in Space for _ in range(card[s]))
+    return ChanceSpec("fill_bag", contents, min(len(contents), len(slots)), slots)
+
+
+def draw_spec(st: GameState) -> ChanceSpec:
+    members = sorted(m for m, loc in st.members.items() if loc[0] == "bag")
+    contents = (MONK,) * MONKS + tuple(members)
+    return ChanceSpec("mass_draw", contents, flow.draw_count(st), ())
 
 
 def outcome_action(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
     """The record form of the action for ``drawn`` (the first ``spec.count`` pieces drawn)."""
-    if spec.kind == "reveal_customers":
-        return {"type": "reveal_customers", "tiles": dict(zip(spec.slots, drawn, strict=False))}
-    if spec.kind == "fill_bag":
-        spaces: dict[str, dict[str, int]] = {s.value: {} for s in Space}
-        for slot, cube in zip(spec.slots, drawn, strict=False):
-            spaces[slot][cube] = spaces[slot].get(cube, 0) + 1
-        return {"type": "fill_bag", "spaces": spaces}
+    return OUTCOMES[spec.kind](spec, drawn)
+
+
+def _reveal_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
+    return {"type": "reveal_customers", "tiles": dict(zip(spec.slots, drawn, strict=False))}
+
+
+def _fill_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
+    spaces: dict[str, dict[str, int]] = {s.value: {} for s in Space}
+    for slot, cube in zip(spec.slots, drawn, strict=False):
+        spaces[slot][cube] = spaces[slot].get(cube, 0) + 1
+    return {"type": "fill_bag", "spaces": spaces}
+
+
+def _draw_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
     return {"type": "mass_draw", "figures": sorted(drawn)}
+
+
+OUTCOMES: dict[str, Callable[[ChanceSpec, list[str]], dict[str, object]]] = {
+    "reveal_customers": _reveal_outcome,
+    "fill_bag": _fill_outcome,
+    "mass_draw": _draw_outcome,
+}
+"""Chance kind → the record form of an outcome; modules add their own kinds."""
 
 
 # --- checking an outcome reported by a bag or by hand ---------------------------------
@@ -66,7 +90,7 @@ def outcome_action(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
 
 def check_reveal(st: GameState, action: Action) -> None:
     assert isinstance(action, RevealCustomers)
-    if st.phase != "reveal":
+    if st.phase != "reveal_customers":
         raise IllegalAction(
             f"illegal: {action.to_json()!r} — no customer tile is to be turned up now",
             code="not_a_chance_point",
@@ -102,7 +126,7 @@ def bag_after_fill(st: GameState) -> dict[Cube, int]:
 def check_fill(st: GameState, action: Action) -> None:
     assert isinstance(action, FillBag)
     js = action.to_json()
-    if st.phase != "fill":
+    if st.phase != "fill_bag":
         raise IllegalAction(
             f"illegal: {js!r} — the green bag is filled only at round start",
             code="not_a_chance_point",
@@ -143,7 +167,7 @@ def check_fill(st: GameState, action: Action) -> None:
 def check_draw(st: GameState, action: Action) -> None:
     assert isinstance(action, MassDraw)
     js = action.to_json()
-    if st.phase != "draw":
+    if st.phase != "mass_draw":
         raise IllegalAction(f"illegal: {js!r} — no mass draw now", code="not_a_chance_point")
     if len(action.figures) != flow.draw_count(st):
         raise IllegalAction(

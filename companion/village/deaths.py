@@ -3,16 +3,8 @@ décède », « Fin de la partie»)."""
 
 from __future__ import annotations
 
-from .state import GRAVE, REMOVED, VISIBLE_ZONES, GameState, Loc
-from .vocabulary import Color, Section, member_color, member_generation
-
-SECTION_OF_ZONE = {
-    "farm": Section.FARM,
-    "craft": Section.CRAFTS,
-    "council": Section.COUNCIL,
-    "travel": Section.TRAVEL,
-    "church": Section.CHURCH,
-}
+from .state import GRAVE, REMOVED, GameState, Loc
+from .vocabulary import Color, member_color, member_generation
 
 
 def spend_time(st: GameState, color: Color, amount: int) -> None:
@@ -38,7 +30,7 @@ def spend_time(st: GameState, color: Color, amount: int) -> None:
 def death_candidates(st: GameState, color: Color) -> list[str]:
     """The members that may die: the oldest generation among those visible (on the farm or
     the board). Members in the black bag or not yet born cannot die."""
-    visible = st.family(color, VISIBLE_ZONES)
+    visible = st.family(color, st.rules.visible_zones)
     if not visible:
         return []
     oldest = min(member_generation(m) for m in visible)
@@ -90,9 +82,14 @@ def chronicle_full(st: GameState) -> bool:
 def bury(st: GameState, member: str) -> None:
     """A member dies: to a free chronicle space of the section where they worked, else an
     anonymous grave, else (only possible in the final turns) out of the game. Filling the
-    last chronicle space or the last grave triggers the end of the game."""
+    last chronicle space or the last grave triggers the end of the game. A module may bury
+    the dead of its own zones its own way (Port: at sea)."""
     zone = st.members[member][0]
-    section = SECTION_OF_ZONE[zone]
+    own = st.rules.burials.get(zone)
+    if own is not None:
+        own(st, member)
+        return
+    section = st.rules.section_of_zone[zone]
     players = len(st.players)
     cause = None
     if len(st.chronicle[section]) < st.data.chronicle_capacity(players)[section]:
@@ -107,7 +104,14 @@ def bury(st: GameState, member: str) -> None:
             cause = "graves"
     else:
         st.members[member] = REMOVED
-    if cause and st.end_trigger is None:
+    if cause:
+        trigger_end(st, member, cause)
+
+
+def trigger_end(st: GameState, member: str, cause: str) -> None:
+    """The death of ``member`` filled the last space of something: the end is triggered
+    (the first trigger counts)."""
+    if st.end_trigger is None:
         st.end_trigger = member_color(member)
         st.end_cause = cause
         if st.day is not None:

@@ -18,15 +18,13 @@ from .actions import (
     Decision,
     parse_action,
 )
-from .chance import CHANCE_CHECKS
 from .errors import AmbiguousAction, IllegalAction
-from .handlers import HANDLERS
 from .legal import legal_actions
 from .narrate import now_text
 from .pending import Pending, is_chance, pending
 from .refusals import explain
 from .state import GameState
-from .vocabulary import member_color
+from .vocabulary import Color, member_color
 
 
 def is_legal(st: GameState, action: Action) -> bool:
@@ -48,8 +46,18 @@ def apply(st: GameState, action: Action | dict[str, Any]) -> GameState:
 def apply_unchecked(st: GameState, action: Action) -> GameState:
     """Apply an action already known legal (e.g. taken from ``legal_actions``)."""
     new = st.clone()
-    HANDLERS[type(action)](new, action)
+    new.rules.handlers[type(action)](new, action)
+    for hook in new.rules.after_apply:
+        hook(new)
     return new
+
+
+def anytime_actions(st: GameState, color: Color) -> list[Action]:
+    """What ``color`` may do at any moment besides the pending decision (a module's: claim
+    a life goal, cash a treasure). Empty once the game is over."""
+    if st.phase == "over":
+        return []
+    return [a for options in st.rules.anytime for a in options(st, color)]
 
 
 def resolve(st: GameState, partial: dict[str, Any]) -> Action:
@@ -71,8 +79,20 @@ def resolve(st: GameState, partial: dict[str, Any]) -> Action:
 
 
 def _check(st: GameState, action: Action) -> None:
+    if type(action) not in st.rules.handlers:
+        raise IllegalAction(
+            f"illegal: {action.to_json()!r} — {action.type!r} belongs to a module this game "
+            f"does not use (modules: {', '.join(st.rules.modules[1:]) or 'the base game only'})",
+            code="not_in_this_game",
+        )
     if action.chance:
-        CHANCE_CHECKS[type(action)](st, action)
+        st.rules.chance_checks[type(action)](st, action)
+        return
+    if getattr(action, "anytime", False):
+        assert isinstance(action, Decision)
+        if action not in anytime_actions(st, action.player):
+            code, reason = explain(st, action)
+            raise IllegalAction(f"illegal: {action.to_json()!r} — {reason}", code=code, rule=reason)
         return
     if is_chance(st) or st.phase == "over":
         raise IllegalAction(
@@ -95,6 +115,9 @@ def _check(st: GameState, action: Action) -> None:
 
 def _canonical(st: GameState, action: Action) -> Action:
     """Rewrite member ids to their group representative (see ``legal``)."""
+    own = st.rules.canonical.get(type(action))
+    if own is not None:
+        return own(st, action)
     member = getattr(action, "member", None)
     if isinstance(member, str) and isinstance(action, Decision):
         if member_color(member) == action.player:
@@ -107,6 +130,7 @@ def _canonical(st: GameState, action: Action) -> Action:
 
 __all__ = [
     "Pending",
+    "anytime_actions",
     "apply",
     "apply_unchecked",
     "is_chance",

@@ -80,6 +80,13 @@ def can_serve(st: GameState, color: Color, slot: int) -> bool:
     return serve_cost_free(st, color) or bool(cube_options(player, {Cube.GREEN: 1}))
 
 
+def can_sell(st: GameState, color: Color, stalls: list[int]) -> bool:
+    """Whether ``color`` has any sale to make on this market day."""
+    if any(can_serve(st, color, s) for s in stalls):
+        return True
+    return any(sales(st, color) for sales in st.rules.market_sales)
+
+
 def stall_customers(st: GameState) -> list[int]:
     return [i for i in range(5) if st.market[i] is not None]
 
@@ -103,7 +110,9 @@ def continue_market(st: GameState) -> None:
     # and a non-passed player is at most n - 1 seats away.
     while True:
         stalls = stall_customers(st)
-        if not stalls or len(day.passed) == len(st.players):
+        # a module's stalls (Port: cocoa, tea) never close, so the day goes on while anyone
+        # can sell there (seed 003 « Marché »)
+        if (not stalls and not st.rules.market_sales) or len(day.passed) == len(st.players):
             break
         color = day.turn
         # HOUSE RULE final_seller_sells: off, the player who ended the game takes no part
@@ -119,7 +128,7 @@ def continue_market(st: GameState) -> None:
         if color in day.passed:
             day.turn = st.after(color)[0]
             continue
-        if not any(can_serve(st, color, s) for s in stalls):
+        if not can_sell(st, color, stalls):
             day.passed.add(color)
             day.turn = st.after(color)[0]
             continue
@@ -166,7 +175,7 @@ def end_market(st: GameState) -> None:
         empty = [i for i in queue if st.market[i] is None]
         reveal = tuple(empty[: len(st.unseen)])
         if reveal:
-            st.phase = "reveal"
+            st.phase = "reveal_customers"
             st.to_reveal = reveal
             st.after_reveal = "end_turn"
             return
@@ -204,7 +213,7 @@ def advance_buyout(st: GameState) -> None:
         st.phase = "buyout"
         return
     if 4 - st.mass_out > 0 and bag_figures(st) > 0:
-        st.phase = "draw"
+        st.phase = "mass_draw"
         return
     start_moves(st)
 
@@ -229,7 +238,7 @@ def church_moves(st: GameState, color: Color) -> list[str]:
 
 
 def start_moves(st: GameState) -> None:
-    st.phase = "move"
+    st.phase = "church_move"
     first = st.players[st.first]
     st.mass_order = [first, *st.after(first)]
     advance_moves(st)
@@ -239,7 +248,7 @@ def advance_moves(st: GameState) -> None:
     while st.mass_order and not church_moves(st, st.mass_order[0]):
         st.mass_order.pop(0)
     if st.mass_order:
-        st.phase = "move"
+        st.phase = "church_move"
         return
     church_majority(st)
     after_mass(st)
@@ -286,7 +295,7 @@ def after_mass(st: GameState) -> None:
         st.first = st.seat(st.next_first)
         st.next_first = None
     st.current = st.first
-    st.phase = "fill"
+    st.phase = "fill_bag"
 
 
 def youngest_unborn(st: GameState, color: Color) -> str | None:

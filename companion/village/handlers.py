@@ -43,10 +43,10 @@ def _reveal(st: GameState, a: Action) -> None:
         st.market[slot] = tile
         st.unseen.discard(tile)
     st.to_reveal = ()
-    if st.after_reveal == "fill":
-        st.phase = "fill"
-    else:
+    if st.after_reveal == "end_turn":
         flow.end_turn(st)
+    else:
+        st.phase = st.after_reveal  # the fill (or a module's setup step, e.g. the goal deal)
 
 
 def _fill(st: GameState, a: Action) -> None:
@@ -80,7 +80,7 @@ def _enter_space(st: GameState, space: Space) -> None:
     if space is Space.MARKET:
         flow.start_market(st)
         return
-    st.phase = "act"
+    st.phase = "action"
     st.act_space = space
     if not space_options(st, st.current_color, space):
         flow.finish_action(st)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .engine import is_chance, legal_actions
-from .state import INFLUENCE_PER_COLOUR, MAX_GRAIN, PLAGUE_CUBES, GameState
+from .state import MAX_GRAIN, PLAGUE_CUBES, GameState
 from .vocabulary import INFLUENCE, Cube, Good, Section, member_ids
 
 
@@ -14,8 +14,8 @@ def violations(st: GameState) -> list[str]:
         total = st.supply[colour] + st.bag[colour]
         total += sum(cubes.get(colour, 0) for cubes in st.spaces.values())
         total += sum(p.cubes[colour] for p in st.p.values())
-        if total != INFLUENCE_PER_COLOUR:
-            out.append(f"{colour} cubes: {total} in play, not {INFLUENCE_PER_COLOUR}")
+        if total != st.cube_totals[colour]:
+            out.append(f"{colour} cubes: {total} in play, not {st.cube_totals[colour]}")
     plague = st.supply[Cube.PLAGUE] + st.bag[Cube.PLAGUE]
     plague += sum(c.get(Cube.PLAGUE, 0) for c in st.spaces.values())
     if plague != PLAGUE_CUBES:
@@ -58,6 +58,8 @@ def violations(st: GameState) -> list[str]:
         out.append("customer tiles not conserved")
     if sum(st.p[c].goods[Good.SCROLL] < 0 for c in st.players):
         out.append("negative scrolls")
+    for check in st.rules.invariants:
+        out.extend(check(st))
     if not is_chance(st) and st.phase != "over" and not legal_actions(st):
         out.append(f"pending {st.phase} has no legal option")
     return out

@@ -40,7 +40,6 @@ from .state import GameState
 from .vocabulary import INFLUENCE, Building, Color, Cube, Good, Space, member_generation
 
 FARM_ONLY = frozenset({"farm"})
-ON_BOARD = frozenset({"craft", "council", "travel", "church"})
 BUY_FROM = {
     Good.WAGON: Building.WAINWRIGHT,
     Good.HORSE: Building.STABLES,
@@ -52,28 +51,38 @@ BUY_FROM = {
 
 def legal_actions(st: GameState) -> list[Action]:
     """The options of the pending decision; empty at a chance point or once the game is over."""
-    phase = st.phase
-    if phase == "turn":
-        return turn_options(st)
-    if phase == "act":
-        assert st.act_space is not None
-        return [*space_options(st, st.current_color, st.act_space), Skip(st.current_color)]
-    if phase == "privilege":
-        c = st.current_color
-        return [*privilege_options(st, c, st.privilege_max), Skip(c)]
-    if phase == "market":
-        return market_options(st)
-    if phase == "death":
-        assert st.death_player is not None
-        c = st.death_player
-        return [Die(c, m) for m in deaths.representatives(st, deaths.death_candidates(st, c))]
-    if phase == "buyout":
-        return buyout_options(st, st.mass_order[0])
-    if phase == "move":
-        c = st.mass_order[0]
-        reps = deaths.representatives(st, flow.church_moves(st, c))
-        return [*(ChurchMove(c, m) for m in reps), Done(c)]
+    return st.rules.phases[st.phase].options(st)
+
+
+def no_options(st: GameState) -> list[Action]:
+    """A chance point or the end: nobody decides."""
     return []
+
+
+def action_options(st: GameState) -> list[Action]:
+    assert st.act_space is not None
+    return [*space_options(st, st.current_color, st.act_space), Skip(st.current_color)]
+
+
+def privilege_step_options(st: GameState) -> list[Action]:
+    c = st.current_color
+    return [*privilege_options(st, c, st.privilege_max), Skip(c)]
+
+
+def death_options(st: GameState) -> list[Action]:
+    assert st.death_player is not None
+    c = st.death_player
+    return [Die(c, m) for m in deaths.representatives(st, deaths.death_candidates(st, c))]
+
+
+def buyout_step_options(st: GameState) -> list[Action]:
+    return buyout_options(st, st.mass_order[0])
+
+
+def move_options(st: GameState) -> list[Action]:
+    c = st.mass_order[0]
+    reps = deaths.representatives(st, flow.church_moves(st, c))
+    return [*(ChurchMove(c, m) for m in reps), Done(c)]
 
 
 def turn_options(st: GameState) -> list[Action]:
@@ -101,19 +110,15 @@ def turn_options(st: GameState) -> list[Action]:
 
 def space_options(st: GameState, c: Color, space: Space) -> list[Action]:
     """What the action of ``space`` allows ``c`` now (without the skip)."""
-    if space is Space.HARVEST:
-        return [Harvest(c)] if st.family(c, FARM_ONLY) else []
-    if space is Space.FAMILY:
-        return family_options(st, c)
-    if space is Space.CRAFTS:
-        return craft_options(st, c)
-    if space is Space.TRAVEL:
-        return travel_options(st, c)
-    if space is Space.COUNCIL:
-        return council_options(st, c)
-    if space is Space.CHURCH:
-        return church_options(st, c)
-    return []  # the market is a market day, never an "act" step
+    return st.rules.space_options[space](st, c)
+
+
+def harvest_options(st: GameState, c: Color) -> list[Action]:
+    return [Harvest(c)] if st.family(c, FARM_ONLY) else []
+
+
+def no_space_options(st: GameState, c: Color) -> list[Action]:
+    return []  # the market is a market day, never an "action" step
 
 
 def farm_reps(st: GameState, c: Color) -> list[str]:
@@ -124,7 +129,9 @@ def family_options(st: GameState, c: Color) -> list[Action]:
     out: list[Action] = []
     if flow.youngest_unborn(st, c) is not None:
         out.append(Birth(c))
-    out.extend(Recall(c, m) for m in deaths.representatives(st, st.family(c, ON_BOARD)))
+    out.extend(
+        Recall(c, m) for m in deaths.representatives(st, st.family(c, st.rules.recallable_zones))
+    )
     return out
 
 
@@ -245,6 +252,8 @@ def market_options(st: GameState) -> list[Action]:
     for slot in flow.stall_customers(st):
         if flow.can_serve(st, c, slot):
             out.extend(Serve(c, slot, pay) for pay in pays)
+    for sales in st.rules.market_sales:
+        out.extend(sales(st, c))
     out.append(Pass(c))
     return out
 

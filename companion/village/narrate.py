@@ -14,6 +14,9 @@ own view (``viewer=<colour>`` of the seller) may. Pure: no I/O, the states are n
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from . import flow
 from .actions import (
     Action,
@@ -85,6 +88,14 @@ def city_name(city: str) -> str:
     return "-".join(part.capitalize() for part in city.split("-"))
 
 
+MODULE_HEADLINES: dict[type[Action], Callable[[GameState, Any, GameState, str], str]] = {}
+"""What a rule module's action did, in words (filled by ``modules/registry.py``)."""
+MODULE_PLACES: dict[str, Callable[[Any], str]] = {}
+"""A rule module's places for figures, in words (zone → detail → words)."""
+MODULE_NOW: dict[str, Callable[[GameState, Any], str]] = {}
+"""What a rule module's pending step asks, in words (pending kind → state, pending → words)."""
+
+
 def place_name(loc: Loc) -> str:
     """Where a figure stands, in words: ``the farm``, ``the Smithy``, ``council level 2``…"""
     zone, detail = loc
@@ -106,6 +117,9 @@ def place_name(loc: Loc) -> str:
         return f"the chronicle, {SECTION_NAMES.get(str(detail), str(detail))} section"
     if zone == "grave":
         return "an anonymous grave"
+    own = MODULE_PLACES.get(zone)
+    if own is not None:
+        return own(detail)
     return "out of the game"
 
 
@@ -306,6 +320,9 @@ def _headline(before: GameState, a: Action, after: GameState, viewer: str) -> st
         )
     if isinstance(a, Done):
         return f"{who} is done moving in the church."
+    own = MODULE_HEADLINES.get(type(a))
+    if own is not None:
+        return own(before, a, after, viewer)
     return f"{a.type}."  # pragma: no cover - every action type is handled above
 
 
@@ -384,7 +401,7 @@ def _passed_over(before: GameState, a: Action, after: GameState) -> list[str]:
     out: list[str] = []
     space = _entered_space(a)
     if space is not None and space is not Space.MARKET:
-        acting = after.phase == "act" and after.act_space is space
+        acting = after.phase == "action" and after.act_space is space
         if not acting:
             assert isinstance(a, TakeCube | UseWell | FreeAction)
             out.append(space_refusal(after, a.player, space))
@@ -560,7 +577,7 @@ def _delta(
 
 # --- mass -------------------------------------------------------------------------------
 
-_MASS = frozenset({"buyout", "draw", "move"})
+_MASS = frozenset({"buyout", "mass_draw", "church_move"})
 
 
 def _mass(before: GameState, a: Action, after: GameState) -> list[str]:
@@ -570,21 +587,21 @@ def _mass(before: GameState, a: Action, after: GameState) -> list[str]:
             out.append("The final turns are over: the last mass in the church.")
         else:
             out.append("No cube is left on the board: mass in the church.")
-    if after.phase == "draw" and before.phase != "draw" and not isinstance(a, Buyout):
+    if after.phase == "mass_draw" and before.phase != "mass_draw" and not isinstance(a, Buyout):
         out.append(
             "Nobody can buy a member out of the black bag (it takes 1 coin and an own member "
             "in the bag)."
         )
-    if after.phase == "draw":
+    if after.phase == "mass_draw":
         out.append(
             f"Draw {count(flow.draw_count(after), 'figure')} from the black bag "
             "(4 in all with the buy-outs)."
         )
-    if before.phase in _MASS and after.phase in ("fill", "over"):
+    if before.phase in _MASS and after.phase in ("fill_bag", "over"):
         if isinstance(a, MassDraw):
             out.append("Nobody can pay the grain to move a member left in the church.")
         out.append(majority_text(after))
-        if after.phase == "fill":
+        if after.phase == "fill_bag":
             out.append(
                 f"Round {after.round} begins; {colour_name(after.players[after.first])} "
                 "is the first player."
@@ -682,6 +699,9 @@ def now_text(st: GameState) -> str:
         return f"Now {who}: buy own members out of the black bag (1 coin each) or not."
     if kind == "church_move":
         return f"Now {who}: move members left in the church (grain) or finish."
+    own = MODULE_NOW.get(kind)
+    if own is not None:
+        return own(st, p)
     return ""  # pragma: no cover
 
 

@@ -9,6 +9,7 @@ time, cubes, coins, grain and goods, and what it does to the bridge. Pure: no I/
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .actions import (
@@ -56,6 +57,10 @@ PRIVILEGES = {
     3: "Privilege 3: a good of your choice",
     4: "Privilege 4: 1 coin for 3 prestige",
 }
+
+
+MODULE_STEPS: dict[type[Action], Callable[[GameState, Any], list[str]]] = {}
+"""How a person picks a rule module's action (filled by ``modules/registry.py``)."""
 
 
 def steps(st: GameState, a: Action) -> list[str]:
@@ -117,6 +122,9 @@ def steps(st: GameState, a: Action) -> list[str]:
     if isinstance(a, ChurchMove):
         window = st.members[a.member][1]
         return [f"Move {member_name(a.member)} from window {window} to {window + 1}"]
+    own = MODULE_STEPS.get(type(a))
+    if own is not None:
+        return own(st, a)
     words = {
         "skip": "Skip: do nothing here",
         "harvest": "Harvest grain",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,42 +30,80 @@ class Pending:
 
 def pending(st: GameState) -> Pending:
     """The decision or draw the game waits for."""
-    phase = st.phase
-    if phase == "reveal":
-        n = min(len(st.to_reveal), len(st.unseen))
-        return Pending("reveal_customers", None, {"slots": list(st.to_reveal[:n])})
-    if phase == "fill":
-        return Pending("fill_bag", None, {"round": st.round})
-    if phase == "draw":
-        return Pending("mass_draw", None, {"count": flow.draw_count(st)})
-    if phase == "over":
-        return Pending("over", None, {})
-    if phase == "turn":
-        final = st.final_queue is not None
-        return Pending(
-            "turn", st.current_color, {"final": final, "free": final and st.board_empty()}
-        )
-    if phase == "act":
-        assert st.act_space is not None
-        return Pending("action", st.current_color, {"space": st.act_space.value})
-    if phase == "privilege":
-        return Pending("privilege", st.current_color, {"max_level": st.privilege_max})
-    if phase == "market":
-        assert st.day is not None
-        free = flow.serve_cost_free(st, st.day.turn)
-        return Pending("market", st.day.turn, {"trigger": st.day.trigger.value, "free_sale": free})
-    if phase == "death":
-        assert st.death_player is not None
-        return Pending("death", st.death_player, {})
-    if phase == "buyout":
-        # who is still to be asked, as things stand (those who cannot are not asked)
-        order = [c.value for c in st.mass_order if flow.can_buy_out(st, c)]
-        return Pending("buyout", st.mass_order[0], {"out": st.mass_out, "order": order})
-    if phase == "move":
-        order = [c.value for c in st.mass_order if flow.church_moves(st, c)]
-        return Pending("church_move", st.mass_order[0], {"order": order})
-    raise AssertionError(f"unknown phase {phase!r}")
+    return st.rules.phases[st.phase].pending(st)
 
 
 def is_chance(st: GameState) -> bool:
-    return st.phase in ("reveal", "fill", "draw")
+    return st.rules.phases[st.phase].chance is not None
+
+
+# --- the base game's steps (registered in ``modules/base.py``) ---------------------------
+
+
+def reveal_customers(st: GameState) -> Pending:
+    n = min(len(st.to_reveal), len(st.unseen))
+    return Pending("reveal_customers", None, {"slots": list(st.to_reveal[:n])})
+
+
+def fill_bag(st: GameState) -> Pending:
+    return Pending("fill_bag", None, {"round": st.round})
+
+
+def mass_draw(st: GameState) -> Pending:
+    return Pending("mass_draw", None, {"count": flow.draw_count(st)})
+
+
+def over(st: GameState) -> Pending:
+    return Pending("over", None, {})
+
+
+def turn(st: GameState) -> Pending:
+    final = st.final_queue is not None
+    return Pending("turn", st.current_color, {"final": final, "free": final and st.board_empty()})
+
+
+def action(st: GameState) -> Pending:
+    assert st.act_space is not None
+    return Pending("action", st.current_color, {"space": st.act_space.value})
+
+
+def privilege(st: GameState) -> Pending:
+    return Pending("privilege", st.current_color, {"max_level": st.privilege_max})
+
+
+def market(st: GameState) -> Pending:
+    assert st.day is not None
+    free = flow.serve_cost_free(st, st.day.turn)
+    return Pending("market", st.day.turn, {"trigger": st.day.trigger.value, "free_sale": free})
+
+
+def death(st: GameState) -> Pending:
+    assert st.death_player is not None
+    return Pending("death", st.death_player, {})
+
+
+def buyout(st: GameState) -> Pending:
+    # who is still to be asked, as things stand (those who cannot are not asked)
+    order = [c.value for c in st.mass_order if flow.can_buy_out(st, c)]
+    return Pending("buyout", st.mass_order[0], {"out": st.mass_out, "order": order})
+
+
+def church_move(st: GameState) -> Pending:
+    order = [c.value for c in st.mass_order if flow.church_moves(st, c)]
+    return Pending("church_move", st.mass_order[0], {"order": order})
+
+
+BASE_STEPS: dict[str, Callable[[GameState], Pending]] = {
+    "reveal_customers": reveal_customers,
+    "fill_bag": fill_bag,
+    "mass_draw": mass_draw,
+    "turn": turn,
+    "action": action,
+    "privilege": privilege,
+    "market": market,
+    "death": death,
+    "buyout": buyout,
+    "church_move": church_move,
+    "over": over,
+}
+"""The base game's pending decision of each step, by step name (= the pending kind)."""

@@ -6,6 +6,7 @@ record replays identically on any installation whatever its box check says later
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from . import data as board_data
@@ -13,6 +14,9 @@ from . import house
 from .actions import parse_action
 from .engine import apply
 from .errors import RulesError
+from .modules.module_data import PREFIXES, require_keys, shipped_values
+from .modules.registry import canonical
+from .rules import GameConfig
 from .state import GameState, new_game
 from .vocabulary import Color
 
@@ -33,23 +37,59 @@ def make_header(
     first_player: str | None = None,
     board: board_data.BoardData | None = None,
     house_rules: dict[str, Any] | None = None,
+    modules: Iterable[str] = (),
+    module_values: dict[str, Any] | None = None,
+    goal_claims: str = "manual",
     **extra: Any,
 ) -> dict[str, Any]:
     """A record header for a new game; ``board`` defaults to the shipped values plus none;
     ``house_rules`` (name → true/false, missing names take their default) is stored whole.
-    Raises ValueError for an unknown house rule or a value that is not true/false."""
+    ``modules`` (``port``, ``life_goals``) go in ``expansions``, their printed values
+    (default: shipped) beside the base game's in ``data``, and with life goals the choice
+    ``goal_claims`` (``manual`` or ``auto``). Raises ValueError for an unknown house rule,
+    module or claiming choice."""
     board = board or board_data.load()
+    mods = canonical(modules)
+    data = dict(board.values)
+    if mods:
+        values = module_values
+        if values is None:
+            values = {k: v for m in mods for k, v in shipped_values(m).items()}
+        data.update(values)
     header: dict[str, Any] = {
         "game": "village",
         "version": RECORD_VERSION,
         "players": list(players),
         "first_player": first_player or players[0],
-        "expansions": [],
-        "data": board.values,
+        "expansions": list(mods),
+        "data": data,
         "house_rules": house.house_rules(house_rules).to_json(),
     }
+    if "life_goals" in mods:
+        if goal_claims not in GOAL_CLAIMS:
+            raise ValueError(f"goal_claims is one of {GOAL_CLAIMS}, got {goal_claims!r}")
+        header["goal_claims"] = goal_claims
     header.update(extra)
     return header
+
+
+GOAL_CLAIMS = ("manual", "auto")
+
+
+def split_data(
+    values: dict[str, Any], modules: tuple[str, ...]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A header's ``data``: the base game's values and the modules'. Each module switched on
+    needs all its keys; keys of a module that is off are refused. Raises ValueError."""
+    base = {k: v for k, v in values.items() if not k.startswith(tuple(PREFIXES.values()))}
+    extra = {k: v for k, v in values.items() if k not in base}
+    for module, prefix in PREFIXES.items():
+        keys = [k for k in extra if k.startswith(prefix)]
+        if module in modules:
+            require_keys(module, extra)
+        elif keys:
+            raise ValueError(f"data holds {module} values {sorted(keys)[:3]} but {module} is off")
+    return base, extra
 
 
 def start(header: dict[str, Any]) -> GameState:
@@ -58,14 +98,21 @@ def start(header: dict[str, Any]) -> GameState:
         raise ReplayError(f"not a Village record: game = {header.get('game')!r}")
     if header.get("version") != RECORD_VERSION:
         raise ReplayError(f"unsupported record version {header.get('version')!r}")
-    if header.get("expansions"):
-        raise ReplayError(f"expansions not supported yet: {header['expansions']!r}")
     try:
+        mods = canonical(header.get("expansions") or [])
         seats = [Color(c) for c in header["players"]]
         first = Color(header["first_player"]) if header.get("first_player") else None
-        board = board_data.from_values(header["data"]) if "data" in header else board_data.load()
+        if "data" in header:
+            base, extra = split_data(header["data"], mods)
+            board = board_data.from_values(base)
+        else:
+            board = board_data.load()
+            extra = {k: v for m in mods for k, v in shipped_values(m).items()}
         rules = house.house_rules(header.get("house_rules"))  # absent: the documented reading
-        return new_game(seats, board, first, rules)
+        claims = header.get("goal_claims", "manual")
+        if claims not in GOAL_CLAIMS:
+            raise ValueError(f"goal_claims is one of {GOAL_CLAIMS}, got {claims!r}")
+        return new_game(seats, board, first, rules, GameConfig(mods, extra, claims))
     except (KeyError, TypeError, ValueError) as exc:
         raise ReplayError(f"bad header: {exc}") from exc
 

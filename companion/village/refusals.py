@@ -49,6 +49,9 @@ RULES = {
 
 def explain(st: GameState, action: Action) -> tuple[str, str]:
     """Why a decision is illegal, naming the rule (best effort, never raises)."""
+    own = st.rules.explains.get(type(action))
+    if own is not None:
+        return "illegal", own(st, action)
     p = pending(st)
     kind = p.kind
     t = action.type

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .state import DEAD_ZONES, GameState
+from .state import GameState
 from .vocabulary import Color, Section
 
 
@@ -28,6 +28,8 @@ def score(st: GameState, color: Color) -> dict[str, int]:
         "customers": sum(d.customers[t].prestige for t in player.customers),
         "coins": player.coins,
     }
+    for adjust in st.rules.score:
+        adjust(st, color, parts)
     parts["final"] = sum(parts.values())
     parts["total"] = player.prestige + parts["final"]
     return parts
@@ -35,7 +37,8 @@ def score(st: GameState, color: Color) -> dict[str, int]:
 
 def living(st: GameState, color: Color) -> int:
     """Members born and not dead (in the black bag included)."""
-    return sum(1 for m in st.family(color) if st.members[m][0] not in DEAD_ZONES | {"unborn"})
+    gone = st.rules.dead_zones | {"unborn"}
+    return sum(1 for m in st.family(color) if st.members[m][0] not in gone)
 
 
 def ranking_key(st: GameState, color: Color) -> tuple[int, int, int]:

@@ -7,11 +7,17 @@ changes the clone (``clone()`` copies every mutable part). Treat states as immut
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .data import BoardData
 from .house import HouseRules
+from .rules import GameConfig
 from .vocabulary import INFLUENCE, Color, Cube, Good, Section, Space, member_ids
+
+if TYPE_CHECKING:
+    from .modules.life_goals import GoalsState
+    from .modules.port import PortState
+    from .rules import Rules
 
 # Where a member is: (zone, where). Zones: "unborn", "farm", "craft" (building), "council"
 # (level 1-4), "travel" (city), "bag" (the black bag), "church" (window 1-4, 1 = rightmost),
@@ -75,17 +81,23 @@ class MarketDay:
 
 @dataclass(slots=True)
 class GameState:
-    """The whole table. ``phase`` with the fields below it says what is pending:
+    """The whole table. ``phase`` names the step pending, with the same words as
+    ``pending(st).kind`` (one vocabulary); the fields below it say the rest:
 
-    - ``reveal``: customer tiles to turn up onto ``to_reveal`` (chance), then ``after_reveal``;
-    - ``fill``: the green bag to fill and draw (chance);
+    - ``reveal_customers``: customer tiles to turn up onto ``to_reveal`` (chance), then the
+      step ``after_reveal`` (or the end of the turn);
+    - ``fill_bag``: the green bag to fill and draw (chance);
     - ``turn``: ``players[current]`` takes a cube, uses the well, or (final turns on an
       empty board) acts freely;
-    - ``act``: the action of ``act_space`` (or skip); ``privilege``: a council privilege up
-      to ``privilege_max`` (or skip); ``market``: a market day decision;
+    - ``action``: the action of ``act_space`` (or skip); ``privilege``: a council privilege
+      up to ``privilege_max`` (or skip); ``market``: a market day decision;
     - ``death``: ``death_player`` chooses which oldest member dies;
-    - ``buyout`` / ``draw`` / ``move``: the three steps of mass (``mass_order`` left to decide);
+    - ``buyout`` / ``mass_draw`` / ``church_move``: the three steps of mass
+      (``mass_order`` left to decide);
     - ``over``: the game has ended.
+
+    A module adds its own steps (see ``rules.py``); ``rules`` holds the merged tables of the
+    game's modules, ``port`` and ``goals`` their parts of the table when switched on.
     """
 
     data: BoardData
@@ -102,9 +114,9 @@ class GameState:
     round: int = 1
     first: int = 0
     current: int = 0
-    phase: str = "reveal"
+    phase: str = "reveal_customers"
     to_reveal: tuple[int, ...] = ()
-    after_reveal: str = "fill"
+    after_reveal: str = "fill_bag"
     act_space: Space | None = None
     privilege_max: int = 0
     day: MarketDay | None = None
@@ -121,6 +133,12 @@ class GameState:
     prestige_log: list[tuple[int, dict[Color, int]]] = field(default_factory=list)
     round_fill: dict[Space, dict[Cube, int]] = field(default_factory=dict)  # this round's draw
     house: HouseRules = field(default_factory=HouseRules)  # the game's house rules (frozen)
+    rules: Rules = field(default_factory=lambda: base_rules())  # the modules' merged tables
+    port: PortState | None = None  # Le Port's part of the table, when the module is on
+    goals: GoalsState | None = None  # the life goals, when the module is on
+    cube_totals: dict[Cube, int] = field(
+        default_factory=lambda: dict.fromkeys(INFLUENCE, INFLUENCE_PER_COLOUR)
+    )  # influence cubes in play per colour (set at setup, never changed after)
 
     def clone(self) -> GameState:
         """A copy sharing nothing mutable with this state."""
@@ -158,6 +176,10 @@ class GameState:
             prestige_log=list(self.prestige_log),
             round_fill=self.round_fill,  # replaced whole by the engine, never changed in place
             house=self.house,
+            rules=self.rules,
+            port=self.port.clone() if self.port is not None else None,
+            goals=self.goals.clone() if self.goals is not None else None,
+            cube_totals=self.cube_totals,
         )
 
     @property
@@ -184,18 +206,32 @@ class GameState:
         return not any(n for cubes in self.spaces.values() for n in cubes.values())
 
 
+def base_rules() -> Rules:
+    """The rules of the base game alone."""
+    from .modules.registry import rules_for
+
+    return rules_for(())
+
+
 def new_game(
     players: list[Color] | tuple[Color, ...],
     data: BoardData,
     first_player: Color | None = None,
     house: HouseRules | None = None,
+    config: GameConfig | None = None,
 ) -> GameState:
     """The table after setup (seed 000 « Mise en place »), waiting for the customer tiles.
 
     ``players`` is the seat order (clockwise); the first player is the oldest player, the
     first in seat order unless given; ``house``: the house rules (default: the documented
-    reading). Raises ValueError for a bad player list.
+    reading); ``config``: the rule modules switched on, their values and choices (default:
+    the base game alone). Raises ValueError for a bad player list, RulesError for an
+    unknown module and BoardDataError for module values that are missing or malformed.
     """
+    from .modules.registry import rules_for
+
+    config = config or GameConfig()
+    rules = rules_for(config.modules)
     seats = tuple(players)
     if not 2 <= len(seats) <= 4:
         raise ValueError(f"Village is for 2 to 4 players, got {len(seats)}")
@@ -211,7 +247,7 @@ def new_game(
     supply[Cube.PLAGUE] = PLAGUE_CUBES
     first = seats.index(first_player) if first_player else 0
     slots = data.market_slots(len(seats))
-    return GameState(
+    st = GameState(
         data=data,
         players=seats,
         p={c: Player(c) for c in seats},
@@ -225,9 +261,13 @@ def new_game(
         graves=[],
         first=first,
         current=first,
-        phase="reveal",
+        phase="reveal_customers",
         to_reveal=slots,
-        after_reveal="fill",
+        after_reveal="fill_bag",
         prestige_log=[(0, dict.fromkeys(seats, 0))],
         house=house or HouseRules(),
+        rules=rules,
     )
+    for setup in rules.setup:
+        setup(st, config)
+    return st

@@ -55,8 +55,9 @@ def summary(st: GameState) -> dict[str, Any]:
             "score": scoring.score(st, c),
         }
     caps = d.chronicle_capacity(n)
-    return {
+    out: dict[str, Any] = {
         "game": "village",
+        "modules": list(st.rules.modules[1:]),
         "round": st.round,
         "over": over,
         "phase": st.phase,
@@ -108,6 +109,9 @@ def summary(st: GameState) -> dict[str, Any]:
             for r, pr in st.prestige_log
         ],
     }
+    for module_view in st.rules.views:
+        module_view(st, out, None)
+    return out
 
 
 def _visible_tiles(st: GameState) -> list[str]:
@@ -149,4 +153,6 @@ def view(st: GameState, viewer: str) -> dict[str, Any]:
         sc["customers"] = None
         sc["final"] = None
         sc["total"] = None
+    for module_view in st.rules.views:
+        module_view(st, out, viewer)
     return out

@@ -86,7 +86,7 @@ def test_well_coins(three: GameState) -> None:
     after = v.apply(on, well)
     assert after.p[c].coins == 0 and after.p[c].cubes[Cube.GREEN] == 0
     assert after.supply[Cube.GREEN] == supply + 2
-    assert after.phase == "act" and after.act_space is Space.HARVEST
+    assert after.phase == "action" and after.act_space is Space.HARVEST
     with pytest.raises(v.IllegalAction):
         v.apply(off, well)
     told = v.narrate.narrate(on, well, after)[0]

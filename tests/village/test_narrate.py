@@ -107,7 +107,10 @@ def majority(st: GameState) -> list[Color]:
 def test_the_mass_names_the_majority_and_its_prestige(game: list[Step]) -> None:
     masses = 0
     for before, _, after, text in game:
-        if before.phase not in ("buyout", "draw", "move") or after.phase not in ("fill", "over"):
+        if before.phase not in ("buyout", "mass_draw", "church_move") or after.phase not in (
+            "fill_bag",
+            "over",
+        ):
             continue
         masses += 1
         winners = majority(after)
@@ -206,7 +209,7 @@ def test_a_space_passed_over_says_why(game: list[Step]) -> None:
     told = 0
     for _, action, after, text in game:
         entered = isinstance(action, TakeCube) and action.space is not Space.MARKET
-        if entered and not (after.phase == "act" and after.act_space is action.space):
+        if entered and not (after.phase == "action" and after.act_space is action.space):
             told += 1
             assert re.search(
                 r"cannot (use the \w+ action|enter or climb the council): \w", text[1]

@@ -55,7 +55,7 @@ def test_every_piece_and_cube_is_somewhere_once(seed: int) -> None:
 def test_a_move_shows_where_it_happened() -> None:
     states = _states(3)
     for before, after in itertools.pairwise(states):
-        if before.phase == "act" and after.members != before.members:
+        if before.phase == "action" and after.members != before.members:
             moved = [m for m in after.members if after.members[m] != before.members[m]]
             pa, pb = picture(after), picture(before)
             for m in moved:

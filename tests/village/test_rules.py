@@ -144,9 +144,9 @@ def test_next_first_player_starts_the_next_round(three: GameState) -> None:
     only_cubes(st, {Space.CHURCH: {Cube.BROWN: 1}})
     st = act(st, type="take", player="blue", space="church", cube="brown")
     st = act(st, type="skip", player="blue")
-    assert st.phase == "draw"  # mass: nobody to buy out, 4 figures drawn
+    assert st.phase == "mass_draw"  # mass: nobody to buy out, 4 figures drawn
     st = act(st, type="mass_draw", figures=["monk"] * 4)
-    assert st.phase == "fill" and st.players[st.first] == RED and st.next_first is None
+    assert st.phase == "fill_bag" and st.players[st.first] == RED and st.next_first is None
 
 
 def test_the_green_bag_keeps_leftovers_and_takes_all_supply_plague() -> None:
@@ -179,7 +179,7 @@ def test_short_supply_adds_what_is_there() -> None:
     st = started(["red", "blue"], seed=1)
     st = scenario(st)
     st.supply[Cube.GREEN] = 1
-    st.phase = "fill"
+    st.phase = "fill_bag"
     from companion.village.chance import bag_after_fill
 
     assert bag_after_fill(st)[Cube.GREEN] == st.bag[Cube.GREEN] + 1
@@ -244,9 +244,9 @@ def test_end_of_game_final_turns_and_postponed_mass(three: GameState) -> None:
     assert v.pending(st).player == RED
     st = act(st, type="free", player="red", space="harvest")
     st = act(st, type="harvest", player="red")
-    assert st.phase in ("buyout", "draw")  # the final mass
+    assert st.phase in ("buyout", "mass_draw")  # the final mass
     while v.is_chance(st) or st.phase != "over":
-        if st.phase == "draw":
+        if st.phase == "mass_draw":
             st = act(st, type="mass_draw", figures=["monk"] * v.chance_spec(st).count)  # type: ignore[union-attr]
         else:
             st = v.apply(st, v.legal_actions(st)[-1])

@@ -64,6 +64,8 @@ export const getTokens = () => call("GET", "/api/tokens", undefined, tableToken(
 export const postAction = (action, expectedSeq) => call("POST",
   `/api/actions${expectedSeq != null ? `?expected_seq=${encodeURIComponent(expectedSeq)}` : ""}`,
   action, tableToken());
+// A player's own action allowed at any moment (claim a goal, cash a treasure), with their token.
+export const postAnytime = (action, token) => call("POST", "/api/anytime", action, token);
 export const postUndo = () => call("POST", "/api/undo", {}, tableToken());
 export const postGame = (game) => call("POST", "/api/games", game, tableToken());
 export const postBoxCheck = (answer) => call("POST", "/api/boxcheck", answer, tableToken());

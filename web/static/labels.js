@@ -48,6 +48,9 @@ const DRAWS = {
   fill_bag: "Draw the green bag onto the action spaces",
   mass_draw: "Draw the figures from the black bag",
   reveal_customers: "Turn up customer tiles at the market",
+  deal_silver: "Deal the silver life goals (each player sees only their own)",
+  deal_gold: "Deal the gold life goals (each player sees only their own)",
+  draw_treasure: "Draw the top treasure (only its taker sees its value)",
 };
 
 // The group (heading) an action's button goes under.
@@ -125,6 +128,13 @@ export function pendingWhat(p) {
     case "mass_draw": return `mass: draw ${p.count} figures from the black bag`;
     case "reveal_customers": return "turn up new customers at the market";
     case "over": return "the game is over";
+    case "voyage": return {
+      recruit: "the voyage: hire a captain", load: "the voyage: load the ship",
+      sail: "the voyage: sail on, stop or land", island: "on the island: sell, take, a missionary, or leave",
+    }[p.step] || "the voyage";
+    case "draw_treasure": return "draw the top treasure tile (face down)";
+    case "deal_silver": return "deal the silver life goals, face down";
+    case "deal_gold": return "deal the gold life goals, face down";
     default: return p.kind;
   }
 }

@@ -1,5 +1,5 @@
 // A player's private view: their face-down customers with points, and their full score.
-import { getState, live } from "./api.js";
+import { getState, live, postAnytime, refusalText } from "./api.js";
 import { facts, fill, h, text } from "./dom.js";
 import { cap } from "./labels.js";
 import { cubes } from "./render.js";
@@ -53,13 +53,76 @@ function render(st) {
     h("p", { class: "muted" }, `Cities visited: ${(me.cities || []).map(cap).join(", ") || "none"}`));
 }
 
+const PIECES = { grain: "a sack of grain", cocoa: "a cocoa basket", tea: "a tea bale" };
+const piece = (p) => (p.startsWith("treasure:") ? "a treasure" : p.includes("-") ? `family member ${p.split("-")[1]}` : PIECES[p] || `a ${p}`);
+
+async function send(action) {
+  const res = await postAnytime(action, token);
+  const box = document.getElementById("refusal");
+  box.hidden = res.ok;
+  if (!res.ok) box.textContent = refusalText(res);
+}
+
+function anytime(st, type, field, value) {
+  return (st.anytime || []).find((a) => a.type === type && a[field] === value);
+}
+
+// Life goals: each goal with what it still lacks, and a claim button once it is met.
+function renderGoals(st) {
+  const panel = document.getElementById("me-goals-panel");
+  const mine = st.life_goals && st.life_goals.players[colour];
+  panel.hidden = !mine;
+  if (!mine) return;
+  if (!mine.dealt) {
+    fill("me-goals", h("p", { class: "muted" }, "Your goals are not dealt yet."));
+    return;
+  }
+  const auto = st.life_goals.claiming === "auto";
+  fill("me-goals", [["silver", "Silver"], ["gold", "Gold"]].map(([tier, label]) => {
+    const goal = mine[tier];
+    const name = (mine.names || {})[goal] || goal;
+    if ((mine.claimed || []).includes(goal)) {
+      return h("div", { class: "goal", "data-goal": goal }, h("strong", {}, `${label}: ${name}`), " — claimed.");
+    }
+    const lacks = (mine.missing || {})[goal] || [];
+    const claim = anytime(st, "claim_goal", "goal", goal);
+    return h("div", { class: "goal", "data-goal": goal },
+      h("strong", {}, `${label}: ${name}`),
+      h("p", { class: "muted" }, lacks.length ? `Still missing: ${lacks.join("; ")}.` : "Met."),
+      claim && !auto ? h("button", { type: "button", class: "btn", "data-claim": goal, onclick: () => send(claim) }, `Claim ${name}`) : null);
+  }));
+}
+
+// Port: the hold, Port goods on the farm, treasures with their value and a cash button.
+function renderPort(st) {
+  const panel = document.getElementById("me-port-panel");
+  const ship = st.port && st.port.ships[colour];
+  panel.hidden = !ship;
+  if (!ship) return;
+  const where = ship.zone === "port" ? "in port" : `at sea, zone ${ship.zone}`;
+  const treasures = (ship.treasures || []).map((t) => {
+    const cash = anytime(st, "cash_treasure", "tile", t);
+    return h("div", { class: "treasure", "data-treasure": t }, `Treasure ${t} `,
+      cash ? h("button", { type: "button", class: "btn", "data-cash": t, onclick: () => send(cash) }, "Cash it") : null);
+  });
+  fill("me-port",
+    h("p", {}, `Your ship is ${where}${ship.captain ? `, captain ${ship.captain}` : ""}.`),
+    h("p", {}, `On the hold: ${(ship.hold || []).map(piece).join(", ") || "nothing"}.`),
+    h("p", {}, `On your farm: ${ship.cocoa} cocoa, ${ship.tea} tea.`),
+    treasures.length ? treasures : h("p", { class: "muted" }, "No treasure unloaded."));
+}
+
 async function refresh() {
   if (!token) {
     text("me-status", "This page needs your player link (with ?token=…): ask the table for it.");
     return;
   }
   const res = await getState(colour, token);
-  if (res.ok) render(res.body);
+  if (res.ok) {
+    render(res.body);
+    renderGoals(res.body);
+    renderPort(res.body);
+  }
   else if (res.status === 401) text("me-status", "This link's token is not valid for the current game: ask the table for your new link.");
   else if (res.status === 404) text("me-status", "No game yet.");
   else text("me-status", `The companion did not answer (${res.status || "offline"}).`);

@@ -53,7 +53,12 @@ async function start(ev) {
   ev.preventDefault();
   const houseRules = Object.fromEntries([...document.querySelectorAll('input[name="house"]')]
     .map((box) => [box.value, box.checked]));
-  const res = await postGame({ players: seats, first_player: seats[first], house_rules: houseRules });
+  const modules = [...document.querySelectorAll('input[name="module"]:checked')].map((box) => box.value);
+  const auto = document.querySelector('input[name="goal_claims"]');
+  const res = await postGame({
+    players: seats, first_player: seats[first], house_rules: houseRules,
+    modules, goal_claims: auto && auto.checked ? "auto" : "manual",
+  });
   if (!res.ok) {
     showRefusal(res);
     if (res.status === 401) askToken();

@@ -1,0 +1,158 @@
+"""Life goals as a rule module: the deal before the first fill (two chance steps, silver
+then gold, each hand private), claims at any moment, automatic claiming when the game
+says so, the goals hidden from the others until claimed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..actions import Action
+from ..errors import IllegalAction
+from ..pending import Pending
+from ..rules import GameConfig, Module, Phase
+from ..state import GameState
+from ..vocabulary import Color
+from . import life_goals as lg
+from .goal_actions import PHASE_OF_TIER, ClaimGoal, DealGoals, deal_spec
+
+NEXT = {"deal_silver": "deal_gold", "deal_gold": "fill_bag"}
+TIER_OF_PHASE = {v: k for k, v in PHASE_OF_TIER.items()}
+
+
+def _gs(st: GameState) -> lg.GoalsState:
+    assert st.goals is not None and st.goals.data is not None
+    return st.goals
+
+
+def _data(st: GameState) -> lg.GoalsData:
+    data = _gs(st).data
+    assert data is not None
+    return data
+
+
+def setup(st: GameState, cfg: GameConfig) -> None:
+    """LS2: after the setup, before the first fill, the goals are dealt."""
+    expansions = frozenset(m for m in cfg.modules if m in lg.EXPANSIONS)
+    data = lg.build_data({k: v for k, v in cfg.values.items() if k.startswith("goals.")})
+    st.goals = lg.new_goals(expansions, auto=cfg.goal_claims == "auto", data=data)
+    st.after_reveal = "deal_silver"
+
+
+def _pending(phase: str) -> Phase:
+    tier = TIER_OF_PHASE[phase]
+
+    def pending(st: GameState) -> Pending:
+        who = [c.value for c in lg.still_to_deal(_gs(st), st.players, tier)]
+        return Pending(phase, None, {"tier": tier.value, "to_deal": who})
+
+    def options(st: GameState) -> list[Action]:
+        return []
+
+    def chance(st: GameState) -> Any:
+        return deal_spec(_gs(st), st.players, tier)
+
+    return Phase(pending, options, chance)
+
+
+def check_deal(st: GameState, action: Action) -> None:
+    assert isinstance(action, DealGoals)
+    tier = lg.Tier(action.tier)
+    if st.phase != PHASE_OF_TIER[tier]:
+        raise IllegalAction(
+            f"illegal: {action.to_json()!r} — the {tier} goals are not being dealt now",
+            code="not_a_chance_point",
+        )
+    lg.deal_tier(_gs(st).clone(), st.players, tier, dict(action.hands))
+
+
+def _deal(st: GameState, a: Action) -> None:
+    assert isinstance(a, DealGoals)
+    tier = lg.Tier(a.tier)
+    gs = _gs(st)
+    lg.deal_tier(gs, st.players, tier, dict(a.hands))
+    if not lg.still_to_deal(gs, st.players, tier):
+        st.phase = NEXT[st.phase]
+
+
+def _claim(st: GameState, a: Action) -> None:
+    assert isinstance(a, ClaimGoal)
+    lg.claim(st, _gs(st), a.player, a.goal, _data(st), st.port)
+
+
+def claims(st: GameState, color: Color) -> list[Action]:
+    """LA2: a goal whose conditions hold may be claimed at any moment."""
+    gs = _gs(st)
+    return [ClaimGoal(color, g) for g in lg.claimable(st, gs, color, _data(st), st.port)]
+
+
+def auto_claims(st: GameState) -> None:
+    if st.goals is not None and st.goals.auto and st.phase not in NEXT and st.phase != "over":
+        lg.auto_claim(st, st.goals, st.players, _data(st), st.port)
+
+
+def explain_claim(st: GameState, a: Action) -> str:
+    assert isinstance(a, ClaimGoal)
+    return lg.claim_refusal(st, _gs(st), a.player, a.goal, _data(st), st.port) or "LA2"
+
+
+def invariants(st: GameState) -> list[str]:
+    """Goals dealt exactly once, one of each tier per player, from the combination's pools."""
+    gs = st.goals
+    if gs is None:
+        return ["life goals switched on but not set up"]
+    out = []
+    for tier in lg.Tier:
+        dealt = gs.tier(tier)
+        if any(g not in lg.pool(gs, tier) for g in dealt.values()):
+            out.append(f"a {tier} goal not of this combination: {dealt}")
+        if (
+            st.phase not in NEXT
+            and st.phase != "reveal_customers"
+            and len(dealt) != len(st.players)
+        ):
+            out.append(f"{tier} goals dealt to {sorted(dealt)}, not to every player")
+    goals = [*gs.silver.values(), *gs.gold.values()]
+    if len(goals) != len(set(goals)):
+        out.append(f"a goal dealt twice: {goals}")
+    for c, claimed in gs.claimed.items():
+        if not claimed <= set(gs.hands[c].goals()):
+            out.append(f"{c} claimed goals not theirs: {sorted(claimed)}")
+    return out
+
+
+def view(st: GameState, out: dict[str, Any], viewer: str | None) -> None:
+    gs = _gs(st)
+    over = st.phase == "over"
+    who = {c: ("all" if viewer is None or over else viewer) for c in st.players}
+    out["life_goals"] = {
+        "claiming": "auto" if gs.auto else "manual",
+        "players": {c.value: _hand(st, gs, c, who[c]) for c in st.players},
+    }
+
+
+def _hand(st: GameState, gs: lg.GoalsState, c: Color, viewer: str) -> dict[str, Any]:
+    out = lg.visible_hand(gs, c, c.value if viewer == "all" else viewer)
+    if "silver" in out:  # the owner's view: what each unclaimed goal still lacks, in words
+        claimed = gs.claimed.get(c, frozenset())
+        out["missing"] = {
+            g: lg.missing(st, c, g, _data(st), st.port)
+            for g in (out["silver"], out["gold"])
+            if g not in claimed
+        }
+        out["names"] = {g: lg.FRENCH[g] for g in (out["silver"], out["gold"])}
+    return out
+
+
+def module() -> Module:
+    return Module(
+        name="life_goals",
+        phases={"deal_silver": _pending("deal_silver"), "deal_gold": _pending("deal_gold")},
+        handlers={DealGoals: _deal, ClaimGoal: _claim},
+        chance_checks={DealGoals: check_deal},
+        anytime=(claims,),
+        setup=(setup,),
+        after_apply=(auto_claims,),
+        invariants=(invariants,),
+        views=(view,),
+        explains={ClaimGoal: explain_claim},
+    )

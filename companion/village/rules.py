@@ -1,0 +1,189 @@
+"""Rule modules: the base game and each expansion as tables, merged once per game.
+
+A ``Module`` lists what it adds or replaces: phases (with their pending decision, options
+and chance draw), action handlers and chance checks, per-space options, member zones and
+how death treats them, score adjustments, setup and after-action hooks, actions a player
+may take at any moment, market sales, invariants, views and public forms. ``Rules`` is
+the merge for one game (base first), carried by the state; the engine's entry points are
+lookups in it, so the base code never asks which expansion is on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .actions import Action
+    from .chance import ChanceSpec
+    from .pending import Pending
+    from .state import GameState
+    from .vocabulary import Color, Section, Space
+
+StateFn = Callable[["GameState"], None]
+SetupFn = Callable[["GameState", "GameConfig"], None]
+Options = Callable[["GameState"], list["Action"]]
+Handler = Callable[["GameState", "Action"], None]
+Check = Callable[["GameState", "Action"], None]
+SpaceOptions = Callable[["GameState", "Color"], list["Action"]]
+PlayerOptions = Callable[["GameState", "Color"], list["Action"]]
+BuryFn = Callable[["GameState", str], None]
+ScoreFn = Callable[["GameState", "Color", dict[str, int]], None]
+ViewFn = Callable[["GameState", dict[str, Any], "str | None"], None]  # None: see all
+PublicFn = Callable[["Action"], "dict[str, Any] | None"]
+InvariantFn = Callable[["GameState"], list[str]]
+Explain = Callable[["GameState", "Action"], str]  # why a module's action is refused now
+Canonical = Callable[["GameState", "Action"], "Action"]  # interchangeable pieces → one option
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """What a record header says about a game's modules: which are on, their printed
+    values (``port.*``, ``goals.*`` keys) and their per-game choices."""
+
+    modules: tuple[str, ...] = ()
+    values: Mapping[str, Any] = field(default_factory=dict)
+    goal_claims: str = "manual"  # or "auto": claim a life goal the moment it is met
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """A step the game can wait at. ``pending`` names who decides (its ``kind`` is the
+    phase's name); ``options`` lists exactly the legal decisions; ``chance`` describes the
+    draw when the step is a chance point."""
+
+    pending: Callable[[GameState], Pending]
+    options: Options
+    chance: Callable[[GameState], ChanceSpec | None] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A place a member can be: seen on the table (may die), dead, the chronicle section a
+    death there goes to, and whether the Family action may bring the member home."""
+
+    visible: bool = False
+    dead: bool = False
+    section: Section | None = None
+    recallable: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    name: str
+    phases: Mapping[str, Phase] = field(default_factory=dict)
+    handlers: Mapping[type[Action], Handler] = field(default_factory=dict)
+    chance_checks: Mapping[type[Action], Check] = field(default_factory=dict)
+    space_options: Mapping[Space, SpaceOptions] = field(default_factory=dict)
+    replaces_spaces: frozenset[Space] = frozenset()  # space options this module overrides
+    zones: Mapping[str, Zone] = field(default_factory=dict)
+    burials: Mapping[str, BuryFn] = field(default_factory=dict)  # by the zone of the death
+    market_sales: tuple[PlayerOptions, ...] = ()
+    anytime: tuple[PlayerOptions, ...] = ()
+    setup: tuple[SetupFn, ...] = ()
+    after_apply: tuple[StateFn, ...] = ()
+    score: tuple[ScoreFn, ...] = ()
+    invariants: tuple[InvariantFn, ...] = ()
+    views: tuple[ViewFn, ...] = ()
+    public_forms: tuple[PublicFn, ...] = ()
+    explains: Mapping[type[Action], Explain] = field(default_factory=dict)
+    canonical: Mapping[type[Action], Canonical] = field(default_factory=dict)
+
+
+class ModuleError(ValueError):
+    """Two modules claim the same table entry, or a module is unknown."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The merged tables of one game's modules (base first)."""
+
+    modules: tuple[str, ...]
+    phases: dict[str, Phase]
+    handlers: dict[type[Action], Handler]
+    chance_checks: dict[type[Action], Check]
+    space_options: dict[Space, SpaceOptions]
+    zones: dict[str, Zone]
+    visible_zones: frozenset[str]
+    dead_zones: frozenset[str]
+    recallable_zones: frozenset[str]
+    section_of_zone: dict[str, Section]
+    burials: dict[str, BuryFn]
+    market_sales: tuple[PlayerOptions, ...]
+    anytime: tuple[PlayerOptions, ...]
+    setup: tuple[SetupFn, ...]
+    after_apply: tuple[StateFn, ...]
+    score: tuple[ScoreFn, ...]
+    invariants: tuple[InvariantFn, ...]
+    views: tuple[ViewFn, ...]
+    public_forms: tuple[PublicFn, ...]
+    explains: dict[type[Action], Explain]
+    canonical: dict[type[Action], Canonical]
+
+    def is_chance(self, phase: str) -> bool:
+        return self.phases[phase].chance is not None
+
+
+def _merge(into: dict[Any, Any], items: Mapping[Any, Any], what: str, name: str) -> None:
+    clash = set(into) & set(items)
+    if clash:
+        raise ModuleError(f"module {name!r} redefines {what} {sorted(map(str, clash))}")
+    into.update(items)
+
+
+def merge(modules: list[Module]) -> Rules:
+    """The rules of a game with these modules, in order. Raises ModuleError when two
+    modules claim the same phase, action, zone or space (a module may replace a space's
+    options only by naming it in ``replaces_spaces``)."""
+    phases: dict[str, Phase] = {}
+    handlers: dict[type[Action], Handler] = {}
+    checks: dict[type[Action], Check] = {}
+    spaces: dict[Space, SpaceOptions] = {}
+    zones: dict[str, Zone] = {}
+    burials: dict[str, BuryFn] = {}
+    explains: dict[type[Action], Explain] = {}
+    canonical: dict[type[Action], Canonical] = {}
+    for m in modules:
+        _merge(canonical, m.canonical, "canonical forms", m.name)
+        _merge(explains, m.explains, "refusal texts", m.name)
+        _merge(phases, m.phases, "phases", m.name)
+        _merge(handlers, m.handlers, "actions", m.name)
+        _merge(checks, m.chance_checks, "chance actions", m.name)
+        _merge(zones, m.zones, "zones", m.name)
+        _merge(burials, m.burials, "burials", m.name)
+        replaced = {s: f for s, f in m.space_options.items() if s in m.replaces_spaces}
+        _merge(
+            spaces,
+            {s: f for s, f in m.space_options.items() if s not in replaced},
+            "spaces",
+            m.name,
+        )
+        spaces.update(replaced)
+
+    def cat(attr: str) -> tuple[Any, ...]:
+        return tuple(f for m in modules for f in getattr(m, attr))
+
+    return Rules(
+        modules=tuple(m.name for m in modules),
+        phases=phases,
+        handlers=handlers,
+        chance_checks=checks,
+        space_options=spaces,
+        zones=zones,
+        visible_zones=frozenset(z for z, i in zones.items() if i.visible),
+        dead_zones=frozenset(z for z, i in zones.items() if i.dead),
+        recallable_zones=frozenset(z for z, i in zones.items() if i.recallable),
+        section_of_zone={z: i.section for z, i in zones.items() if i.section is not None},
+        burials=burials,
+        market_sales=cat("market_sales"),
+        anytime=cat("anytime"),
+        setup=cat("setup"),
+        after_apply=cat("after_apply"),
+        score=cat("score"),
+        invariants=cat("invariants"),
+        views=cat("views"),
+        public_forms=cat("public_forms"),
+        explains=explains,
+        canonical=canonical,
+    )

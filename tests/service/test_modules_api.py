@@ -1,0 +1,109 @@
+"""``POST /api/games`` takes ``modules`` and ``goal_claims``; the private view lists what a
+player may do at any moment; the public feed hides a goal deal."""
+
+from __future__ import annotations
+
+import json
+
+from flask.testing import FlaskClient
+from servicekit import AUTH
+
+from companion import village as v
+
+
+def test_a_game_with_modules(client: FlaskClient) -> None:
+    r = client.post(
+        "/api/games",
+        json={"players": ["red", "blue"], "modules": ["life_goals", "port"], "goal_claims": "auto"},
+        headers=AUTH,
+    )
+    assert r.status_code == 201, r.get_json()
+    tokens = r.get_json()["players"]
+    header = json.loads(
+        client.get("/api/export", headers=AUTH).get_data(as_text=True).splitlines()[0]
+    )
+    assert header["expansions"] == ["port", "life_goals"] and header["goal_claims"] == "auto"
+    state = client.get("/api/state").get_json()
+    assert state["modules"] == ["port", "life_goals"]
+    assert "port" in state and "life_goals" in state
+    mine = client.get(f"/api/state?viewer=red&token={tokens['red']}").get_json()
+    assert mine["anytime"] == []  # nothing to claim or cash yet
+
+
+def test_the_deal_is_private_on_the_feed(client: FlaskClient) -> None:
+    client.post(
+        "/api/games", json={"players": ["red", "blue"], "modules": ["life_goals"]}, headers=AUTH
+    )
+    client.post("/api/actions", json={"type": "virtual_draw"}, headers=AUTH)  # customers
+    assert client.get("/api/state").get_json()["pending"]["kind"] == "deal_silver"
+    r = client.post(
+        "/api/actions",
+        json={"type": "deal_goals", "tier": "silver", "hands": {"red": "writer", "blue": "farmer"}},
+        headers=AUTH,
+    )
+    assert r.status_code == 200, r.get_json()
+    log = json.dumps(client.get("/api/log").get_json()["entries"])
+    assert "deal" in log and "writer" not in log and "farmer" not in log
+    table = client.get("/api/state").get_json()
+    assert "writer" not in json.dumps(table["life_goals"])
+
+
+def test_bad_modules_are_400(client: FlaskClient) -> None:
+    for body in (
+        {"modules": ["inn"]},
+        {"modules": "port"},
+        {"modules": ["life_goals"], "goal_claims": "x"},
+    ):
+        r = client.post("/api/games", json={"players": ["red", "blue"], **body}, headers=AUTH)
+        assert r.status_code == 400, body
+        assert r.get_json()["code"] == "bad_modules"
+    assert client.get("/api/games").get_json()["games"] == []
+
+
+def _dealt_game(client: FlaskClient) -> dict[str, str]:
+    r = client.post(
+        "/api/games", json={"players": ["red", "blue"], "modules": ["life_goals"]}, headers=AUTH
+    )
+    tokens: dict[str, str] = r.get_json()["players"]
+    client.post("/api/actions", json={"type": "virtual_draw"}, headers=AUTH)
+    for tier, hands in (
+        ("silver", {"red": "aristocrat", "blue": "farmer"}),
+        ("gold", {"red": "dealer", "blue": "saint"}),
+    ):
+        client.post(
+            "/api/actions", json={"type": "deal_goals", "tier": tier, "hands": hands}, headers=AUTH
+        )
+    return tokens
+
+
+def test_a_player_claims_with_their_own_token(client: FlaskClient) -> None:
+    tokens = _dealt_game(client)
+    claim = {"type": "claim_goal", "player": "red", "goal": "aristocrat"}
+    assert client.post("/api/anytime", json=claim).status_code == 401
+    r = client.post(f"/api/anytime?token={tokens['blue']}", json=claim)
+    assert r.status_code == 401  # blue's token cannot claim for red
+    take = {"type": "take", "player": "red", "space": "harvest", "cube": "green"}
+    assert (
+        client.post(f"/api/anytime?token={tokens['red']}", json=take).get_json()["code"]
+        == "not_anytime"
+    )
+    r = client.post(f"/api/anytime?token={tokens['red']}", json=claim)
+    assert r.status_code == 422 and "still missing" in r.get_json()["message"]
+    mine = client.get(f"/api/state?viewer=red&token={tokens['red']}").get_json()
+    wanted = v.module_defaults(["life_goals"])["goals.silver.items"]["aristocrat"]["coin"]
+    assert mine["life_goals"]["players"]["red"]["missing"]["aristocrat"] == [
+        f"{wanted - 1} more coins"
+    ]
+
+
+def test_a_virtual_deal_keeps_its_seed_back_until_the_end(client: FlaskClient) -> None:
+    client.post(
+        "/api/games", json={"players": ["red", "blue"], "modules": ["life_goals"]}, headers=AUTH
+    )
+    client.post("/api/actions", json={"type": "virtual_draw"}, headers=AUTH)  # customers: public
+    client.post("/api/actions", json={"type": "virtual_draw"}, headers=AUTH)  # silver goals
+    draws = client.get("/api/draws").get_json()["draws"]
+    customers, deal = draws
+    assert "seed" in customers and customers["action"]["type"] == "reveal_customers"
+    assert deal["kind"] == "deal_silver" and deal.get("withheld") is True
+    assert "seed" not in deal and "hands" not in deal["action"] and deal["digest"]

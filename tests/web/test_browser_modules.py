@@ -1,0 +1,70 @@
+"""The new-game page offers the Port box's expansions: ticked, they are in the record
+header and the game starts with them (the deal comes before the first fill)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browserkit import BROWSER, TOKEN, Server, needs_playwright, open_page
+
+from companion import village as v
+
+pytestmark = BROWSER
+needs_playwright()
+
+
+def test_new_game_with_port_and_life_goals(server: Server, browser: Any) -> None:
+    tablet = open_page(browser, server.url + f"/new#token={TOKEN}")
+    tablet.check("input[name=count][value='2']", force=True)
+    tablet.check("input[name=module][value='port']", force=True)
+    tablet.check("input[name=module][value='life_goals']", force=True)
+    tablet.check("input[name=goal_claims]", force=True)
+    tablet.click("#start")
+    tablet.locator("#player-links li").nth(1).wait_for()
+    header = server.service.header()
+    assert header["expansions"] == ["port", "life_goals"]
+    assert header["goal_claims"] == "auto"
+    assert server.service.state().port is not None
+
+
+def test_new_game_without_expansions_is_the_base_game(server: Server, browser: Any) -> None:
+    tablet = open_page(browser, server.url + f"/new#token={TOKEN}")
+    tablet.click("#start")
+    tablet.locator("#player-links li").nth(1).wait_for()
+    header = server.service.header()
+    assert header["expansions"] == [] and "goal_claims" not in header
+
+
+def test_the_private_page_shows_goals_and_claims_one(server: Server, browser: Any) -> None:
+    svc = server.service
+    svc.new_game(["red", "blue"], modules=["life_goals"])
+    svc.submit({"type": "virtual_draw"})
+    for tier, hands in (
+        ("silver", {"red": "aristocrat", "blue": "farmer"}),
+        ("gold", {"red": "dealer", "blue": "saint"}),
+    ):
+        svc.submit({"type": "deal_goals", "tier": tier, "hands": hands})
+    phone = open_page(browser, server.url + f"/me/red?token={svc.player_token('red')}")
+    phone.locator("#me-goals [data-goal='dealer']").wait_for()
+    text = phone.locator("#me-goals").inner_text()
+    assert "Le Négociant" in text and "Still missing: 6 more customer(s) served" in text
+    assert phone.locator("[data-claim]").count() == 0  # nothing met yet
+    assert "farmer" not in phone.locator("body").inner_text().lower()  # blue's goals stay hidden
+    svc.state().p[v.Color.RED].customers.extend(f"c0{i}" for i in range(1, 7))  # as if served
+    phone.reload()
+    phone.locator("[data-claim='dealer']").click()
+    phone.locator("#me-goals [data-goal='dealer']", has_text="claimed").wait_for()
+    goals = svc.state().goals
+    assert goals is not None and goals.claimed[v.Color.RED] == frozenset({"dealer"})
+
+
+def test_the_play_page_shows_the_sea(server: Server, browser: Any) -> None:
+    svc = server.service
+    svc.new_game(["red", "blue"], modules=["port"])
+    while svc.state().phase in ("reveal_customers", "fill_bag"):
+        svc.submit({"type": "virtual_draw"})
+    tablet = open_page(browser, server.url + f"/play#token={TOKEN}")
+    tablet.locator("#sea [data-ship='red']").wait_for()
+    sea = tablet.locator("#sea").inner_text()
+    assert "Red — in port" in sea and "Captains left: 15" in sea
+    assert "Mission churches: B1 free" in sea
