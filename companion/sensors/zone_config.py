@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 _COUNCIL = {1: "lowest", 4: "highest"}
-_CHURCH = {1: "rightmost", 4: "leftmost"}
+_CHURCH = {1: "right", 4: "left"}
 
 
 def _cities() -> list[str]:
@@ -56,12 +56,11 @@ def _reader_zones() -> dict[str, tuple[str, str]]:
             out[Z.craft(b)] = ("Craft buildings", b.value.capitalize())
     for city in _cities():
         words = "-".join(p.capitalize() for p in city.split("-"))
-        out[Z.zone(Z.TRAVEL, city)] = ("Travel map", f"{words} (travel map)")
+        out[Z.zone(Z.TRAVEL, city)] = ("Travel map", f"Travel map, {words}")
     for c in Color:
-        out[Z.zone(Z.UNBORN, c)] = ("Beside the farms",
-                                    f"{c.value.capitalize()} family, not yet born")
+        out[Z.zone(Z.UNBORN, c)] = ("Beside the farms", f"{c.value.capitalize()}, not yet born")
     for s in Section:
-        out[Z.chronicle(s)] = ("Chronicle", f"Chronicle, {s.value} section")
+        out[Z.chronicle(s)] = ("Chronicle", f"Chronicle, {s.value}")
     out[Z.GRAVES] = ("Chronicle", "Anonymous graves")
     return out
 

@@ -50,7 +50,7 @@ def test_every_offered_zone_has_words_not_a_key() -> None:
     assert zone_config.label("farm:red") == "Red farm"
     assert zone_config.label("bag") == "Black bag's mouth"
     assert zone_config.label("council:2") == "Council level 2"
-    assert zone_config.label("travel:north-west") == "North-West (travel map)"
+    assert zone_config.label("travel:north-west") == "Travel map, North-West"
     for zone, (_group, words) in zone_config.READER_ZONES.items():
         assert ":" not in words and words != zone
 

@@ -47,6 +47,19 @@ class Rig:
         running.add(self.hub)
         self.hub.start()
         assert wait_for(lambda: self.hub.state == "streaming", 5)
+        self.stop = threading.Event()
+        self.beat = threading.Thread(target=self._heartbeat, daemon=True)
+        self.beat.start()
+
+    def _heartbeat(self) -> None:
+        """The hub's HB line every second, as the firmware sends (a silent link is lost)."""
+        ms = 0
+        while not self.stop.wait(1.0):
+            ms += 1000
+            try:
+                self.peer.line(f"HB {ms} 20,20,20")
+            except OSError:
+                return
 
     def _record(self, obs: Observation) -> None:
         if isinstance(obs, PiecesSeen | PiecesGone):
@@ -59,6 +72,8 @@ class Rig:
                     for o in self.seen if isinstance(o, PiecesSeen | PiecesGone)]
 
     def close(self) -> None:
+        self.stop.set()
+        self.beat.join(timeout=2)
         self.hub.close()
         self.peer.close()
         self.pair.close()
@@ -85,6 +100,12 @@ def test_get_is_public_and_lists_the_running_hub(rig: Rig) -> None:
     assert (hub["name"], hub["hub_id"], hub["health"]["state"]) == ("hub-test", 1, "up")
     assert [(r["index"], r["zone"], r["label"]) for r in hub["readers"]] == [
         (0, "farm:red", "Red farm"), (1, "unmapped", "unmapped"), (2, "unmapped", "unmapped")]
+
+
+def test_the_page_renders_and_the_reader_panel_links_to_it(rig: Rig) -> None:
+    html = rig.client.get("/readers").get_data(as_text=True)
+    assert 'id="zones-hubs"' in html and "zones.js" in html and 'id="zones-save"' in html
+    assert 'href="/readers"' in rig.client.get("/tags").get_data(as_text=True)
 
 
 def test_post_needs_the_token_and_refuses_bad_maps(rig: Rig) -> None:
@@ -125,7 +146,9 @@ def test_a_new_map_is_saved_and_moves_the_tag_on_reader_0(rig: Rig, tmp_path: Pa
     assert rig.moves()[1:] == [("gone", "farm:red", "red-1a"), ("seen", "council:2", "red-1a")]
 
     # what the hub reports from now on carries the new zones
+    rig.peer.present.add((1, UID2))
     rig.peer.line(f"SEEN 1 {UID2}")
+    rig.peer.present.discard((0, UID))
     rig.peer.line(f"GONE 0 {UID}")
     assert wait_for(lambda: len(rig.moves()) == 5, 3), rig.moves()
     assert rig.moves()[3:] == [("seen", "bag", UID2), ("gone", "council:2", "red-1a")]
