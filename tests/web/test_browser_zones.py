@@ -53,6 +53,7 @@ class Hubs:
             hub.start()
             self.hubs.append(hub)
         assert wait_for(lambda: all(h.state == "streaming" for h in self.hubs), 5)
+        self.faulted: set[tuple[int, int]] = set()  # (hub id, reader) not answering
         self.stop = threading.Event()
         self.beat = threading.Thread(target=self._heartbeat, daemon=True)
         self.beat.start()
@@ -63,8 +64,10 @@ class Hubs:
         while not self.stop.wait(1.0):
             ms += 1000
             for peer in self.peers:
+                polls = ["F" if (peer.hub_id, r) in self.faulted else "20"
+                         for r in range(peer.readers)]
                 try:
-                    peer.line(f"HB {ms} {','.join(['20'] * peer.readers)}")
+                    peer.line(f"HB {ms} {','.join(polls)}")
                 except OSError:
                     return
 
@@ -172,6 +175,17 @@ def test_find_each_reader_choose_its_zone_and_save(
     chosen = _select(phone, "hub:1/reader:3").locator("option:checked").inner_text()
     assert chosen == "Council level 2"
     phone.screenshot(path=str(shots / "readers-zones-390.png"), full_page=True)
+
+    # a reader that stops answering is said on its card and on its hub
+    hubs.faulted.add((2, 2))
+    hubs.peers[1].line("FAULT 2 timeout")
+    card = phone.locator('.reader-card[data-reader="hub:2/reader:2"] .status')
+    phone.wait_for_function(
+        "() => document.querySelector('.reader-card[data-reader=\"hub:2/reader:2\"] .status')"
+        ".textContent.startsWith('Not answering')")
+    assert card.inner_text() == "Not answering"
+    assert phone.locator('fieldset[data-hub="serial:/dev/ttyUSB1"] legend').inner_text() == (
+        "Hub 2 · connected, a reader is not answering")
     assert phone.js_errors == []
 
 
