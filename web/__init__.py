@@ -86,6 +86,9 @@ def create_app(config: dict[str, Any] | Any | None = None) -> Flask:
     from web import tags  # the tag registry, enrolment page and reader health (docs/tags.md)
 
     tags.init_app(app, db_path)
+    from web import zones  # which reader is which zone: /readers and /api/zones
+
+    app.register_blueprint(zones.bp)
     if importlib.util.find_spec("web.pages") is not None:
         pages = importlib.import_module("web.pages")
         if hasattr(pages, "bp"):

@@ -9,6 +9,7 @@ API (what ``companion tags listen --serial PORT`` and the runtime use)::
     hub.stats()        # {"lines", "bad_lines", "gaps", "observations", "naks", "connects"}
     hub.lines, hub.bad_lines, hub.gaps, hub.observations   # counters, readable any time
     hub.send("RATE 40")  # a command to the hub (PROTOCOL.md); hub.naks counts refusals
+    hub.set_zones(zone_map)  # a new zone map while running (pieces on readers re-announced)
     hub.state          # "disconnected" | "opening" | "hello" | "streaming" | "lost"
     hub.close()        # idempotent, returns within ~1 s
 
@@ -193,6 +194,9 @@ class SerialHub:
         self.hub_id: int | None = None
         self._readers: list[_Reader] = []
         self._lock = threading.RLock()
+        # held across a tag's bookkeeping and its emit, and across set_zones: observations
+        # of one reader leave in the order of the adapter's state
+        self._tag_lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._serial: Any = None
@@ -289,6 +293,26 @@ class SerialHub:
         """UIDs each reader sees now (as far as the adapter knows)."""
         with self._lock:
             return {i: frozenset(r.present) for i, r in enumerate(self._readers)}
+
+    def set_zones(self, zones: ZoneMap | Mapping[int, str]) -> int:
+        """Use ``zones`` from now on (thread-safe; the link stays up). Tags already on a
+        reader whose zone changes are re-announced: `PiecesGone` from the old zone, then
+        `PiecesSeen` in the new one (``on_tag`` is not called: the hub reported nothing).
+        Returns the number of readers whose zone changed."""
+        new = zones if isinstance(zones, ZoneMap) else ZoneMap({}, dict(zones))
+        with self._tag_lock:
+            with self._lock:
+                old, self.zones = self.zones, new
+                hub = self.hub_id
+                moves = [(i, old.zone(hub, i), new.zone(hub, i), sorted(r.present))
+                         for i, r in enumerate(self._readers)
+                         if old.zone(hub, i) != new.zone(hub, i)]
+            for i, was, now_zone, uids in moves:
+                for uid in uids:
+                    self._announce(PiecesGone, i, uid, was)
+                for uid in uids:
+                    self._announce(PiecesSeen, i, uid, now_zone)
+        return len(moves)
 
     def send(self, text: str) -> None:
         """Send a host command (``"RATE 40"``) if the port is open; errors are dropped."""
@@ -542,28 +566,34 @@ class SerialHub:
             self._ask_sync()
 
     def _tag(self, kind: str, r: int, uid: str) -> None:
-        with self._lock:
-            rd = self._readers[r]
-            if kind == "seen":
-                if uid in rd.present:
-                    return
-                rd.present.add(uid)
-            else:
-                if uid not in rd.present:
-                    return
-                rd.present.discard(uid)
-            now = time.monotonic()
-            rd.last_seen = now
-            self.observations += 1
-        zone = self.zones.zone(self.hub_id, r)
+        with self._tag_lock:
+            with self._lock:
+                rd = self._readers[r]
+                if kind == "seen":
+                    if uid in rd.present:
+                        return
+                    rd.present.add(uid)
+                else:
+                    if uid not in rd.present:
+                        return
+                    rd.present.discard(uid)
+                rd.last_seen = time.monotonic()
+                self.observations += 1
+                zone = self.zones.zone(self.hub_id, r)
+            cls = PiecesSeen if kind == "seen" else PiecesGone
+            now, piece = self._announce(cls, r, uid, zone)
+        if self._on_tag is not None:
+            self._on_tag(TagEvent(kind, self.hub_id, r, uid, piece, zone, now))
+
+    def _announce(self, cls: type[PiecesSeen] | type[PiecesGone], r: int, uid: str,
+                  zone: str) -> tuple[float, str | None]:
+        now = time.monotonic()
         piece = self._lookup(uid)
         source = f"hub:{self.hub_id if self.hub_id is not None else '?'}/reader:{r}"
         pieces = frozenset({piece}) if piece else frozenset()
         unknown = frozenset() if piece else frozenset({uid})
-        cls = PiecesSeen if kind == "seen" else PiecesGone
         self._emit(cls(source=source, t=now, zone=zone, pieces=pieces, unknown_uids=unknown))
-        if self._on_tag is not None:
-            self._on_tag(TagEvent(kind, self.hub_id, r, uid, piece, zone, now))
+        return now, piece
 
     def _close_port(self) -> None:
         ser, self._serial = self._serial, None
