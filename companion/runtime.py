@@ -174,7 +174,9 @@ class Runtime:
     ``SERIAL`` (serial ports of reader hubs; ``"auto"``: a hub found by its hello),
     ``ZONES`` (the hubs' reader → zone map file; default ``<db>.zones.json`` when present),
     ``CAMERA`` (a camera spec: V4L2 index, video file, image folder, ``sim``) and
-    ``CAMERA_CALIBRATION`` (default ``<db>.camera.json`` when present). Every observation
+    ``CAMERA_CALIBRATION`` (default ``<db>.camera.json`` when present); with ``DEMO``,
+    ``CAMERA="sim"`` renders the demo table's true state for the real camera adapter
+    (`companion.reconcile.live.camera_demo`). Every observation
     goes to ``running`` (the health panel and the taps for enrolment, the same object the
     web app shows) and to the reconciler; tag UIDs are looked up in ``registry``.
 
@@ -213,9 +215,16 @@ class Runtime:
         self.running = RunningSensors()
         self.running.subscribe(self.emit)
         self.adapters: list[Adapter] = list(adapters or [])
+        self._camera_demo: Any = None
         try:
-            self.adapters += build_adapters(self.config, self.running.observe,
-                                            self.registry.lookup)
+            if self.config["DEMO"] and self.config.get("CAMERA") == "sim":
+                from companion.reconcile.live import camera_demo
+
+                self._camera_demo, camera = camera_demo(self)
+                self.adapters.append(camera)
+            self.adapters += build_adapters({**self.config, "CAMERA": None}
+                                            if self._camera_demo is not None else self.config,
+                                            self.running.observe, self.registry.lookup)
         except BaseException:
             self.store.close()
             raise
@@ -238,7 +247,9 @@ class Runtime:
             except ImportError as exc:  # e.g. pyscard missing: the panel shows it down
                 log.error("cannot start %s: %s", adapter.name, exc)
         if self.config["DEMO"]:
-            if self.config["SENSORS"] == "sim":
+            if self._camera_demo is not None:
+                self._demo = self._camera_demo
+            elif self.config["SENSORS"] == "sim":
                 from companion.reconcile.live import LiveSimTable
 
                 self._demo = LiveSimTable(self, self.config["SIM_SETUP"],
@@ -330,6 +341,11 @@ class Runtime:
         return [{"seq": seq, "observations": obs}
                 for (g, seq), obs in sorted(self.link.evidence.items()) if g == game_id]
 
+    def camera(self) -> Any:
+        """The running `CameraAdapter` (for the calibration page and crops), or None (no
+        OpenCV import here: a service without a camera never loads it)."""
+        return next((a for a in self.adapters if hasattr(a, "crop_png")), None)
+
     @property
     def threads(self) -> list[threading.Thread]:
         return list(self._threads)
@@ -353,9 +369,15 @@ class Runtime:
                     log.exception("listener failed")
 
     def _reconciler_loop(self) -> None:
+        last_tick = 0.0
         while not self._stop.is_set():
             deadline = time.monotonic() + 0.1
             while True:
+                if self.service.current_game_id is not None:
+                    with self._rec_lock:  # tick as soon as a reading has settled
+                        due = self.reconciler.table.next_due(time.monotonic())
+                    if due is not None:  # (at most one tick per 5 ms)
+                        deadline = min(deadline, max(due + 0.001, last_tick + 0.005))
                 try:
                     obs = self._inbox.get(timeout=max(0.0, deadline - time.monotonic()))
                 except queue.Empty:
@@ -370,7 +392,8 @@ class Runtime:
                 continue
             try:
                 with self._rec_lock:
-                    self.reconciler.tick(time.monotonic())
+                    last_tick = time.monotonic()
+                    self.reconciler.tick(last_tick)
             except Exception:
                 log.exception("reconciler tick failed")
 
