@@ -31,7 +31,9 @@ from typing import Any
 import companion.village as v
 from companion.reconcile.observations import Health, Observation, to_json
 from companion.reconcile.reconciler import Closed, Outcome, Reconciler, Refused
-from companion.sensors import Adapter
+from companion.sensors import Adapter, Emit
+from companion.sensors.registry import TagRegistry
+from companion.sensors.running import RunningSensors
 from companion.store import EventStore
 from companion.table import TableService
 from companion.table.errors import TableError
@@ -127,13 +129,62 @@ class SensingFeed:
             self._subs.clear()
 
 
+def build_adapters(config: dict[str, Any], emit: Emit,
+                   lookup: Callable[[str], str | None]) -> list[Adapter]:
+    """The device adapters the config asks for (``PCSC``, ``SERIAL``, ``ZONES``, ``CAMERA``,
+    ``CAMERA_CALIBRATION``; see `Runtime`), not started. A device that is not there is no
+    error: its adapter waits for it and its health says so. Raises OSError or ZoneMapError
+    (zone map), CalibrationError (camera calibration)."""
+    adapters: list[Adapter] = []
+    db = Path(config["DB_PATH"])
+    if config.get("PCSC"):
+        from companion.sensors.pcsc_pad import PcscPad
+
+        adapters.append(PcscPad(emit, lookup, name="pad"))
+    ports = list(config.get("SERIAL") or [])
+    if ports:
+        from companion.sensors import zone_config
+        from companion.sensors.serial_hub import SerialHub, ZoneMap
+
+        zones_file = config.get("ZONES")
+        if zones_file is None and zone_config.default_path(db).exists():
+            zones_file = zone_config.default_path(db)
+        # the same check as the readers page: a zone a reader cannot have stops the start
+        zones = zone_config.load(zones_file) if zones_file else ZoneMap({}, {})
+        for i, port in enumerate(ports):
+            scan = port == "auto"
+            adapters.append(SerialHub(None if scan else port, emit, zones, lookup,
+                                      name=f"serial:scan{i}" if scan else None))
+    if config.get("CAMERA"):
+        from companion.sensors.camera import camera_adapter
+
+        calibration = config.get("CAMERA_CALIBRATION")
+        if calibration is None and db.with_suffix(".camera.json").exists():
+            calibration = db.with_suffix(".camera.json")
+        adapters.append(camera_adapter(str(config["CAMERA"]), emit,
+                                       str(calibration) if calibration else None))
+    return adapters
+
+
 class Runtime:
     """Builds and owns the parts of the process; ``start()`` then ``close()``.
 
     ``config`` keys: ``DB_PATH`` (None: a temporary database), ``TABLE_TOKEN``, ``DEMO``
     (a game plays itself), ``SENSORS`` (``"none"`` or ``"sim"``: the demo is played on a
     simulated table seen through ``SIM_SETUP``/``SIM_NOISE`` and the real reconciler),
-    ``DEMO_INTERVAL``. Raises what `EventStore` raises for a database it cannot open.
+    ``DEMO_INTERVAL``. Real devices (`build_adapters`): ``PCSC`` (True: the PC/SC tap pad),
+    ``SERIAL`` (serial ports of reader hubs; ``"auto"``: a hub found by its hello),
+    ``ZONES`` (the hubs' reader → zone map file; default ``<db>.zones.json`` when present),
+    ``CAMERA`` (a camera spec: V4L2 index, video file, image folder, ``sim``) and
+    ``CAMERA_CALIBRATION`` (default ``<db>.camera.json`` when present); with ``DEMO``,
+    ``CAMERA="sim"`` renders the demo table's true state for the real camera adapter
+    (`companion.reconcile.live.camera_demo`). Every observation
+    goes to ``running`` (the health panel and the taps for enrolment, the same object the
+    web app shows) and to the reconciler; tag UIDs are looked up in ``registry``.
+
+    Raises what `EventStore` raises for a database it cannot open, OSError or
+    `companion.sensors.serial_hub.ZoneMapError` for a zone map it cannot use,
+    `vision.calibration.CalibrationError` for a camera calibration file that is not one.
     """
 
     def __init__(self, config: dict[str, Any] | None = None,
@@ -153,7 +204,6 @@ class Runtime:
         self.link = ServiceLink(self.service, Path(db).with_suffix(".evidence.jsonl"))
         self._rec_lock = threading.RLock()
         self.reconciler = Reconciler(self.link, listener=self._outcome)
-        self.adapters: list[Adapter] = list(adapters or [])
         self._listeners: list[Callable[[Notice], None]] = []
         self._notices: queue.Queue[Notice | None] = queue.Queue()
         self._inbox: queue.Queue[Observation | None] = queue.Queue()
@@ -163,6 +213,25 @@ class Runtime:
         self._started = False
         self._closed = False
         self._ids = itertools.count(1)
+        self.registry = TagRegistry(db)
+        self.running = RunningSensors()
+        self.running.subscribe(self.emit)
+        self.adapters: list[Adapter] = list(adapters or [])
+        self._camera_demo: Any = None
+        try:
+            if self.config["DEMO"] and self.config.get("CAMERA") == "sim":
+                from companion.reconcile.live import camera_demo
+
+                self._camera_demo, camera = camera_demo(self)
+                self.adapters.append(camera)
+            self.adapters += build_adapters({**self.config, "CAMERA": None}
+                                            if self._camera_demo is not None else self.config,
+                                            self.running.observe, self.registry.lookup)
+        except BaseException:
+            self.store.close()
+            raise
+        for adapter in self.adapters:
+            self.running.add(adapter)
         self.service.add_listener(self._notices.put)
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -175,9 +244,14 @@ class Runtime:
         self._spawn("runtime-listeners", self._listener_loop)
         self._spawn("runtime-reconciler", self._reconciler_loop)
         for adapter in self.adapters:
-            adapter.start()
+            try:
+                adapter.start()
+            except ImportError as exc:  # e.g. pyscard missing: the panel shows it down
+                log.error("cannot start %s: %s", adapter.name, exc)
         if self.config["DEMO"]:
-            if self.config["SENSORS"] == "sim":
+            if self._camera_demo is not None:
+                self._demo = self._camera_demo
+            elif self.config["SENSORS"] == "sim":
                 from companion.reconcile.live import LiveSimTable
 
                 self._demo = LiveSimTable(self, self.config["SIM_SETUP"],
@@ -269,6 +343,11 @@ class Runtime:
         return [{"seq": seq, "observations": obs}
                 for (g, seq), obs in sorted(self.link.evidence.items()) if g == game_id]
 
+    def camera(self) -> Any:
+        """The running `CameraAdapter` (for the calibration page and crops), or None (no
+        OpenCV import here: a service without a camera never loads it)."""
+        return next((a for a in self.adapters if hasattr(a, "crop_png")), None)
+
     @property
     def threads(self) -> list[threading.Thread]:
         return list(self._threads)
@@ -292,9 +371,15 @@ class Runtime:
                     log.exception("listener failed")
 
     def _reconciler_loop(self) -> None:
+        last_tick = 0.0
         while not self._stop.is_set():
             deadline = time.monotonic() + 0.1
             while True:
+                if self.service.current_game_id is not None:
+                    with self._rec_lock:  # tick as soon as a reading has settled
+                        due = self.reconciler.table.next_due(time.monotonic())
+                    if due is not None:  # (at most one tick per 5 ms)
+                        deadline = min(deadline, max(due + 0.001, last_tick + 0.005))
                 try:
                     obs = self._inbox.get(timeout=max(0.0, deadline - time.monotonic()))
                 except queue.Empty:
@@ -309,7 +394,8 @@ class Runtime:
                 continue
             try:
                 with self._rec_lock:
-                    self.reconciler.tick(time.monotonic())
+                    last_tick = time.monotonic()
+                    self.reconciler.tick(last_tick)
             except Exception:
                 log.exception("reconciler tick failed")
 
@@ -318,4 +404,4 @@ class Runtime:
         self.sensing.publish(outcome.kind if not isinstance(outcome, Closed) else "closed", data)
 
 
-__all__ = ["Runtime", "SensingFeed", "ServiceLink"]
+__all__ = ["Runtime", "SensingFeed", "ServiceLink", "build_adapters"]

@@ -3,6 +3,8 @@ the rest in Flask threads; see `web.asgi`).
 
     python -m companion.serve --port 8000            # or: companion serve
     python -m companion.serve --demo                 # a simulated game, no hardware
+    python -m companion.serve --pcsc --serial auto   # the tap pad and a reader hub
+    python -m companion.serve --camera 0             # a webcam over the table
 
 At start it prints the table's URL (with the table token) as text and as a QR code. Without
 ``--token`` the token is read from (or generated into) a file beside the database, so the
@@ -72,6 +74,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="sim: with --demo, the game is played on a simulated table seen by simulated "
         "sensors and the reconciler (see docs/sensing.md)",
     )
+    parser.add_argument("--pcsc", action="store_true",
+                        help="watch the PC/SC tap pad (any reader pcscd knows)")
+    parser.add_argument(
+        "--serial", action="append", default=[], metavar="PORT",
+        help="a reader hub on this serial port (repeatable; 'auto': a hub found by its hello)")
+    parser.add_argument(
+        "--zones", type=Path, default=None, metavar="FILE",
+        help="the hubs' reader → zone map (default: <db>.zones.json when present; hardware.md)")
+    parser.add_argument(
+        "--camera", default=None, metavar="SPEC",
+        help="a camera over the table: V4L2 index, video file, image folder or 'sim' "
+        "(calibration: <db>.camera.json when present; docs/vision.md)")
     parser.add_argument(
         "--public-url",
         default=None,
@@ -119,9 +133,21 @@ def run(args: argparse.Namespace) -> int:
                 "BOXCHECK_PATH": args.boxcheck,
                 "READ_WORKERS": max(args.threads, 2),
                 "SENSORS": args.sensors,
+                "PCSC": args.pcsc,
+                "SERIAL": args.serial,
+                "ZONES": args.zones,
+                "CAMERA": args.camera,
             }
         )
+    except ValueError as exc:  # ZoneMapError, CalibrationError: a file that is not one
+        print(f"companion serve: {exc}", file=sys.stderr)
+        return 2
     except (StoreError, OSError) as exc:
+        if args.zones is not None and isinstance(exc, OSError) and exc.filename is not None \
+                and Path(exc.filename) == args.zones:
+            print(f"companion serve: cannot read the zone map {args.zones}: {exc.strerror}",
+                  file=sys.stderr)
+            return 2
         error = storage_error(db, exc) if isinstance(exc, OSError) else exc
         if isinstance(error, StorageFull):
             why = "the disk is full"

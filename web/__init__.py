@@ -73,6 +73,11 @@ def create_app(config: dict[str, Any] | Any | None = None) -> Flask:
     if runtime is not None:
         service = runtime.service
         app.extensions["runtime"] = runtime
+        app.extensions["sensors"] = runtime.running  # the runtime's adapters, on /tags
+        app.extensions["tags"] = runtime.registry
+        camera = runtime.camera()
+        if camera is not None:  # the calibration page shows its frames
+            app.extensions["camera"] = camera
     else:
         service = TableService(EventStore(db_path), app.config["TABLE_TOKEN"])
     app.config["TABLE_TOKEN"] = service.table_token

@@ -6,7 +6,8 @@ calibration is saved as ``<db>.camera.json`` beside the database (or the file na
 ``CAMERA_CALIBRATION`` setting). Frames come from the running camera adapter
 (``app.extensions["camera"]``) when there is one, else from the source named by the
 ``CAMERA_SOURCE`` setting (a device index, ``/dev/videoN``, a file, a folder or ``sim``).
-Changes need the table token.
+Changes need the table token. ``GET /api/camera/crop.png?region=R``: the running camera's
+last frame cut around region R (for a discrepancy shown on the tablet).
 """
 
 from __future__ import annotations
@@ -115,6 +116,24 @@ def rectified() -> Response:
     _ok, png = cv2.imencode(".png", img)
     return Response(png.tobytes(), mimetype="image/png",
                     headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/api/camera/crop.png")
+def crop() -> Response:
+    """The running camera's last frame cut around one region (``?region=space:market``):
+    what the camera saw at the place a discrepancy names. 400 without ``region``; 404
+    (``no_camera``) without a running camera or frame, or (``not_in_view``) when that
+    region's board is not in view or the layout has no such region."""
+    region = request.args.get("region", "")
+    if not region:
+        raise ApiError(400, "malformed", "give ?region=<region name>, e.g. space:market")
+    adapter = current_app.extensions.get("camera")
+    if adapter is None or adapter.last_frame() is None:
+        raise ApiError(404, "no_camera", "no running camera, or no frame yet")
+    png = adapter.crop_png(region)
+    if png is None:
+        raise ApiError(404, "not_in_view", f"{region!r} is not in the camera's view")
+    return Response(png, mimetype="image/png", headers={"Cache-Control": "no-store"})
 
 
 def _save(cal: Any) -> Response:

@@ -11,8 +11,9 @@
     GET  /api/sensors           each running adapter's health and its readers
 
 `init_app` opens the registry on the games database (``app.extensions["tags"]``) and gives
-the app an empty `RunningSensors` (``app.extensions["sensors"]``) unless one was put there
-already; the sensor runtime adds its adapters to that object.
+the app an empty `RunningSensors` (``app.extensions["sensors"]``) unless they were put
+there already: an app built around a `companion.runtime.Runtime` shows the runtime's own
+registry and adapters (``Runtime.registry``, ``Runtime.running``).
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def init_app(app: Flask, db_path: str | Path) -> None:
     """Open the tag registry in ``db_path`` and register the blueprint.
 
     Raises sqlite3.DatabaseError if the file is not an SQLite database."""
-    app.extensions["tags"] = TagRegistry(db_path)
+    if "tags" not in app.extensions:
+        app.extensions["tags"] = TagRegistry(db_path)
     app.extensions.setdefault("sensors", RunningSensors())
     app.register_blueprint(bp)
 

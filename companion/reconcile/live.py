@@ -1,4 +1,6 @@
-"""The demo on a simulated table, in real time: ``companion serve --demo --sensors sim``.
+"""The demo on a simulated table, in real time: ``companion serve --demo --sensors sim``,
+and ``companion serve --demo --camera sim`` (`camera_demo`: the table's true state is
+rendered by the `vision` renderer and read by the real camera adapter).
 
 A thread plays random legal games "by hand" on a `SimTable`; its sensors' observations go
 to the runtime's real reconciler, which submits what it recognises to the table service.
@@ -40,6 +42,60 @@ class _Emit:
         self.runtime.emit(obs)
 
 
+class PictureSource:
+    """A camera source showing a game state: ``state()`` → ``picture`` → the `vision`
+    renderer (cubes on the action spaces and in the supplies; a fixed camera pose), a
+    frame every ``1/fps`` s stamped with the monotonic clock. A frame is rendered only when
+    the picture changed. ``state()`` returning None (no game yet) shows an empty board."""
+
+    def __init__(self, state: Any, fps: float = 5.0, name: str = "sim:camera") -> None:
+        from vision.layout import load
+
+        self.state, self.fps, self.name = state, fps, name
+        self._layout = load()
+        self._key: Any = None
+        self._image: Any = None
+        self._next = 0.0
+
+    def open(self) -> None:
+        self._next = time.monotonic()
+
+    def read(self) -> Any:
+        from companion.village.picture import picture
+        from vision.render import Scene, render
+        from vision.sources import Frame
+        from vision.table import from_dict
+
+        wait = self._next - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        self._next = max(self._next + 1.0 / self.fps, time.monotonic())
+        st = self.state()
+        flat = {} if st is None else {
+            r: {c: n for c, n in counts.items() if n}
+            for r, counts in picture(st).cubes.items() if r.startswith(("space:", "supply:"))}
+        key = repr(sorted(flat.items()))
+        if key != self._key:
+            self._image = render(self._layout, from_dict(flat), Scene(seed=7, noise=1.5)).image
+            self._key = key
+        return Frame(self._image, time.monotonic())
+
+    def close(self) -> None:
+        return None
+
+
+def camera_demo(runtime: Runtime) -> tuple[LiveSimTable, Any]:
+    """The demo of ``--demo --camera sim``: a `LiveSimTable` whose players tap members on the
+    pad and enter on the tablet what no sensor sees, and a real `CameraAdapter` watching the
+    rendered table (its observations go through ``runtime.running`` like any device's)."""
+    from companion.sensors.camera import CameraAdapter
+
+    demo = LiveSimTable(runtime, setup="pad", noise="none")
+    camera = CameraAdapter(lambda: PictureSource(demo.truth), runtime.running.observe,
+                           name="camera:sim", settle_s=0.4)
+    return demo, camera
+
+
 class LiveSimTable:
     """Plays on a simulated table every ``move`` seconds; answers after ``patience``."""
 
@@ -52,6 +108,12 @@ class LiveSimTable:
         self._thread = threading.Thread(target=self._run, name="demo-sim-table", daemon=True)
         self.counts = Counts()
         self._seen_at: dict[int, float] = {}
+        self._sim: SimTable | None = None
+
+    def truth(self) -> v.GameState | None:
+        """The true state of the table now (None before the first game)."""
+        sim = self._sim
+        return sim.truth if sim is not None else None
 
     def start(self) -> None:
         self._thread.start()
@@ -81,6 +143,7 @@ class LiveSimTable:
         sim = SimTable(self.setup, self.noise, self.rng, truth, _Emit(self.runtime),  # type: ignore[arg-type]
                        self.counts)
         sim.start(time.monotonic())
+        self._sim = sim
         while truth.phase != "over" and not self._stop.is_set():
             spec = v.chance_spec(truth)
             if spec is not None:

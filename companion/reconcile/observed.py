@@ -4,7 +4,8 @@ Each (source, region) keeps its latest raw value and when it last changed. A val
 *settled* once it has stayed the same for ``settle`` seconds while not occluded, so a piece
 slid across a reader or a cube under a passing hand (appearing and vanishing within the
 settle time) is never committed. Regions whose sources disagree, and regions occluded for
-longer than ``occlusion_timeout``, are left out of the comparison.
+longer than ``occlusion_timeout``, are left out of the comparison; `conflicts` names the
+disagreeing ones (the reconciler asks about them, see ``Reconciler.tick``).
 
 Region values use the flat form of ``Picture.regions()`` (piece zones as figure
 signatures), so they compare directly with what the engine expects.
@@ -138,6 +139,14 @@ class ObservedTable:
             cell.settled_ids = cell.ids
         return changed
 
+    def next_due(self, now: float) -> float | None:
+        """When the earliest value waiting to settle (and not under a hand) will have been
+        still for ``settle`` seconds (None if nothing waits): when a tick can commit it."""
+        hidden = self.hidden(now)
+        due = [c.since + self.settle for (_s, name), c in self.cells.items()
+               if (c.settled != c.raw or c.settled_ids != c.ids) and name not in hidden]
+        return min(due, default=None)
+
     def quiet(self, now: float) -> bool:
         """True when nothing waits to settle and no hand has been over the table lately
         (a hand resting longer than ``occlusion_timeout`` no longer holds things up)."""
@@ -164,6 +173,16 @@ class ObservedTable:
         for name in conflict:
             del out[name]
         return out
+
+    def conflicts(self, now: float) -> dict[str, dict[str, RegionValue]]:
+        """Regions (not under a hand) whose sources settled on different values: region →
+        source → its settled value. `settled` leaves these regions out."""
+        hidden = self.hidden(now)
+        by_region: dict[str, dict[str, RegionValue]] = {}
+        for (src, name), cell in self.cells.items():
+            if cell.settled is not None and name not in hidden:
+                by_region.setdefault(name, {})[src] = cell.settled
+        return {r: vals for r, vals in by_region.items() if len(set(vals.values())) > 1}
 
     def ids(self, name: str) -> frozenset[str]:
         """Settled piece ids any source reported in zone ``name``."""

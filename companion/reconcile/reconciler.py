@@ -164,7 +164,9 @@ class Reconciler:
             return []
         st, seq = self.link.state(), self.link.seq()
         observed = self.table.settled(now)
-        key = (seq, tuple(sorted(observed.items())), tuple(taps))
+        conflicts = self.table.conflicts(now)
+        key = (seq, tuple(sorted(observed.items())), tuple(taps), repr(sorted(
+            (r, sorted(vals.items())) for r, vals in conflicts.items())))
         ask = self._waiting and now - self.table.last_change >= self.ask_after
         if key == self._last and not ask:
             return []
@@ -172,9 +174,42 @@ class Reconciler:
         self._waiting = False
         started = time.perf_counter()
         try:
+            if conflicts and not taps:
+                asked = self._disagreement(st, seq, observed, conflicts)
+                if asked is not None:
+                    return asked
             return self._reconcile(st, seq, observed, taps, ask)
         finally:
             self.timings.append(time.perf_counter() - started)
+
+    def _disagreement(self, st: v.GameState, seq: int, observed: dict[str, RegionValue],
+                      conflicts: dict[str, dict[str, RegionValue]]) -> list[Outcome] | None:
+        """Two sources (a tag reader and the camera) settled on different values for a
+        region: never a silent choice. The actions each source's reading would explain
+        become the candidates of a prompt naming the region and the sources; None (and the
+        region stays out of the comparison) when no reading explains any action."""
+        paths: dict[str, Path] = {}
+        for region, values in sorted(conflicts.items()):
+            for value in set(values.values()):
+                result = explain(self._cache, st, {**observed, region: value},
+                                 depth=self.depth, budget=self.budget,
+                                 chance_from=ChanceReader(observed))
+                if result.cut:
+                    continue
+                for m in result.matches:
+                    if m:
+                        paths.setdefault(repr([a.to_json() for a in m]), m)
+        if not paths:
+            return None
+        out: list[Outcome] = []
+        if self.discrepancy is not None:
+            out.append(self._close_discrepancy("sources disagree"))
+        prompt = self._new_prompt(seq, list(paths.values()))
+        where = ", ".join(f"{r} ({' vs '.join(sorted(vals))})"
+                          for r, vals in sorted(conflicts.items()))
+        prompt.question = f"The sensors disagree on {where}: which was it?"
+        out.append(prompt)
+        return self._emit(out)
 
     def _last_tap(self) -> float:
         return max((t.t for t in self.table.taps), default=float("-inf"))

@@ -1,12 +1,21 @@
 """Benchmark: serial line written → observation emitted by the serial hub adapter.
 
     python -m companion.sensors.hub_bench [--lines N] [--interval-ms MS] [--burst N]
+    python -m companion.sensors.hub_bench --end-to-end [--samples N] [--settle S]
 
 A socat pseudo-terminal pair stands for the USB cable; a peer writes checksummed ``SEEN``
 / ``GONE`` lines as the firmware would, the real `SerialHub` reads the other end. Prints
 latency p50/p95/max from the write to the ``emit`` call (measured up to the observation:
 the reconciler and the live feed are not in this path), and the throughput of a burst.
 Needs ``socat`` and pyserial.
+
+``--end-to-end``: the whole path in one process: the peer writes ``SEEN`` for a child put
+on red's farm (after a family take entered on the tablet), the `SerialHub` that a `Runtime`
+built from ``SERIAL``/``ZONES`` emits it, the reconciler settles it and submits the birth,
+and a live-feed client (``GET /api/events`` on a uvicorn server, the served ASGI app) gets
+the event. Prints p50/p95/max of each step and of the whole, with the settle time (the
+reconciler waits that long for a reading to stay still, by design; ``--settle``) and the
+part of the whole that is not that wait.
 """
 
 from __future__ import annotations
@@ -37,10 +46,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lines", type=int, default=2000, help="lines timed one by one")
     ap.add_argument("--interval-ms", type=float, default=2.0, help="pause between them")
     ap.add_argument("--burst", type=int, default=20000, help="lines for the throughput run")
+    ap.add_argument("--end-to-end", action="store_true",
+                    help="serial line → observation → applied action → live feed (SSE)")
+    ap.add_argument("--samples", type=int, default=30, help="with --end-to-end: births timed")
+    ap.add_argument("--settle", type=float, default=0.5,
+                    help="with --end-to-end: the reconciler's settle time, s (default 0.5)")
     args = ap.parse_args(argv)
     if not shutil.which("socat"):
         print("socat is not installed", file=sys.stderr)
         return 2
+    if args.end_to_end:
+        return end_to_end(args.samples, args.settle)
     tmp = Path(tempfile.mkdtemp(prefix="hub-bench-"))
     a, b = str(tmp / "a"), str(tmp / "b")
     socat = subprocess.Popen(["socat", f"pty,raw,echo=0,link={a}", f"pty,raw,echo=0,link={b}"],
@@ -136,6 +152,190 @@ def main(argv: list[str] | None = None) -> int:
         os.close(fd)
         return 0
     finally:
+        socat.terminate()
+        socat.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+class _Peer:
+    """The far end of a socat pair, answering like the firmware (HELLO, START/SYNC with the
+    replay of what is present) and writing SEEN/GONE lines on demand."""
+
+    def __init__(self, path: str) -> None:
+        self.fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
+        self.seq = 0
+        self.present: set[str] = set()
+        self.lock = threading.Lock()
+        threading.Thread(target=self._answer, daemon=True).start()
+
+    def line(self, body: str) -> float:
+        with self.lock:
+            data = frame(f"{self.seq} {body}")
+            self.seq = (self.seq + 1) % 256
+            t = time.monotonic()
+            os.write(self.fd, data)
+            return t
+
+    def seen(self, uid: str) -> float:
+        self.present.add(uid)
+        return self.line(f"SEEN 0 {uid}")
+
+    def gone(self, uid: str) -> float:
+        self.present.discard(uid)
+        return self.line(f"GONE 0 {uid}")
+
+    def _answer(self) -> None:
+        buf = b""
+        while True:
+            try:
+                chunk = os.read(self.fd, 256)
+            except OSError:
+                return
+            if not chunk:
+                return
+            buf += chunk
+            while b"\n" in buf:
+                raw, buf = buf.split(b"\n", 1)
+                if raw.startswith(b"HELLO*"):
+                    self.line("HELLO village-hub proto=1 fw=bench board=bench id=1 readers=1 "
+                              "status=O rate=20")
+                elif raw.startswith((b"START*", b"SYNC*")):
+                    with self.lock:
+                        pass
+                    for uid in sorted(self.present):
+                        self.line(f"SEEN 0 {uid}")
+                    self.line(f"SYNC {len(self.present)}")
+
+
+def end_to_end(samples: int, settle: float) -> int:
+    """Time ``samples`` births from the serial line to the live feed; print the numbers.
+    Returns the exit status (1 if the path did not work)."""
+    import http.client
+    import json
+    import socket
+
+    import uvicorn
+
+    from companion.runtime import Runtime
+    from web import create_app
+    from web.asgi import make_asgi
+
+    uids = {"red-1a": "04A1B2C3D4E5F6", "red-1b": "11223344", "red-1c": "04C1C2C3C4C5C6",
+            "red-1d": "55667788", "red-2a": "04D1D2D3D4D5D6"}
+    tmp = Path(tempfile.mkdtemp(prefix="hub-e2e-"))
+    a, b = str(tmp / "a"), str(tmp / "b")
+    socat = subprocess.Popen(["socat", f"pty,raw,echo=0,link={a}", f"pty,raw,echo=0,link={b}"],
+                             stderr=subprocess.DEVNULL)
+    rt: Runtime | None = None
+    server: uvicorn.Server | None = None
+    try:
+        while not (os.path.exists(a) and os.path.exists(b)):
+            time.sleep(0.005)
+        peer = _Peer(b)
+        for piece in ("red-1a", "red-1b", "red-1c", "red-1d"):
+            peer.present.add(uids[piece])
+        zones = tmp / "zones.json"
+        zones.write_text(json.dumps({"default": {"0": "farm:red"}}))
+        rt = Runtime({"DB_PATH": tmp / "games.sqlite3", "SERIAL": [a], "ZONES": zones})
+        rt.reconciler.table.settle = settle
+        for piece, uid in uids.items():
+            rt.registry.enrol(uid, piece)
+        observed: dict[str, float] = {}
+        applied: list[tuple[int, float]] = []
+
+        def on_obs(o: Observation) -> None:
+            if isinstance(o, PiecesSeen) and "red-2a" in o.pieces:
+                observed.setdefault("red-2a", time.monotonic())
+
+        rt.running.subscribe(on_obs)
+        # the action is stored: the service calls its listeners right then (under its lock)
+        rt.service.add_listener(lambda n: applied.append((n.seq, time.monotonic())))
+        rt.start()
+        app = create_app(rt)
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(64)
+        port = sock.getsockname()[1]
+        server = uvicorn.Server(uvicorn.Config(make_asgi(app), log_level="warning",
+                                               lifespan="on", http="httptools"))
+        threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True).start()
+        while not server.started:
+            time.sleep(0.01)
+        feed: list[tuple[int, float]] = []
+
+        def listen() -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            conn.request("GET", "/api/events")
+            resp = conn.getresponse()
+            while True:
+                raw = resp.fp.readline()
+                if not raw:
+                    return
+                if raw.startswith(b"id: "):
+                    feed.append((int(raw[4:]), time.monotonic()))
+
+        threading.Thread(target=listen, daemon=True).start()
+        svc = rt.service
+        steps: dict[str, list[float]] = {"line -> observation": [],
+                                         "observation -> applied": [],
+                                         "applied -> SSE": [], "line -> SSE": []}
+        misses = 0
+        deadline = time.monotonic() + 20
+        while rt.adapters[0].health().state != "up" and time.monotonic() < deadline:
+            time.sleep(0.01)
+        for _ in range(samples):
+            if uids["red-2a"] in peer.present:
+                peer.gone(uids["red-2a"])
+                time.sleep(settle + 0.3)
+            take = None
+            while take is None:
+                svc.new_game(["red", "blue"], first_player="red")
+                while "virtual_draw" in json.dumps(svc.legal()):
+                    svc.submit({"type": "virtual_draw"})
+                take = next((x for x in svc.legal() if x.get("space") == "family"), None)
+            seq = svc.submit(take, "tablet")
+            time.sleep(settle + 0.3)
+            observed.clear()
+            n_feed, n_applied = len(feed), len(applied)
+            t0 = peer.seen(uids["red-2a"])
+            end = time.monotonic() + 10
+            while time.monotonic() < end and not any(
+                    s == seq + 1 for s, _ in feed[n_feed:]):
+                time.sleep(0.001)
+            got = [t for s, t in feed[n_feed:] if s == seq + 1]
+            done = [t for s, t in applied[n_applied:] if s == seq + 1]
+            if not got or not done or "red-2a" not in observed:
+                misses += 1
+                print(f"  a birth missed: observed {sorted(observed)}, applied {bool(done)}, "
+                      f"fed {bool(got)}; last messages "
+                      f"{[n for n, _ in rt.sensing.recent[-4:]]}", file=sys.stderr)
+                continue
+            steps["line -> observation"].append((observed["red-2a"] - t0) * 1000)
+            steps["observation -> applied"].append((done[0] - observed["red-2a"]) * 1000)
+            steps["applied -> SSE"].append((got[0] - done[0]) * 1000)
+            steps["line -> SSE"].append((got[0] - t0) * 1000)
+        n = len(steps["line -> SSE"])
+        print(f"serial line -> observation -> applied action -> SSE ({n}/{samples} births; "
+              f"socat pty, Runtime + reconciler, uvicorn, one live-feed client; "
+              f"settle {settle * 1000:.0f} ms, a reconciler tick when a reading settles)")
+        if not n:
+            print("no birth reached the live feed", file=sys.stderr)
+            return 1
+        for name, xs in steps.items():
+            print(f"  {name:24s} p50 {statistics.median(xs):8.1f} ms  "
+                  f"p95 {_percentile(xs, 0.95):8.1f} ms  max {max(xs):8.1f} ms")
+        rest = [x - settle * 1000 for x in steps["line -> SSE"]]
+        print(f"  {'line -> SSE - settle':24s} p50 {statistics.median(rest):8.1f} ms  "
+              f"p95 {_percentile(rest, 0.95):8.1f} ms  max {max(rest):8.1f} ms")
+        if misses:
+            print(f"  {misses} births did not reach the feed within 10 s")
+        return 0 if not misses else 1
+    finally:
+        if server is not None:
+            server.should_exit = True
+            time.sleep(0.3)
+        if rt is not None:
+            rt.close()
         socat.terminate()
         socat.wait()
         shutil.rmtree(tmp, ignore_errors=True)

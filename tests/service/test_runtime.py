@@ -97,8 +97,8 @@ def test_a_proposal_then_a_discrepancy_answered_through_the_api(rt: Runtime) -> 
         rt.emit(CubeCounts("camera:0", t, region=r, counts=dict(p.cubes[r])))
     wait_for(lambda: rt.service.seq() > seq0)
     assert rt.store.events(rt.service.current_game_id)[-1].source == "camera"
-    kinds = [n for n, _ in rt.sensing.recent]
-    assert "proposal" in kinds
+    # the proposal is published just after the action is stored
+    assert wait_for(lambda: "proposal" in [n for n, _ in rt.sensing.recent])
     evidence = client.get("/api/sensing/evidence").get_json()["evidence"]
     assert evidence and evidence[-1]["observations"][0]["kind"] == "cubes"
     assert rt.link.log_path is not None

@@ -1,0 +1,67 @@
+"""A tag reader and the camera both see a zone and disagree: the reconciler never picks
+one of them silently; it asks on the tablet with what each reading would explain."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion import village as v
+from companion.reconcile.links import MemoryLink
+from companion.reconcile.observations import ZoneSnapshot
+from companion.reconcile.reconciler import Prompt, Proposal, Reconciler
+from companion.village.picture import picture
+
+
+def _run(rec: Reconciler, start: float, end: float) -> list[Any]:
+    out: list[Any] = []
+    t = start
+    while t <= end:
+        out += rec.tick(t)
+        t = round(t + 0.1, 6)
+    return out
+
+
+def test_reader_and_camera_disagree_on_a_farm(situations: dict[str, Any]) -> None:
+    st, birth = situations["birth"][0]
+    zone = f"farm:{birth['player']}"
+    after = v.apply(st, v.parse_action(birth))
+    before_ids, after_ids = picture(st).pieces[zone], picture(after).pieces[zone]
+    assert after_ids != before_ids
+    link = MemoryLink(st)
+    rec = Reconciler(link)
+    # both agree on the farm as it is: nothing to do
+    rec.observe(ZoneSnapshot("hub:1/reader:0", 0.0, zone=zone, pieces=before_ids))
+    rec.observe(ZoneSnapshot("camera:0", 0.0, zone=zone, pieces=before_ids))
+    assert not [o for o in _run(rec, 0.1, 1.0) if isinstance(o, Proposal)]
+    # the reader sees the child, the camera does not: no birth applied on the reader's word
+    rec.observe(ZoneSnapshot("hub:1/reader:0", 2.0, zone=zone, pieces=after_ids))
+    rec.observe(ZoneSnapshot("camera:0", 2.0, zone=zone, pieces=before_ids))
+    outcomes = _run(rec, 2.1, 20.0)
+    assert not [o for o in outcomes if isinstance(o, Proposal)], outcomes
+    assert link.seq() == 0 and link.state() is st
+    # ... but a prompt naming the zone and both sources, the reader's explanation offered
+    prompts = [o for o in outcomes if isinstance(o, Prompt)]
+    assert len(prompts) == 1, outcomes
+    assert zone in prompts[0].question and "hub:1/reader:0" in prompts[0].question
+    assert "camera:0" in prompts[0].question
+    assert [birth] in prompts[0].candidates
+    # answered on the tablet: the birth is applied
+    rec.answer(prompts[0].id, prompts[0].candidates.index([birth]))
+    assert link.seq() == 1
+
+
+def test_sources_that_agree_again_need_no_answer(situations: dict[str, Any]) -> None:
+    st, birth = situations["birth"][0]
+    zone = f"farm:{birth['player']}"
+    after_ids = picture(v.apply(st, v.parse_action(birth))).pieces[zone]
+    link = MemoryLink(st)
+    rec = Reconciler(link)
+    rec.observe(ZoneSnapshot("hub:1/reader:0", 0.0, zone=zone, pieces=after_ids))
+    rec.observe(ZoneSnapshot("camera:0", 0.0, zone=zone, pieces=picture(st).pieces[zone]))
+    assert [o for o in _run(rec, 0.1, 2.0) if isinstance(o, Prompt)]
+    # the camera comes round to what the reader saw: the birth is applied, the prompt closed
+    rec.observe(ZoneSnapshot("camera:0", 3.0, zone=zone, pieces=after_ids))
+    outcomes = _run(rec, 3.1, 5.0)
+    proposals = [o for o in outcomes if isinstance(o, Proposal)]
+    assert proposals and proposals[0].actions == [birth], outcomes
+    assert rec.prompt is None
