@@ -16,7 +16,6 @@ subscribe to (``/api/sensing/events``); a page that connects gets the ones still
 from __future__ import annotations
 
 import itertools
-import json
 import logging
 import queue
 import signal
@@ -46,14 +45,11 @@ JSON = dict[str, Any]
 
 class ServiceLink:
     """The reconciler's way in: `TableService.submit`. The observations that led to each
-    sensor-made action are kept by (game, seq) in ``evidence`` and, with ``log_path``,
-    appended to that JSON-lines file (one object per action: game_id, seq, source,
-    observations), so a disputed move can be looked at after the game."""
+    sensor-made action are stored in the same event (``_observed``), so they are kept as
+    long as the action and exported with the game (``GET /api/export?evidence=1``)."""
 
-    def __init__(self, service: TableService, log_path: Path | None = None) -> None:
+    def __init__(self, service: TableService) -> None:
         self.service = service
-        self.log_path = log_path
-        self.evidence: dict[tuple[int, int], list[JSON]] = {}
 
     def state(self) -> v.GameState:
         return self.service.state()
@@ -65,21 +61,10 @@ class ServiceLink:
                observations: list[JSON]) -> int:
         """Raises Refused (stale seq, no game, illegal or ambiguous action)."""
         try:
-            seq = self.service.submit(action, source, expected_seq)
+            return self.service.submit(action, source, expected_seq,
+                                       evidence=observations or None)
         except (TableError, v.RulesError) as exc:
             raise Refused(str(exc)) from exc
-        game = self.service.current_game_id
-        if observations and game is not None:
-            self.evidence[(game, seq)] = observations
-            if self.log_path is not None:
-                line = {"game_id": game, "seq": seq, "source": source,
-                        "observations": observations}
-                try:
-                    with open(self.log_path, "a", encoding="utf-8") as f:
-                        f.write(json.dumps(line) + "\n")
-                except OSError:
-                    log.exception("cannot write %s", self.log_path)
-        return seq
 
 
 class SensingFeed:
@@ -201,7 +186,7 @@ class Runtime:
         self.service = TableService(self.store, self.config["TABLE_TOKEN"])
         self.config["TABLE_TOKEN"] = self.service.table_token
         self.sensing = SensingFeed()
-        self.link = ServiceLink(self.service, Path(db).with_suffix(".evidence.jsonl"))
+        self.link = ServiceLink(self.service)
         self._rec_lock = threading.RLock()
         self.reconciler = Reconciler(self.link, listener=self._outcome)
         self._listeners: list[Callable[[Notice], None]] = []
@@ -339,9 +324,9 @@ class Runtime:
             return seq
 
     def evidence(self, game_id: int) -> list[JSON]:
-        """The observations behind each sensor-made action of a game, by seq."""
-        return [{"seq": seq, "observations": obs}
-                for (g, seq), obs in sorted(self.link.evidence.items()) if g == game_id]
+        """The observations behind each sensor-made action of a game, by seq (read from the
+        event log: `TableService.evidence`). Raises NoGame."""
+        return self.service.evidence(game_id)
 
     def camera(self) -> Any:
         """The running `CameraAdapter` (for the calibration page and crops), or None (no

@@ -193,11 +193,14 @@ def get_games() -> Response:
 
 @bp.get("/export")
 def get_export() -> Response:
-    """The game record (JSON Lines) of ``game=<id>`` or of the current game. It tells who
-    served which customer (face down at the table), so it needs the table token."""
+    """The game record (JSON Lines) of ``game=<id>`` or of the current game; with
+    ``evidence=1`` each sensor-made action keeps the observations that led to it
+    (``_observed``). It tells who served which customer (face down at the table), so it
+    needs the table token."""
     _require_table_token()
     game_id = _int_arg("game")
-    text = service().export_record(game_id)
+    with_evidence = request.args.get("evidence") in ("1", "true", "yes")
+    text = service().export_record(game_id, evidence=with_evidence)
     name = f"village-game-{game_id or service().current_game_id}.jsonl"
     return Response(
         text,

@@ -36,6 +36,9 @@ __all__ = ["DRAW_KEY", "VIRTUAL_DRAW", "TableService"]
 log = logging.getLogger(__name__)
 
 DRAW_KEY: Final = "_draw"
+OBSERVED_KEY: Final = "_observed"
+"""Payload key of a sensor-made action's evidence: the observations that led to it, stored
+in the same event (so kept and lost with it) and exported with the game on request."""
 """Payload key of a virtual draw's audit (``{"kind", "seed", "digest"}``)."""
 
 VIRTUAL_DRAW: Final = "virtual_draw"
@@ -43,9 +46,15 @@ VIRTUAL_DRAW: Final = "virtual_draw"
 
 
 def engine_action(payload: JSONObject) -> JSONObject:
-    """The action as the engine knows it: the stored payload minus `DRAW_KEY`."""
-    if DRAW_KEY not in payload:
+    """The action as the engine knows it: the stored payload minus `DRAW_KEY` and
+    `OBSERVED_KEY`."""
+    if DRAW_KEY not in payload and OBSERVED_KEY not in payload:
         return payload
+    return {k: val for k, val in payload.items() if k not in (DRAW_KEY, OBSERVED_KEY)}
+
+
+def _with_evidence(payload: JSONObject) -> JSONObject:
+    """The stored payload minus the draw audit: the action and its ``_observed`` evidence."""
     return {k: val for k, val in payload.items() if k != DRAW_KEY}
 
 
@@ -241,9 +250,11 @@ class TableService:
                 return []
             return [options.choice(st, a) for a in v.legal_actions(st)]
 
-    def export_record(self, game_id: int | None = None) -> str:
+    def export_record(self, game_id: int | None = None, evidence: bool = False) -> str:
         """The game record (JSON Lines) of ``game_id`` (default: the current game), without
-        the draw audits, so `companion.village.replay` reads it. Raises `NoGame`."""
+        the draw audits, so `companion.village.replay` reads it; with ``evidence``, each
+        sensor-made action keeps its ``_observed`` annotation (replay ignores annotations).
+        Raises `NoGame`."""
         with self._lock:
             gid = self._require().id if game_id is None else game_id
             try:
@@ -251,7 +262,24 @@ class TableService:
                 actions = self._store.effective_actions(gid)
             except LookupError as exc:
                 raise NoGame(f"no game {gid}") from exc
+        if evidence:
+            return format_record(header, [_with_evidence(a) for a in actions])
         return format_record(header, [engine_action(a) for a in actions])
+
+    def evidence(self, game_id: int | None = None) -> list[dict[str, Any]]:
+        """The observations behind each sensor-made action of the game, undone ones
+        included: ``[{"seq", "source", "observations"}, …]`` oldest first. Raises `NoGame`."""
+        with self._lock:
+            gid = self._require().id if game_id is None else game_id
+            try:
+                events = self._store.events(gid)
+            except LookupError as exc:
+                raise NoGame(f"no game {gid}") from exc
+        return [
+            {"seq": e.seq, "source": e.source, "observations": e.payload[OBSERVED_KEY]}
+            for e in events
+            if isinstance(e.payload, dict) and OBSERVED_KEY in e.payload
+        ]
 
     def games(self) -> list[dict[str, Any]]:
         """Every stored game: ``id, created, label, players, events, current, broken`` (why
@@ -432,14 +460,19 @@ class TableService:
             return game_id
 
     def submit(
-        self, action: JSONObject, source: str = "tablet", expected_seq: int | None = None
+        self,
+        action: JSONObject,
+        source: str = "tablet",
+        expected_seq: int | None = None,
+        evidence: list[JSONObject] | None = None,
     ) -> int:
         """Check, store and announce one action; return its seq once it is durable.
 
         ``action`` is a record action, ``{"type": "virtual_draw"}`` (optionally with the
         ``commitment`` digest it expects), or a partial action that one legal action
         completes (`companion.village.resolve`). ``expected_seq``: refuse unless it is the
-        game's last seq.
+        game's last seq. ``evidence``: the observations that led a sensor to this action,
+        stored in the same event (`OBSERVED_KEY`).
 
         Raises:
             NoGame; StaleSeq; NoDrawPending, StaleCommitment (virtual draws);
@@ -455,7 +488,8 @@ class TableService:
             if action.get("type") == VIRTUAL_DRAW:
                 return self._virtual_draw(game, action)
             record, new_state = self._check(game.state, action)
-            event = self._store.append(game.id, record, source)
+            stored = {**record, OBSERVED_KEY: evidence} if evidence else record
+            event = self._store.append(game.id, stored, source)
             told = narration.narrate(game.state, v.parse_action(record), new_state)
             self._commit(game, event, new_state, told)
             return event.seq

@@ -118,9 +118,13 @@ def start(header: dict[str, Any]) -> GameState:
 
 
 def replay(header: dict[str, Any], actions: list[dict[str, Any]]) -> GameState:
-    """Apply every action of a record in order. Raises ReplayError naming the action."""
+    """Apply every action of a record in order; fields whose name starts with ``_`` are
+    annotations (e.g. a sensor's ``_observed`` evidence) and are not part of the action.
+    Raises ReplayError naming the action."""
     st = start(header)
     for i, obj in enumerate(actions):
+        if any(k.startswith("_") for k in obj):
+            obj = {k: val for k, val in obj.items() if not k.startswith("_")}
         try:
             st = apply(st, parse_action(obj))
         except RulesError as exc:

@@ -13,6 +13,9 @@ import pytest
 
 from companion.reconcile.observations import CubeCounts, Observation, ZoneSnapshot
 from companion.runtime import Runtime
+from companion.store import EventStore
+from companion.store.record import parse_record
+from companion.table import TableService
 from companion.village.picture import picture
 from web import create_app
 
@@ -101,9 +104,19 @@ def test_a_proposal_then_a_discrepancy_answered_through_the_api(rt: Runtime) -> 
     assert wait_for(lambda: "proposal" in [n for n, _ in rt.sensing.recent])
     evidence = client.get("/api/sensing/evidence").get_json()["evidence"]
     assert evidence and evidence[-1]["observations"][0]["kind"] == "cubes"
-    assert rt.link.log_path is not None
-    kept = [json.loads(line) for line in rt.link.log_path.read_text().splitlines()]
-    assert kept[-1]["seq"] == rt.service.seq() and kept[-1]["source"] == "camera"
+    assert evidence[-1]["seq"] == rt.service.seq() and evidence[-1]["source"] == "camera"
+    # exported with the game, on request; the record still replays (annotations ignored)
+    plain = client.get("/api/export", headers=AUTH).get_data(as_text=True)
+    full = client.get("/api/export?evidence=1", headers=AUTH).get_data(as_text=True)
+    assert "_observed" not in plain
+    last = json.loads(full.splitlines()[-1])
+    assert last["_observed"] == evidence[-1]["observations"]
+    assert {k: x for k, x in last.items() if k != "_observed"} == json.loads(plain.splitlines()[-1])
+    header, actions = parse_record(full)
+    assert v.summary(v.replay(header, actions)) == v.summary(rt.service.state())
+    # kept beside the event: a service opened afresh on the same database still has it
+    again = TableService(EventStore(rt.config["DB_PATH"]), TOKEN)
+    assert again.evidence(rt.service.current_game_id) == evidence
 
     # a cube knocked off a space: a discrepancy, open for a page that connects
     st = rt.service.state()
