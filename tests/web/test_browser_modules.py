@@ -68,3 +68,25 @@ def test_the_play_page_shows_the_sea(server: Server, browser: Any) -> None:
     sea = tablet.locator("#sea").inner_text()
     assert "Red — in port" in sea and "Captains left: 15" in sea
     assert "Mission churches: B1 free" in sea
+
+
+def test_the_private_page_shows_a_treasure_s_value_and_cashes_it(
+    server: Server, browser: Any
+) -> None:
+    svc = server.service
+    svc.new_game(["red", "blue"], modules=["port"])
+    st = svc.state()
+    assert st.port is not None and st.port.data is not None
+    st.port.ships[v.Color.RED].treasures = ["t6"]  # as if unloaded at port
+    st.port.treasures.remove("t6")
+    worth = st.port.data.treasures["t6"]
+    coins = st.p[v.Color.RED].coins
+    phone = open_page(browser, server.url + f"/me/red?token={svc.player_token('red')}")
+    phone.locator("[data-cash='t6']").wait_for()
+    assert f"A treasure worth {worth} coins" in phone.locator("#me-port").inner_text()
+    other = open_page(browser, server.url + f"/me/blue?token={svc.player_token('blue')}")
+    other.locator("#me-port p").first.wait_for()
+    assert "worth" not in other.locator("body").inner_text()  # Red's treasure stays hidden
+    phone.locator("[data-cash='t6']").click()
+    phone.locator("#me-port", has_text="No treasure unloaded").wait_for()
+    assert svc.state().p[v.Color.RED].coins == coins + worth
