@@ -3,6 +3,11 @@
 Answers are stored as an overlay file (JSON: key → value) used by every later game. Its
 place: ``--overlay``, else ``$VILLAGE_COMPANION_HOME/boxcheck.json``, else
 ``~/.config/village-companion/boxcheck.json``.
+
+The owner also says which boxes they own (the base game always; *Port*, *Life goals*),
+stored beside it (``boxcheck-boxes.json``, a list of module names). Only the values of the
+boxes owned are asked, and a new game offers only their modules; until the owner answers,
+every box is asked about and offered.
 """
 
 from __future__ import annotations
@@ -14,7 +19,17 @@ import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.village.data import BoardDataError, check_value, expectation, items_with_overlay
+from companion.village.data import (
+    BoardDataError,
+    check_value,
+    expectation,
+    items_with_overlay,
+    module_values,
+)
+from companion.village.modules.module_data import module_of
+
+BOXES = {"port": "Port", "life_goals": "Life goals"}
+"""The boxes besides the base game, by module name, with the name on the box."""
 
 
 def overlay_path(override: str | None = None) -> Path:
@@ -23,6 +38,60 @@ def overlay_path(override: str | None = None) -> Path:
     home = os.environ.get("VILLAGE_COMPANION_HOME")
     base = Path(home) if home else Path.home() / ".config" / "village-companion"
     return base / "boxcheck.json"
+
+
+def boxes_path(overlay: Path) -> Path:
+    """Where the "boxes owned" answer lives: beside the overlay file."""
+    return overlay.with_name(overlay.stem + "-boxes.json")
+
+
+def check_boxes(boxes: Any) -> tuple[str, ...]:
+    """The boxes named (``base`` may be named and is implied), in a fixed order. Raises
+    BoardDataError unless ``boxes`` is a list of ``base``, ``port``, ``life_goals``."""
+    if not isinstance(boxes, list) or not all(isinstance(b, str) for b in boxes):
+        raise BoardDataError('the boxes owned are a list of names: "base", "port", "life_goals"')
+    unknown = sorted(set(boxes) - {"base", *BOXES})
+    if unknown:
+        raise BoardDataError(
+            f"no box is called {', '.join(map(repr, unknown))}; the boxes are "
+            '"base", "port" (Port) and "life_goals" (Life goals)'
+        )
+    return tuple(b for b in BOXES if b in boxes)
+
+
+def load_boxes(path: Path) -> tuple[str, ...] | None:
+    """The boxes owned besides the base game, as answered at ``path`` (None: never
+    answered). Raises BoardDataError if the file is unreadable or malformed."""
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise BoardDataError(f"cannot read the boxes owned {path}: {exc}") from exc
+    return check_boxes(data)
+
+
+def owned(answer: tuple[str, ...] | None) -> tuple[str, ...]:
+    """The modules whose values are asked and offered: those answered, else every box."""
+    return tuple(BOXES) if answer is None else answer
+
+
+def save_boxes(path: Path, boxes: tuple[str, ...]) -> None:
+    """Write the boxes owned atomically. Raises BoardDataError for a bad name,
+    companion.store.StorageUnavailable if the file cannot be written."""
+    _write(path, list(check_boxes(list(boxes))))
+
+
+def for_new_game(
+    overlay: dict[str, Any], answer: tuple[str, ...] | None, modules: list[str]
+) -> dict[str, Any]:
+    """The printed values of ``modules`` for a new game: shipped, with the owner's answers.
+    Raises BoardDataError naming a module of a box the owner has said they do not own."""
+    missing = [m for m in modules if m in BOXES and m not in owned(answer)]
+    if missing:
+        names = ", ".join(BOXES[m] for m in missing)
+        raise BoardDataError(f"the box check says this table does not own {names}")
+    return module_values(overlay, modules)
 
 
 def load_overlay(path: Path) -> dict[str, Any]:
@@ -51,7 +120,7 @@ def load_overlay_lenient(path: Path) -> tuple[dict[str, Any], list[str]]:
     for key, value in raw.items():
         try:
             check_value(key, value)
-            items_with_overlay({**overlay, key: value})
+            items_with_overlay({**overlay, key: value}, BOXES)
         except BoardDataError as exc:
             problems.append(f"the saved answer for {key} is not used: {exc}")
             continue
@@ -66,13 +135,17 @@ def save_overlay(path: Path, overlay: dict[str, Any]) -> None:
         BoardDataError: a bad answer. companion.store.StorageUnavailable (StorageFull,
         StorageReadOnly): the file cannot be written; the previous answers are kept.
     """
-    items_with_overlay(overlay)
+    items_with_overlay(overlay, BOXES)
+    _write(path, overlay)
+
+
+def _write(path: Path, data: Any) -> None:
     tmp: str | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".boxcheck-")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(overlay, f, indent=1, ensure_ascii=False)
+            json.dump(data, f, indent=1, ensure_ascii=False)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -87,16 +160,33 @@ def save_overlay(path: Path, overlay: dict[str, Any]) -> None:
         raise error from exc
 
 
-def set_answer(overlay: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
-    """A new overlay with ``key`` answered; raises BoardDataError if key or value is bad."""
+def refuse_unowned(key: str, boxes: tuple[str, ...]) -> None:
+    """Raise BoardDataError if ``key`` is printed in a box not among ``boxes``."""
+    module = module_of(key)
+    if module is not None and module not in boxes and module in BOXES:
+        raise BoardDataError(
+            f"{key} is printed in the {BOXES[module]} box, which you have not said you own"
+        )
+
+
+def set_answer(
+    overlay: dict[str, Any], key: str, value: Any, boxes: tuple[str, ...] = tuple(BOXES)
+) -> dict[str, Any]:
+    """A new overlay with ``key`` answered; raises BoardDataError if key or value is bad or
+    the value is on a box not among ``boxes`` (the boxes owned)."""
+    refuse_unowned(key, boxes)
     new = dict(overlay)
     new[key] = value
-    items_with_overlay(new)
+    items_with_overlay(new, BOXES)
     return new
 
 
-def status(overlay: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every value with its confidence, source, question and whether it is verified."""
+def status(
+    overlay: dict[str, Any], boxes: tuple[str, ...] = tuple(BOXES)
+) -> list[dict[str, Any]]:
+    """Every value of the base game and of ``boxes`` (default: every box) with its
+    confidence, source, question and whether it is verified. Raises BoardDataError as
+    `companion.village.data.items_with_overlay`."""
     return [
         {
             "key": i.key,
@@ -109,16 +199,45 @@ def status(overlay: dict[str, Any]) -> list[dict[str, Any]]:
             "look": i.look,
             "expected": expectation(i.key),
             "schema": i.schema,
+            "box": BOXES.get(module_of(i.key) or "", "Village"),
         }
-        for i in items_with_overlay(overlay).values()
+        for i in items_with_overlay(overlay, boxes).values()
     ]
 
 
+def ask_boxes(path: Path, stdin: TextIO, stdout: TextIO) -> tuple[str, ...] | None:
+    """Ask which boxes the owner has (saved beside ``path``); None if they stop (``q``)."""
+    names = ", ".join(f"{m} ({label})" for m, label in BOXES.items())
+    while True:
+        stdout.write(
+            f"Which boxes besides Village do you own? {names}; "
+            "comma-separated, Enter = none, q = quit: "
+        )
+        stdout.flush()
+        line = stdin.readline()
+        if not line or line.strip() == "q":
+            return None
+        try:
+            boxes = check_boxes([b.strip() for b in line.split(",") if b.strip()])
+        except BoardDataError as exc:
+            stdout.write(f"  not accepted: {exc}\n")
+            continue
+        save_boxes(boxes_path(path), boxes)
+        return boxes
+
+
 def interactive(path: Path, stdin: TextIO, stdout: TextIO) -> int:
-    """Ask about each unverified value: Enter keeps it unverified, ``y`` confirms it as
-    shown, any JSON corrects it, ``q`` stops. Saves after each answer."""
+    """Ask which boxes the owner has (when never answered), then about each unverified
+    value of those boxes: Enter keeps it unverified, ``y`` confirms it as shown, any JSON
+    corrects it, ``q`` stops. Saves after each answer. Raises BoardDataError for an
+    unreadable answer file."""
     overlay = load_overlay(path)
-    todo = [s for s in status(overlay) if not s["verified"]]
+    boxes = load_boxes(boxes_path(path))
+    if boxes is None:
+        boxes = ask_boxes(path, stdin, stdout)
+        if boxes is None:
+            return 0
+    todo = [s for s in status(overlay, boxes) if not s["verified"]]
     stdout.write(f"{len(todo)} value(s) to check against your box. Answers go to {path}\n")
     for item in todo:
         where = f"[{item['key']}] ({item['confidence']}; {item['source']})"
@@ -138,7 +257,7 @@ def interactive(path: Path, stdin: TextIO, stdout: TextIO) -> int:
                 break
             try:
                 value = item["value"] if answer == "y" else json.loads(answer)
-                overlay = set_answer(overlay, item["key"], value)
+                overlay = set_answer(overlay, item["key"], value, boxes)
             except (json.JSONDecodeError, BoardDataError) as exc:
                 stdout.write(f"  not accepted: {exc}\n")
                 continue

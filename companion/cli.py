@@ -85,26 +85,32 @@ def _boxcheck(args: argparse.Namespace) -> int:
     path = boxcheck.overlay_path(args.overlay)
     try:
         overlay = boxcheck.load_overlay(path)
+        if args.boxes is not None:
+            names = [b.strip() for b in args.boxes.split(",") if b.strip()]
+            boxcheck.save_boxes(boxcheck.boxes_path(path), boxcheck.check_boxes(names))
+        answer = boxcheck.load_boxes(boxcheck.boxes_path(path))
+        boxes = boxcheck.owned(answer)
         for key in args.confirm or []:
-            item = {s["key"]: s for s in boxcheck.status(overlay)}.get(key)
+            item = {s["key"]: s for s in boxcheck.status(overlay, boxes)}.get(key)
             if item is None:
+                boxcheck.refuse_unowned(key, boxes)
                 raise BoardDataError(f"unknown value {key!r}")
-            overlay = boxcheck.set_answer(overlay, key, item["value"])
+            overlay = boxcheck.set_answer(overlay, key, item["value"], boxes)
         for assignment in args.set or []:
             key, _, text = assignment.partition("=")
             try:
                 value = json.loads(text)
             except json.JSONDecodeError as exc:
                 raise BoardDataError(f"{key}: the value is not JSON: {exc}") from exc
-            overlay = boxcheck.set_answer(overlay, key, value)
+            overlay = boxcheck.set_answer(overlay, key, value, boxes)
         if args.confirm or args.set:
             boxcheck.save_overlay(path, overlay)
         if args.list:
-            rows = boxcheck.status(overlay)
+            rows = boxcheck.status(overlay, boxes)
             if args.json:
-                print(
-                    json.dumps({"overlay": str(path), "values": rows}, indent=1, ensure_ascii=False)
-                )
+                doc = {"overlay": str(path), "boxes": list(boxes), "boxes_answered":
+                       answer is not None, "values": rows}
+                print(json.dumps(doc, indent=1, ensure_ascii=False))
             else:
                 for r in rows:
                     mark = "verified" if r["verified"] else f"UNVERIFIED ({r['confidence']})"
@@ -112,7 +118,7 @@ def _boxcheck(args: argparse.Namespace) -> int:
                         f"{r['key']:24} {mark:22} {json.dumps(r['value'], ensure_ascii=False)[:60]}"
                     )
             return 0
-        if not (args.confirm or args.set):
+        if not (args.confirm or args.set or args.boxes is not None):
             return boxcheck.interactive(path, sys.stdin, sys.stdout)
     except BoardDataError as exc:
         print(f"companion boxcheck: {exc}", file=sys.stderr)
@@ -195,6 +201,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--confirm", action="append", metavar="KEY", help="confirm KEY as shipped")
     p.add_argument("--set", action="append", metavar="KEY=JSON", help="correct KEY")
+    p.add_argument(
+        "--boxes",
+        metavar="LIST",
+        help="the boxes you own besides Village, comma-separated: port, life_goals ('' = none)",
+    )
     p.set_defaults(func=_boxcheck)
 
     from companion.sensors import tags_cli

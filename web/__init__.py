@@ -20,6 +20,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.store import EventStore, StorageFull, StorageUnavailable
 from companion.table import TableService
+from companion.village.data import BoardDataError
 
 __all__ = ["DEFAULTS", "create_app", "table_service"]
 
@@ -69,6 +70,12 @@ def create_app(config: dict[str, Any] | Any | None = None) -> Flask:
     for problem in problems:
         log.warning("box check: %s", problem)
     app.config["BOX_OVERLAY"] = overlay
+    try:
+        boxes = boxcheck.load_boxes(boxcheck.boxes_path(app.config["BOXCHECK_PATH"]))
+    except BoardDataError as exc:  # an unreadable answer: every box, as if never answered
+        problems = [*problems, str(exc)]
+        boxes = None
+    app.config["BOXES_OWNED"] = None if boxes is None else list(boxes)
     app.config["BOX_OVERLAY_PROBLEMS"] = problems
     if runtime is not None:
         service = runtime.service

@@ -103,7 +103,7 @@ NEW_GAME_FIELDS = frozenset(
     {"players", "first_player", "label", "house_rules", "modules", "goal_claims"}
 )
 """What ``POST /api/games`` takes."""
-BOXCHECK_FIELDS = frozenset({"key", "value", "confirm"})
+BOXCHECK_FIELDS = frozenset({"key", "value", "confirm", "boxes"})
 """What ``POST /api/boxcheck`` takes."""
 VIRTUAL_DRAW_FIELDS = frozenset({"type", "draw", "commitment"})
 """What a ``{"type": "virtual_draw"}`` action takes (the seed and outcome are the server's)."""
@@ -337,8 +337,13 @@ def post_game() -> tuple[Response, int]:
         v.make_header(["red", "blue"], modules=modules, goal_claims=claims)
     except ValueError as exc:
         _fail(400, "bad_modules", str(exc))
+    overlay = current_app.config.get("BOX_OVERLAY") or {}
     try:
-        board = v.load_board(current_app.config.get("BOX_OVERLAY") or None)
+        values = boxcheck.for_new_game(overlay, _boxes_answer(), modules)
+    except BoardDataError as exc:
+        _fail(422, "box_not_owned", str(exc))
+    try:
+        board = v.load_board(overlay or None)
     except BoardDataError as exc:
         _fail(422, "bad_board", f"the box-check answers cannot be used: {exc}")
     try:
@@ -349,6 +354,7 @@ def post_game() -> tuple[Response, int]:
             label=label,
             house_rules=house,
             modules=modules,
+            module_values=values,
             goal_claims=claims,
         )
     except BoardDataError as exc:
@@ -405,28 +411,62 @@ def get_tokens() -> Response:
     )
 
 
+def _boxes_answer() -> tuple[str, ...] | None:
+    """The boxes the owner said they own (None: not answered)."""
+    answer = current_app.config.get("BOXES_OWNED")
+    return tuple(answer) if answer is not None else None
+
+
+def _boxcheck_doc(problems: list[str]) -> dict[str, Any]:
+    answer = _boxes_answer()
+    overlay = current_app.config.get("BOX_OVERLAY") or {}
+    return {
+        "values": boxcheck.status(overlay, boxcheck.owned(answer)),
+        "boxes": {"owned": list(boxcheck.owned(answer)), "answered": answer is not None,
+                  "names": boxcheck.BOXES},
+        "problems": problems,
+    }
+
+
 @bp.get("/boxcheck")
 def get_boxcheck() -> Response:
-    """Every printed board value: confidence, source, question, verified or not."""
-    overlay = current_app.config.get("BOX_OVERLAY") or {}
-    problems = current_app.config.get("BOX_OVERLAY_PROBLEMS") or []
-    return jsonify({"values": boxcheck.status(overlay), "problems": problems})
+    """Every printed value of the boxes owned (confidence, source, question, verified or
+    not) and the boxes owned (``answered`` false: never said, every box is asked)."""
+    return jsonify(_boxcheck_doc(current_app.config.get("BOX_OVERLAY_PROBLEMS") or []))
 
 
 @bp.post("/boxcheck")
 def post_boxcheck() -> Response:
     """The owner's answer for one value: ``{"key": k, "value": v}`` corrects it,
-    ``{"key": k, "confirm": true}`` confirms it as shipped. Saved at once; used by every
-    game started afterwards. Table token needed; a bad key or value is refused (422)."""
+    ``{"key": k, "confirm": true}`` confirms it as shipped; ``{"boxes": ["port",
+    "life_goals"]}`` says which boxes the owner has besides Village (only their values are
+    asked, only their modules offered). Saved at once; used by every game started
+    afterwards. Table token needed; a malformed answer is refused (400), a value that does
+    not fit, or one on a box not owned (422), saying what is expected."""
     _require_table_token()
     body = _json_object()
     _only(body, BOXCHECK_FIELDS, "a box-check answer")
+    if "boxes" in body:
+        if set(body) != {"boxes"}:
+            _fail(400, "bad_answer", 'give "boxes" alone')
+        try:
+            boxes = boxcheck.check_boxes(body["boxes"])
+        except BoardDataError as exc:
+            _fail(400, "bad_boxes", str(exc))
+        boxcheck.save_boxes(boxcheck.boxes_path(current_app.config["BOXCHECK_PATH"]), boxes)
+        current_app.config["BOXES_OWNED"] = list(boxes)
+        return jsonify(_boxcheck_doc([]))
     key = body.get("key")
     if not isinstance(key, str):
         _fail(400, "bad_key", "key must be the name of a board value, e.g. time_track.length")
     overlay = dict(current_app.config.get("BOX_OVERLAY") or {})
-    rows = {r["key"]: r for r in boxcheck.status(overlay)}
+    boxes = boxcheck.owned(_boxes_answer())
+    rows = {r["key"]: r for r in boxcheck.status(overlay, boxes)}
     if key not in rows:
+        try:  # a value on a box not owned says so
+            boxcheck.refuse_unowned(key, boxes)
+        except BoardDataError as exc:
+            _fail(422, "box_not_owned", str(exc))
         _fail(422, "unknown_value", f"no board value is called {key!r}")
     if "confirm" in body and body["confirm"] is not True:
         _fail(400, "bad_answer", '"confirm" can only be true')
@@ -439,10 +479,10 @@ def post_boxcheck() -> Response:
     else:
         _fail(400, "bad_answer", 'give "value" (a correction) or "confirm": true')
     try:
-        overlay = boxcheck.set_answer(overlay, key, value)
+        overlay = boxcheck.set_answer(overlay, key, value, boxes)
     except BoardDataError as exc:
         _fail(422, "bad_value", str(exc))
     boxcheck.save_overlay(current_app.config["BOXCHECK_PATH"], overlay)
     current_app.config["BOX_OVERLAY"] = overlay
     current_app.config["BOX_OVERLAY_PROBLEMS"] = []
-    return jsonify({"values": boxcheck.status(overlay), "problems": []})
+    return jsonify(_boxcheck_doc([]))

@@ -13,6 +13,9 @@ import json
 from typing import Any
 
 from companion.village.data import DataItem
+from companion.village.modules.module_data import module_of
+
+BOX_NAMES = {"port": "Port", "life_goals": "Life goals"}
 
 __all__ = ["CONFIDENCE_WORDS", "form_node", "form_rows"]
 
@@ -131,6 +134,12 @@ def form_node(
     raise ValueError(f"no form for schema type {kind!r}")
 
 
+def _box(item: DataItem) -> str:
+    """The box a module's value is printed in, unless its title already says so."""
+    box = BOX_NAMES.get(module_of(item.key) or "", "")
+    return "" if item.title.startswith(box) else box
+
+
 def form_rows(items: dict[str, DataItem]) -> list[dict[str, Any]]:
     """One form per board value, unverified first, least confident first."""
     order = {"unknown": 0, "low": 1, "medium": 2, "high": 3}
@@ -147,6 +156,7 @@ def form_rows(items: dict[str, DataItem]) -> list[dict[str, Any]]:
             "value": json.dumps(i.value, ensure_ascii=False),
             "form": form_node(i.schema or {}, i.value, [], ""),
             "place": n,
+            "box": _box(i),
         }
         for n, i in enumerate(items.values())
     ]

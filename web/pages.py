@@ -18,6 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 import segno
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
+from companion import boxcheck
 from companion.village import HOUSE_RULES, load_board
 from companion.village.data import DataItem, items_with_overlay
 from companion.village.vocabulary import Color
@@ -43,6 +44,12 @@ def _overlay() -> dict[str, Any] | None:
     """The owner's box-check answers, if the app was configured with some."""
     overlay = current_app.config.get("BOX_OVERLAY")
     return overlay if isinstance(overlay, dict) else None
+
+
+def _owned() -> tuple[str, ...]:
+    """The boxes the owner has besides Village (every box until they say)."""
+    answer = current_app.config.get("BOXES_OWNED")
+    return boxcheck.owned(None if answer is None else tuple(answer))
 
 
 def _value_text(value: Any) -> str:
@@ -203,13 +210,16 @@ def new_game() -> str:
         house_rules=HOUSE_RULES,
         unverified=unverified,
         total=len(items),
+        owned=_owned(),
     )
 
 
 @bp.get("/boxcheck")
 def box_check() -> str:
-    """Every board value shipped with this installation, unverified first."""
-    rows = form_rows(items_with_overlay(_overlay()))
+    """Which boxes the owner has, then every printed value of those boxes, unverified
+    first."""
+    owned = _owned()
+    rows = form_rows(items_with_overlay(_overlay(), owned))
     unverified = sum(1 for r in rows if not r["verified"])
     problems = current_app.config.get("BOX_OVERLAY_PROBLEMS") or []
     return _page(
@@ -219,6 +229,9 @@ def box_check() -> str:
         rows=rows,
         unverified=unverified,
         problems=problems,
+        boxes=boxcheck.BOXES,
+        owned=owned,
+        boxes_answered=current_app.config.get("BOXES_OWNED") is not None,
     )
 
 

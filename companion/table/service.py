@@ -377,6 +377,7 @@ class TableService:
         house_rules: dict[str, Any] | None = None,
         modules: list[str] | None = None,
         goal_claims: str = "manual",
+        module_values: dict[str, Any] | None = None,
     ) -> int:
         """Start a new game and make it the current one; return its id.
 
@@ -384,7 +385,8 @@ class TableService:
         into the header so the record replays the same anywhere. ``house_rules``: the
         game's house rules (`companion.village.house`), stored in the header whole.
         ``modules``: rule modules switched on (``port``, ``life_goals``), their shipped
-        values written into the header; ``goal_claims``: ``manual`` or ``auto``.
+        values (``module_values``, default: shipped) written into the header;
+        ``goal_claims``: ``manual`` or ``auto``.
 
         Raises:
             ValueError: bad players or first player (unknown colour, wrong count, repeats),
@@ -402,6 +404,7 @@ class TableService:
             board,
             house_rules=house_rules,
             modules=modules or (),
+            module_values=module_values,
             goal_claims=goal_claims,
         )
         try:

@@ -15,7 +15,7 @@ from .actions import parse_action
 from .engine import apply
 from .errors import RulesError
 from .modules.module_data import PREFIXES, require_keys, shipped_values
-from .modules.registry import canonical
+from .modules.registry import canonical, header_options
 from .rules import GameConfig
 from .state import GameState, new_game
 from .vocabulary import Color
@@ -65,15 +65,9 @@ def make_header(
         "data": data,
         "house_rules": house.house_rules(house_rules).to_json(),
     }
-    if "life_goals" in mods:
-        if goal_claims not in GOAL_CLAIMS:
-            raise ValueError(f"goal_claims is one of {GOAL_CLAIMS}, got {goal_claims!r}")
-        header["goal_claims"] = goal_claims
+    header.update(header_options(mods, {"goal_claims": goal_claims}))
     header.update(extra)
     return header
-
-
-GOAL_CLAIMS = ("manual", "auto")
 
 
 def split_data(
@@ -109,9 +103,7 @@ def start(header: dict[str, Any]) -> GameState:
             board = board_data.load()
             extra = {k: v for m in mods for k, v in shipped_values(m).items()}
         rules = house.house_rules(header.get("house_rules"))  # absent: the documented reading
-        claims = header.get("goal_claims", "manual")
-        if claims not in GOAL_CLAIMS:
-            raise ValueError(f"goal_claims is one of {GOAL_CLAIMS}, got {claims!r}")
+        claims = header_options(mods, header).get("goal_claims", "manual")
         return new_game(seats, board, first, rules, GameConfig(mods, extra, claims))
     except (KeyError, TypeError, ValueError) as exc:
         raise ReplayError(f"bad header: {exc}") from exc

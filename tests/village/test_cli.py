@@ -127,10 +127,35 @@ def test_boxcheck_stores_answers_used_by_later_games(tmp_path: Path) -> None:
 
 def test_boxcheck_interactive_session(tmp_path: Path) -> None:
     overlay = tmp_path / "answers.json"
-    # first question: confirm; second: a wrong value then a right one; then quit
+    # the boxes owned: a wrong name, then none besides Village; first question: confirm;
+    # second: a wrong value then a right one; then quit
     out = run(
-        "boxcheck", "--overlay", str(overlay), stdin='y\n"oops"\n' + json.dumps(SPACES) + "\nq\n"
+        "boxcheck", "--overlay", str(overlay),
+        stdin='attic\n\ny\n"oops"\n' + json.dumps(SPACES) + "\nq\n",
     )
     assert out.returncode == 0, out.stderr
     saved = json.loads(overlay.read_text())
     assert saved["setup.2.spaces"] == SPACES and len(saved) == 2 and "not accepted" in out.stdout
+    assert "no box is called 'attic'" in out.stdout
+    assert json.loads((tmp_path / "answers-boxes.json").read_text()) == []
+
+
+def test_boxcheck_asks_only_about_the_boxes_owned(tmp_path: Path) -> None:
+    overlay = tmp_path / "answers.json"
+    every = json.loads(run("boxcheck", "--overlay", str(overlay), "--list", "--json").stdout)
+    keys = {r["key"] for r in every["values"]}
+    assert every["boxes_answered"] is False and "port.treasures" in keys and "goals.prestige" in keys
+    assert run("boxcheck", "--overlay", str(overlay), "--boxes", "port").returncode == 0
+    listed = json.loads(run("boxcheck", "--overlay", str(overlay), "--list", "--json").stdout)
+    keys = {r["key"] for r in listed["values"]}
+    assert listed["boxes"] == ["port"] and "port.sea" in keys
+    assert not any(k.startswith("goals.") for k in keys)
+    ok = run("boxcheck", "--overlay", str(overlay), "--set", "port.treasures=[2,3,3,4,4,6]")
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(overlay.read_text()) == {"port.treasures": [2, 3, 3, 4, 4, 6]}
+    bad = run("boxcheck", "--overlay", str(overlay), "--set", "port.treasures=[2,3]")
+    assert bad.returncode == 2 and "a list of 6 items" in bad.stderr
+    other = run("boxcheck", "--overlay", str(overlay), "--confirm", "goals.prestige")
+    assert other.returncode == 2 and "Life goals box, which you have not said you own" in other.stderr
+    wrong = run("boxcheck", "--overlay", str(overlay), "--boxes", "port,attic")
+    assert wrong.returncode == 2 and "no box is called 'attic'" in wrong.stderr

@@ -66,6 +66,20 @@ def test_a_record_with_modules_replays_and_names_its_values() -> None:
     assert st.port is not None and st.goals is not None and st.goals.auto
 
 
+def test_a_module_s_header_option_is_checked_only_when_the_module_is_on() -> None:
+    with pytest.raises(ValueError, match=r"goal_claims is one of \('manual', 'auto'\)"):
+        v.make_header(["red", "blue"], modules=["life_goals"], goal_claims="sometimes")
+    assert "goal_claims" not in v.make_header(["red", "blue"], goal_claims="sometimes")
+    header = v.make_header(["red", "blue"], modules=["life_goals"])
+    assert header["goal_claims"] == "manual"  # the first value accepted is the default
+    header["goal_claims"] = "sometimes"
+    with pytest.raises(v.ReplayError, match="goal_claims is one of"):
+        v.start(header)
+    del header["goal_claims"]
+    st = v.start(header)
+    assert st.goals is not None and not st.goals.auto
+
+
 def test_a_record_needs_the_keys_of_its_modules_and_nothing_else() -> None:
     header = v.make_header(["red", "blue"], modules=["port"])
     del header["data"]["port.islands"]
@@ -320,6 +334,10 @@ def test_others_do_not_see_a_treasure() -> None:
     st.port.treasures.remove("t6")
     assert v.view(st, "red")["port"]["ships"]["red"]["treasures"] == ["t6"]
     assert v.view(st, "blue")["port"]["ships"]["red"]["treasures"] == ["?"]
+    worth = st.port.data.treasures["t6"]  # type: ignore[union-attr]
+    assert v.view(st, "red")["port"]["ships"]["red"]["treasure_coins"] == {"t6": worth}
+    assert "treasure_coins" not in v.view(st, "blue")["port"]["ships"]["red"]
+    assert "treasure_coins" not in v.view(st, "table")["port"]["ships"]["red"]
     assert v.public_action({"type": "draw_treasure", "tile": "t6"}) == {
         "type": "draw_treasure",
         "hidden": ["tile"],

@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from browserkit import BROWSER, TOKEN, Server, needs_playwright, open_page
+from test_browser_game import assert_plain
 
 from companion import village as v
+from companion.village.vocabulary import Cube, Space
 
 pytestmark = BROWSER
 needs_playwright()
@@ -68,3 +70,62 @@ def test_the_play_page_shows_the_sea(server: Server, browser: Any) -> None:
     sea = tablet.locator("#sea").inner_text()
     assert "Red — in port" in sea and "Captains left: 15" in sea
     assert "Mission churches: B1 free" in sea
+
+
+def test_the_private_page_shows_a_treasure_s_value_and_cashes_it(
+    server: Server, browser: Any
+) -> None:
+    svc = server.service
+    svc.new_game(["red", "blue"], modules=["port"])
+    st = svc.state()
+    assert st.port is not None and st.port.data is not None
+    st.port.ships[v.Color.RED].treasures = ["t6"]  # as if unloaded at port
+    st.port.treasures.remove("t6")
+    worth = st.port.data.treasures["t6"]
+    coins = st.p[v.Color.RED].coins
+    phone = open_page(browser, server.url + f"/me/red?token={svc.player_token('red')}")
+    phone.locator("[data-cash='t6']").wait_for()
+    assert f"A treasure worth {worth} coins" in phone.locator("#me-port").inner_text()
+    other = open_page(browser, server.url + f"/me/blue?token={svc.player_token('blue')}")
+    other.locator("#me-port p").first.wait_for()
+    assert "worth" not in other.locator("body").inner_text()  # Red's treasure stays hidden
+    phone.locator("[data-cash='t6']").click()
+    phone.locator("#me-port", has_text="No treasure unloaded").wait_for()
+    assert svc.state().p[v.Color.RED].coins == coins + worth
+
+
+def test_the_play_page_sells_cocoa_at_the_market_day(server: Server, browser: Any) -> None:
+    svc = server.service
+    svc.new_game(["red", "blue"], modules=["port"])
+    while svc.state().phase in ("reveal_customers", "fill_bag"):
+        svc.submit({"type": "virtual_draw"})
+    st = svc.state()
+    assert st.port is not None and v.pending(st).player == v.Color.RED
+    # only a market cube and a church cube on the board, no customer on the stalls, and a
+    # cocoa basket on Red's farm (as if brought home from a voyage)
+    for cubes in st.spaces.values():
+        for cube, n in cubes.items():
+            st.bag[cube] += n
+        cubes.clear()
+    for space, cube in ((Space.MARKET, Cube.GREEN), (Space.CHURCH, Cube.BROWN)):
+        st.bag[cube] -= 1
+        st.spaces[space][cube] = 1
+    st.market[:5] = [None] * 5
+    st.port.ships[v.Color.RED].cocoa = 1
+    st.port.cocoa -= 1
+    svc.submit({"type": "take", "player": "red", "space": "market", "cube": "green"})
+    prestige = svc.state().p[v.Color.RED].prestige
+    tablet = open_page(browser, server.url + f"/play#token={TOKEN}")
+    sell = tablet.locator("#options button", has_text="Sell a cocoa basket")
+    sell.first.wait_for()
+    assert_plain(tablet, "the market day with a cocoa basket to sell")
+    before = svc.seq()
+    sell.first.click()
+    if tablet.locator("#options .crumbs").count():  # a second step: how to pay
+        tablet.locator("#options button.option").first.click()
+    tablet.wait_for_function(
+        "n => { const d = document.querySelector('#done'); return d && d.dataset.seq === String(n); }",
+        arg=before + 1,
+    )
+    assert "sells a cocoa basket at the market" in tablet.locator("#done").inner_text()
+    assert svc.state().p[v.Color.RED].prestige == prestige + 7

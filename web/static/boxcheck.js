@@ -99,3 +99,10 @@ all.addEventListener("submit", (ev) => {
   }
   answer({ key: form.dataset.key, value });
 });
+
+// The boxes owned: only their values are asked, only their expansions offered.
+document.getElementById("boxes")?.addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const boxes = [...ev.target.querySelectorAll('input[name="box"]:checked')].map((box) => box.value);
+  answer({ boxes });
+});

@@ -102,11 +102,13 @@ function renderPort(st) {
   const where = ship.zone === "port" ? "in port" : `at sea, zone ${ship.zone}`;
   const treasures = (ship.treasures || []).map((t) => {
     const cash = anytime(st, "cash_treasure", "tile", t);
-    return h("div", { class: "treasure", "data-treasure": t }, `Treasure ${t} `,
+    const coins = (ship.treasure_coins || {})[t];
+    return h("div", { class: "treasure", "data-treasure": t },
+      coins === undefined ? "A treasure " : `A treasure worth ${coins} coin${coins === 1 ? "" : "s"} `,
       cash ? h("button", { type: "button", class: "btn", "data-cash": t, onclick: () => send(cash) }, "Cash it") : null);
   });
   fill("me-port",
-    h("p", {}, `Your ship is ${where}${ship.captain ? `, captain ${ship.captain}` : ""}.`),
+    h("p", {}, `Your ship is ${where}${ship.captain ? ", a captain hired" : ""}.`),
     h("p", {}, `On the hold: ${(ship.hold || []).map(piece).join(", ") || "nothing"}.`),
     h("p", {}, `On your farm: ${ship.cocoa} cocoa, ${ship.tea} tea.`),
     treasures.length ? treasures : h("p", { class: "muted" }, "No treasure unloaded."));

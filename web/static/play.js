@@ -22,22 +22,12 @@ const PAGE_LINKS = {
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-// Le Port: ships and holds, captains left, island stacks, mission churches, sea cemetery.
+// Le Port: ships and holds, captains left, island stacks, mission churches, sea cemetery
+// (the scoreboard's panel, web/static/sea.js).
+import { seaBoard } from "./sea.js";
+
 function seaPanel(st) {
-  show("sea-panel", Boolean(st.port));
-  if (!st.port) return;
-  const sea = st.port;
-  const piece = (p) => (p.startsWith("treasure:") ? "treasure" : p.includes("-") ? memberName(p) : p);
-  const churches = Object.entries(sea.missions || {});
-  fill("sea",
-    h("ul", { class: "ships" }, Object.entries(sea.ships).map(([c, s]) => h("li", { "data-ship": c },
-      h("strong", {}, cap(c)), ` — ${s.zone === "port" ? "in port" : `zone ${s.zone}`}`,
-      s.captain ? `, captain ${s.captain}` : "",
-      `; hold: ${(s.hold || []).map(piece).join(", ") || "empty"}`,
-      s.cocoa || s.tea ? `; farm: ${s.cocoa} cocoa, ${s.tea} tea` : ""))),
-    h("p", {}, `Captains left: ${(sea.captains || []).length} · stacks: ${sea.stacks.cocoa} cocoa, ${sea.stacks.tea} tea, ${sea.stacks.treasure} treasures`),
-    h("p", {}, "Mission churches: ", churches.map(([id, m]) => `${id} ${m ? memberName(m) : "free"}`).join(" · ") || "none"),
-    h("p", {}, `Sea cemetery: ${(sea.cemetery || []).filter(Boolean).length} of ${(sea.cemetery || []).length} spaces taken`));
+  seaBoard(st);
 }
 
 async function refresh() {

@@ -5,6 +5,7 @@ import { cap, memberName, pendingWhat, spaceName, whereName } from "./labels.js"
 import { prestigePlot } from "./plot.js";
 import { cubes, family, member, slots } from "./render.js";
 import { renderLog } from "./log.js";
+import { seaBoard } from "./sea.js";
 
 const ALIVE = new Set(["farm", "craft", "council", "travel", "church", "bag"]);
 const SCORE_ROWS = [
@@ -113,6 +114,7 @@ function render(st) {
   fill("chronicle", chronicle(st.board));
   fill("bags", bags(st.board));
   fill("spaces", spaces(st.board));
+  seaBoard(st);
 }
 
 async function refresh(event) {

@@ -48,6 +48,9 @@ def shipped_items(module: str) -> dict[str, DataItem]:
             bool(v["verified"]),
             v["source"],
             v["question"],
+            v["title"],
+            v["look"],
+            v["schema"],
         )
         for key, v in _raw(module).items()
     }
@@ -56,6 +59,29 @@ def shipped_items(module: str) -> dict[str, DataItem]:
 def shipped_values(module: str) -> dict[str, Any]:
     """Key → value of the module's shipped items."""
     return {k: i.value for k, i in shipped_items(module).items()}
+
+
+def module_of(key: str) -> str | None:
+    """The module whose prefix ``key`` carries (None: a base game key)."""
+    return next((m for m, prefix in PREFIXES.items() if key.startswith(prefix)), None)
+
+
+def schema_of(key: str) -> dict[str, Any] | None:
+    """The schema of module value ``key`` (None: no module has that value)."""
+    module = module_of(key)
+    item = _raw(module).get(key) if module else None
+    return None if item is None else dict(item["schema"])
+
+
+def validate(module: str, values: dict[str, Any]) -> None:
+    """Build the module's data from ``values`` (its keys, resolved) to find what the schemas
+    cannot say (a lane to an unknown zone, two islands with the cocoa stack). Raises
+    BoardDataError naming the key."""
+    from . import life_goals, port_data
+
+    builders = {"port": port_data.build_data, "life_goals": life_goals.build_data}
+    prefix = PREFIXES[module]
+    builders[module]({k: v for k, v in values.items() if k.startswith(prefix)})
 
 
 def require_keys(module: str, values: dict[str, Any]) -> None:

@@ -33,8 +33,14 @@ def headline(before: GameState, a: Any, after: GameState, viewer: str) -> str:
     """What a module's action did."""
     who = _who(a)
     if isinstance(a, pa.Recruit):
-        cost = before.port.data.captains[a.captain].cost if before.port and before.port.data else 0
-        return f"{who} hires captain {a.captain} for {cost} coin{'s' if cost != 1 else ''}."
+        data = before.port.data if before.port else None
+        if data is None or a.captain not in data.captains:
+            return f"{who} hires a captain."
+        cap = data.captains[a.captain]
+        rate = " + ".join(c if c != "any" else "any cube" for c in cap.rate.cubes)
+        moves = f"{cap.rate.moves} extra move{'s' if cap.rate.moves > 1 else ''}"
+        price = f"{cap.cost} coin{'s' if cap.cost != 1 else ''}"
+        return f"{who} hires a captain ({rate} per {moves}) for {price}."
     if isinstance(a, pa.Load):
         cargo = ", ".join(_piece(p) for p in a.cargo) or "nothing"
         return f"{who} loads the ship: {cargo}."

@@ -672,12 +672,13 @@ def violations(st: GameState, ps: PortState, data: PortData) -> list[str]:
 
 def view(ps: PortState, viewer: str | None) -> dict[str, object]:
     """The sea board as ``viewer`` (a colour, or ``table``; None: everything) may see it: a
-    treasure's tile, and so its value, only to its holder until cashed (PV22, PV31)."""
+    treasure's tile, and so its value (``treasure_coins``), only to its holder until cashed
+    (PV22, PV31)."""
 
     def tiles(color: Color, tiles: list[str]) -> list[str]:
         return sorted(tiles) if viewer in (None, color.value) else ["?"] * len(tiles)
 
-    ships = {}
+    ships: dict[str, dict[str, object]] = {}
     for c, s in ps.ships.items():
         hold = [
             (TREASURE + "?" if p.startswith(TREASURE) and viewer not in (None, c.value) else p)
@@ -691,6 +692,8 @@ def view(ps: PortState, viewer: str | None) -> dict[str, object]:
             "tea": s.tea,
             "treasures": tiles(c, s.treasures),
         }
+        if s.treasures and viewer in (None, c.value) and ps.data is not None:
+            ships[c.value]["treasure_coins"] = {t: ps.data.treasures[t] for t in s.treasures}
     v = ps.voyage
     return {
         "ships": ships,

@@ -7,7 +7,7 @@ kinds with the virtual bags, whatever a given game switches on.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .. import actions, chance, narrate, options
@@ -32,6 +32,26 @@ narrate.MODULE_PLACES.update(narration.PLACES)
 narrate.MODULE_NOW.update(narration.NOW)
 options.MODULE_STEPS.update(narration.STEPS)
 PUBLIC_FORMS = (base.public_form, port_actions.public_form, goal_actions.public_form)
+
+
+HEADER_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "life_goals": {"goal_claims": ("manual", "auto")},
+}
+"""Per module, the record-header fields it adds: name → the values accepted (the first is
+the default)."""
+
+
+def header_options(modules: tuple[str, ...], given: Mapping[str, Any]) -> dict[str, str]:
+    """The header fields the modules switched on add, taken from ``given`` (missing: the
+    default). Raises ValueError for a value not accepted."""
+    out: dict[str, str] = {}
+    for module in modules:
+        for name, accepted in HEADER_OPTIONS.get(module, {}).items():
+            value = given.get(name, accepted[0])
+            if value not in accepted:
+                raise ValueError(f"{name} is one of {accepted}, got {value!r}")
+            out[name] = value
+    return out
 
 
 def _factories() -> dict[str, Callable[[], Module]]:

@@ -1,0 +1,144 @@
+"""A round with a voyage and a goal claim played through the pages, in a real browser: the
+box check says both boxes are owned, the new-game page offers both modules, the play page
+takes the Travel space, hires a captain, loads the ship and sails in steps, the scoreboard
+shows the sea board, and a player claims a life goal on their private page. At every step
+no visible text may hold developer artefacts. Screenshots go to ``VILLAGE_SCREENSHOTS``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from browserkit import BROWSER, PHONE, TOKEN, Server, needs_playwright, open_page, seq
+from test_browser_game import assert_plain, settle
+
+from companion.village.modules.module_data import shipped_values
+
+pytestmark = BROWSER
+needs_playwright()
+
+
+def choose(page: Any, server: Server, *texts: str) -> None:
+    """Click, on the play page, the step or option button holding each text in turn; the
+    last click must record exactly one event."""
+    before = seq(server)
+    for n, wanted in enumerate(texts):
+        kind = "button.option" if n == len(texts) - 1 else "button.step"
+        buttons = page.locator(f"#options {kind}", has_text=re.compile(wanted))
+        assert buttons.count(), (wanted, page.locator("#options").inner_text())
+        buttons.first.click()
+        if n < len(texts) - 1:
+            page.locator("#options .crumbs").wait_for()
+    page.wait_for_function(
+        "n => { const d = document.querySelector('#done');"
+        " return d && !d.hidden && d.dataset.seq === String(n); }",
+        arg=before + 1,
+    )
+    assert seq(server) == before + 1
+
+
+def test_a_round_with_a_voyage_and_a_goal_claim(server: Server, browser: Any, shots: Path) -> None:
+    # the box check: both boxes owned; the silver goals as the owner reads them (here: a
+    # card asking for nothing, so the claim can be made in the first round)
+    box = open_page(browser, server.url + f"/boxcheck#token={TOKEN}")
+    for name in ("port", "life_goals"):
+        box.check(f"#boxes input[name=box][value='{name}']")
+    box.click("#save-boxes")
+    box.wait_for_function("() => document.querySelector('#boxes') && performance.navigation")
+    box.locator("section[data-key='port.sea']").wait_for()
+    assert server.app.config["BOXES_OWNED"] == ["port", "life_goals"]
+    assert "Life goals" in box.locator("section[data-key='goals.prestige'] h2").inner_text()
+    assert_plain(box, "box check with the Port and Life goals boxes")
+    silver = {goal: {} for goal in shipped_values("life_goals")["goals.silver.items"]}
+    server.post("/api/boxcheck", {"key": "goals.silver.items", "value": silver})
+
+    new = open_page(browser, server.url + f"/new#token={TOKEN}")
+    new.check("input[name=count][value='2']", force=True)
+    new.check("input[name=module][value='port']", force=True)
+    new.check("input[name=module][value='life_goals']", force=True)
+    assert_plain(new, "new game with modules")
+    new.locator("fieldset.modules").scroll_into_view_if_needed()
+    new.screenshot(path=str(shots / "new-modules-tablet.png"))
+    phone_new = open_page(browser, server.url + f"/new#token={TOKEN}", PHONE)
+    for name in ("port", "life_goals"):
+        phone_new.check(f"input[name=module][value='{name}']", force=True)
+    phone_new.locator("fieldset.modules").scroll_into_view_if_needed()
+    phone_new.screenshot(path=str(shots / "new-modules-phone.png"))
+    new.click("#start")
+    new.locator("#player-links li").nth(1).wait_for()
+    header = server.service.header()
+    assert header["expansions"] == ["port", "life_goals"]
+    assert header["data"]["goals.silver.items"] == silver  # the owner's answer is used
+
+    tablet = open_page(browser, server.url + f"/play#token={TOKEN}")
+    board = open_page(browser, server.url + "/")
+    # the customers, the two goal deals and the bag: virtual draws from the play page
+    while (kind := settle(tablet, server)) != "turn":
+        assert_plain(tablet, f"play, {kind}")
+        choose(tablet, server, ".")
+    assert server.get("/api/state")["pending"]["player"] == "red"
+    choose(tablet, server, "Travel: take a (?!plague)|Travel: take")
+    choose(tablet, server, "any cube \\+ any cube")
+    assert_plain(tablet, "play, the voyage: load")
+    choose(tablet, server, "Load the ship: Red 1a")
+    tablet.locator("#sea [data-ship='red']", has_text="Red 1a").wait_for()
+    assert_plain(tablet, "play, the voyage: sail")
+    assert "sail on, stop or land" in tablet.locator("#pending").inner_text()
+    tablet.screenshot(path=str(shots / "play-voyage-tablet.png"), full_page=True)
+    phone_play = open_page(browser, server.url + f"/play#token={TOKEN}", PHONE)
+    phone_play.locator("#sea [data-ship='red']").wait_for()
+    phone_play.screenshot(path=str(shots / "play-voyage-phone.png"), full_page=True)
+    choose(tablet, server, "Sail to time zone D")
+    state = server.get("/api/state")
+    assert state["port"]["ships"]["red"]["zone"] == "D"
+    assert state["port"]["ships"]["red"]["hold"] == ["red-1a"]
+
+    now = seq(server)
+    board.wait_for_function("n => document.body.dataset.seq === String(n)", arg=now)
+    sea = board.locator("#sea").inner_text()
+    assert "Red — at sea, zone D, captain hired" in sea and "hires a captain (any cube" in (
+        board.locator("#log").inner_text()
+    )
+    assert "Hold: Red 1a" in sea
+    assert "Captains left: 14" in sea and "Sea cemetery: 0 of" in sea
+    assert "Mission churches: B1 free" in sea
+    assert_plain(board, "scoreboard with the sea")
+    board.locator("#sea-panel").scroll_into_view_if_needed()
+    board.screenshot(path=str(shots / "scoreboard-sea-tablet.png"))
+    phone_board = open_page(browser, server.url + "/", PHONE)
+    phone_board.locator("#sea [data-ship='red']").wait_for()
+    phone_board.screenshot(path=str(shots / "scoreboard-sea-phone.png"), full_page=True)
+
+    # Red claims the silver goal on their own phone; the other player's page never shows it
+    goals = server.service.private_view("red")["life_goals"]["players"]["red"]
+    mine = goals["silver"]
+    name = goals["names"][mine]
+    me = open_page(browser, server.url + f"/me/red?token={server.service.player_token('red')}",
+                   PHONE)
+    me.locator(f"[data-claim='{mine}']").wait_for()
+    assert_plain(me, "private page with goals")
+    other = header["players"][1]
+    blue = open_page(browser, server.url + f"/me/{other}?token={server.service.player_token(other)}")
+    blue.locator("#me-goals .goal").first.wait_for()
+    assert name not in blue.locator("body").inner_text()  # Red's goal stays hidden from the other
+    me.screenshot(path=str(shots / "me-goals-phone.png"), full_page=True)
+    me_tablet = open_page(browser, me.url)
+    me_tablet.locator(f"[data-claim='{mine}']").wait_for()
+    me_tablet.screenshot(path=str(shots / "me-goals-tablet.png"))
+    me.locator(f"[data-claim='{mine}']").click()
+    me.locator(f"#me-goals [data-goal='{mine}']", has_text="claimed").wait_for()
+    assert_plain(me, "private page after the claim")
+    claimed = server.service.state().goals
+    assert claimed is not None and mine in {str(g) for g in claimed.claimed[v_red()]}
+    board.wait_for_function("n => document.body.dataset.seq === String(n)", arg=seq(server))
+    assert name in board.locator("#log").inner_text()  # a claimed goal is public
+    assert_plain(board, "scoreboard after the claim")
+    for page in (box, new, tablet, board, me, blue):
+        assert page.js_errors == [], page.js_errors
+
+
+def v_red() -> Any:
+    from companion.village import Color
+
+    return Color.RED
