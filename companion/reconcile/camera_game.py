@@ -6,9 +6,11 @@ adapter (``companion.sensors.camera``: marker geometry, ``BoardReader``, ``Settl
 an in-memory ``SimSource``, and the adapter's observations into the real
 :class:`Reconciler`. During each move a rendered hand rests over the region that changes
 for the first ``hand_frames`` frames (the cubes change under it). Prompts are answered with
-the truth; what the camera cannot show (a figure's move, a payment no cube shows) is
-entered as the tablet would: before the next move when the move changed nothing the camera
-reads (figures, goods, a mass draw), else once it is ``depth - 1`` actions behind (as
+the truth. A draw from a bag the camera does not see (customer tiles, the mass draw from
+the black bag) is entered on the tablet as it happens, while a hand moves what it shows;
+what the camera cannot tell (a figure's move, a payment no cube shows) is entered as the
+tablet would: before the next move when the move changed nothing the camera reads
+(figures, goods), else once it is ``depth - 1`` actions behind (as
 ``simulator.play``). A discrepancy is met by putting the cubes right (drawn anew); a second
 one at the same seq by "I will fix the board" and entering the next action.
 
@@ -294,17 +296,14 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     st = link.st
     unseen = [True] * len(truth)
     for i, a in enumerate(truth):
-        if a["type"] == "reveal_customers":
+        tablet = a["type"] == "reveal_customers" or a["type"] in UNSEEN_TYPES
+        if tablet:
             catch_up(i)
-            link.mode = "manual"
-            link.submit(a, "tablet", link.n, [])
-            st = v.apply(st, a)
-            table.show(st)
-            continue
-        # what the camera could not see is entered on the tablet before the next move;
-        # what it saw but did not explain, once the search could no longer reach it
-        while link.n < i and (link.n < i - (rec.depth - 1) or unseen[link.n]):
-            catch_up(link.n + 1)
+        else:
+            # what the camera could not see is entered on the tablet before the next
+            # move; what it saw but did not explain, once the search could not reach it
+            while link.n < i and (link.n < i - (rec.depth - 1) or unseen[link.n]):
+                catch_up(link.n + 1)
         before = regions_of(st)
         st = v.apply(st, a)
         after = regions_of(st)
@@ -312,12 +311,18 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
         changed = sorted((k for k in after
                           if after[k] != before.get(k) and _region(k) in read_names),
                          key=lambda k: (not k.startswith("space:"), k))
-        unseen[i] = not changed or a["type"] in UNSEEN_TYPES
+        unseen[i] = tablet or not changed
         table.show(st)
         spot = on_table(layout, _region(changed[0])) if hands and changed else None
         if spot is not None:
             table.hands = [spot]
-            run(hand_frames)
+            run(1)
+        if tablet:
+            # drawn by hand from a bag the camera does not see: entered on the tablet
+            # while the hand moves the pieces it tells (a mass draw's prestige)
+            catch_up(i + 1)
+        if spot is not None:
+            run(hand_frames - 1)
             table.hands = []
             run(move_frames - hand_frames)
         else:
