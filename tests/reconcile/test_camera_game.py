@@ -36,11 +36,13 @@ def test_first_rounds_of_a_golden_game_through_the_rendered_camera() -> None:
 
 
 @pytest.mark.slow
-def test_a_whole_golden_game_through_the_rendered_camera() -> None:
-    """The whole two-player record (290 actions, ~4,000 rendered frames)."""
+def test_four_rounds_of_a_golden_game_through_the_rendered_camera() -> None:
+    """The first 118 of the two-player record's 290 actions (its first three rounds and the
+    fourth fill of the board, ~1,300 frames; 2-5 minutes on the shared machine). The whole
+    game: ``python -m companion.reconcile.camera_game``."""
     header, truth = load_record("two-players")
-    game = play(header, truth)
-    _check(game, sum(1 for a in truth if a["type"] != "reveal_customers"))
+    game = play(header, truth[:118])
+    _check(game, sum(1 for a in truth[:118] if a["type"] != "reveal_customers"))
     assert game.counts.auto_correct >= game.counts.actions // 3, game.to_json()
 
 
