@@ -38,7 +38,7 @@ def test_first_rounds_of_a_golden_game_through_the_rendered_camera() -> None:
 @pytest.mark.slow
 def test_four_rounds_of_a_golden_game_through_the_rendered_camera() -> None:
     """The first 118 of the two-player record's 290 actions (its first three rounds and the
-    fourth fill of the board, ~1,300 frames; 2-5 minutes on the shared machine). The whole
+    fourth fill of the board, ~1,300 frames; 43 s in one run on the shared machine). The whole
     game: ``python -m companion.reconcile.camera_game``."""
     header, truth = load_record("two-players")
     game = play(header, truth[:118])
