@@ -218,6 +218,27 @@ def _board_to_table(name: str, board: Board, pose: tuple[float, float, float]) -
                      [0, 0, 1]], np.float64)
 
 
+def on_table(layout: Layout, region: str, scene: Scene | None = None
+             ) -> tuple[float, float] | None:
+    """Where region ``region`` (a name such as ``space:market``, or a key such as
+    ``prestige#12``) lies on the table, in table mm (its centre; several rectangles of
+    one name: their middle), for a hand placed over it; None if no board has it."""
+    poses = scene.poses if scene is not None else {}
+    pts: list[tuple[float, float]] = []
+    for name, board in layout.boards.items():
+        rects = [r.rect for r in board.regions if region in (r.name, r.key)]
+        if not rects:
+            continue
+        m = _board_to_table(name, board, poses.get(name, POSES[name]))
+        for x0, y0, x1, y1 in rects:
+            x, y = (x0 + x1) / 2, (y0 + y1) / 2
+            pts.append((float(m[0, 0] * x + m[0, 1] * y + m[0, 2]),
+                        float(m[1, 0] * x + m[1, 1] * y + m[1, 2])))
+    if not pts:
+        return None
+    return (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+
+
 def camera_matrix(scene: Scene) -> np.ndarray:
     """Table mm -> frame pixels for this scene (keystone + roll, deterministic by seed)."""
     rng = np.random.default_rng((scene.seed if scene.camera is None else scene.camera) + 7919)

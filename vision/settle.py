@@ -62,3 +62,9 @@ class Settler:
             if name not in seen or name in blocked:
                 self._cand.pop(name, None)
         return out
+
+    def steady(self, name: str, t: float) -> bool:
+        """True when ``name``'s value has been unblocked and unchanged for the settle time
+        at ``t`` (whether or not it differs from what was committed)."""
+        cand = self._cand.get(name)
+        return cand is not None and t - cand.since >= self.settle_s

@@ -24,7 +24,7 @@ import numpy as np
 from companion.reconcile.observations import CubeCounts, Health, MarkerCell, Occluded
 from vision.calibration import Calibration, default
 from vision.read import BoardReader
-from vision.settle import Settler
+from vision.settle import Commit, Settler
 from vision.sources import Source, SourceError
 
 from . import Emit
@@ -139,11 +139,27 @@ class CameraAdapter:
         self._detail = ""
         if self.state == OPENING:
             self._set(CALIBRATED)
-        occluded = frozenset(reading.occluded)
+        commits = self._settler.feed(reading)
+        # a region a hand has left stays reported occluded until it has settled again
+        # (its new value committed, or its old one steady): until then what was committed
+        # before the hand is not what the table shows
+        read = reading.cubes.keys() | reading.tracks.keys()
+        held = {n for n in self._occluded
+                if n in read and n not in reading.occluded
+                and not self._settler.steady(n, reading.t)}
+        occluded = frozenset(reading.occluded | held)
+        if occluded != self._occluded and not occluded:
+            self._emit_commits(commits)
+            commits = []
         if occluded != self._occluded:
             self._occluded = occluded
             self._emit(Occluded(self.name, frame.t, occluded))
-        for commit in self._settler.feed(reading):
+        self._emit_commits(commits)
+        self._health()
+        return True
+
+    def _emit_commits(self, commits: list[Commit]) -> None:
+        for commit in commits:
             if self.state == CALIBRATED:
                 self._set(STREAMING)
             if commit.kind == "cubes":
@@ -151,8 +167,6 @@ class CameraAdapter:
             else:
                 for colour, cell in sorted(commit.value.items()):
                     self._emit(MarkerCell(self.name, commit.t, commit.name, colour, cell))
-        self._health()
-        return True
 
     def _set(self, state: str) -> None:
         if state != self.state:

@@ -1,0 +1,388 @@
+"""A recorded game seen only by a rendered camera, through the real vision pipeline.
+
+For each true state of a game record, the table is drawn by the synthetic renderer
+(``vision.render``, from ``picture(state)``); the frames go through the real camera
+adapter (``companion.sensors.camera``: marker geometry, ``BoardReader``, ``Settler``) from
+an in-memory ``SimSource``, and the adapter's observations into the real
+:class:`Reconciler`. During each move a rendered hand rests over the region that changes
+for the first ``hand_frames`` frames (the cubes change under it). Prompts are answered with
+the truth. A draw from a bag the camera does not see (customer tiles, the mass draw from
+the black bag) is entered on the tablet as it happens, while a hand moves what it shows;
+what the camera cannot tell (a figure's move, a payment no cube shows) is entered as the
+tablet would: before the next move when the move changed nothing the camera reads
+(figures, goods), else once it is ``depth - 1`` actions behind (as
+``simulator.play``). A discrepancy is met by putting the cubes right (drawn anew); a second
+one at the same seq by "I will fix the board" and entering the next action.
+
+Unlike the simulator's link, :class:`CameraLink` applies what was submitted: an action that
+is not the true one (up to interchangeable figures) stays applied, so the game drifts from
+its record and the final state shows it.
+
+``python -m companion.reconcile.camera_game [--game two-players] [--actions N] [--json]``
+prints the counts and the time per frame.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion import village as v
+from companion.sensors.camera import CameraAdapter
+from companion.village import parse_action
+from companion.village.picture import picture, regions_of
+from vision.layout import Layout, load
+from vision.render import Scene, on_table, render
+from vision.sources import SimSource
+from vision.table import TableView, from_dict
+
+from .observations import CubeCounts, MarkerCell, Observation
+from .reconciler import Discrepancy, Prompt, Reconciler, Refused
+from .simulator import Counts, equivalent
+
+FPS = 5.0  # camera frames per second (simulated time)
+MOVE_FRAMES = 14  # frames per move: the hand, then the table settling (2.8 s)
+HAND_FRAMES = 2
+QUIET_FRAMES = 3  # frames after a move that changed nothing the camera reads
+UNSEEN_TYPES = frozenset({"mass_draw"})  # figures drawn from the black bag: no cube shows it
+GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden"
+
+
+def table_view(st: v.GameState, layout: Layout) -> TableView:
+    """What the renderer draws for ``st``: ``picture(st)``'s cubes on the action spaces and
+    supplies, time markers, prestige markers (cell modulo the layout's track length) and the
+    figures in the layout's zones."""
+    pic = picture(st)
+    names = {r.name for b in layout.boards.values() for r in b.regions}
+    cells = sum(1 for b in layout.boards.values() for r in b.regions if r.name == "prestige")
+    cubes = {n: c for n, c in pic.cubes.items() if n in names}
+    tracks: dict[str, dict[str, int]] = {
+        n: {n.partition(":")[2]: cell} for n, (cell, _laps) in pic.time.items()}
+    tracks["prestige"] = {c: cell % max(cells, 1) for c, cell in pic.prestige.items()}
+    zones = {z: sorted(ms) for z, ms in pic.pieces.items() if ms and z in names}
+    return from_dict({"cubes": cubes, "tracks": tracks, "zones": zones})
+
+
+class RenderedTable:
+    """The physical table as the camera sees it: one rendered image per (table, hand)."""
+
+    def __init__(self, layout: Layout, st: v.GameState, camera: int = 1) -> None:
+        self.layout = layout
+        self.camera = camera
+        self.view = table_view(st, layout)
+        self.version = 0  # bumped when pieces move (or are put right): drawn anew
+        self.hands: list[tuple[float, float]] = []
+        self.covered: set[str] = set()  # regions the hand covers in the last frame served
+        self.render_s = 0.0
+        self.render_cpu_s = 0.0
+        self.renders = 0
+        self._cache: dict[tuple[Any, ...], tuple[np.ndarray, set[str]]] = {}
+
+    def show(self, st: v.GameState) -> None:
+        self.view = table_view(st, self.layout)
+        self.version += 1
+
+    def reseat(self) -> None:
+        """The players put the cubes right: every piece is drawn again at a new spot."""
+        self.version += 1
+
+    def frame(self, n: int) -> np.ndarray:
+        key = (self.version, tuple(self.hands))
+        hit = self._cache.get(key)
+        if hit is None:
+            started, cpu = time.perf_counter(), time.process_time()
+            r = render(self.layout, self.view, Scene(
+                seed=self.version, camera=self.camera, pieces=self.version,
+                hands=list(self.hands), hand_skin=self.version))
+            self.render_s += time.perf_counter() - started
+            self.render_cpu_s += time.process_time() - cpu
+            self.renders += 1
+            covered = {k.partition("/")[2].partition("#")[0] for k in r.covered}
+            self._cache = {key: (r.image, covered)}
+            hit = self._cache[key]
+        self.covered = hit[1]
+        return hit[0]
+
+
+class CameraLink:
+    """The reconciler's way in over a plain engine state, applying what is submitted.
+
+    An action equivalent to the true one is applied as the true one (piece ids stay those
+    of the record); another one is applied as submitted and counted as wrong."""
+
+    def __init__(self, header: dict[str, Any], truth: list[dict[str, Any]], counts: Counts):
+        self.st = v.start(header)
+        self.truth = truth
+        self.n = 0
+        self.counts = counts
+        self.mode = "auto"
+        self.wrong: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
+
+    def state(self) -> v.GameState:
+        return self.st
+
+    def seq(self) -> int:
+        return self.n
+
+    def submit(self, action: dict[str, Any], source: str, expected_seq: int,
+               observations: list[dict[str, Any]]) -> int:
+        if expected_seq != self.n:
+            raise Refused(f"stale: expected {expected_seq}, at {self.n}")
+        if self.n >= len(self.truth):
+            raise Refused("the record is over")
+        new = v.apply(self.st, action)  # raises for an illegal one, as the service would
+        true = self.truth[self.n]
+        right = equivalent(self.st, action, true)
+        if true["type"] != "reveal_customers":
+            if self.mode == "auto":
+                self.counts.auto_correct += right
+                self.counts.auto_wrong += not right
+            elif self.mode == "prompted":
+                self.counts.prompted += 1
+            else:
+                self.counts.manual += 1
+        if right:
+            new = v.apply(self.st, true)
+        else:
+            self.wrong.append((self.n, action, true))
+        self.st = new
+        self.n += 1
+        return self.n
+
+
+@dataclass
+class CameraGame:
+    """What happened when a game was seen through the rendered camera."""
+
+    counts: Counts
+    frames: int = 0
+    adapter_s: float = 0.0  # the camera adapter's own time (read + settle; not rendering)
+    adapter_cpu_s: float = 0.0  # the same in process CPU time (steadier on a busy machine)
+    render_s: float = 0.0
+    render_cpu_s: float = 0.0
+    renders: int = 0
+    camera_observations: int = 0  # cube counts and marker cells the adapter emitted
+    hand_frames: int = 0  # frames in which a hand covered at least one read region
+    committed_under_hand: list[str] = field(default_factory=list)
+    final: dict[str, Any] = field(default_factory=dict)
+    expected: dict[str, Any] = field(default_factory=dict)
+    wrong: list[tuple[int, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
+    wall_s: float = 0.0
+    cpu_s: float = 0.0  # process CPU time of the whole run (renderer included)
+
+    def to_json(self) -> dict[str, Any]:
+        c = self.counts
+        n = c.actions or 1
+        return {
+            "actions": c.actions,
+            "auto_from_camera": c.auto_correct,
+            "auto_rate": round(c.auto_correct / n, 4),
+            "auto_wrong": c.auto_wrong,
+            "prompted": c.prompted,
+            "prompts": c.prompts,
+            "prompt_had_truth": c.prompt_had_truth,
+            "manual": c.manual,
+            "discrepancies": c.discrepancies,
+            "final_state_matches": self.final == self.expected,
+            "frames": self.frames,
+            "ms_per_frame": round(self.adapter_s / max(self.frames, 1) * 1e3, 2),
+            "cpu_ms_per_frame": round(self.adapter_cpu_s / max(self.frames, 1) * 1e3, 2),
+            "render_ms_per_image": round(self.render_s / max(self.renders, 1) * 1e3, 2),
+            "render_cpu_ms_per_image": round(
+                self.render_cpu_s / max(self.renders, 1) * 1e3, 2),
+            "renders": self.renders,
+            "reconcile_ms_mean": round(sum(c.timings) / max(len(c.timings), 1) * 1e3, 2),
+            "camera_observations": self.camera_observations,
+            "hand_frames": self.hand_frames,
+            "committed_under_hand": len(self.committed_under_hand),
+            "wall_s": round(self.wall_s, 1),
+            "cpu_s": round(self.cpu_s, 1),
+        }
+
+
+def load_record(name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A golden record by name (``two-players``) or path. Raises OSError, ValueError."""
+    path = Path(name)
+    if not path.is_file():
+        path = GOLDEN / (name if name.endswith(".jsonl") else name + ".jsonl")
+    lines = [x for x in path.read_text("utf-8").splitlines() if x.strip()]
+    header = json.loads(lines[0])
+    return header, [parse_action(json.loads(x)).to_json() for x in lines[1:]]
+
+
+def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = True,
+         hand_frames: int = HAND_FRAMES, move_frames: int = MOVE_FRAMES,
+         layout: Layout | None = None, settle: float = 0.5,
+         camera_settle: float = 0.6) -> CameraGame:
+    """Play ``truth`` (all of it: pass a slice for the first N actions) through the rendered
+    camera, the camera adapter and the reconciler. Raises what the engine raises when a
+    wrong action made the record unplayable (``village.RulesError``)."""
+    started, cpu = time.perf_counter(), time.process_time()
+    layout = layout or load()
+    counts = Counts()
+    counts.actions = sum(1 for a in truth if a["type"] != "reveal_customers")
+    game = CameraGame(counts)
+    link = CameraLink(header, truth, counts)
+    rec = Reconciler(link, settle=settle)
+    table = RenderedTable(layout, link.st)
+    clock = [0.0]
+    seen: list[Observation] = []
+    adapter = CameraAdapter(lambda: SimSource(table.frame, fps=FPS), seen.append,
+                            settle_s=camera_settle, reconnect_s=0.0, clock=lambda: clock[0])
+    fixes: dict[int, int] = {}
+    read_names = {r.name for b in layout.boards.values() for r in b.regions
+                  if r.kind in ("cubes", "track")}
+
+    def catch_up(upto: int) -> None:
+        upto = min(upto, len(truth))
+        while link.n < upto:
+            link.mode = "manual"
+            link.submit(truth[link.n], "tablet", link.n, [])
+        link.mode = "auto"
+        if rec.prompt is not None and rec.prompt.seq != link.n:
+            rec.prompt = None
+
+    def same(st: v.GameState, cand: list[dict[str, Any]], true: list[dict[str, Any]]) -> bool:
+        for a, b in zip(cand, true, strict=True):
+            if not equivalent(st, a, b):
+                return False
+            st = v.apply(st, b)
+        return True
+
+    def handle(out: Any) -> None:
+        if isinstance(out, Prompt):
+            counts.prompts += 1
+            for k, cand in enumerate(out.candidates):
+                true = truth[out.seq: out.seq + len(cand)]
+                if len(true) == len(cand) and same(link.st, cand, true):
+                    counts.prompt_had_truth += 1
+                    link.mode = "prompted"
+                    rec.answer(out.id, k)
+                    link.mode = "auto"
+                    return
+        elif isinstance(out, Discrepancy):
+            counts.discrepancies += 1
+            n = fixes.get(out.seq, 0)
+            fixes[out.seq] = n + 1
+            if n >= 1:
+                rec.fix_board(out.id)
+                catch_up(link.n + 1)
+            table.reseat()
+
+    def run(frames: int) -> None:
+        for _ in range(frames):
+            clock[0] = round(clock[0] + 1 / FPS, 6)
+            seen.clear()
+            t0, c0 = time.perf_counter(), time.process_time()
+            r0, rc0 = table.render_s, table.render_cpu_s
+            adapter.step()  # the source renders inside it: that time is left out
+            game.adapter_s += time.perf_counter() - t0 - (table.render_s - r0)
+            game.adapter_cpu_s += time.process_time() - c0 - (table.render_cpu_s - rc0)
+            game.frames += 1
+            covered = table.covered & read_names
+            game.hand_frames += bool(covered)
+            for obs in seen:
+                name = (obs.region if isinstance(obs, CubeCounts)
+                        else obs.track if isinstance(obs, MarkerCell) else None)
+                if name is not None:
+                    game.camera_observations += 1
+                    if name in covered:
+                        game.committed_under_hand.append(f"{clock[0]:.1f}s {name}")
+                rec.observe(obs)
+            link.mode = "auto"
+            for out in rec.tick(clock[0]):
+                handle(out)
+
+    run(move_frames)
+    st = link.st
+    unseen = [True] * len(truth)
+    for i, a in enumerate(truth):
+        tablet = a["type"] == "reveal_customers" or a["type"] in UNSEEN_TYPES
+        if tablet:
+            catch_up(i)
+        else:
+            # what the camera could not see is entered on the tablet before the next
+            # move; what it saw but did not explain, once the search could not reach it
+            while link.n < i and (link.n < i - (rec.depth - 1) or unseen[link.n]):
+                catch_up(link.n + 1)
+        before = regions_of(st)
+        st = v.apply(st, a)
+        after = regions_of(st)
+        # the hand rests where the move happens: an action space first, else a farm
+        changed = sorted((k for k in after
+                          if after[k] != before.get(k) and _region(k) in read_names),
+                         key=lambda k: (not k.startswith("space:"), k))
+        unseen[i] = tablet or not changed
+        table.show(st)
+        spot = on_table(layout, _region(changed[0])) if hands and changed else None
+        if spot is not None:
+            table.hands = [spot]
+            run(1)
+        if tablet:
+            # drawn by hand from a bag the camera does not see: entered on the tablet
+            # while the hand moves the pieces it tells (a mass draw's prestige)
+            catch_up(i + 1)
+        if spot is not None:
+            run(hand_frames - 1)
+            table.hands = []
+            run(move_frames - hand_frames)
+        elif changed:
+            run(move_frames)
+        else:  # nothing the camera reads has changed: a glance is enough
+            run(QUIET_FRAMES)
+    catch_up(len(truth))
+    game.render_s, game.renders = table.render_s, table.renders
+    game.render_cpu_s = table.render_cpu_s
+    game.final = v.summary(link.st)
+    expected = v.start(header)
+    for a in truth:
+        expected = v.apply(expected, a)
+    game.expected = v.summary(expected)
+    game.wrong = link.wrong
+    counts.timings = rec.timings
+    game.wall_s = time.perf_counter() - started
+    game.cpu_s = time.process_time() - cpu
+    return game
+
+
+def _region(name: str) -> str:
+    """A picture region's name on the layout (``prestige:red`` is on ``prestige``)."""
+    return "prestige" if name.startswith("prestige:") else name
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m companion.reconcile.camera_game",
+                                description=__doc__.split("\n")[0])
+    p.add_argument("--game", default="two-players", help="golden record name or a path")
+    p.add_argument("--actions", type=int, default=0, help="only the first N actions (0: all)")
+    p.add_argument("--no-hands", action="store_true", help="no hand over the moved region")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    cv2.setNumThreads(1)
+    try:
+        header, truth = load_record(args.game)
+    except (OSError, ValueError) as exc:
+        print(f"camera_game: {exc}", file=sys.stderr)
+        return 2
+    if args.actions:
+        truth = truth[: args.actions]
+    result = play(header, truth, hands=not args.no_hands)
+    out = {"game": args.game, "actions_played": len(truth), **result.to_json()}
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        for k, val in out.items():
+            print(f"{k:24} {val}")
+    return 0 if out["final_state_matches"] and not result.counts.auto_wrong else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
