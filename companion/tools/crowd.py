@@ -33,6 +33,7 @@ class Member:
     received: list[tuple[int, float]] = field(default_factory=list)  # (seq, perf_counter)
     live: bool = True
     error: str | None = None
+    data_bytes: int = 0  # the data of the stored events received (what a page parses)
 
 
 class Crowd:
@@ -92,9 +93,9 @@ class Crowd:
                         self._selector.unregister(key.fd)
                         member.client.close()
                         continue
-                    member.received.extend(
-                        (int(e.id or -1), now) for e in events if e.event is None
-                    )
+                    stored = [e for e in events if e.event is None]
+                    member.received.extend((int(e.id or -1), now) for e in stored)
+                    member.data_bytes += sum(len(e.data.encode()) for e in stored)
             if not ready:
                 time.sleep(0.002)
 
