@@ -9,13 +9,15 @@
 Listener calls (``add_listener``) run on one worker thread fed by a queue, so a slow
 listener never holds up a write. Sensor observations go through another queue to the
 reconciler thread, which ticks it ten times a second; its outcomes (proposals, prompts,
-discrepancies, closings) and sensor health are kept by a `SensingFeed` that pages
-subscribe to (``/api/sensing/events``); a page that connects gets the ones still open.
+discrepancies, closings) and sensor health go through a `SensingFeed` onto the live feed
+(``/api/events``, as named events without id); a page that connects gets the ones still
+open.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import logging
 import queue
 import signal
@@ -68,50 +70,62 @@ class ServiceLink:
 
 
 class SensingFeed:
-    """Sensing messages for the pages: each is ``(event name, JSON)``; the open prompt and
-    discrepancy and each device's latest health are replayed to a new subscriber."""
+    """Sensing messages for the pages, sent on the live feed (``/api/events``) as named
+    `Notice` objects (``event:`` proposal, prompt, discrepancy, closed or health; no id).
+
+    Keeps what is still open (each open prompt and discrepancy, each device's latest
+    health), so a page that connects gets it first (`listen`)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._subs: list[queue.Queue[tuple[str, JSON] | None]] = []
-        self._open: dict[int, tuple[str, JSON]] = {}
-        self._health: dict[str, JSON] = {}
+        self._listeners: list[Callable[[Notice], None]] = []
+        self._open: dict[int, Notice] = {}
+        self._health: dict[str, Notice] = {}
         self.recent: list[tuple[str, JSON]] = []  # the last 50 messages, for tests and tools
 
     def publish(self, name: str, data: JSON) -> None:
+        """Announce a message (JSON text built once) to every listener, in order."""
+        notice = Notice(0, 0, json.dumps(data), event=name)
         with self._lock:
             if name in ("prompt", "discrepancy"):
-                self._open[int(data["id"])] = (name, data)
+                self._open[int(data["id"])] = notice
             elif name == "closed":
                 self._open.pop(int(data["id"]), None)
             elif name == "health":
-                self._health[str(data["device"])] = data
+                self._health[str(data["device"])] = notice
             self.recent = [*self.recent[-49:], (name, data)]
-            for q in self._subs:
-                q.put((name, data))
+            for listener in list(self._listeners):
+                try:
+                    listener(notice)
+                except Exception:
+                    log.exception("sensing listener failed")
+
+    def open_notices(self) -> list[Notice]:
+        """The open prompts and discrepancies, then each device's latest health."""
+        with self._lock:
+            return [*self._open.values(), *self._health.values()]
 
     def open_messages(self) -> list[tuple[str, JSON]]:
-        with self._lock:
-            return [*self._open.values(), *(("health", h) for h in self._health.values())]
+        """`open_notices` as ``(event name, JSON)``."""
+        return [(n.event or "", json.loads(n.data)) for n in self.open_notices()]
 
-    def subscribe(self) -> queue.Queue[tuple[str, JSON] | None]:
-        q: queue.Queue[tuple[str, JSON] | None] = queue.Queue()
+    def listen(self, listener: Callable[[Notice], None]) -> list[Notice]:
+        """Call ``listener(notice)`` for every message from now on (under this feed's lock:
+        keep it short); returns the open notices at that moment, so nothing is lost."""
         with self._lock:
-            for m in [*self._open.values(), *(("health", h) for h in self._health.values())]:
-                q.put(m)
-            self._subs.append(q)
-        return q
+            self._listeners.append(listener)
+            return [*self._open.values(), *self._health.values()]
 
-    def unsubscribe(self, q: queue.Queue[tuple[str, JSON] | None]) -> None:
+    def unlisten(self, listener: Callable[[Notice], None]) -> None:
+        """Stop calling ``listener`` (no error if it is not listening)."""
         with self._lock:
-            if q in self._subs:
-                self._subs.remove(q)
+            if listener in self._listeners:
+                self._listeners.remove(listener)
 
     def close(self) -> None:
+        """Forget every listener."""
         with self._lock:
-            for q in self._subs:
-                q.put(None)
-            self._subs.clear()
+            self._listeners.clear()
 
 
 def build_adapters(config: dict[str, Any], emit: Emit,

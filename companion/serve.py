@@ -158,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
         detail = error.detail if isinstance(error, StorageUnavailable) else str(error)
         print(f"companion serve: cannot use the database {db}: {why} ({detail})", file=sys.stderr)
         return 2
-    from companion.table.crowd import raise_file_limit
+    from companion.table.limits import raise_file_limit
 
     raise_file_limit(8192)  # one descriptor per open stream
     try:

@@ -172,17 +172,7 @@ def get_state() -> Response:
 def get_legal() -> Response:
     """The pending decision and its legal actions (or the virtual draw on offer), with
     ``choices``: for each action, the steps a person picks it by and its cost in words."""
-    svc = service()
-    with_state = svc.public_view()
-    return jsonify(
-        {
-            "game_id": with_state["game_id"],
-            "seq": with_state["seq"],
-            "pending": with_state["pending"],
-            "actions": svc.legal(),
-            "choices": svc.choices(),
-        }
-    )
+    return jsonify(service().legal_view())
 
 
 @bp.get("/games")
@@ -217,13 +207,10 @@ def latest_chance(svc: TableService, game_id: int | None) -> dict[str, Any]:
     ``{"fill_bag": {"seq": 12, "source": "tablet", "virtual": false}, …}`` (kinds not yet
     drawn are absent). ``virtual`` tells a server draw (listed with its seed) from a hand
     draw, so a page can say which the round's placement came from."""
-    gid = svc.current_game_id if game_id is None else game_id
-    if gid is None:
-        raise NoGame("no game yet")
     try:
-        events = svc.store.events(gid)
+        events = svc.events(game_id)
     except LookupError as exc:
-        raise NoGame(f"no game {gid}") from exc
+        raise NoGame(f"no game {game_id}") from exc
     reverted = {int(e.payload.get("reverts", -1)) for e in events if e.kind == "revert"}
     latest: dict[str, Any] = {}
     for e in events:

@@ -17,7 +17,10 @@
 
 The event format is `web.events`' (``id: <seq>``, ``data: <JSON>``; resume with
 ``Last-Event-ID`` or ``?after=``, ``?game=``), so a Flask test client and this server say
-the same thing.
+the same thing. With a runtime, the sensing messages (`companion.runtime.SensingFeed`) go
+on the same streams as named events without id; a stream that opens gets those still open
+first. (A message published just as a stream opens may reach it twice; each names the
+prompt, discrepancy or device it is about, so a page applies it twice to the same effect.)
 """
 
 from __future__ import annotations
@@ -28,13 +31,16 @@ import json
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import parse_qs
 
 from a2wsgi import WSGIMiddleware
 from flask import Flask
 
 from companion.table import Notice, TableService
+
+if TYPE_CHECKING:
+    from companion.runtime import SensingFeed
 
 __all__ = ["ASGI_DEFAULTS", "LiveHub", "make_asgi"]
 
@@ -61,7 +67,7 @@ HEARTBEAT: Final = b": heartbeat\n\n"
 
 
 def _event_bytes(notice: Notice) -> bytes:
-    return f"id: {notice.seq}\ndata: {notice.data}\n\n".encode()
+    return notice.sse().encode()
 
 
 class _Stream:
@@ -95,11 +101,15 @@ class LiveHub:
     """The open streams of one service, fed on the event loop.
 
     `attach` must be called on the loop; the service's listener (`_on_notice`, called in
-    the writer's thread) numbers each notice and hands it to the loop.
+    the writer's thread) numbers each notice and hands it to the loop. ``sensing`` (a
+    `companion.runtime.SensingFeed`, optional): its named messages go to every stream.
     """
 
-    def __init__(self, service: TableService, config: dict[str, Any]) -> None:
+    def __init__(
+        self, service: TableService, config: dict[str, Any], sensing: SensingFeed | None = None
+    ) -> None:
         self.service = service
+        self.sensing = sensing
         self.heartbeat = float(config["SSE_HEARTBEAT"])
         self.max_streams = int(config["SSE_MAX_STREAMS"])
         self.max_per_address = int(config["SSE_MAX_PER_ADDRESS"])
@@ -116,6 +126,8 @@ class LiveHub:
             return
         self.loop = asyncio.get_running_loop()
         self.service.add_listener(self._on_notice)
+        if self.sensing is not None:
+            self.sensing.listen(self._on_named)
         self._beat = self.loop.create_task(self._heartbeats())
 
     def _on_notice(self, notice: Notice) -> None:
@@ -124,6 +136,17 @@ class LiveHub:
         number = self.service.published
         with contextlib.suppress(RuntimeError):  # the loop is closing: nobody to tell
             self.loop.call_soon_threadsafe(self._broadcast, number, notice)
+
+    def _on_named(self, notice: Notice) -> None:
+        """In the publisher's thread: a named message, handed to the loop."""
+        assert self.loop is not None
+        with contextlib.suppress(RuntimeError):
+            self.loop.call_soon_threadsafe(self._broadcast_named, notice)
+
+    def _broadcast_named(self, notice: Notice) -> None:
+        data = _event_bytes(notice)
+        for stream in self.streams:  # catching up or not: a named message has no seq
+            stream.push(data, self.max_buffered)
 
     def _broadcast(self, number: int, notice: Notice) -> None:
         data = _event_bytes(notice)
@@ -156,6 +179,9 @@ class LiveHub:
         self.streams.add(stream)
         self.catching_up[stream] = []
         self.per_address[address] = self.per_address.get(address, 0) + 1
+        if self.sensing is not None:
+            for notice in self.sensing.open_notices():
+                stream.push(_event_bytes(notice), self.max_buffered)
         return stream
 
     def caught_up(self, stream: _Stream, backlog: list[Notice], mark: int) -> None:
@@ -217,7 +243,8 @@ class TableASGI:
         config = {**ASGI_DEFAULTS, **{k: app.config[k] for k in ASGI_DEFAULTS if k in app.config}}
         self.flask = app
         self.service: TableService = app.extensions["table"]
-        self.hub = LiveHub(self.service, config)
+        runtime = app.extensions.get("runtime")
+        self.hub = LiveHub(self.service, config, runtime.sensing if runtime is not None else None)
         self.reads = WSGIMiddleware(app, workers=int(config["READ_WORKERS"]))  # type: ignore[arg-type]
         self.writes = WSGIMiddleware(app, workers=int(config["WRITE_WORKERS"]))  # type: ignore[arg-type]
         self.max_per_address = int(config["HTTP_MAX_PER_ADDRESS"])

@@ -1,9 +1,11 @@
 """What the sensors make of the table, for the pages (``/api/sensing``).
 
-- ``GET /api/sensing/events``: server-sent events without ids, ``event:`` one of
-  ``proposal`` ("here is what I think happened"), ``prompt``, ``discrepancy``, ``closed``
-  (a prompt or discrepancy is gone) and ``health``; a page that connects first gets the
-  prompt and discrepancy still open and each device's latest health.
+- The messages themselves come on the live feed, ``GET /api/events`` (`web.events`,
+  `web.asgi`), as named events without id: ``event:`` one of ``proposal`` ("here is what I
+  think happened"), ``prompt``, ``discrepancy``, ``closed`` (a prompt or discrepancy is
+  gone) and ``health``; a page that connects first gets the prompts and discrepancies still
+  open and each device's latest health. (``/api/sensing/events``, a stream of its own that
+  held a server thread per page, is gone.)
 - ``GET /api/sensing/open``: the same open messages as JSON.
 - ``POST /api/sensing/prompts/<id>`` ``{"choice": k}`` (table token): pick candidate k.
 - ``POST /api/sensing/proposals/undo`` ``{"start": seq, "actions": [...]}`` (table token):
@@ -12,16 +14,12 @@
   ("I will fix the board") (table token).
 - ``GET /api/sensing/evidence?game=<id>``: the observations behind each sensor-made action.
 
-Without a runtime (an app made from a config) the stream sends nothing and the answers
+Without a runtime (an app made from a config) there are no such messages and the answers
 are 404.
 """
 
 from __future__ import annotations
 
-import json
-import queue
-import time
-from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify
@@ -109,33 +107,3 @@ def post_discrepancy(discrepancy_id: int) -> Response:
     except Refused as exc:
         raise ApiError(409, "refused", str(exc)) from None
     return jsonify({"outcomes": out})
-
-
-@bp.get("/events")
-def get_events() -> Response:
-    rt = _runtime()
-    keepalive = float(current_app.config.get("SSE_KEEPALIVE", 15.0))
-    return Response(_stream(rt, keepalive), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-
-
-def _stream(rt: Any, keepalive: float) -> Iterator[str]:
-    yield "retry: 2000\n: connected\n\n"
-    if rt is None:
-        while True:
-            yield ": keep-alive (no sensors)\n\n"
-            time.sleep(keepalive)
-    q = rt.sensing.subscribe()
-    try:
-        while True:
-            try:
-                item = q.get(timeout=keepalive)
-            except queue.Empty:
-                yield ": keep-alive\n\n"
-                continue
-            if item is None:
-                return
-            name, data = item
-            yield f"event: {name}\ndata: {json.dumps(data)}\n\n"
-    finally:
-        rt.sensing.unsubscribe(q)

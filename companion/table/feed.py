@@ -20,12 +20,22 @@ MAX_BACKLOG: Final = 10_000
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """One event of the feed. ``data`` is the JSON text sent to clients (built once, shared
-    by all subscribers); ``seq`` is the store's seq (0 for a switch to another game)."""
+    """One message of the feed. ``data`` is the JSON text sent to clients (built once,
+    shared by all subscribers). A stored event has no ``event`` name and is sent with
+    ``id: <seq>`` (``seq``: the store's seq); a named message (``event``: ``proposal``,
+    ``prompt``, ``discrepancy``, ``closed``, ``health``) is sent with ``event: <name>`` and
+    no id, so it never moves a client's resume point (its ``game_id`` and ``seq`` are 0)."""
 
     game_id: int
     seq: int
     data: str
+    event: str | None = None
+
+    def sse(self) -> str:
+        """The SSE text of this message (ends with the blank line)."""
+        if self.event is not None:
+            return f"event: {self.event}\ndata: {self.data}\n\n"
+        return f"id: {self.seq}\ndata: {self.data}\n\n"
 
 
 class Subscription:
@@ -60,6 +70,11 @@ class Subscription:
         """Stop receiving notices (safe to call twice)."""
         self._feed.remove(self)
         self._end()
+
+    def offer(self, notice: Notice) -> None:
+        """Queue ``notice`` from outside the feed (a named message); a subscriber that lags
+        too far behind is closed instead."""
+        self._put(notice)
 
     def _put(self, notice: Notice) -> bool:
         """Queue ``notice``; False (and closed) if the subscriber lags too far behind."""

@@ -250,6 +250,20 @@ class TableService:
                 return []
             return [options.choice(st, a) for a in v.legal_actions(st)]
 
+    def legal_view(self) -> dict[str, Any]:
+        """What ``GET /api/legal`` answers, and the ``legal`` of each live event:
+        ``game_id``, ``seq``, ``pending`` (public), ``actions`` (`legal`) and ``choices``
+        (`choices`). Public: the same for every viewer. Raises `NoGame`."""
+        with self._lock:
+            return self._legal_view()
+
+    def events(self, game_id: int | None = None) -> list[Event]:
+        """The stored events of ``game_id`` (default: the current game), in seq order.
+        Raises `NoGame` (no game), `KeyError` (no such game)."""
+        with self._lock:
+            gid = self._require().id if game_id is None else game_id
+            return self._store.events(gid)
+
     def export_record(self, game_id: int | None = None, evidence: bool = False) -> str:
         """The game record (JSON Lines) of ``game_id`` (default: the current game), without
         the draw audits, so `companion.village.replay` reads it; with ``evidence``, each
@@ -542,10 +556,10 @@ class TableService:
                     backlog = [self._game_notice(game)]
                 elif after is not None and after < game.seq:
                     events = self._store.events(game.id, after=max(after, 0))
-                    backlog = [
-                        self._notice(e, self._view("table") if e.seq == game.seq else None)
-                        for e in events
-                    ]
+                    backlog = [self._notice(e, None) for e in events[:-1]]
+                    if events:
+                        view = self._view("table")
+                        backlog.append(self._notice(events[-1], view, self._legal_view(view)))
             return backlog, self._published
 
     @property
@@ -598,6 +612,20 @@ class TableService:
             # what this player may do at any moment (claim a life goal, cash a treasure)
             out["anytime"] = [a.to_json() for a in v.anytime_actions(game.state, v.Color(viewer))]
         return out
+
+    def _legal_view(self, view: dict[str, Any] | None = None) -> dict[str, Any]:
+        game = self._require()
+        st = game.state
+        offer = self._draw_offer()
+        if offer is not None:
+            actions, choices = [offer], []
+        else:
+            moves = v.legal_actions(st)
+            actions = [a.to_json() for a in moves]
+            choices = [options.choice(st, a) for a in moves]
+        pending = (view if view is not None else v.view(st, "table"))["pending"]
+        return {"game_id": game.id, "seq": game.seq, "pending": pending,
+                "actions": actions, "choices": choices}
 
     def _draw_offer(self) -> JSONObject | None:
         spec = v.chance_spec(self._require().state)
@@ -663,7 +691,8 @@ class TableService:
         game.seq = event.seq
         _game_log(game, self._store)[event.seq] = (event.kind, told)
         self._after_change()
-        self._publish(self._notice(event, self._view("table")))
+        view = self._view("table")
+        self._publish(self._notice(event, view, self._legal_view(view)))
 
     def _after_change(self) -> None:
         self._offer()
@@ -688,6 +717,7 @@ class TableService:
         return _game_log(self._game, self._store).get(seq, ("", []))[1]
 
     def _game_notice(self, game: _Game) -> Notice:
+        view = self._view("table")
         data = {
             "game_id": game.id,
             "seq": game.seq,
@@ -698,11 +728,14 @@ class TableService:
             "action": None,
             "draw": None,
             "narration": game_text(game),
-            "state": self._view("table"),
+            "state": view,
+            "legal": self._legal_view(view),
         }
         return Notice(game.id, game.seq, _dumps(data))
 
-    def _notice(self, event: Event, state: dict[str, Any] | None) -> Notice:
+    def _notice(
+        self, event: Event, state: dict[str, Any] | None, legal: dict[str, Any] | None = None
+    ) -> Notice:
         payload = event.payload
         is_action = event.kind == "action"
         data = {
@@ -717,5 +750,6 @@ class TableService:
             "draw": payload.get(DRAW_KEY),
             "narration": self._told(event.seq),
             "state": state,
+            "legal": legal,
         }
         return Notice(event.game_id, event.seq, _dumps(data))

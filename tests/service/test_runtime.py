@@ -100,7 +100,7 @@ def test_a_proposal_then_a_discrepancy_answered_through_the_api(rt: Runtime) -> 
         rt.emit(CubeCounts("camera:0", t, region=r, counts=dict(p.cubes[r])))
     wait_for(lambda: rt.service.seq() > seq0)
     assert rt.store.events(rt.service.current_game_id)[-1].source == "camera"
-    # the proposal is published just after the action is stored
+    # the proposal is published just after the action is stored (reconciler thread)
     assert wait_for(lambda: "proposal" in [n for n, _ in rt.sensing.recent])
     evidence = client.get("/api/sensing/evidence").get_json()["evidence"]
     assert evidence and evidence[-1]["observations"][0]["kind"] == "cubes"
@@ -143,7 +143,7 @@ def test_the_stream_sends_open_messages_with_event_names(rt: Runtime) -> None:
     rt.sensing.publish("discrepancy", {"kind": "discrepancy", "id": 7, "items": []})
     rt.sensing.publish("health", {"device": "hub:1", "state": "up"})
     app = create_app(rt)
-    response = app.test_client().get("/api/sensing/events")
+    response = app.test_client().get("/api/events")
     chunks = iter(response.response)
     text = ""
     while text.count("\n\n") < 3:

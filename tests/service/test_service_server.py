@@ -19,7 +19,7 @@ from servicekit import AUTH, ServerProcess
 import companion.village as v
 from companion.store import EventStore
 from companion.table.service import engine_action
-from companion.table.sse import SSEClient
+from companion.tools.sse import SSEClient
 
 
 class Http:

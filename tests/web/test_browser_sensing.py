@@ -66,7 +66,9 @@ def to_a_crafts_turn(rt: Runtime) -> dict[str, Any]:
     pytest.fail("no crafts cube came up")
 
 
-def test_proposal_prompt_and_discrepancy_on_the_play_page(runtime: Any, browser: Any) -> None:
+def test_proposal_prompt_and_discrepancy_on_the_play_page(
+    runtime: Any, browser: Any, shots: Path
+) -> None:
     rt, url = runtime
     take = to_a_crafts_turn(rt)
     st = rt.service.state()
@@ -93,6 +95,7 @@ def test_proposal_prompt_and_discrepancy_on_the_play_page(runtime: Any, browser:
     assert v.pending(rt.service.state()).kind == "turn"
     discrepancy = page.locator(".sensing-discrepancy")
     discrepancy.wait_for(timeout=10_000)  # the table shows a take the players undid
+    page.screenshot(path=str(shots / "play-sensing-discrepancy.png"), full_page=True)
     page.locator(".sensing-fix").click()
     page.wait_for_function("() => !document.querySelector('.sensing-discrepancy')")
     assert [m for m in rt.sensing.open_messages() if m[0] == "discrepancy"] == []

@@ -40,7 +40,9 @@ export const getState = (viewer, token) => {
 };
 // The legal actions: the server answers {pending, seq, actions: [...]} (or a bare list).
 export async function getLegal() {
-  const res = await call("GET", "/api/legal");
+  return legalAnswer(await call("GET", "/api/legal"));
+}
+function legalAnswer(res) {
   if (res.ok) {
     const b = res.body;
     res.actions = Array.isArray(b) ? b : (b && Array.isArray(b.actions) ? b.actions : []);
@@ -51,6 +53,15 @@ export async function getLegal() {
     res.choices = [];
   }
   return res;
+}
+// The public state and legal actions after a live event, as getState() and getLegal()
+// answer them: from the event itself when it carries them (the latest event does), else
+// fetched (on (re)connect, and for the older events of a catch-up).
+export async function stateAndLegal(event) {
+  if (event && event.state && event.legal) {
+    return [{ ok: true, status: 200, body: event.state }, legalAnswer({ ok: true, status: 200, body: event.legal })];
+  }
+  return Promise.all([getState(), getLegal()]);
 }
 export const getDraws = () => call("GET", "/api/draws");
 export const getLog = (limit, after) => {
@@ -85,8 +96,23 @@ export function refusalText(res) {
   return `Something went wrong (${res.status}): ${msg || "unexpected answer"}`;
 }
 
+// Named messages on the live feed (sensing: proposal, prompt, discrepancy, closed, health):
+// `onLive(name, fn)` calls `fn(data)` for each; `onLive("open", fn)` calls `fn()` each time
+// the stream (re)opens, before the server sends again what is still open. One stream per
+// page: `live()` below opens it.
+const named = [];
+let liveSource = null;
+function attachNamed(es, name, fn) {
+  if (name === "open") es.addEventListener("open", () => fn());
+  else es.addEventListener(name, (e) => { let d = null; try { d = JSON.parse(e.data); } catch { return; } fn(d); });
+}
+export function onLive(name, fn) {
+  named.push([name, fn]);
+  if (liveSource) attachNamed(liveSource, name, fn);
+}
+
 // Live updates: calls `refresh(event)` on every event (`event` is the parsed data, which
-// carries the public `state` after it), and `refresh(null)` after a reconnect and when the
+// carries the public `state` and `legal` after it), and `refresh(null)` after a reconnect and when the
 // page becomes visible again; EventSource resumes with Last-Event-ID by itself. Falls back
 // to polling if the server has no event stream.
 export function live(refresh) {
@@ -109,6 +135,8 @@ export function live(refresh) {
   const start = () => {
     if (!("EventSource" in window)) return startPolling();
     es = new EventSource("/api/events");
+    liveSource = es;
+    named.forEach(([name, fn]) => attachNamed(es, name, fn));
     es.onopen = () => { mark("live", "live"); soon(); };
     es.onmessage = (ev) => {
       if (ev.lastEventId) lastSeq = ev.lastEventId;

@@ -1,6 +1,6 @@
 // Mass: the black bag's contents, buy-outs in turn order, then a virtual or hand draw, then
 // moves in the church.
-import { getLegal, getLog, getState, live } from "./api.js";
+import { getLog, live, stateAndLegal } from "./api.js";
 import { narrationBlock } from "./log.js";
 import { fill, h, show, text } from "./dom.js";
 import { optionButtons, send } from "./actions.js";
@@ -107,8 +107,8 @@ async function story(during) {
   fill("story", h("ol", { class: "log-list" }, told));
 }
 
-async function refresh() {
-  const [st, legal] = await Promise.all([getState(), getLegal()]);
+async function refresh(event = null) {
+  const [st, legal] = await stateAndLegal(event);
   if (!st.ok) {
     text("mass-status", st.status === 404 ? "No game yet: start one on the New game page." : "The companion is not answering.");
     return;

@@ -1,6 +1,6 @@
 // The table's controller: what the game waits for, the options (in steps, with costs),
 // what just happened (the narration of each event) and the market.
-import { getLegal, getLog, getState, live, postUndo, tableToken } from "./api.js";
+import { getLog, live, stateAndLegal, postUndo, tableToken } from "./api.js";
 import { fill, h, show, text } from "./dom.js";
 import { cap, drawPage, memberName, pendingText, spaceName } from "./labels.js";
 import { cubes } from "./render.js";
@@ -30,8 +30,8 @@ function seaPanel(st) {
   seaBoard(st);
 }
 
-async function refresh() {
-  const [st, lg] = await Promise.all([getState(), getLegal()]);
+async function refresh(event = null) {
+  const [st, lg] = await stateAndLegal(event);
   if (!st.ok) {
     text("pending", st.status === 404 ? "No game yet" : "The companion is not answering");
     fill("options", st.status === 404 ? h("a", { class: "btn btn-big", href: "/new" }, "Start a new game") : null);

@@ -1,7 +1,8 @@
 // The sensing panel on the play page: what the sensors made of the table.
 // "Here is what I think happened" (with undo), prompts as one-tap buttons, discrepancies
-// with "I will fix the board", and the sensors' health. Fed by /api/sensing/events.
-import { tableToken } from "./api.js";
+// with "I will fix the board", and the sensors' health. Fed by the page's live feed
+// (/api/events, named events), which resends what is still open each time it (re)connects.
+import { onLive, tableToken } from "./api.js";
 
 const panel = document.createElement("section");
 panel.id = "sensing";
@@ -93,10 +94,9 @@ function showHealth(h) {
   health.textContent = [...devices].map(([d, s]) => `${d}: ${s}`).join(" · ");
 }
 
-const source = new EventSource("/api/sensing/events");
-const on = (name, fn) => source.addEventListener(name, (e) => fn(JSON.parse(e.data)));
-on("proposal", showProposal);
-on("prompt", showPrompt);
-on("discrepancy", showDiscrepancy);
-on("health", showHealth);
-on("closed", (c) => panel.querySelectorAll(`[data-id="${c.id}"]`).forEach((e) => e.remove()));
+onLive("open", () => panel.querySelectorAll(".sensing-prompt, .sensing-discrepancy").forEach((e) => e.remove()));
+onLive("proposal", showProposal);
+onLive("prompt", showPrompt);
+onLive("discrepancy", showDiscrepancy);
+onLive("health", showHealth);
+onLive("closed", (c) => panel.querySelectorAll(`[data-id="${c.id}"]`).forEach((e) => e.remove()));

@@ -18,10 +18,12 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class SSEEvent:
-    """One received event: its ``id`` and ``data`` text (``json()`` parses it)."""
+    """One received event: its ``id``, ``data`` text (``json()`` parses it) and ``event``
+    name (None for an unnamed event: a stored event of the game)."""
 
     id: str | None
     data: str
+    event: str | None = None
 
     def json(self) -> Any:
         return json.loads(self.data)
@@ -150,6 +152,7 @@ class SSEClient:
 
     def _parse(self, raw: bytes) -> SSEEvent | None:
         event_id: str | None = None
+        event_name: str | None = None
         data: list[str] = []
         for line in raw.decode("utf-8").split("\n"):
             if line.startswith(":"):
@@ -159,9 +162,11 @@ class SSEClient:
             value = value[1:] if value.startswith(" ") else value
             if name == "id":
                 event_id = value
+            elif name == "event":
+                event_name = value
             elif name == "data":
                 data.append(value)
-        return SSEEvent(event_id, "\n".join(data)) if data else None
+        return SSEEvent(event_id, "\n".join(data), event_name) if data else None
 
     def close(self) -> None:
         """Close the connection."""

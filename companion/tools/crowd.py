@@ -8,13 +8,13 @@ makes a member vanish with a TCP reset (SO_LINGER 0), as a tablet that loses the
 
 from __future__ import annotations
 
-import resource
 import selectors
 import threading
 import time
 from dataclasses import dataclass, field
 
-from companion.table.sse import SSEClient
+from companion.table.limits import raise_file_limit
+from companion.tools.sse import SSEClient
 
 __all__ = ["Crowd", "Member", "loopback_address", "raise_file_limit"]
 
@@ -22,17 +22,6 @@ __all__ = ["Crowd", "Member", "loopback_address", "raise_file_limit"]
 def loopback_address(index: int) -> str:
     """The ``index``-th distinct client address on the loopback network (127.1.0.1, …)."""
     return f"127.1.{index // 250}.{index % 250 + 1}"
-
-
-def raise_file_limit(wanted: int) -> int:
-    """Raise this process's open-file soft limit towards ``wanted`` (up to the hard limit);
-    return the limit now in force."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-    if soft != resource.RLIM_INFINITY and soft < target:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-        return target
-    return soft
 
 
 @dataclass
@@ -44,6 +33,7 @@ class Member:
     received: list[tuple[int, float]] = field(default_factory=list)  # (seq, perf_counter)
     live: bool = True
     error: str | None = None
+    data_bytes: int = 0  # the data of the stored events received (what a page parses)
 
 
 class Crowd:
@@ -103,7 +93,9 @@ class Crowd:
                         self._selector.unregister(key.fd)
                         member.client.close()
                         continue
-                    member.received.extend((int(e.id or -1), now) for e in events)
+                    stored = [e for e in events if e.event is None]
+                    member.received.extend((int(e.id or -1), now) for e in stored)
+                    member.data_bytes += sum(len(e.data.encode()) for e in stored)
             if not ready:
                 time.sleep(0.002)
 

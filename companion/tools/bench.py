@@ -1,13 +1,15 @@
 """Benchmark of the table service; prints one JSON object.
 
-    python -m companion.table.bench [--actions 1000] [--restart-events 2000]
-    python -m companion.table.bench --clients 500 [--crowd-actions 200] [--churn 10]
+    python -m companion.tools.bench [--actions 1000] [--restart-events 2000]
+    python -m companion.tools.bench --clients 500 [--crowd-actions 200] [--churn 10]
 
 With ``--clients N``, the live-feed load instead (`bench_crowd`): N streams open from
 distinct loopback addresses while one client plays legal actions, another loads pages and
 the state, and every 10 actions ``--churn`` streams vanish (TCP reset) and as many new ones
 resume. It prints delivery completeness and order, POST → event and GET latency
-percentiles, and the server's RSS, threads and open files (before, under load, after).
+percentiles, the mean size of a stored event's data as the streams received it
+(``event_bytes_mean``), and the server's RSS, threads and open files (before, under load,
+after).
 
 - ``latency_ms``: action POST → the same event read by one SSE client, p50/p95/max, over
   ``--actions`` legal actions posted one after another to a real server process
@@ -38,9 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.store import EventStore
-from companion.table.crowd import Crowd, Member, raise_file_limit
+from companion.table.limits import raise_file_limit
 from companion.table.service import TableService
-from companion.table.sse import SSEClient
+from companion.tools.crowd import Crowd, Member
+from companion.tools.sse import SSEClient
 
 TOKEN = "bench-token"
 
@@ -158,7 +161,6 @@ def bench_crowd(
     post_ms: list[float] = []
     get_ms: list[float] = []
     stop = threading.Event()
-    event_bytes = 0
     try:
         client = _Client(port)
         client.call("POST", "/api/games", {"players": ["red", "yellow", "blue", "white"]})
@@ -195,7 +197,6 @@ def bench_crowd(
                     break
                 t0 = time.perf_counter()
                 seq = int(client.call("POST", "/api/actions", rng.choice(legal))["seq"])
-                event_bytes += len(json.dumps(client.call("GET", "/api/state"))) + 300
                 if not crowd.wait_for(seq, timeout=10):
                     timeouts += 1
                 for m in crowd.live():
@@ -216,6 +217,8 @@ def bench_crowd(
             getter.join(10)
             time.sleep(0.5)
             delivery = check_delivery(crowd.members, seq)
+            received = sum(len(m.received) for m in crowd.members)
+            event_bytes = sum(m.data_bytes for m in crowd.members) / max(1, received)
             delivery["wait_timeouts"] = timeouts
         time.sleep(5)  # closed streams are released (a reset: at once; silence: ≤ 5 s)
         after = _proc_counts(proc.pid)
@@ -230,7 +233,7 @@ def bench_crowd(
         "post_to_event_ms": _summary(post_ms),
         "server_cpu_ms_per_action": round(1000 * cpu / max(1, n_actions), 2),
         "server_cpu_share": round(cpu / wall, 2),
-        "event_bytes_mean": round(event_bytes / max(1, n_actions)),
+        "event_bytes_mean": round(event_bytes),
         "load_average": os.getloadavg()[0],
         "get_ms": _summary(get_ms),
         "server_before": before,
@@ -351,7 +354,7 @@ def bench_restart(n_events: int, workdir: Path) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmarks and print their JSON."""
-    parser = argparse.ArgumentParser(prog="python -m companion.table.bench")
+    parser = argparse.ArgumentParser(prog="python -m companion.tools.bench")
     parser.add_argument("--actions", type=int, default=1000)
     parser.add_argument("--restart-events", type=int, default=2000)
     parser.add_argument("--clients", type=int, default=0, help="run the live-feed load instead")
