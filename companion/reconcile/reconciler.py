@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion import village as v
+from companion.village import zones
 from companion.village.actions import Buyout
 from companion.village.picture import CUBE_ORDER, ITEM_ORDER, RegionValue, regions_of
 
@@ -205,7 +206,7 @@ class Reconciler:
         if self.discrepancy is not None:
             out.append(self._close_discrepancy("sources disagree"))
         prompt = self._new_prompt(seq, list(paths.values()))
-        where = ", ".join(f"{r} ({' vs '.join(sorted(vals))})"
+        where = ", ".join(f"{zones.place_words(r)} ({' or '.join(sorted(vals))})"
                           for r, vals in sorted(conflicts.items()))
         prompt.question = f"The sensors disagree on {where}: which was it?"
         out.append(prompt)
@@ -408,10 +409,23 @@ def _source(observations: list[JSON], prompted: bool) -> str:
     return "tag_reader"
 
 
+def _thing(value: Any) -> str:
+    """A figure (member id, monk) in words; anything else as text."""
+    return zones.piece_words(value) if isinstance(value, str) else str(value)
+
+
+def _count(n: int, name: str) -> str:
+    """``_count(1, "brown")`` → ``"1 brown cube"``; goods and grain keep their own name."""
+    if name in {c.value for c in CUBE_ORDER}:
+        return f"{n} {name} cube{'' if n == 1 else 's'}"
+    return f"{n} {name}"
+
+
 def _difference(region: str, expected: RegionValue, seen: RegionValue) -> JSON:
     """One line of a discrepancy, naming the pieces or cubes that differ."""
+    place = zones.place_words(region)
     if isinstance(expected, int) or isinstance(seen, int):
-        what = f"{region}: marker expected on {expected}, seen on {seen}"
+        what = f"{place}: the marker should be on {expected}, it is seen on {seen}"
         return {"region": region, "what": what, "expected": expected, "seen": seen}
     if len(expected) == len(seen) == len(CUBE_ORDER) and all(
         isinstance(x, int) for x in (*expected, *seen)
@@ -429,13 +443,13 @@ def _difference(region: str, expected: RegionValue, seen: RegionValue) -> JSON:
                 missing.remove(s)
             else:
                 extra.append(s)
-        parts = [f"{', '.join(map(str, missing))} missing"] if missing else []
-        parts += [f"{', '.join(map(str, extra))} not expected"] if extra else []
-        return {"region": region, "what": f"{region}: {'; '.join(parts)}",
+        parts = [f"{', '.join(map(_thing, missing))} missing"] if missing else []
+        parts += [f"{', '.join(map(_thing, extra))} not expected"] if extra else []
+        return {"region": region, "what": f"{place}: {'; '.join(parts)}",
                 "expected": list(expected), "seen": list(seen)}
-    diffs = [f"{n} expected {e}, seen {s}" for n, e, s in zip(names, expected, seen, strict=True)
-             if e != s]
-    return {"region": region, "what": f"{region}: {', '.join(diffs)}",
+    diffs = [f"{_count(e, n)} expected, {s} seen"
+             for n, e, s in zip(names, expected, seen, strict=True) if e != s]
+    return {"region": region, "what": f"{place}: {', '.join(diffs)}",
             "expected": dict(zip(names, expected, strict=True)),
             "seen": dict(zip(names, seen, strict=True))}
 

@@ -204,7 +204,7 @@ def headline(before: GameState, action: Action, after: GameState, viewer: str = 
 def _headline(before: GameState, a: Action, after: GameState, viewer: str) -> str:
     who = colour_name(getattr(a, "player", "")) if hasattr(a, "player") else ""
     if isinstance(a, RevealCustomers):
-        return f"Turn up {count(len(a.tiles), 'customer tile')} and lay them out:"
+        return f"Turn up {count(len(a.tiles), 'customer tile')} and lay them out."
     if isinstance(a, FillBag):
         return _fill_text(before, a)
     if isinstance(a, MassDraw):
@@ -333,7 +333,7 @@ def _fill_text(before: GameState, a: FillBag) -> str:
     if plague:
         parts.append(count(plague, "plague cube"))
     into = join_words(parts)
-    return f"Round {before.round}: put {into} in the green bag, then lay out the cubes drawn:"
+    return f"Round {before.round}: put {into} in the green bag, then lay out the cubes drawn."
 
 
 def _laid_out(before: GameState, a: Action, after: GameState) -> list[str]:

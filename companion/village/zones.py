@@ -78,3 +78,46 @@ PIECE_ZONE_KINDS = frozenset(
 CUBE_REGION_KINDS = frozenset({SPACE, SUPPLY, STOCK, GREEN_BAG})
 ITEM_REGION_KINDS = frozenset({GOODS})
 TRACK_KINDS = frozenset({TIME, PRESTIGE, FIRST_PLAYER})
+
+
+_PLACE_WORDS: dict[str, str] = {
+    BAG: "the black bag",
+    GRAVES: "the graves",
+    REMOVED: "out of the game",
+    STOCK: "the supply beside the board",
+    GREEN_BAG: "the green bag",
+    PRESTIGE: "the prestige track",
+    FIRST_PLAYER: "the first-player token",
+}
+
+
+def place_words(name: str) -> str:
+    """A place in plain words for the table: ``"space:market"`` → ``"the Market space"``,
+    ``"supply:red"`` → ``"Red's cubes"``, ``"council:2"`` → ``"council level 2"``.
+    A name outside the vocabulary is returned as it is."""
+    kind, detail = split(name)
+    if detail is None:
+        return _PLACE_WORDS.get(kind, kind)
+    d = detail.replace("-", " ")
+    words = {
+        FARM: f"{d.capitalize()}'s farm",
+        UNBORN: f"{d.capitalize()}'s unborn figures",
+        CRAFT: f"the {d}",
+        COUNCIL: f"council level {d}",
+        TRAVEL: f"the city {d}",
+        CHURCH: f"church window {d}",
+        CHRONICLE: f"the chronicle ({d})",
+        SPACE: f"the {d.capitalize()} space",
+        SUPPLY: f"{d.capitalize()}'s cubes",
+        TIME: f"{d.capitalize()}'s time track",
+        GOODS: f"{d.capitalize()}'s goods",
+    }.get(kind)
+    return words or name
+
+
+def piece_words(piece: str) -> str:
+    """A figure in plain words: ``"red-1a"`` → ``"Red 1a"``, ``"monk-2"`` → ``"a black monk"``."""
+    colour, _, rest = piece.partition("-")
+    if colour == "monk":
+        return "a black monk"
+    return f"{colour.capitalize()} {rest}" if rest else piece

@@ -51,3 +51,32 @@ def test_round_trip_through_json_text(obs: o.Observation) -> None:
 def test_bad_json_is_refused_with_the_reason(wire: object, says: str) -> None:
     with pytest.raises(o.ObservationError, match=says):
         o.from_json(wire)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("space:market", "the Market space"),
+        ("supply:red", "Red's cubes"),
+        ("farm:blue", "Blue's farm"),
+        ("council:2", "council level 2"),
+        ("church:1", "church window 1"),
+        ("craft:smithy", "the smithy"),
+        ("time:white", "White's time track"),
+        ("bag", "the black bag"),
+        ("prestige", "the prestige track"),
+        ("chronicle:travel", "the chronicle (travel)"),
+        ("nowhere:7", "nowhere:7"),
+    ],
+)
+def test_places_in_words(name: str, words: str) -> None:
+    from companion.village.zones import place_words
+
+    assert place_words(name) == words
+
+
+def test_pieces_in_words() -> None:
+    from companion.village.zones import piece_words
+
+    assert piece_words("red-1a") == "Red 1a"
+    assert piece_words("monk-3") == "a black monk"

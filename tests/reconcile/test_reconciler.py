@@ -111,6 +111,11 @@ def test_a_cube_knocked_off_gives_a_discrepancy_then_closes(situations: dict) ->
     assert [type(o) for o in out] == [Discrepancy] and link.submitted == []
     item = out[0].items[0]
     assert item["region"] == region and colour in item["what"]
+    # in words for the table: "the Harvest space: 1 brown cube expected, 0 seen"
+    space = region.split(":")[1].capitalize()
+    n = item["expected"][colour]
+    assert item["what"] == (f"the {space} space: {n} {colour} cube{'' if n == 1 else 's'} "
+                            f"expected, {n - 1} seen")
     assert item["expected"][colour] == item["seen"][colour] + 1
     assert rec.open()[0]["kind"] == "discrepancy"
     rec.observe(cubes(st, region, 3.0))  # the cube is put back

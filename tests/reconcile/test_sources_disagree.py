@@ -42,7 +42,7 @@ def test_reader_and_camera_disagree_on_a_farm(situations: dict[str, Any]) -> Non
     # ... but a prompt naming the zone and both sources, the reader's explanation offered
     prompts = [o for o in outcomes if isinstance(o, Prompt)]
     assert len(prompts) == 1, outcomes
-    assert zone in prompts[0].question and "hub:1/reader:0" in prompts[0].question
+    assert "Red's farm" in prompts[0].question and "hub:1/reader:0" in prompts[0].question
     assert "camera:0" in prompts[0].question
     assert [birth] in prompts[0].candidates
     # answered on the tablet: the birth is applied

@@ -27,7 +27,7 @@ def test_each_event_carries_its_narration(service: TableService, game: int) -> N
     service.submit(take, "tablet")
     got = feed(service)
     tiles = got[0]["narration"]
-    assert tiles[0] == "Turn up 8 customer tiles and lay them out:"
+    assert tiles[0] == "Turn up 8 customer tiles and lay them out."
     assert tiles[1].startswith("Stall 1: wants ") and tiles[6].startswith("Waiting line 1: ")
     assert tiles[-1] == "Next: fill the green bag and draw the cubes for round 1."
     assert got[1]["narration"][0].startswith("Round 1: put ")

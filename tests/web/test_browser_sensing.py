@@ -6,6 +6,7 @@ appears and is closed with "I will fix the board"."""
 from __future__ import annotations
 
 import random
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -95,6 +96,10 @@ def test_proposal_prompt_and_discrepancy_on_the_play_page(
     assert v.pending(rt.service.state()).kind == "turn"
     discrepancy = page.locator(".sensing-discrepancy")
     discrepancy.wait_for(timeout=10_000)  # the table shows a take the players undid
+    text = discrepancy.inner_text()
+    assert not re.search(r"\b(space|supply|farm):[a-z]", text), text  # places in words
+    # no camera runs here: the crop pictures remove themselves instead of showing broken
+    page.wait_for_function("() => !document.querySelector('.sensing-crop')")
     page.screenshot(path=str(shots / "play-sensing-discrepancy.png"), full_page=True)
     page.locator(".sensing-fix").click()
     page.wait_for_function("() => !document.querySelector('.sensing-discrepancy')")

@@ -82,6 +82,16 @@ function showDiscrepancy(d) {
   const list = el("ul", "sensing-items");
   d.items.forEach((i) => list.append(el("li", "", i.what)));
   c.append(list);
+  // what the camera saw at each place that disagrees (no camera: the picture removes itself)
+  const crops = el("div", "sensing-crops");
+  [...new Set(d.items.map((i) => i.region))].forEach((region) => {
+    const img = el("img", "sensing-crop");
+    img.alt = "What the camera sees there";
+    img.addEventListener("error", () => img.remove());
+    img.src = `/api/camera/crop.png?region=${encodeURIComponent(region)}`;
+    crops.append(img);
+  });
+  c.append(crops);
   const fix = el("button", "btn sensing-fix", "I will fix the board");
   fix.type = "button";
   fix.addEventListener("click", () => post(`/api/sensing/discrepancies/${d.id}`, { fix: true }));
