@@ -45,8 +45,8 @@ from vision.sources import SimSource
 from vision.table import TableView, from_dict
 
 from .observations import CubeCounts, MarkerCell, Observation
-from .reconciler import Discrepancy, Prompt, Reconciler, Refused
-from .simulator import Counts, equivalent
+from .reconciler import Discrepancy, Prompt, Reconciler
+from .simulator import Counts, SimLink, equivalent
 
 FPS = 5.0  # camera frames per second (simulated time)
 MOVE_FRAMES = 14  # frames per move: the hand, then the table settling (2.8 s)
@@ -112,50 +112,11 @@ class RenderedTable:
         return hit[0]
 
 
-class CameraLink:
-    """The reconciler's way in over a plain engine state, applying what is submitted.
+class CameraLink(SimLink):
+    """The simulator's link, but what the reconciler submits stays in the game even when it
+    is wrong (counted as wrong), so a wrong explanation shows in the final state."""
 
-    An action equivalent to the true one is applied as the true one (piece ids stay those
-    of the record); another one is applied as submitted and counted as wrong."""
-
-    def __init__(self, header: dict[str, Any], truth: list[dict[str, Any]], counts: Counts):
-        self.st = v.start(header)
-        self.truth = truth
-        self.n = 0
-        self.counts = counts
-        self.mode = "auto"
-        self.wrong: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
-
-    def state(self) -> v.GameState:
-        return self.st
-
-    def seq(self) -> int:
-        return self.n
-
-    def submit(self, action: dict[str, Any], source: str, expected_seq: int,
-               observations: list[dict[str, Any]]) -> int:
-        if expected_seq != self.n:
-            raise Refused(f"stale: expected {expected_seq}, at {self.n}")
-        if self.n >= len(self.truth):
-            raise Refused("the record is over")
-        new = v.apply(self.st, action)  # raises for an illegal one, as the service would
-        true = self.truth[self.n]
-        right = equivalent(self.st, action, true)
-        if true["type"] != "reveal_customers":
-            if self.mode == "auto":
-                self.counts.auto_correct += right
-                self.counts.auto_wrong += not right
-            elif self.mode == "prompted":
-                self.counts.prompted += 1
-            else:
-                self.counts.manual += 1
-        if right:
-            new = v.apply(self.st, true)
-        else:
-            self.wrong.append((self.n, action, true))
-        self.st = new
-        self.n += 1
-        return self.n
+    keeps_wrong = True
 
 
 @dataclass

@@ -130,8 +130,12 @@ class SimLink:
     """The reconciler's way in, over a plain engine state, checking against the truth.
 
     A submitted action equivalent to the true one is applied as the true one (so piece ids
-    stay those of the table); a different one counts as wrong and the truth is applied
-    instead (the players undo it and enter what happened)."""
+    stay those of the table). A different one counts as wrong: by default the truth is
+    applied instead and the submission refused (the players undo it and enter what
+    happened); with ``keeps_wrong`` it stays in the game, as it would at a table where
+    nobody checks, so it shows in the final state."""
+
+    keeps_wrong = False
 
     def __init__(self, header: dict[str, Any], truth: list[dict[str, Any]], counts: Counts):
         self.st = v.start(header)
@@ -150,9 +154,13 @@ class SimLink:
 
     def submit(self, action: dict[str, Any], source: str, expected_seq: int,
                observations: list[dict[str, Any]]) -> int:
+        """Raises Refused (stale seq, the record is over, or — unless ``keeps_wrong`` — not
+        what happened) and what `v.apply` raises for an illegal action."""
         if expected_seq != self.n:
             raise Refused(f"stale: expected {expected_seq}, at {self.n}")
-        v.apply(self.st, action)  # raises for an illegal one, as the service would
+        if self.n >= len(self.truth):
+            raise Refused("the record is over")
+        as_submitted = v.apply(self.st, action)  # raises for an illegal one, as the service
         true = self.truth[self.n]
         right = equivalent(self.st, action, true)
         if true["type"] != "reveal_customers":
@@ -164,10 +172,12 @@ class SimLink:
             else:
                 self.counts.manual += 1
         self.log.append((self.n, self.mode, right))
-        self.st = v.apply(self.st, true)
-        self.n += 1
         if not right:
-            self.wrong.append((self.n - 1, action, true))
+            self.wrong.append((self.n, action, true))
+        keep = not right and self.keeps_wrong
+        self.st = as_submitted if keep else v.apply(self.st, true)
+        self.n += 1
+        if not right and not keep:
             raise Refused("not what happened: the players undo it and enter the truth")
         return self.n
 
