@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion import village as v
-from companion.village import zones
+from companion.village import narrate, zones
 from companion.village.actions import Buyout
 from companion.village.picture import CUBE_ORDER, ITEM_ORDER, RegionValue, regions_of
 
@@ -33,7 +33,6 @@ from .chance import ChanceReader
 from .observations import Observation, to_json
 from .observed import ObservedTable
 from .search import Path, PathCache, explain, fits_taps, member_signatures
-from .words import describe, describe_all
 
 JSON = dict[str, Any]
 
@@ -320,6 +319,7 @@ class Reconciler:
         return [self._new_prompt(seq, [(a,) for a in fit])]
 
     def _submit(self, actions: list[JSON], seq: int, *, prompted: bool) -> list[Outcome]:
+        before = self.link.state()
         observations = [to_json(o) for o in self.table.committed()]
         source = _source(observations, prompted)
         done: list[JSON] = []
@@ -331,7 +331,7 @@ class Reconciler:
             done.append(action)
         if not done:
             return []
-        proposal = Proposal(next(self._ids), seq, done, describe_all(done), observations,
+        proposal = Proposal(next(self._ids), seq, done, _words(before, done), observations,
                             start=seq - len(done))
         return [proposal]
 
@@ -344,7 +344,7 @@ class Reconciler:
         question = ("Which was it?" if len(kinds) > 1
                     else "Which one exactly? (the sensors cannot tell)")
         self.prompt = Prompt(next(self._ids), seq, question, cands,
-                             [describe_all(c) for c in cands])
+                             [_words(self.link.state(), c) for c in cands])
         return self.prompt
 
     def _new_discrepancy(self, st: v.GameState, seq: int, observed: dict[str, RegionValue],
@@ -398,6 +398,18 @@ def _continues(cache: PathCache, matches: list[Path]) -> bool:
         if actor is not None and v.pending(cache.nodes[m][0]).player == actor:
             return True
     return False
+
+
+def _words(st: v.GameState, actions: list[JSON]) -> str:
+    """What a sequence of actions does, in the narration's public words ("Red takes a brown
+    cube from Harvest; then a child is born to Red")."""
+    said = []
+    for obj in actions:
+        action = v.parse_action(obj)
+        after = v.apply(st, action)
+        said.append(narrate.headline(st, action, after).rstrip("."))
+        st = after
+    return "; then ".join(said)
 
 
 def _source(observations: list[JSON], prompted: bool) -> str:
@@ -464,5 +476,4 @@ __all__ = [
     "Refused",
     "TableLink",
     "UnknownOpen",
-    "describe",
 ]
