@@ -21,7 +21,9 @@ needs_playwright()
 
 def choose(page: Any, server: Server, *texts: str) -> None:
     """Click, on the play page, the step or option button holding each text in turn; the
-    last click must record exactly one event."""
+    last click must record exactly one event. Waits first for the options of the server's
+    current seq: the confirmation of the previous event can show before they are drawn."""
+    settle(page, server)
     before = seq(server)
     for n, wanted in enumerate(texts):
         kind = "button.option" if n == len(texts) - 1 else "button.step"
