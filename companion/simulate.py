@@ -38,7 +38,8 @@ def random_game(
     module_values: dict[str, Any] | None = None,
 ) -> GameResult:
     """Play one game choosing uniformly among legal actions (and the actions any player
-    may take at any moment, with modules that have them) and drawing bags with ``rng``.
+    may take at any moment, with modules that have them) and drawing bags with ``rng``;
+    draws that players may report one by one are reported by hand half the time.
 
     With ``check``, every action goes through the checked ``apply`` from its record form,
     invariants are checked after each, and the record is replayed at the end.
@@ -56,7 +57,13 @@ def random_game(
     problems: list[str] = []
     while st.phase != "over" and len(actions) < MAX_ACTIONS:
         spec = v.chance_spec(st)
-        if spec is not None:
+        # a draw made by hand that players report one by one (a life goal tile): half the
+        # time one of them reports a tile still free, else the rest are drawn virtually
+        reports = [a for c in st.players for a in v.hand_reports(st, c)] if spec else []
+        reports = [a for a in reports if v.is_legal(st, a)]
+        if reports and rng.random() < 0.5:
+            obj = rng.choice(reports).to_json()
+        elif spec is not None:
             obj = draw_with_rng(spec, rng)
         else:
             options = v.legal_actions(st)

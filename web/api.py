@@ -15,7 +15,15 @@ from flask import Blueprint, Response, current_app, jsonify, request
 import companion.village as v
 from companion import boxcheck
 from companion.store import NothingToUndo, RecordError
-from companion.table import DRAW_KEY, NoDrawPending, NoGame, StaleCommitment, StaleSeq, TableService
+from companion.table import (
+    DRAW_KEY,
+    NoDrawPending,
+    NoGame,
+    NotYourReport,
+    StaleCommitment,
+    StaleSeq,
+    TableService,
+)
 from companion.table.errors import TableError
 from companion.village.data import BoardDataError
 
@@ -106,6 +114,7 @@ NEW_GAME_FIELDS = frozenset(
 BOXCHECK_FIELDS = frozenset({"key", "value", "confirm", "boxes"})
 """What ``POST /api/boxcheck`` takes."""
 VIRTUAL_DRAW_FIELDS = frozenset({"type", "draw", "commitment"})
+REPORT_FIELDS = frozenset({"player", "action"})
 """What a ``{"type": "virtual_draw"}`` action takes (the seed and outcome are the server's)."""
 
 
@@ -142,7 +151,8 @@ def _rules_error(exc: v.RulesError) -> tuple[Response, int]:
 
 @bp.errorhandler(TableError)
 def _table_error(exc: TableError) -> tuple[Response, int]:
-    status = {NoGame: 404, StaleSeq: 409, StaleCommitment: 409, NoDrawPending: 422}
+    status = {NoGame: 404, StaleSeq: 409, StaleCommitment: 409, NoDrawPending: 422,
+              NotYourReport: 403}
     return _error(status.get(type(exc), 422), exc.to_json())
 
 
@@ -278,6 +288,23 @@ def post_anytime() -> Response:
     if kind is None or not getattr(kind, "anytime", False):
         _fail(400, "not_anytime", "only an action allowed at any moment can be sent this way")
     seq = svc.submit(action, "tablet")
+    return jsonify({"game_id": svc.current_game_id, "seq": seq})
+
+
+@bp.post("/report")
+def post_report() -> Response:
+    """A player's own share of a draw made by hand, reported from their private page with
+    their token (``?token=`` or Bearer): ``{"player": colour, "action": record action}``,
+    the action one of the view's ``reports`` (their life goal tile); answers its seq. 403
+    ``not_your_report`` when it is not that player's share of the draw waited for now."""
+    body = _json_object()
+    _only(body, REPORT_FIELDS, "a report")
+    svc = service()
+    viewer = body.get("player")
+    token = request.args.get("token") or bearer_token()
+    if not isinstance(viewer, str) or not svc.is_player_token(viewer, token):
+        _fail(401, "unauthorized", "a report of your own needs your player token")
+    seq = svc.report(viewer, body.get("action") or {}, "tablet")
     return jsonify({"game_id": svc.current_game_id, "seq": seq})
 
 

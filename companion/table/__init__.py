@@ -10,6 +10,7 @@ from __future__ import annotations
 from companion.table.errors import (
     NoDrawPending,
     NoGame,
+    NotYourReport,
     StaleCommitment,
     StaleSeq,
     TableError,
@@ -21,6 +22,7 @@ __all__ = [
     "DRAW_KEY",
     "NoDrawPending",
     "NoGame",
+    "NotYourReport",
     "Notice",
     "StaleCommitment",
     "StaleSeq",

@@ -40,3 +40,10 @@ class StaleSeq(TableError):
     """The caller's ``expected_seq`` is not the game's last seq (someone acted first)."""
 
     code = "stale_seq"
+
+
+class NotYourReport(TableError):
+    """A player sent, as their own report of a draw, something that is not their share of
+    the draw now waited for (or no such draw is waited for)."""
+
+    code = "not_your_report"

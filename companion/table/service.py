@@ -25,7 +25,13 @@ import companion.village as v
 from companion import bags
 from companion.store import Event, EventStore, JSONObject, format_record, parse_record
 from companion.table import tokens
-from companion.table.errors import NoDrawPending, NoGame, StaleCommitment, StaleSeq
+from companion.table.errors import (
+    NoDrawPending,
+    NoGame,
+    NotYourReport,
+    StaleCommitment,
+    StaleSeq,
+)
 from companion.table.feed import Feed, Notice, Subscription
 from companion.village import narrate as narration
 from companion.village import options
@@ -511,6 +517,29 @@ class TableService:
             self._commit(game, event, new_state, told)
             return event.seq
 
+    def report(self, color: str, action: JSONObject, source: str = "tablet") -> int:
+        """Store ``color``'s own share of a chance step drawn by hand, as that player reports
+        it from their private page (a life goal tile only they have seen); return its seq.
+        The action must be one of the player's `companion.village.hand_reports`.
+
+        Raises:
+            NoGame; NotYourReport: not the player's share of the draw waited for now;
+            companion.village.MalformedAction, IllegalAction (e.g. a tile already dealt).
+            The state is untouched by any of them.
+        """
+        if not isinstance(action, dict):
+            raise v.MalformedAction(f"an action is a JSON object, got {type(action).__name__}")
+        with self._lock:
+            game = self._require()
+            if color not in game.header.get("players", []):
+                raise NotYourReport(f"{color!r} does not play in game {game.id}")
+            parsed = v.parse_action(action)
+            if parsed not in v.hand_reports(game.state, v.Color(color)):
+                raise NotYourReport(
+                    f"this is not {color}'s own share of a draw the game waits for now"
+                )
+            return self.submit(action, source)
+
     def undo(self, source: str = "tablet", expected_seq: int | None = None) -> int:
         """Revert the latest action still in effect (appends a revert); return its seq.
 
@@ -611,6 +640,8 @@ class TableService:
         if viewer in game.header.get("players", []):
             # what this player may do at any moment (claim a life goal, cash a treasure)
             out["anytime"] = [a.to_json() for a in v.anytime_actions(game.state, v.Color(viewer))]
+            # what this player may report alone of a draw made by hand (their goal tile)
+            out["reports"] = [a.to_json() for a in v.hand_reports(game.state, v.Color(viewer))]
         return out
 
     def _legal_view(self, view: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -60,6 +60,17 @@ def anytime_actions(st: GameState, color: Color) -> list[Action]:
     return [a for options in st.rules.anytime for a in options(st, color)]
 
 
+def hand_reports(st: GameState, color: Color) -> list[Action]:
+    """The chance outcomes ``color`` may report alone at this chance step, when the table
+    draws by hand a tile only its drawer sees (a module's: each player's life goal). Lists
+    every tile the player could have drawn, not only those still free, so the list tells
+    nothing of the others' tiles; ``apply`` still refuses one already taken. Empty when the
+    step is not such a draw or ``color`` has reported their share."""
+    if st.phase == "over":
+        return []
+    return [a for options in st.rules.hand_reports for a in options(st, color)]
+
+
 def resolve(st: GameState, partial: dict[str, Any]) -> Action:
     """The one legal action matching every field given in ``partial`` (sensors and quick
     taps may leave out what only one option fits). Raises IllegalAction if none matches and
@@ -133,6 +144,7 @@ __all__ = [
     "anytime_actions",
     "apply",
     "apply_unchecked",
+    "hand_reports",
     "is_chance",
     "is_legal",
     "legal_actions",

@@ -3,7 +3,8 @@
 A ``Module`` lists what it adds or replaces: phases (with their pending decision, options
 and chance draw), action handlers and chance checks, per-space options, member zones and
 how death treats them, score adjustments, setup and after-action hooks, actions a player
-may take at any moment, market sales, invariants, views and public forms. ``Rules`` is
+may take at any moment, chance outcomes a player reports alone (a tile drawn by hand that
+only they see), market sales, invariants, views and public forms. ``Rules`` is
 the merge for one game (base first), carried by the state; the engine's entry points are
 lookups in it, so the base code never asks which expansion is on.
 """
@@ -81,6 +82,7 @@ class Module:
     burials: Mapping[str, BuryFn] = field(default_factory=dict)  # by the zone of the death
     market_sales: tuple[PlayerOptions, ...] = ()
     anytime: tuple[PlayerOptions, ...] = ()
+    hand_reports: tuple[PlayerOptions, ...] = ()  # a player's own share of a chance step
     setup: tuple[SetupFn, ...] = ()
     after_apply: tuple[StateFn, ...] = ()
     score: tuple[ScoreFn, ...] = ()
@@ -112,6 +114,7 @@ class Rules:
     burials: dict[str, BuryFn]
     market_sales: tuple[PlayerOptions, ...]
     anytime: tuple[PlayerOptions, ...]
+    hand_reports: tuple[PlayerOptions, ...]
     setup: tuple[SetupFn, ...]
     after_apply: tuple[StateFn, ...]
     score: tuple[ScoreFn, ...]
@@ -178,6 +181,7 @@ def merge(modules: list[Module]) -> Rules:
         burials=burials,
         market_sales=cat("market_sales"),
         anytime=cat("anytime"),
+        hand_reports=cat("hand_reports"),
         setup=cat("setup"),
         after_apply=cat("after_apply"),
         score=cat("score"),

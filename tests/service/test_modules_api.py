@@ -7,8 +7,10 @@ import json
 
 from flask.testing import FlaskClient
 from servicekit import AUTH
+from werkzeug.test import TestResponse
 
 from companion import village as v
+from companion.table import TableService
 
 
 def test_a_game_with_modules(client: FlaskClient) -> None:
@@ -107,3 +109,80 @@ def test_a_virtual_deal_keeps_its_seed_back_until_the_end(client: FlaskClient) -
     assert "seed" in customers and customers["action"]["type"] == "reveal_customers"
     assert deal["kind"] == "deal_silver" and deal.get("withheld") is True
     assert "seed" not in deal and "hands" not in deal["action"] and deal["digest"]
+
+
+def _at_the_silver_deal(client: FlaskClient) -> dict[str, str]:
+    r = client.post(
+        "/api/games", json={"players": ["red", "blue"], "modules": ["life_goals"]}, headers=AUTH
+    )
+    client.post("/api/actions", json={"type": "virtual_draw"}, headers=AUTH)  # customers
+    tokens: dict[str, str] = r.get_json()["players"]
+    return tokens
+
+
+def _report(client: FlaskClient, token: str, player: str, tier: str, goal: str) -> TestResponse:
+    action = {"type": "deal_goals", "tier": tier, "hands": {player: goal}}
+    return client.post(f"/api/report?token={token}", json={"player": player, "action": action})
+
+
+def test_each_player_reports_their_own_goal_tile_with_their_token(
+    client: FlaskClient, service: TableService
+) -> None:
+    tokens = _at_the_silver_deal(client)
+    mine = client.get(f"/api/state?viewer=red&token={tokens['red']}").get_json()
+    offered = {a["hands"]["red"] for a in mine["reports"]}
+    assert "writer" in offered and "explorer" not in offered  # LS3: this combination's pool
+    assert mine["life_goals"]["players"]["red"]["to_report"]["tier"] == "silver"
+    r = _report(client, tokens["red"], "red", "silver", "writer")
+    assert r.status_code == 200, r.get_json()
+    # Red sees the tile on their page at once; the table, the log and Blue never do
+    mine = client.get(f"/api/state?viewer=red&token={tokens['red']}").get_json()
+    assert mine["life_goals"]["players"]["red"]["silver"] == "writer"
+    assert mine["reports"] == []
+    theirs = client.get(f"/api/state?viewer=blue&token={tokens['blue']}").get_json()
+    public = json.dumps(client.get("/api/state").get_json())
+    log = json.dumps(client.get("/api/log").get_json())
+    sub = service.subscribe(after=0)  # what every live page receives
+    feed = [n.data for n in iter(lambda: sub.get(timeout=0.01), None)]
+    sub.close()
+    assert any("deal_goals" in d for d in feed)
+    # Blue is still offered every silver tile, Red's among them: the list tells nothing
+    assert {a["hands"]["blue"] for a in theirs["reports"]} == offered
+    for text in (json.dumps(theirs["life_goals"]["players"]["red"]), public, log, *feed):
+        assert "writer" not in text and "crivain" not in text
+    assert client.get("/api/state").get_json()["pending"]["to_deal"] == ["blue"]
+    # Blue reports theirs: the silver deal is over, the gold one waits for both
+    assert _report(client, tokens["blue"], "blue", "silver", "farmer").status_code == 200
+    assert client.get("/api/state").get_json()["pending"]["kind"] == "deal_gold"
+
+
+def test_a_report_that_is_not_ones_own_is_refused_and_changes_nothing(
+    client: FlaskClient,
+) -> None:
+    tokens = _at_the_silver_deal(client)
+    seq = client.get("/api/state").get_json()["seq"]
+    cases = [
+        # (token, player, tier, reported for, goal) → status, code
+        ((tokens["blue"], "red", "silver", "red", "writer"), 401, "unauthorized"),
+        ((tokens["red"], "red", "silver", "blue", "writer"), 403, "not_your_report"),
+        ((tokens["red"], "red", "gold", "red", "saint"), 403, "not_your_report"),
+        ((tokens["red"], "red", "silver", "red", "explorer"), 403, "not_your_report"),
+    ]
+    for (token, player, tier, owner, goal), status, code in cases:
+        action = {"type": "deal_goals", "tier": tier, "hands": {owner: goal}}
+        r = client.post(f"/api/report?token={token}", json={"player": player, "action": action})
+        assert (r.status_code, r.get_json()["code"]) == (status, code), (owner, tier, goal)
+    r = client.post(f"/api/report?token={tokens['red']}", json={"player": "red", "action": 3})
+    assert r.status_code == 400
+    r = client.post(
+        f"/api/report?token={tokens['red']}",
+        json={"player": "red", "action": {}, "extra": 1},
+    )
+    assert r.status_code == 400 and r.get_json()["code"] == "unknown_fields"
+    # a tile another player already reported: refused with the rule, in plain words
+    assert _report(client, tokens["red"], "red", "silver", "writer").status_code == 200
+    r = _report(client, tokens["blue"], "blue", "silver", "writer")
+    body = r.get_json()
+    assert r.status_code == 422 and body["rule"] == "LS4"
+    assert "already dealt to another player" in body["words"]
+    assert client.get("/api/state").get_json()["seq"] == seq + 1  # only Red's report stored

@@ -179,7 +179,7 @@ def test_travelling_merchant_needs_a_member_in_the_city_and_two_customers(three:
     st.members["blue-1a"] = ("travel", city)
     assert _met(st, "travelling_merchant")
     st.p[BLUE].customers.pop()
-    assert lg.missing(st, BLUE, "travelling_merchant", DATA) == ["1 more customer(s) served"]
+    assert lg.missing(st, BLUE, "travelling_merchant", DATA) == ["1 more customer served"]
 
 
 def test_disciple_needs_a_fourth_generation_member_on_a_window(three: GameState) -> None:

@@ -20,10 +20,11 @@ from companion.village import data as board_data
 from companion.village import options
 from companion.village.errors import IllegalAction
 from companion.village.invariants import violations
+from companion.village.modules import life_goals as lg
 from companion.village.state import GameState
 from companion.village.vocabulary import Color, Cube, Good, Section, Space
 
-RED, BLUE, YELLOW = Color.RED, Color.BLUE, Color.YELLOW
+RED, BLUE, YELLOW, WHITE = Color.RED, Color.BLUE, Color.YELLOW, Color.WHITE
 # random games per module setting: a quarter of the base game's count (CI: 400 → 100 each)
 GAMES = max(3, int(os.environ.get("VILLAGE_CONFORMANCE_GAMES", "3")) // 4)
 
@@ -125,6 +126,50 @@ def test_the_deal_comes_before_the_first_fill_and_is_checked() -> None:
         v.apply(st, {"type": "deal_goals", "tier": "silver", "hands": {"blue": "writer"}})
 
 
+def test_each_player_reports_their_own_tile_when_dealing_by_hand() -> None:
+    # LS4 at a table dealing by hand: each player draws a tile of the tier, looks at it and
+    # reports it alone; the step ends when everyone has, and the rest may be dealt virtually.
+    st = v.new_game(["red", "blue", "white"], modules=["life_goals"])
+    assert v.hand_reports(st, RED) == []  # customers first: not a hand report
+    st = v.apply(st, draw_with_rng(v.chance_spec(st), random.Random(1)))  # type: ignore[arg-type]
+    offer = [a.to_json() for a in v.hand_reports(st, RED)]
+    silver_pool = [g for g in lg.SILVER if g not in lg.REMOVED[frozenset()]]
+    assert offer == [
+        {"type": "deal_goals", "tier": "silver", "hands": {"red": g}} for g in silver_pool
+    ]
+    st = v.apply(st, {"type": "deal_goals", "tier": "silver", "hands": {"red": "writer"}})
+    assert v.hand_reports(st, RED) == []  # reported: nothing more to report this tier
+    # Blue's list still holds Red's tile: the list must not tell Blue what Red drew ...
+    assert {"type": "deal_goals", "tier": "silver", "hands": {"blue": "writer"}} in [
+        a.to_json() for a in v.hand_reports(st, BLUE)
+    ]
+    # ... and reporting it is refused, in plain words, with nothing changed
+    before = v.summary(st)
+    with pytest.raises(IllegalAction) as err:
+        v.apply(st, {"type": "deal_goals", "tier": "silver", "hands": {"blue": "writer"}})
+    assert err.value.rule == "LS4" and err.value.words().startswith(
+        "LS4: L'Écrivain is already dealt to another player"
+    )
+    assert v.summary(st) == before
+    # the view shows Red their silver tile at once; the others see only that Red has one
+    assert v.view(st, "red")["life_goals"]["players"]["red"]["silver"] == "writer"
+    assert "to_report" not in v.view(st, "red")["life_goals"]["players"]["red"]
+    blue_mine = v.view(st, "blue")["life_goals"]["players"]["blue"]["to_report"]
+    assert blue_mine["tier"] == "silver" and len(blue_mine["goals"]) == len(silver_pool)
+    assert "writer" not in str(v.view(st, "blue")["life_goals"]["players"]["red"])
+    # the virtual deal of what is left deals only to those still to report
+    spec = v.chance_spec(st)
+    assert spec is not None and spec.slots == ("blue", "white") and "writer" not in spec.contents
+    st = v.apply(st, draw_with_rng(spec, random.Random(2)))  # type: ignore[arg-type]
+    assert v.pending(st).kind == "deal_gold"
+    for color, goal in ((BLUE, "saint"), (WHITE, "dealer"), (RED, "historian")):
+        assert v.pending(st).kind == "deal_gold"
+        st = v.apply(st, {"type": "deal_goals", "tier": "gold", "hands": {color.value: goal}})
+    assert v.pending(st).kind == "fill_bag"
+    assert all(v.hand_reports(st, c) == [] for c in (RED, BLUE, WHITE))
+    assert st.goals is not None and st.goals.gold == {BLUE: "saint", WHITE: "dealer", RED: "historian"}
+
+
 def test_a_goal_is_claimed_at_any_moment_with_its_prestige_at_once() -> None:
     st = goals_game()
     st.p[RED].customers.extend(["c01", "c02", "c03", "c04", "c05"])
@@ -180,7 +225,7 @@ def test_goals_are_hidden_from_the_others_until_claimed() -> None:
         "gold": "dealer",
         "claimed": [],
     }
-    assert mine["red"]["missing"]["dealer"] == ["6 more customer(s) served"]
+    assert mine["red"]["missing"]["dealer"] == ["6 more customers served"]
     assert mine["red"]["names"]["dealer"] == "Le Négociant"
     assert theirs["red"] == {"dealt": True, "claimed": []}
     assert "writer" not in str(v.view(st, "table")["life_goals"])
@@ -405,7 +450,7 @@ def test_module_actions_are_told_in_words_without_secrets() -> None:
     assert v.narrate.now_text(st) == "Next: deal a silver life goal, face down, to Red, Blue."
     deal = {"type": "deal_goals", "tier": "silver", "hands": {"red": "writer", "blue": "farmer"}}
     told = " ".join(v.narrate.narrate(st, v.parse_action(deal), v.apply(st, deal)))
-    assert "Silver life goals dealt, face down, to Red, Blue." in told
+    assert "Silver life goals dealt, face down, to Red and Blue." in told
     assert "writer" not in told.lower() and "crivain" not in told
     port = port_game(fragment_values())
     port.members["red-1a"] = ("hold", RED)

@@ -49,7 +49,7 @@ def test_the_private_page_shows_goals_and_claims_one(server: Server, browser: An
     phone = open_page(browser, server.url + f"/me/red?token={svc.player_token('red')}")
     phone.locator("#me-goals [data-goal='dealer']").wait_for()
     text = phone.locator("#me-goals").inner_text()
-    assert "Le Négociant" in text and "Still missing: 6 more customer(s) served" in text
+    assert "Le Négociant" in text and "Still missing: 6 more customers served" in text
     assert phone.locator("[data-claim]").count() == 0  # nothing met yet
     assert "farmer" not in phone.locator("body").inner_text().lower()  # blue's goals stay hidden
     svc.state().p[v.Color.RED].customers.extend(f"c0{i}" for i in range(1, 7))  # as if served

@@ -77,6 +77,7 @@ export const postAction = (action, expectedSeq) => call("POST",
   action, tableToken());
 // A player's own action allowed at any moment (claim a goal, cash a treasure), with their token.
 export const postAnytime = (action, token) => call("POST", "/api/anytime", action, token);
+export const postReport = (player, action, token) => call("POST", "/api/report", { player, action }, token);
 export const postUndo = () => call("POST", "/api/undo", {}, tableToken());
 export const postGame = (game) => call("POST", "/api/games", game, tableToken());
 export const postBoxCheck = (answer) => call("POST", "/api/boxcheck", answer, tableToken());

@@ -1,5 +1,5 @@
 // A player's private view: their face-down customers with points, and their full score.
-import { getState, live, postAnytime, refusalText } from "./api.js";
+import { getState, live, postAnytime, postReport, refusalText } from "./api.js";
 import { facts, fill, h, text } from "./dom.js";
 import { cap } from "./labels.js";
 import { cubes } from "./render.js";
@@ -56,30 +56,42 @@ function render(st) {
 const PIECES = { grain: "a sack of grain", cocoa: "a cocoa basket", tea: "a tea bale" };
 const piece = (p) => (p.startsWith("treasure:") ? "a treasure" : p.includes("-") ? `family member ${p.split("-")[1]}` : PIECES[p] || `a ${p}`);
 
-async function send(action) {
-  const res = await postAnytime(action, token);
+function showAnswer(res) {
   const box = document.getElementById("refusal");
   box.hidden = res.ok;
-  if (!res.ok) box.textContent = refusalText(res);
+  if (!res.ok) box.textContent = res.status === 401
+    ? "This link's token is not valid for the current game: ask the table for your new link."
+    : refusalText(res);
+}
+
+async function send(action) {
+  showAnswer(await postAnytime(action, token));
 }
 
 function anytime(st, type, field, value) {
   return (st.anytime || []).find((a) => a.type === type && a[field] === value);
 }
 
-// Life goals: each goal with what it still lacks, and a claim button once it is met.
+// Life goals: each goal with what it still lacks, and a claim button once it is met;
+// while the goals are dealt by hand, the tiles of the tier to pick the one drawn from.
+let picked = null; // the tile tapped, waiting for "yes, that is mine"
+
 function renderGoals(st) {
   const panel = document.getElementById("me-goals-panel");
   const mine = st.life_goals && st.life_goals.players[colour];
   panel.hidden = !mine;
   if (!mine) return;
-  if (!mine.dealt) {
-    fill("me-goals", h("p", { class: "muted" }, "Your goals are not dealt yet."));
-    return;
-  }
+  const report = mine.to_report;
+  panel.classList.toggle("urgent", Boolean(report));
+  if (!report) picked = null;
   const auto = st.life_goals.claiming === "auto";
   fill("me-goals", [["silver", "Silver"], ["gold", "Gold"]].map(([tier, label]) => {
     const goal = mine[tier];
+    if (!goal) {
+      return report && report.tier === tier
+        ? reportForm(st, report, label)
+        : h("div", { class: "goal", "data-goal-tier": tier }, h("strong", {}, `${label}: `), "not dealt yet.");
+    }
     const name = (mine.names || {})[goal] || goal;
     if ((mine.claimed || []).includes(goal)) {
       return h("div", { class: "goal", "data-goal": goal }, h("strong", {}, `${label}: ${name}`), " — claimed.");
@@ -91,6 +103,39 @@ function renderGoals(st) {
       h("p", { class: "muted" }, lacks.length ? `Still missing: ${lacks.join("; ")}.` : "Met."),
       claim && !auto ? h("button", { type: "button", class: "btn", "data-claim": goal, onclick: () => send(claim) }, `Claim ${name}`) : null);
   }));
+}
+
+// The tiles of the tier being dealt: tap the one drawn, then say yes (a mistaken report
+// can only be taken back with the table's undo).
+function reportForm(st, report, label) {
+  const tier = report.tier;
+  const action = (goal) => (st.reports || []).find((a) => a.tier === tier && a.hands[colour] === goal);
+  if (picked && picked.tier === tier) {
+    return h("div", { class: "goal report", "data-report": tier },
+      h("strong", {}, `${label} goal: you drew ${picked.name}?`),
+      h("p", { class: "muted" }, "Only you will see it until you claim it."),
+      h("div", { class: "report-choices" },
+        h("button", { type: "button", class: "btn primary", "data-report-confirm": picked.goal,
+          onclick: () => sendReport(action(picked.goal)) }, `Yes, ${picked.name}`),
+        h("button", { type: "button", class: "btn", onclick: () => { picked = null; renderGoals(st); } }, "No, choose again")));
+  }
+  return h("div", { class: "goal report", "data-report": tier },
+    h("strong", {}, `${label} goal: which tile did you draw?`),
+    h("p", { class: "muted" },
+      `If your table deals the goals by hand: draw a ${tier} goal tile face down, look at it without showing it, and tap its name. `,
+      "If the tablet deals them, wait: your goal will show here."),
+    h("div", { class: "report-choices" }, report.goals.map((g) => h("button", {
+      type: "button", class: "btn", "data-report-goal": g.goal,
+      onclick: () => { picked = { tier, goal: g.goal, name: g.name }; renderGoals(st); },
+    }, g.name))));
+}
+
+async function sendReport(action) {
+  if (!action) return;
+  const res = await postReport(colour, action, token);
+  picked = null;
+  showAnswer(res);
+  await refresh();
 }
 
 // Port: the hold, Port goods on the farm, treasures with their value and a cash button.

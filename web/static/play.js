@@ -20,6 +20,18 @@ const PAGE_LINKS = {
   "/mass": "open the mass page (the black bag, buy-outs, the draw)",
 };
 
+// Goals dealt by hand: each player reports their own tile on their private page.
+const HAND_DEALS = { deal_silver: "silver", deal_gold: "gold" };
+
+function handDeal(p) {
+  const tier = HAND_DEALS[p.kind];
+  if (!tier) return null;
+  return h("span", { id: "hand-deal", class: "muted hand-deal" },
+    `Dealing by hand? Each player draws a ${tier} goal tile face down, looks at it and taps it on their own page (`,
+    h("a", { href: "/links" }, "the players' links"),
+    `). Still to report: ${(p.to_deal || []).map(cap).join(", ")}. The button below deals the rest virtually.`);
+}
+
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 // Le Port: ships and holds, captains left, island stacks, mission churches, sea cemetery
@@ -46,7 +58,8 @@ async function refresh(event = null) {
   fill("pending-detail",
     `Round ${current.round}`,
     p.space ? ` · ${spaceName(p.space)}` : "",
-    page ? [" · ", h("a", { href: page }, PAGE_LINKS[p.kind] || PAGE_LINKS[page])] : "");
+    page ? [" · ", h("a", { href: page }, PAGE_LINKS[p.kind] || PAGE_LINKS[page])] : "",
+    handDeal(p));
   const who = p.player && current.players[p.player];
   fill("context", who ? [
     `${plural(who.coins, "coin")} · ${who.grain} grain · `,

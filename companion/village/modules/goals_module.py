@@ -74,6 +74,16 @@ def _deal(st: GameState, a: Action) -> None:
         st.phase = NEXT[st.phase]
 
 
+def reports(st: GameState, color: Color) -> list[Action]:
+    """At a table dealing by hand, each player reports the tile they drew from the tier's
+    face-down pile on their own page (LS4): every goal of the tier's pool, since the player
+    must not learn from the list which tiles the others hold."""
+    tier = TIER_OF_PHASE.get(st.phase)
+    if tier is None or color not in lg.still_to_deal(_gs(st), st.players, tier):
+        return []
+    return [DealGoals(tier.value, ((color, g),)) for g in lg.pool(_gs(st), tier)]
+
+
 def _claim(st: GameState, a: Action) -> None:
     assert isinstance(a, ClaimGoal)
     lg.claim(st, _gs(st), a.player, a.goal, _data(st), st.port)
@@ -132,14 +142,20 @@ def view(st: GameState, out: dict[str, Any], viewer: str | None) -> None:
 
 def _hand(st: GameState, gs: lg.GoalsState, c: Color, viewer: str) -> dict[str, Any]:
     out = lg.visible_hand(gs, c, c.value if viewer == "all" else viewer)
-    if "silver" in out:  # the owner's view: what each unclaimed goal still lacks, in words
+    mine = [out[t.value] for t in lg.Tier if t.value in out]
+    if mine:  # the owner's view: what each unclaimed goal still lacks, in words
         claimed = gs.claimed.get(c, frozenset())
         out["missing"] = {
-            g: lg.missing(st, c, g, _data(st), st.port)
-            for g in (out["silver"], out["gold"])
-            if g not in claimed
+            g: lg.missing(st, c, g, _data(st), st.port) for g in mine if g not in claimed
         }
-        out["names"] = {g: lg.FRENCH[g] for g in (out["silver"], out["gold"])}
+        out["names"] = {g: lg.FRENCH[g] for g in mine}
+    if viewer == c.value and (offer := reports(st, c)):
+        # the tiles this player may report having drawn, by the name printed on each
+        goals = [g for a in offer if isinstance(a, DealGoals) for _, g in a.hands]
+        out["to_report"] = {
+            "tier": TIER_OF_PHASE[st.phase].value,
+            "goals": [{"goal": g, "name": lg.FRENCH[g]} for g in goals],
+        }
     return out
 
 
@@ -150,6 +166,7 @@ def module() -> Module:
         handlers={DealGoals: _deal, ClaimGoal: _claim},
         chance_checks={DealGoals: check_deal},
         anytime=(claims,),
+        hand_reports=(reports,),
         setup=(setup,),
         after_apply=(auto_claims,),
         invariants=(invariants,),

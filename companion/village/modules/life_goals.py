@@ -216,17 +216,24 @@ def pool(gs: GoalsState, tier: Tier) -> tuple[str, ...]:
 
 def deal_refusal(
     gs: GoalsState, players: tuple[Color, ...], tier: Tier, color: Color, goal: str
-) -> str | None:
-    """Why ``goal`` cannot be dealt to ``color`` now (None when it can): LS3 and LS4."""
+) -> tuple[str, str] | None:
+    """Why ``goal`` cannot be dealt to ``color`` now, as (rule, plain words), or None when
+    it can: LS3 and LS4."""
     if color not in players:
-        return f"{color} is not at the table"
+        return "LS4", f"{color.value.capitalize()} is not at the table"
     if color in gs.tier(tier):
-        return f"LS4: {color} was already dealt their {tier} goal"
+        return "LS4", f"{color.value.capitalize()} was already dealt their {tier} goal"
     left = pool(gs, tier)
     if goal not in left:
-        return f"LS3/LS4: {goal!r} is not a {tier} goal of this combination {list(left)}"
+        return "LS3/LS4", (
+            f"{FRENCH[goal]} is not a {tier} goal of this game "
+            f"(the {tier} goals are {', '.join(FRENCH[g] for g in left)})"
+        )
     if goal in gs.dealt():
-        return f"LS4: {goal!r} is already dealt to another player"
+        return "LS4", (
+            f"{FRENCH[goal]} is already dealt to another player: each tile is dealt once, "
+            "check the tile drawn"
+        )
     return None
 
 
@@ -238,9 +245,12 @@ def deal_tier(
     unchanged then."""
     trial = gs.clone()
     for color, goal in goals.items():
-        reason = deal_refusal(trial, players, tier, color, goal)
-        if reason:
-            raise IllegalAction(f"illegal deal for {color}: {reason}", code="bad_deal", rule=reason)
+        refusal = deal_refusal(trial, players, tier, color, goal)
+        if refusal:
+            rule, words = refusal
+            raise IllegalAction(
+                f"illegal deal for {color} — {rule}: {words}", code="bad_deal", rule=rule
+            )
         trial.tier(tier)[color] = goal
     gs.tier(tier).update(trial.tier(tier))
 
@@ -272,6 +282,11 @@ def _chronicled(st: GameState, color: Color) -> dict[Section, int]:
     return {s: sum(1 for m in st.chronicle[s] if member_color(m) == color) for s in Section}
 
 
+def _count(n: int, one: str, many: str | None = None) -> str:
+    """``n`` with the word in the singular or plural: "1 more customer", "2 more customers"."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 # Each gold check returns what is still missing, in words (empty: the condition holds).
 def _minister(st: GameState, color: Color, data: GoalsData) -> list[str]:
     # LG1: a member on council level 4 and the next-first-player marker.
@@ -286,13 +301,14 @@ def _minister(st: GameState, color: Color, data: GoalsData) -> list[str]:
 def _master_craftsman(st: GameState, color: Color, data: GoalsData) -> list[str]:
     # LG2: 4 members in Crafts, craft buildings and the chronicle's Crafts section together.
     n = len(_places(st, color, "craft")) + _chronicled(st, color)[Section.CRAFTS]
-    return [] if n >= 4 else [f"{4 - n} more member(s) in Crafts (buildings or chronicle)"]
+    more = _count(4 - n, "more member", "more members")
+    return [] if n >= 4 else [f"{more} in Crafts (buildings or chronicle)"]
 
 
 def _historian(st: GameState, color: Color, data: GoalsData) -> list[str]:
     # LG3: members in at least 4 different chronicle sections.
     n = sum(1 for k in _chronicled(st, color).values() if k)
-    return [] if n >= 4 else [f"members in {4 - n} more chronicle section(s)"]
+    return [] if n >= 4 else [f"members in {_count(4 - n, 'more chronicle section')}"]
 
 
 SAINT_WINDOWS = (1, 2, 3)  # LG4 read as the three rightmost windows (1 = rightmost)
@@ -311,7 +327,7 @@ def _travelling_merchant(st: GameState, color: Color, data: GoalsData) -> list[s
         out.append(f"a member in the city {data.merchant_city}")
     served = len(st.p[color].customers)
     if served < 2:
-        out.append(f"{2 - served} more customer(s) served")
+        out.append(f"{_count(2 - served, 'more customer')} served")
     return out
 
 
@@ -325,13 +341,14 @@ def _disciple(st: GameState, color: Color, data: GoalsData) -> list[str]:
 def _dealer(st: GameState, color: Color, data: GoalsData) -> list[str]:
     # LG7: 6 customers served.
     served = len(st.p[color].customers)
-    return [] if served >= 6 else [f"{6 - served} more customer(s) served"]
+    return [] if served >= 6 else [f"{_count(6 - served, 'more customer')} served"]
 
 
 def _missionary(st: GameState, color: Color, data: GoalsData) -> list[str]:
     # LG8: members on at least 2 mission churches (Port's sea board).
     n = len(set(_places(st, color, "mission")))
-    return [] if n >= 2 else [f"members on {2 - n} more mission church(es)"]
+    churches = _count(2 - n, "more mission church", "more mission churches")
+    return [] if n >= 2 else [f"members on {churches}"]
 
 
 def _innkeeper(st: GameState, color: Color, data: GoalsData) -> list[str]:
@@ -486,12 +503,10 @@ def auto_claim(
 
 
 def visible_hand(gs: GoalsState, color: Color, viewer: str) -> dict[str, Any]:
-    """A player's goals as ``viewer`` may see them: all to the owner, only claimed goals to
-    anyone else (LS5)."""
-    hand = gs.hands.get(color)
+    """A player's goals as ``viewer`` may see them: all to the owner (a tier at a time while
+    the deal goes on), only claimed goals to anyone else (LS5). ``dealt``: both tiers are."""
     claimed = sorted(gs.claimed.get(color, frozenset()))
-    if hand is None:
-        return {"dealt": False, "claimed": claimed}
+    out: dict[str, Any] = {"dealt": color in gs.hands, "claimed": claimed}
     if viewer == color.value:
-        return {"dealt": True, "silver": hand.silver, "gold": hand.gold, "claimed": claimed}
-    return {"dealt": True, "claimed": claimed}
+        out.update({t.value: gs.tier(t)[color] for t in Tier if color in gs.tier(t)})
+    return out

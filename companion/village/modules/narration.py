@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..actions import Action
-from ..narrate import colour_name, member_name, pay_text
+from ..narrate import colour_name, join_words, member_name, pay_text
 from ..pending import Pending
 from ..state import GameState
 from . import goal_actions as ga
@@ -71,8 +71,9 @@ def headline(before: GameState, a: Any, after: GameState, viewer: str) -> str:
         return "A treasure is drawn, face down."
     if isinstance(a, ga.DealGoals):
         dealt = {c for c, _ in a.hands}
-        names = ", ".join(colour_name(c) for c in before.players if c in dealt)
-        return f"{a.tier.capitalize()} life goals dealt, face down, to {names}."
+        names = join_words([colour_name(c) for c in before.players if c in dealt])
+        goals = "goal" if len(dealt) == 1 else "goals"
+        return f"{a.tier.capitalize()} life {goals} dealt, face down, to {names}."
     if isinstance(a, ga.ClaimGoal):
         return f"{who} reveals the life goal {FRENCH[a.goal]}."
     return f"{a.type}."

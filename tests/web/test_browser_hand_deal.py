@@ -1,0 +1,99 @@
+"""Life goals dealt by hand, through the pages in a real browser: each player draws their
+tile at the table, taps it on their own private page and says yes; the play page says who
+has still to report; the table may deal the rest virtually. Nobody else's page ever shows
+a reported tile. Screenshots go to ``VILLAGE_SCREENSHOTS``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from browserkit import BROWSER, PHONE, TOKEN, Server, needs_playwright, open_page, seq
+from test_browser_game import assert_plain, settle
+
+from companion import village as v
+
+pytestmark = BROWSER
+needs_playwright()
+
+
+def report(page: Any, server: Server, goal: str, name: str) -> None:
+    """Tap the tile ``goal`` on a private page, then "Yes": exactly one event is stored."""
+    before = seq(server)
+    page.locator(f"[data-report-goal='{goal}']").click()
+    confirm = page.locator(f"[data-report-confirm='{goal}']")
+    confirm.wait_for()
+    assert f"you drew {name}?" in page.locator("#me-goals").inner_text()
+    assert seq(server) == before  # a tap alone reports nothing
+    confirm.click()
+    page.locator(f"#me-goals [data-goal='{goal}']").wait_for()
+    assert seq(server) == before + 1
+
+
+def test_goals_dealt_by_hand_reported_on_private_pages(
+    server: Server, browser: Any, shots: Path
+) -> None:
+    svc = server.service
+    svc.new_game(["red", "blue"], modules=["life_goals"])
+    svc.submit({"type": "virtual_draw"})  # the customers
+    tablet = open_page(browser, server.url + f"/play#token={TOKEN}")
+    assert settle(tablet, server) == "deal_silver"
+    hint = tablet.locator("#hand-deal")
+    assert "Still to report: Red, Blue" in hint.inner_text()
+    red = open_page(browser, server.url + f"/me/red?token={svc.player_token('red')}", PHONE)
+    blue = open_page(browser, server.url + f"/me/blue?token={svc.player_token('blue')}")
+    for page in (red, blue):
+        page.locator("#me-goals [data-report='silver'] [data-report-goal]").first.wait_for()
+    # the goal panel comes first while a report is due, with every silver tile to pick from
+    tiles = red.locator("[data-report-goal]")
+    assert tiles.count() == 6 and "L'Écrivain" in red.locator("#me-goals").inner_text()
+    assert_plain(red, "private page, silver goal to report")
+    red.screenshot(path=str(shots / "me-report-goal-phone.png"), full_page=True)
+
+    # a change of mind before "yes" costs nothing
+    red.locator("[data-report-goal='farmer']").click()
+    red.locator("[data-report-confirm='farmer']").wait_for()
+    red.screenshot(path=str(shots / "me-report-confirm-phone.png"))
+    red.get_by_role("button", name="No, choose again").click()
+    red.locator("[data-report-goal='writer']").wait_for()
+    report(red, server, "writer", "L'Écrivain")
+    assert "Silver: L'Écrivain" in red.locator("#me-goals").inner_text()
+    assert "Gold:" in red.locator("#me-goals").inner_text()  # not dealt yet
+    tablet.locator("#hand-deal", has_text="Still to report: Blue.").wait_for()
+    tablet.screenshot(path=str(shots / "play-hand-deal-tablet.png"))
+
+    # Blue's page still offers L'Écrivain (it must not tell who holds what); picking it is
+    # refused in plain words and nothing is stored
+    blue.locator("[data-report-goal='writer']").click()
+    before = seq(server)
+    blue.locator("[data-report-confirm='writer']").click()
+    blue.locator("#refusal", has_text="already dealt to another player").wait_for()
+    assert seq(server) == before
+    blue.locator("[data-report-goal='farmer']").wait_for()  # back to the tiles
+    report(blue, server, "farmer", "Le Fermier")
+    assert blue.locator("#refusal").is_hidden()
+    assert "crivain" not in blue.locator("body").inner_text()
+
+    # gold: Red reports, the table deals Blue's virtually
+    red.locator("#me-goals [data-report='gold'] [data-report-goal='dealer']").wait_for()
+    report(red, server, "dealer", "Le Négociant")
+    assert settle(tablet, server) == "deal_gold"
+    tablet.locator("#hand-deal", has_text="Still to report: Blue.").wait_for()
+    tablet.locator("#options button.option").first.click()
+    blue.locator("#me-goals [data-goal-tier], #me-goals .goal").first.wait_for()
+    assert settle(tablet, server) == "fill_bag"
+    assert tablet.locator("#hand-deal").count() == 0
+    goals = svc.state().goals
+    assert goals is not None
+    assert goals.silver == {v.Color.RED: "writer", v.Color.BLUE: "farmer"}
+    assert goals.gold[v.Color.RED] == "dealer" and v.Color.BLUE in goals.gold
+    blue.locator("[data-report]").wait_for(state="detached")
+    assert blue.locator("#me-goals .goal[data-goal]").count() == 2
+    # nothing of either hand on the public pages
+    board = open_page(browser, server.url + "/")
+    board.wait_for_function("n => document.body.dataset.seq === String(n)", arg=seq(server))
+    public = board.locator("body").inner_text() + tablet.locator("body").inner_text()
+    for name in ("L'Écrivain", "Le Fermier", "Le Négociant"):
+        assert name not in public
+    for page in (tablet, red, blue, board):
+        assert page.js_errors == [], page.js_errors
