@@ -11,6 +11,7 @@ from werkzeug.test import TestResponse
 
 from companion import village as v
 from companion.table import TableService
+from companion.village.modules.port import Voyage
 
 
 def test_a_game_with_modules(client: FlaskClient) -> None:
@@ -186,3 +187,33 @@ def test_a_report_that_is_not_ones_own_is_refused_and_changes_nothing(
     assert r.status_code == 422 and body["rule"] == "LS4"
     assert "already dealt to another player" in body["words"]
     assert client.get("/api/state").get_json()["seq"] == seq + 1  # only Red's report stored
+
+
+def test_the_taker_reports_a_treasure_drawn_by_hand(
+    client: FlaskClient, service: TableService
+) -> None:
+    r = client.post(
+        "/api/games", json={"players": ["red", "blue"], "modules": ["port"]}, headers=AUTH
+    )
+    tokens = r.get_json()["players"]
+    st = service.state()  # as if Red had just taken a treasure on an island
+    assert st.port is not None and st.port.data is not None
+    st.port.voyage = Voyage(v.Color.RED, step="treasure")
+    st.phase = "draw_treasure"
+    mine = client.get(f"/api/state?viewer=red&token={tokens['red']}").get_json()
+    assert [t["coins"] for t in mine["port"]["to_report"]] == sorted(
+        set(st.port.data.treasures.values())
+    )
+    five = next(t["tile"] for t in mine["port"]["to_report"] if t["coins"] == 5)
+    action = {"type": "draw_treasure", "tile": five}
+    assert mine["reports"] == [
+        {"type": "draw_treasure", "tile": t["tile"]} for t in mine["port"]["to_report"]
+    ]
+    r = client.post(f"/api/report?token={tokens['blue']}", json={"player": "blue", "action": action})
+    assert (r.status_code, r.get_json()["code"]) == (403, "not_your_report")  # not the taker
+    r = client.post(f"/api/report?token={tokens['red']}", json={"player": "red", "action": action})
+    assert r.status_code == 200, r.get_json()
+    mine = client.get(f"/api/state?viewer=red&token={tokens['red']}").get_json()
+    assert mine["port"]["ships"]["red"]["hold"] == [f"treasure:{five}"]
+    public = json.dumps(client.get("/api/state").get_json()["port"])
+    assert five not in public and "treasure:?" in public

@@ -21,6 +21,7 @@ from companion.village import options
 from companion.village.errors import IllegalAction
 from companion.village.invariants import violations
 from companion.village.modules import life_goals as lg
+from companion.village.modules.port import Voyage
 from companion.village.state import GameState
 from companion.village.vocabulary import Color, Cube, Good, Section, Space
 
@@ -391,6 +392,44 @@ def test_others_do_not_see_a_treasure() -> None:
     assert [a.to_json() for a in v.anytime_actions(st, RED)] == [cash]
     coins = st.p[RED].coins
     assert v.apply(st, cash).p[RED].coins == coins + st.port.data.treasures["t6"]  # type: ignore[union-attr]
+
+
+def test_the_taker_reports_a_treasure_drawn_by_hand_by_its_value() -> None:
+    # PV21–PV22 with the real tiles: the taker sees the value and reports it on their page;
+    # the choices are every printed value, whatever is left, so they tell nothing of the
+    # others' treasures; tiles of one value are alike, so naming the first takes one left.
+    st = port_game()
+    ps = st.port
+    assert ps is not None and ps.data is not None
+    values = ps.data.treasures  # tile → coins
+    ps.voyage = port_voyage(RED)
+    st.phase = "draw_treasure"
+    by_value = {c: min(t for t, n in values.items() if n == c) for c in set(values.values())}
+    offer = [a.to_json() for a in v.hand_reports(st, RED)]
+    assert offer == [{"type": "draw_treasure", "tile": by_value[c]} for c in sorted(by_value)]
+    assert v.hand_reports(st, BLUE) == []  # only the taker
+    shown = v.view(st, "red")["port"]["to_report"]
+    assert shown == [{"tile": by_value[c], "coins": c} for c in sorted(by_value)]
+    assert "to_report" not in v.view(st, "blue")["port"]
+    # the first tile of the lowest value is gone: the same report takes another of that value
+    low = min(by_value)
+    twins = sorted(t for t, n in values.items() if n == low)
+    assert len(twins) > 1, "the shipped values have several tiles of the lowest value"
+    ps.treasures.remove(twins[0])
+    assert [a.to_json() for a in v.hand_reports(st, RED)] == offer  # the same choices
+    after = v.apply(st, {"type": "draw_treasure", "tile": twins[0]})
+    assert after.port is not None and after.port.ships[RED].hold == [f"treasure:{twins[1]}"]
+    # none of a value left: refused, nothing changed
+    for t in twins[1:]:
+        ps.treasures.remove(t)
+    before = v.summary(st)
+    with pytest.raises(IllegalAction, match="no treasure tile of that value"):
+        v.apply(st, {"type": "draw_treasure", "tile": twins[0]})
+    assert v.summary(st) == before
+
+
+def port_voyage(color: Color) -> Voyage:
+    return Voyage(color, step="treasure")
 
 
 # --- random games with the modules on ----------------------------------------------------------

@@ -376,7 +376,7 @@ def test_a_treasure_is_drawn_face_down_and_cashed_after_unloading(three: GameSta
         pt.apply_voyage(st, ps, FULL, action)
     assert pt.voyage_options(st, ps, FULL) == []  # a chance point
     assert pt.draw_treasure_spec(ps) == tuple(sorted(FULL.treasures))
-    with pytest.raises(IllegalAction, match="not in the treasure stack"):
+    with pytest.raises(IllegalAction, match="no treasure tile of that value"):
         pt.apply_draw_treasure(ps, DrawTreasure("t9"))
     pt.apply_draw_treasure(ps, DrawTreasure("t6"))
     assert ps.ships[RED].hold == ["treasure:t6"] and "t6" not in ps.treasures

@@ -12,6 +12,7 @@ from browserkit import BROWSER, PHONE, TOKEN, Server, needs_playwright, open_pag
 from test_browser_game import assert_plain, settle
 
 from companion import village as v
+from companion.village.modules.port import Voyage
 
 pytestmark = BROWSER
 needs_playwright()
@@ -96,4 +97,42 @@ def test_goals_dealt_by_hand_reported_on_private_pages(
     for name in ("L'Écrivain", "Le Fermier", "Le Négociant"):
         assert name not in public
     for page in (tablet, red, blue, board):
+        assert page.js_errors == [], page.js_errors
+
+
+def test_a_treasure_taken_by_hand_reported_by_its_taker(
+    server: Server, browser: Any, shots: Path
+) -> None:
+    svc = server.service
+    svc.new_game(["red", "blue"], modules=["port"])
+    st = svc.state()  # as if Red had just taken a treasure on an island
+    assert st.port is not None and st.port.data is not None
+    st.port.voyage = Voyage(v.Color.RED, step="treasure")
+    st.port.ships[v.Color.RED].zone = "G"  # Treasure Island in the worked voyage (X1–X4)
+    st.port.ships[v.Color.RED].captain = "c3-5"
+    st.phase = "draw_treasure"
+    tablet = open_page(browser, server.url + f"/play#token={TOKEN}")
+    tablet.locator("#hand-deal", has_text="Red looks at it and taps its value").wait_for()
+    red = open_page(browser, server.url + f"/me/red?token={svc.player_token('red')}", PHONE)
+    blue = open_page(browser, server.url + f"/me/blue?token={svc.player_token('blue')}", PHONE)
+    red.locator("[data-report-treasure]").first.wait_for()
+    blue.locator("#me-port").wait_for()
+    assert blue.locator("[data-report-treasure]").count() == 0  # only the taker
+    values = [red.locator("[data-report-treasure]").nth(i).inner_text()
+              for i in range(red.locator("[data-report-treasure]").count())]
+    assert values == ["3 coins", "4 coins", "5 coins"]
+    assert_plain(red, "private page, treasure to report")
+    red.screenshot(path=str(shots / "me-report-treasure-phone.png"), full_page=True)
+    tile = next(t for t, n in st.port.data.treasures.items() if n == 4)
+    red.locator(f"[data-report-treasure='{tile}']").click()
+    before = seq(server)
+    red.locator(f"[data-report-confirm='{tile}']").click()
+    red.locator("#me-port", has_text="On the hold: a treasure worth 4 coins").wait_for()
+    assert seq(server) == before + 1
+    after = svc.state().port
+    assert after is not None and after.ships[v.Color.RED].hold == [f"treasure:{tile}"]
+    blue.reload()
+    blue.locator("#me-port").wait_for()
+    assert "4 coins" not in blue.locator("body").inner_text()
+    for page in (tablet, red, blue):
         assert page.js_errors == [], page.js_errors

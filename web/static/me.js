@@ -54,7 +54,13 @@ function render(st) {
 }
 
 const PIECES = { grain: "a sack of grain", cocoa: "a cocoa basket", tea: "a tea bale" };
-const piece = (p) => (p.startsWith("treasure:") ? "a treasure" : p.includes("-") ? `family member ${p.split("-")[1]}` : PIECES[p] || `a ${p}`);
+function piece(p, ship) {
+  if (p.startsWith("treasure:")) {
+    const coins = (ship.treasure_coins || {})[p.slice("treasure:".length)];
+    return coins === undefined ? "a treasure" : `a treasure worth ${coins} coin${coins === 1 ? "" : "s"}`;
+  }
+  return p.includes("-") ? `family member ${p.split("-")[1]}` : PIECES[p] || `a ${p}`;
+}
 
 function showAnswer(res) {
   const box = document.getElementById("refusal");
@@ -152,11 +158,41 @@ function renderPort(st) {
       coins === undefined ? "A treasure " : `A treasure worth ${coins} coin${coins === 1 ? "" : "s"} `,
       cash ? h("button", { type: "button", class: "btn", "data-cash": t, onclick: () => send(cash) }, "Cash it") : null);
   });
+  const report = st.port.to_report;
+  panel.classList.toggle("urgent", Boolean(report));
+  if (!report) pickedTreasure = null;
   fill("me-port",
+    report ? treasureReport(st, report) : null,
     h("p", {}, `Your ship is ${where}${ship.captain ? ", a captain hired" : ""}.`),
-    h("p", {}, `On the hold: ${(ship.hold || []).map(piece).join(", ") || "nothing"}.`),
+    h("p", {}, `On the hold: ${(ship.hold || []).map((p) => piece(p, ship)).join(", ") || "nothing"}.`),
     h("p", {}, `On your farm: ${ship.cocoa} cocoa, ${ship.tea} tea.`),
     treasures.length ? treasures : h("p", { class: "muted" }, "No treasure unloaded."));
+}
+
+// A treasure taken by hand: its taker taps the value the tile shows, then says yes.
+let pickedTreasure = null;
+
+function treasureReport(st, report) {
+  const coins = (n) => `${n} coin${n === 1 ? "" : "s"}`;
+  const action = (tile) => (st.reports || []).find((a) => a.type === "draw_treasure" && a.tile === tile);
+  if (pickedTreasure) {
+    const t = pickedTreasure;
+    return h("div", { class: "treasure report", "data-report": "treasure" },
+      h("strong", {}, `Your treasure shows ${coins(t.coins)}?`),
+      h("div", { class: "report-choices" },
+        h("button", { type: "button", class: "btn primary", "data-report-confirm": t.tile,
+          onclick: () => { pickedTreasure = null; sendReport(action(t.tile)); } }, `Yes, ${coins(t.coins)}`),
+        h("button", { type: "button", class: "btn", onclick: () => { pickedTreasure = null; renderPort(st); } }, "No, choose again")));
+  }
+  return h("div", { class: "treasure report", "data-report": "treasure" },
+    h("strong", {}, "You take a treasure: what does it show?"),
+    h("p", { class: "muted" },
+      "If your table draws the real tiles: take the top treasure tile, look at it without showing it, and tap its value. ",
+      "If the tablet draws it, wait: it will show here."),
+    h("div", { class: "report-choices" }, report.map((r) => h("button", {
+      type: "button", class: "btn", "data-report-treasure": r.tile,
+      onclick: () => { pickedTreasure = r; renderPort(st); },
+    }, coins(r.coins)))));
 }
 
 async function refresh() {

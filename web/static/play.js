@@ -23,7 +23,13 @@ const PAGE_LINKS = {
 // Goals dealt by hand: each player reports their own tile on their private page.
 const HAND_DEALS = { deal_silver: "silver", deal_gold: "gold" };
 
-function handDeal(p) {
+function handDeal(p, st) {
+  if (p.kind === "draw_treasure") {
+    const taker = st.port && st.port.voyage ? cap(st.port.voyage.player) : "Its taker";
+    return h("span", { id: "hand-deal", class: "muted hand-deal" },
+      `Drawing the real tile? ${taker} looks at it and taps its value on their own page (`,
+      h("a", { href: "/links" }, "the players' links"), "). The button below draws it virtually.");
+  }
   const tier = HAND_DEALS[p.kind];
   if (!tier) return null;
   return h("span", { id: "hand-deal", class: "muted hand-deal" },
@@ -59,7 +65,7 @@ async function refresh(event = null) {
     `Round ${current.round}`,
     p.space ? ` · ${spaceName(p.space)}` : "",
     page ? [" · ", h("a", { href: page }, PAGE_LINKS[p.kind] || PAGE_LINKS[page])] : "",
-    handDeal(p));
+    handDeal(p, current));
   const who = p.player && current.players[p.player];
   fill("context", who ? [
     `${plural(who.coins, "coin")} · ${who.grain} grain · `,

@@ -496,14 +496,40 @@ def apply_draw_treasure(ps: PortState, action: DrawTreasure) -> None:
         raise IllegalAction(
             f"illegal: {action.to_json()!r} — no treasure is being taken", code="not_a_chance_point"
         )
-    if action.tile not in ps.treasures:
+    tile = stack_tile(ps, action.tile)
+    if tile is None:
         raise IllegalAction(
-            f"illegal: {action.to_json()!r} — that tile is not in the treasure stack",
+            f"illegal: {action.to_json()!r} — no treasure tile of that value is left in the "
+            "stack",
             code="not_in_stack",
         )
-    ps.treasures.remove(action.tile)
-    ps.ships[v.player].hold.append(TREASURE + action.tile)
+    ps.treasures.remove(tile)
+    ps.ships[v.player].hold.append(TREASURE + tile)
     v.step = "island"
+
+
+def stack_tile(ps: PortState, tile: str) -> str | None:
+    """The face-down tile a draw naming ``tile`` takes: that one if still in the stack,
+    else the first left of the same value (tiles of one value are alike at the table, so a
+    player reporting the value drawn names the first tile of it), None if none is left."""
+    if tile in ps.treasures:
+        return tile
+    if ps.data is None or tile not in ps.data.treasures:
+        return None
+    coins = ps.data.treasures[tile]
+    return next((t for t in sorted(ps.treasures) if ps.data.treasures[t] == coins), None)
+
+
+def treasure_values(ps: PortState) -> dict[int, str]:
+    """Each printed treasure value with the first tile of it: what a player who drew a
+    tile by hand may report, whatever is left in the stack (the list must not tell what
+    the others drew)."""
+    if ps.data is None:
+        return {}
+    out: dict[int, str] = {}
+    for tile, coins in sorted(ps.data.treasures.items()):
+        out.setdefault(coins, tile)
+    return dict(sorted(out.items()))
 
 
 def return_to_port(st: GameState, ps: PortState, color: Color) -> None:
@@ -692,8 +718,10 @@ def view(ps: PortState, viewer: str | None) -> dict[str, object]:
             "tea": s.tea,
             "treasures": tiles(c, s.treasures),
         }
-        if s.treasures and viewer in (None, c.value) and ps.data is not None:
-            ships[c.value]["treasure_coins"] = {t: ps.data.treasures[t] for t in s.treasures}
+        own = [*s.treasures, *(p[len(TREASURE) :] for p in s.hold if p.startswith(TREASURE))]
+        if own and viewer in (None, c.value) and ps.data is not None:
+            # unloaded and still on the hold: the holder knows the value of both
+            ships[c.value]["treasure_coins"] = {t: ps.data.treasures[t] for t in own}
     v = ps.voyage
     return {
         "ships": ships,

@@ -160,8 +160,26 @@ def invariants(st: GameState) -> list[str]:
     return pt.violations(st, _ps(st), _data(st))
 
 
+def treasure_reports(st: GameState, color: Color) -> list[Action]:
+    """PV21–PV22 at a table drawing the real tiles: the player who takes a treasure sees
+    its value and reports it on their own page, one choice per printed value."""
+    voyage = _ps(st).voyage
+    if st.phase != "draw_treasure" or voyage is None or voyage.player != color:
+        return []
+    return [DrawTreasure(tile) for tile in pt.treasure_values(_ps(st)).values()]
+
+
 def view(st: GameState, out: dict[str, Any], viewer: str | None) -> None:
     out["port"] = pt.view(_ps(st), None if st.phase == "over" else viewer)
+    if viewer is not None and viewer in {c.value for c in st.players}:
+        offer = treasure_reports(st, Color(viewer))
+        if offer:  # the drawer's page: which value the tile taken by hand shows
+            values = {t: c for c, t in pt.treasure_values(_ps(st)).items()}
+            out["port"]["to_report"] = [
+                {"tile": a.tile, "coins": values[a.tile]}
+                for a in offer
+                if isinstance(a, DrawTreasure)
+            ]
 
 
 def module() -> Module:
@@ -185,6 +203,7 @@ def module() -> Module:
         burials={"hold": bury, "mission": bury},
         market_sales=(market_sales,),
         anytime=(cash_options,),
+        hand_reports=(treasure_reports,),
         setup=(setup,),
         score=(no_travel_score, treasures_at_the_end),
         invariants=(invariants,),
