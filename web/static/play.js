@@ -79,7 +79,7 @@ async function refresh(event = null) {
   drawOptions();
   fill("market", marketPanel(current));
   seaPanel(current);
-  await renderLog("log", 6);
+  await renderLog("log", 6, event);
   markDrawn(seq, p.kind);
 }
 

@@ -129,7 +129,7 @@ async function refresh(event) {
   }
   show("message", false);
   render(res.body);
-  await renderLog("log", 6);
+  await renderLog("log", 6, event);
   document.body.dataset.seq = res.body.seq ?? "";
 }
 
