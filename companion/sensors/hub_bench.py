@@ -64,38 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         while not (os.path.exists(a) and os.path.exists(b)):
             time.sleep(0.005)
-        fd = os.open(b, os.O_RDWR | os.O_NOCTTY)
-        seq = 0
-        lock = threading.Lock()
-
-        def line(body: str) -> float:
-            nonlocal seq
-            with lock:
-                data = frame(f"{seq} {body}")
-                seq = (seq + 1) % 256
-                t = time.monotonic()
-                os.write(fd, data)
-                return t
-
-        def answer() -> None:  # the peer's side of the handshake
-            buf = b""
-            while True:
-                try:
-                    chunk = os.read(fd, 256)
-                except OSError:
-                    return
-                if not chunk:
-                    return
-                buf += chunk
-                while b"\n" in buf:
-                    raw, buf = buf.split(b"\n", 1)
-                    if raw.startswith(b"HELLO*"):
-                        line("HELLO village-hub proto=1 fw=bench board=bench id=1 readers=1 "
-                             "status=O rate=20")
-                    elif raw.startswith((b"START*", b"SYNC*")):
-                        line("SYNC 0")
-
-        threading.Thread(target=answer, daemon=True).start()
+        peer = _Peer(b)
         got: dict[str, float] = {}
         done = threading.Event()
         want = [0]
@@ -120,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         want[0] = args.lines
         for i in range(args.lines):
             uid = f"{i:08X}"
-            sent[uid] = line(f"SEEN 0 {uid}")
+            sent[uid] = peer.line(f"SEEN 0 {uid}")
             time.sleep(args.interval_ms / 1000)
         done.wait(10)
         lat = [(got[u] - sent[u]) * 1000 for u in sent if u in got]
@@ -133,23 +102,15 @@ def main(argv: list[str] | None = None) -> int:
         done.clear()
         want[0] = args.burst
         t0 = time.monotonic()
-        chunk = []
-        with lock:
-            for i in range(args.burst):
-                chunk.append(frame(f"{seq} GONE 0 {i:08X}") if i < args.lines
-                             else frame(f"{seq} SEEN 0 {i:08X}"))
-                seq = (seq + 1) % 256
-            data = b"".join(chunk)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
+        peer.burst([f"GONE 0 {i:08X}" if i < args.lines else f"SEEN 0 {i:08X}"
+                    for i in range(args.burst)])
         done.wait(60)
         dt = time.monotonic() - t0
         print(f"burst of {args.burst} lines: {len(got)} observations in {dt:.2f} s "
               f"= {len(got) / dt:.0f} lines/s; bad lines {hub.bad_lines}, gaps {hub.gaps}")
         print("(measured up to the observation; reconciler and live feed not included)")
         hub.close()
-        os.close(fd)
+        peer.close()
         return 0
     finally:
         socat.terminate()
@@ -176,6 +137,20 @@ class _Peer:
             os.write(self.fd, data)
             return t
 
+    def burst(self, bodies: list[str]) -> None:
+        """Write many lines at once, as fast as the pseudo-terminal takes them."""
+        with self.lock:
+            chunk = []
+            for body in bodies:
+                chunk.append(frame(f"{self.seq} {body}"))
+                self.seq = (self.seq + 1) % 256
+            view = memoryview(b"".join(chunk))
+            while view:
+                view = view[os.write(self.fd, view) :]
+
+    def close(self) -> None:
+        os.close(self.fd)
+
     def seen(self, uid: str) -> float:
         self.present.add(uid)
         return self.line(f"SEEN 0 {uid}")
@@ -200,8 +175,6 @@ class _Peer:
                     self.line("HELLO village-hub proto=1 fw=bench board=bench id=1 readers=1 "
                               "status=O rate=20")
                 elif raw.startswith((b"START*", b"SYNC*")):
-                    with self.lock:
-                        pass
                     for uid in sorted(self.present):
                         self.line(f"SEEN 0 {uid}")
                     self.line(f"SYNC {len(self.present)}")
