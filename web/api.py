@@ -114,8 +114,9 @@ NEW_GAME_FIELDS = frozenset(
 BOXCHECK_FIELDS = frozenset({"key", "value", "confirm", "boxes"})
 """What ``POST /api/boxcheck`` takes."""
 VIRTUAL_DRAW_FIELDS = frozenset({"type", "draw", "commitment"})
-REPORT_FIELDS = frozenset({"player", "action"})
 """What a ``{"type": "virtual_draw"}`` action takes (the seed and outcome are the server's)."""
+REPORT_FIELDS = frozenset({"player", "action"})
+"""What ``POST /api/report`` takes."""
 
 
 def _int_arg(name: str) -> int | None:
@@ -295,7 +296,8 @@ def post_anytime() -> Response:
 def post_report() -> Response:
     """A player's own share of a draw made by hand, reported from their private page with
     their token (``?token=`` or Bearer): ``{"player": colour, "action": record action}``,
-    the action one of the view's ``reports`` (their life goal tile); answers its seq. 403
+    the action one of the view's ``reports`` (their life goal tile, the value of a treasure
+    they took); answers its seq. 403
     ``not_your_report`` when it is not that player's share of the draw waited for now."""
     body = _json_object()
     _only(body, REPORT_FIELDS, "a report")
@@ -304,7 +306,7 @@ def post_report() -> Response:
     token = request.args.get("token") or bearer_token()
     if not isinstance(viewer, str) or not svc.is_player_token(viewer, token):
         _fail(401, "unauthorized", "a report of your own needs your player token")
-    seq = svc.report(viewer, body.get("action") or {}, "tablet")
+    seq = svc.report(viewer, body.get("action"), "tablet")
     return jsonify({"game_id": svc.current_game_id, "seq": seq})
 
 

@@ -517,9 +517,10 @@ class TableService:
             self._commit(game, event, new_state, told)
             return event.seq
 
-    def report(self, color: str, action: JSONObject, source: str = "tablet") -> int:
+    def report(self, color: str, action: object, source: str = "tablet") -> int:
         """Store ``color``'s own share of a chance step drawn by hand, as that player reports
-        it from their private page (a life goal tile only they have seen); return its seq.
+        it from their private page (a life goal tile, a treasure: what only they have seen);
+        return its seq.
         The action must be one of the player's `companion.village.hand_reports`.
 
         Raises:
@@ -640,7 +641,7 @@ class TableService:
         if viewer in game.header.get("players", []):
             # what this player may do at any moment (claim a life goal, cash a treasure)
             out["anytime"] = [a.to_json() for a in v.anytime_actions(game.state, v.Color(viewer))]
-            # what this player may report alone of a draw made by hand (their goal tile)
+            # what this player may report alone of a draw made by hand (goal tile, treasure)
             out["reports"] = [a.to_json() for a in v.hand_reports(game.state, v.Color(viewer))]
         return out
 

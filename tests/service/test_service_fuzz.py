@@ -17,6 +17,8 @@ ROUTES = [
     ("POST", "/api/undo"),
     ("POST", "/api/import"),
     ("POST", "/api/games/1/select"),
+    ("POST", "/api/anytime"),
+    ("POST", "/api/report"),
     ("GET", "/api/state"),
     ("GET", "/api/legal"),
     ("GET", "/api/export"),
@@ -91,3 +93,29 @@ def test_any_json_anywhere_never_5xx(
     assert r.status_code < 500, (url, body, query, r.get_json())
     r = client.open(url, method=method, json=body, query_string=query)
     assert r.status_code < 500
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(action=json_values, player=st.sampled_from(["red", "blue", "white", 3, None]))
+def test_a_player_s_own_report_or_anytime_action_never_5xx(
+    client: FlaskClient, game: int, action: Any, player: Any
+) -> None:
+    """With a real player token, while the life goals are dealt (reports are due): whatever
+    the action, a clear 4xx and the state untouched."""
+    if client.get("/api/state").get_json().get("modules") != ["life_goals"]:
+        body = {"players": ["red", "blue"], "modules": ["life_goals"]}
+        assert client.post("/api/games", json=body, headers=AUTH).status_code == 201
+        client.post("/api/actions", json={"type": "virtual_draw"}, headers=AUTH)
+    assert client.get("/api/state").get_json()["pending"]["kind"] == "deal_silver"
+    tokens = client.get("/api/tokens", headers=AUTH).get_json()["players"]
+    token = tokens.get(player, {}).get("token", "x") if isinstance(player, str) else "x"
+    before = client.get("/api/state").get_json()
+    for url, body in (
+        ("/api/report", {"player": player, "action": action}),
+        ("/api/anytime", action if isinstance(action, dict) else {"player": player}),
+    ):
+        r = client.post(f"{url}?token={token}", json=body)
+        assert 400 <= r.status_code < 500, (url, body, r.get_json())
+        assert client.get("/api/state").get_json() == before
