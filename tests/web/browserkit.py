@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -101,10 +102,73 @@ def seq(server: Server) -> int:
     return int(server.get("/api/state")["seq"])
 
 
+def settle(page: Any, server: Server) -> str:
+    """Wait until the play page (or the mass page) shows the options of the server's
+    current seq (``#options[data-seq]``, set once they are drawn); returns their kind.
+    The confirmation of an event (``#done``) shows before the options are redrawn."""
+    now = seq(server)
+    page.locator(f"#options[data-seq='{now}']").wait_for(state="attached")
+    return str(page.locator("#options").get_attribute("data-kind"))
+
+
+def _all_draws_listed(page: Any, server: Server) -> None:
+    """After a page showed a draw's seed: wait for its list of every draw of the game
+    (``#all-draws``), which it fetches afterwards."""
+    n = len(server.get("/api/draws")["draws"])
+    page.wait_for_function("n => document.querySelectorAll('#all-draws li').length === n", arg=n)
+
+
+def wait_drawn(page: Any, server: Server) -> None:
+    """Wait until a page just opened shows the server's current state in full, by what the
+    page does last when it draws it (the server must not move on meanwhile). A fixed pause
+    is no such condition: on a loaded machine a page draws later."""
+    name = page.locator("body").get_attribute("data-page")
+    if name == "pages.scoreboard":
+        page.locator(f"body[data-seq='{seq(server)}']").wait_for(state="attached")
+    elif name == "pages.play":
+        settle(page, server)
+    elif name == "pages.mass":
+        settle(page, server)  # the black bag, the church, the story, the options
+        # then, with no draw on offer or under way, the seed of the last mass's draw
+        st = server.get("/api/state")
+        offered = (st.get("draw") or {}).get("draw") == "mass_draw"
+        drawing = (st.get("pending") or {}).get("kind") == "mass_draw"
+        last = server.get("/api/draws")["latest"].get("mass_draw")
+        if not offered and not drawing and last and last["virtual"]:
+            page.locator("#verify:is(.ok, .bad)").wait_for(state="attached")
+            _all_draws_listed(page, server)
+    elif name == "pages.green_bag":
+        # the placement is drawn last (after the draw it comes from is fetched), in the same
+        # step as the seed of a virtual draw
+        page.locator("#placement .placement").first.wait_for(state="attached")
+        if page.locator("#reveal-panel").is_visible():
+            _all_draws_listed(page, server)
+    elif name == "pages.player_view":
+        page.locator("#me-score tr[data-score=total]").wait_for(state="attached")
+    elif name == "pages.links":
+        # its status line says what it shows (the game's links, or that it needs the table
+        # token), in the same step as the links
+        page.wait_for_function(
+            "() => document.getElementById('links-status').textContent !== 'Loading…'"
+        )
+    elif name == "pages.new_game":
+        try:
+            st = server.get("/api/state")
+        except urllib.error.HTTPError:
+            st = None  # no game: the page has nothing to fetch and show
+        if st is not None and not st["over"]:
+            page.locator("#in-progress").wait_for()  # the note that a game is in progress
+    elif name != "pages.box_check":  # the box check is drawn by the server
+        raise ValueError(f"no way known to tell when {name} has drawn the state")
+
+
 def click_and_wait(page: Any, button: Any, server: Server) -> str:
     """Click an option button on the play page; wait until the page confirms the new event
     (its narration in ``#done``, marked with the event's seq) and check the game moved on
-    by exactly one event. Returns the button's label (without its cost line)."""
+    by exactly one event. Returns the button's label (without its cost line). Waits first
+    for the options of the server's current seq, so that `button` is not one left over
+    from the previous event (its label would be stale, its click refused as out of date)."""
+    settle(page, server)
     before = seq(server)
     button.wait_for()
     label_el = button.locator(".option-label")

@@ -22,6 +22,7 @@ from browserkit import (
     open_page,
     play_options,
     seq,
+    wait_drawn,
 )
 
 pytestmark = BROWSER
@@ -70,7 +71,9 @@ def test_a_round_through_the_pages(server: Server, browser: Any, shots: Path) ->
     assert "shown here before the draw" in tablet.locator("#verify").inner_text()
     draws = server.get("/api/draws")["draws"]
     assert draws[-1]["seed"] == seed and draws[-1]["kind"] == "fill_bag"
-    # Where to put each cube: the placement equals the draw.
+    # Where to put each cube: the placement equals the draw. The seed shows first; the
+    # placement of the drawn cubes only once the page has redrawn from the new state.
+    tablet.locator("#placement[data-source=virtual]").wait_for()
     drawn = draws[-1]["action"]["spaces"]
     for space, cubes in drawn.items():
         place = tablet.locator(f"#placement > .placement .place[data-space={space}]")
@@ -170,7 +173,7 @@ def test_pages_fit_tablet_and_phone(server: Server, browser: Any, shots: Path) -
                 "() => document.querySelector('#live').hidden"
                 " || document.querySelector('#live').dataset.state === 'live'"
             )
-            page.wait_for_timeout(300)  # the first state is drawn
+            wait_drawn(page, server)  # the state is drawn in full
             page.screenshot(path=str(shots / f"{name}-{size}.png"), full_page=name != "boxcheck")
             assert page.js_errors == [], (name, page.js_errors)
             shown = page.inner_text("main")
@@ -189,6 +192,14 @@ def test_pages_fit_tablet_and_phone(server: Server, browser: Any, shots: Path) -
             page.close()
 
 
+def reloaded(page: Any, key: str) -> None:
+    """Wait for the box-check page that an answer reloads: the value shows verified and the
+    page has loaded, so its script (the form handlers) runs; until then a submit would be
+    the browser's own, not an answer."""
+    page.locator(f'section[data-key="{key}"].verified').wait_for()
+    page.wait_for_load_state()
+
+
 def test_box_check_answers_are_saved(server: Server, browser: Any) -> None:
     """Fill the box-check forms as an owner would: confirm one value, type a number (one out
     of range is refused in words), add a grave and choose its number; the API then reports
@@ -200,7 +211,7 @@ def test_box_check_answers_are_saved(server: Server, browser: Any) -> None:
     value = page.locator('section[data-key="mass.grain_costs"]')
     assert value.get_attribute("class") == "bc-value unverified"
     value.locator("button[data-confirm]").click()
-    page.locator('section[data-key="mass.grain_costs"].verified').wait_for()  # after the reload
+    reloaded(page, "mass.grain_costs")
 
     value = page.locator('section[data-key="time_track.length"]')
     value.locator("input[type=number]").fill("100")
@@ -208,14 +219,14 @@ def test_box_check_answers_are_saved(server: Server, browser: Any) -> None:
     page.locator("#refusal", has_text="a number from 4 to 40").wait_for()
     value.locator("input[type=number]").fill("12")
     value.locator("button[type=submit]").click()
-    page.locator('section[data-key="time_track.length"].verified').wait_for()
+    reloaded(page, "time_track.length")
 
     graves = page.locator('section[data-key="graves.marks"]')
     graves.locator("button[data-more]").click()
     graves.locator("select").nth(8).select_option(label="4 (used with 4 players only)")
     graves.locator("select").nth(0).select_option(label="3 (used with 3 or 4 players)")
     graves.locator("button[type=submit]").click()
-    page.locator('section[data-key="graves.marks"].verified').wait_for()
+    reloaded(page, "graves.marks")
 
     values = {v["key"]: v for v in server.get("/api/boxcheck")["values"]}
     assert values["time_track.length"]["value"] == 12

@@ -12,7 +12,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import BROWSER, PHONE, TABLET, TOKEN, Server, needs_playwright, open_page, seq
+from browserkit import (
+    BROWSER,
+    PHONE,
+    TABLET,
+    TOKEN,
+    Server,
+    needs_playwright,
+    open_page,
+    seq,
+    settle,
+    wait_drawn,
+)
 
 pytestmark = BROWSER
 needs_playwright()
@@ -33,13 +44,6 @@ def assert_plain(page: Any, where: str) -> None:
     assert not found, (
         f"{where}: developer text {found.group(0)!r} in: …{text[max(0, found.start() - 80) : found.end() + 80]}…"
     )
-
-
-def settle(page: Any, server: Server) -> str:
-    """Wait until the play page shows the options of the server's current seq."""
-    now = seq(server)
-    page.locator(f"#options[data-seq='{now}']").wait_for(state="attached")
-    return str(page.locator("#options").get_attribute("data-kind"))
 
 
 @pytest.mark.slow
@@ -98,7 +102,7 @@ def test_a_whole_game_through_the_pages(server: Server, browser: Any, shots: Pat
     board.screenshot(path=str(shots / "scoreboard-over-tablet.png"))
     for path in ("/mass", "/bag", "/links", f"/me/red?token={server.service.player_token('red')}"):
         page = open_page(browser, server.url + path)
-        page.wait_for_timeout(400)
+        wait_drawn(page, server)
         assert_plain(page, path)
         assert page.js_errors == [], (path, page.js_errors)
         page.close()

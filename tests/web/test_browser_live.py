@@ -63,9 +63,10 @@ def test_pages_redraw_from_events_without_refetching(
     assert asked == {"play": [], "scoreboard": [], "mass": []}
 
     # a reconnect (the page becomes visible again counts the same) asks once more
-    play.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    play.wait_for_function("() => true")
-    play.wait_for_timeout(500)
+    with play.expect_request(lambda r: "/api/state" in r.url), play.expect_request(
+        lambda r: "/api/legal" in r.url
+    ):
+        play.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     assert sorted(set(asked["play"])) == ["/legal", "/state"]
     for page in pages.values():
         assert page.js_errors == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browserkit import BROWSER, TOKEN, Server, needs_playwright, open_page
+from browserkit import BROWSER, TOKEN, Server, needs_playwright, open_page, settle
 from test_browser_game import assert_plain
 
 from companion import village as v
@@ -118,6 +118,7 @@ def test_the_play_page_sells_cocoa_at_the_market_day(server: Server, browser: An
     tablet = open_page(browser, server.url + f"/play#token={TOKEN}")
     sell = tablet.locator("#options button", has_text="Sell a cocoa basket")
     sell.first.wait_for()
+    settle(tablet, server)  # the log is drawn after the options
     assert_plain(tablet, "the market day with a cocoa basket to sell")
     before = svc.seq()
     sell.first.click()

@@ -10,8 +10,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from browserkit import BROWSER, PHONE, TOKEN, Server, needs_playwright, open_page, seq
-from test_browser_game import assert_plain, settle
+from browserkit import BROWSER, PHONE, TOKEN, Server, needs_playwright, open_page, seq, settle
+from test_browser_game import assert_plain
 
 from companion.village.modules.module_data import shipped_values
 
@@ -47,8 +47,8 @@ def test_a_round_with_a_voyage_and_a_goal_claim(server: Server, browser: Any, sh
     for name in ("port", "life_goals"):
         box.check(f"#boxes input[name=box][value='{name}']")
     box.click("#save-boxes")
-    box.wait_for_function("() => document.querySelector('#boxes') && performance.navigation")
-    box.locator("section[data-key='port.sea']").wait_for()
+    box.locator("section[data-key='port.sea']").wait_for()  # the page reloaded with the box
+    box.wait_for_load_state()  # and all of it is there
     assert server.app.config["BOXES_OWNED"] == ["port", "life_goals"]
     assert "Life goals" in box.locator("section[data-key='goals.prestige'] h2").inner_text()
     assert_plain(box, "box check with the Port and Life goals boxes")
@@ -82,14 +82,17 @@ def test_a_round_with_a_voyage_and_a_goal_claim(server: Server, browser: Any, sh
     assert server.get("/api/state")["pending"]["player"] == "red"
     choose(tablet, server, "Travel: take a (?!plague)|Travel: take")
     choose(tablet, server, "any cube \\+ any cube")
+    settle(tablet, server)  # the confirmation shows before the loading options are drawn
     assert_plain(tablet, "play, the voyage: load")
     choose(tablet, server, "Load the ship: Red 1a")
     tablet.locator("#sea [data-ship='red']", has_text="Red 1a").wait_for()
+    settle(tablet, server)  # the sea is drawn before the log and the options' mark
     assert_plain(tablet, "play, the voyage: sail")
     assert "sail on, stop or land" in tablet.locator("#pending").inner_text()
     tablet.screenshot(path=str(shots / "play-voyage-tablet.png"), full_page=True)
     phone_play = open_page(browser, server.url + f"/play#token={TOKEN}", PHONE)
     phone_play.locator("#sea [data-ship='red']").wait_for()
+    settle(phone_play, server)  # the log too, for the screenshot
     phone_play.screenshot(path=str(shots / "play-voyage-phone.png"), full_page=True)
     choose(tablet, server, "Sail to time zone D")
     state = server.get("/api/state")
@@ -110,6 +113,7 @@ def test_a_round_with_a_voyage_and_a_goal_claim(server: Server, browser: Any, sh
     board.screenshot(path=str(shots / "scoreboard-sea-tablet.png"))
     phone_board = open_page(browser, server.url + "/", PHONE)
     phone_board.locator("#sea [data-ship='red']").wait_for()
+    phone_board.locator(f"body[data-seq='{now}']").wait_for(state="attached")  # the log too
     phone_board.screenshot(path=str(shots / "scoreboard-sea-phone.png"), full_page=True)
 
     # Red claims the silver goal on their own phone; the other player's page never shows it

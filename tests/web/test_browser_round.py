@@ -62,7 +62,8 @@ def test_bag_shows_the_rounds_draw_after_reload_and_by_hand(
     page.locator("#reveal-panel > summary").click()
     page.locator("#verify.ok").wait_for()
     assert page.locator("#seed").inner_text() == draw["seed"]
-    assert page.locator("#all-draws li").count() == 2  # the customer tiles, the green bag
+    # the list of every draw is fetched after the seed shows: the customer tiles, the green bag
+    page.wait_for_function("() => document.querySelectorAll('#all-draws li').length === 2")
     assert hashlib.sha256(draw["seed"].encode()).hexdigest() == commitment
     assert "stored with the draw" in page.locator("#verify").inner_text()
 
@@ -325,7 +326,8 @@ def test_customer_tiles_by_hand(server: Server, browser: Any, shots: Path) -> No
     market = server.get("/api/state")["board"]["market"]
     assert market["stalls"] + market["queue"][:3] == SETUP_TILES
     assert "fill_bag" not in server.get("/api/draws")["latest"], "by hand: no seed"
-    assert page.locator("#refusal").is_hidden()
+    # the answer to the post hides the refusal; the live event may hide the panel first
+    page.locator("#refusal").wait_for(state="hidden")
 
     # After a market day: one waiting-line space to fill; a served tile is refused.
     state = server.service.state()
@@ -337,7 +339,8 @@ def test_customer_tiles_by_hand(server: Server, browser: Any, shots: Path) -> No
     assert served == 1  # c02, face down: the public view does not say which
     panel.wait_for()
     assert selects.count() == 1
-    assert page.locator("#placement[data-source=hand]").is_visible(), "the round's cubes stay"
+    # the round's cubes stay (the placement is drawn after the panel, once its draw is fetched)
+    page.locator("#placement[data-source=hand]").wait_for()
     assert page.locator("#customers-slots label > span").inner_text() == "Waiting line 3"
     on_market = {t for t in st["board"]["market"]["stalls"] + st["board"]["market"]["queue"] if t}
     values = selects.first.locator("option").evaluate_all("os => os.map(o => o.value)")

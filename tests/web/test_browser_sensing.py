@@ -54,6 +54,23 @@ def runtime(tmp_path: Path) -> Iterator[tuple[Runtime, str]]:
     rt.close()
 
 
+def until(check: Any, what: str, timeout: float = 10.0) -> None:
+    """Poll `check()` until it is true; fail saying `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"not so after {timeout} s: {what}"
+        time.sleep(0.02)
+
+
+def settled(rt: Runtime, regions: set[str]) -> bool:
+    """The reconciler has settled a value for each of `regions` and nothing waits to settle
+    (so it has compared that table with the game, in the same tick)."""
+    now = time.monotonic()
+    with rt._rec_lock:
+        table = rt.reconciler.table
+        return table.quiet(now) and regions <= set(table.settled(now))
+
+
 def to_a_crafts_turn(rt: Runtime) -> dict[str, Any]:
     """Play (as the tablet) until the player to move can take a cube from crafts."""
     svc, rng = rt.service, random.Random(3)
@@ -73,10 +90,16 @@ def test_proposal_prompt_and_discrepancy_on_the_play_page(
     rt, url = runtime
     take = to_a_crafts_turn(rt)
     st = rt.service.state()
-    for o in frame(st, time.monotonic()):
+    first = frame(st, time.monotonic())
+    for o in first:
         rt.emit(o)
     page = open_page(browser, f"{url}/play#token={TOKEN}")
-    time.sleep(1.0)
+    # the page listens (a proposal is not sent again to a page that connects later) and
+    # shows the game; the reconciler has taken the table as it was before the take
+    page.locator("#live[data-state='live']").wait_for(state="attached")
+    page.locator(f"#options[data-seq='{rt.service.seq()}']").wait_for(state="attached")
+    regions = {getattr(o, "region", None) or getattr(o, "zone", "") for o in first}
+    until(lambda: settled(rt, regions), "the table before the take is settled")
 
     # the player takes the cube: the camera sees it, the page says what happened
     seq = rt.service.seq()

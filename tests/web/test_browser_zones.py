@@ -142,7 +142,11 @@ def test_find_each_reader_choose_its_zone_and_save(
                           ("hub:2/reader:0", "Church window 1 (right)")]:
         _select(page, reader).select_option(label=words)
     assert page.locator("#zones-state").inner_text() == "Not saved yet."
-    page.wait_for_timeout(1200)  # a refresh of the status must not undo the choices
+    # a refresh of the status must not undo the choices: wait for one that starts after
+    # them and has run (the page asks again only once the previous refresh is done)
+    for _ in range(2):
+        with page.expect_request(lambda r: r.method == "GET" and r.url.endswith("/api/zones")):
+            pass
     assert _select(page, "hub:1/reader:3").input_value() == "council:2"
     page.screenshot(path=str(shots / "readers-zones-1280.png"))
 
