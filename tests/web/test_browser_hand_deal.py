@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from browserkit import BROWSER, PHONE, TOKEN, Server, needs_playwright, open_page, seq
-from test_browser_game import assert_plain, settle
+from browserkit import BROWSER, PHONE, TOKEN, Server, needs_playwright, open_page, seq, settle
+from test_browser_game import assert_plain
 
 from companion import village as v
 from companion.village.modules.port import Voyage
