@@ -14,6 +14,7 @@ export function narrationBlock(lines, attrs = {}) {
 // event of the live feed, which carries its own narration, is added without asking the
 // server again (with a hundred phones watching, one request each per event adds up).
 const shown = {};
+const asking = {}; // the latest fetch of each log element: an older answer is not drawn
 
 // Draw the latest `limit` entries of the log into the element `id`. `event`: the live
 // event that prompted the redraw; when it is the one right after what is shown, its
@@ -31,10 +32,13 @@ export async function renderLog(id, limit = 8, event = null) {
     draw(id, mine.entries);
     return;
   }
+  const ticket = (asking[id] = (asking[id] || 0) + 1);
   const res = await getLog(limit);
-  if (!res.ok || !res.body) return;
+  if (!res.ok || !res.body || ticket !== asking[id]) return; // a later fetch will draw
   const entries = res.body.entries || [];
   const last = entries.length ? entries[entries.length - 1].seq : 0;
+  const now = shown[id];
+  if (now && now.game === res.body.game_id && now.seq > last) return; // an event came since
   shown[id] = { game: res.body.game_id, seq: last, entries: [...entries] };
   draw(id, entries);
 }
