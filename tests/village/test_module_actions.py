@@ -5,11 +5,14 @@ with nothing changed)."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from scenarios import scenario
 
-from companion.bags import draw
+from companion import village as v
+from companion.bags import draw, draw_with_rng
+from companion.village import narrate, options
 from companion.village.actions import Action
 from companion.village.errors import IllegalAction, MalformedAction
 from companion.village.modules import goal_actions as ga
@@ -174,3 +177,40 @@ def test_random_voyages_keep_the_port_invariants(three: GameState, seed: int) ->
             red = st.p[RED]
             assert red.coins >= 0 and red.grain >= 0
             assert all(n >= 0 for n in (*red.cubes.values(), *red.goods.values()))
+
+
+# Developer text a player must never read: snake_case ids, dict or None reprs, "(s)" plurals,
+# "1 coins"-style plurals.
+_DEV_TEXT = re.compile(r"\b[a-z]+_[a-z_]+\b|\{'|\bNone\b|\bnull\b|\(s\)|\b1 [a-z]+s\b")
+
+
+def test_module_options_narration_and_goals_speak_plain_words() -> None:
+    found: dict[tuple[str, str], str] = {}
+    kinds: set[str] = set()
+    for seed in range(8):
+        rng = random.Random(seed)
+        seats = ["red", "blue", "white"][: 2 + seed % 2]
+        st = v.start(v.make_header(seats, modules=["port", "life_goals"]))
+        while st.phase != "over":
+            spec = v.chance_spec(st)
+            if spec is not None:
+                action = v.parse_action(draw_with_rng(spec, rng))
+            else:
+                moves = v.legal_actions(st)
+                for move in moves:
+                    ch = options.choice(st, move)
+                    text = " ".join([*ch["steps"], ch["cost_text"], ch["gain_text"]])
+                    found.update({(move.type, m): text for m in _DEV_TEXT.findall(text)})
+                    kinds.add(move.type)
+                moves += [a for c in st.players for a in v.anytime_actions(st, c)]
+                action = rng.choice(moves)
+            after = v.apply_unchecked(st, action)
+            for line in narrate.narrate(st, action, after):
+                found.update({(action.type, m): line for m in _DEV_TEXT.findall(line)})
+            for color in seats:
+                hand = v.view(after, color)["life_goals"]["players"][color]
+                for line in (x for lines in hand.get("missing", {}).values() for x in lines):
+                    found.update({("missing", m): line for m in _DEV_TEXT.findall(line)})
+            st = after
+    assert {"recruit", "sail", "load", "disembark", "sell_exotic"} <= kinds  # Port was played
+    assert found == {}
