@@ -22,6 +22,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Final
 
+from companion.addresses import public_url
+
 DATA_DIR: Final = Path("~/.local/share/village-companion")
 DEFAULT_DB: Final = DATA_DIR / "games.sqlite3"
 DEMO_DB: Final = DATA_DIR / "demo.sqlite3"
@@ -247,28 +249,6 @@ def load_or_make_token(path: Path) -> str:
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(token + "\n")
     return token
-
-
-def public_url(given: str | None, host: str, port: int) -> str:
-    """The base address of links for phones: ``given`` (``--public-url``) as is, else
-    ``http://<LAN address>:<port>`` (see `lan_address`)."""
-    if given:
-        return given.rstrip("/")
-    return f"http://{lan_address(host)}:{port}"
-
-
-def lan_address(host: str) -> str:
-    """The address tablets should use: ``host`` itself unless it is a wildcard, else this
-    machine's LAN address (found by a UDP ``connect``, which sends no packet)."""
-    if host not in ("0.0.0.0", "", "::"):
-        return host
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.254.254.254", 1))
-            address: str = probe.getsockname()[0]
-        except OSError:
-            address = "127.0.0.1"
-    return address
 
 
 def print_qr(url: str) -> None:

@@ -173,7 +173,7 @@ def public_base(configured: str | None, host_url: str, lan: Callable[[], str]) -
 
 
 def _lan() -> str:
-    from companion.serve import lan_address
+    from companion.addresses import lan_address
 
     return lan_address("0.0.0.0")
 

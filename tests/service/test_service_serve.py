@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from servicekit import REPO, ServerProcess
 
-from companion import serve
+from companion import addresses, serve
 from companion.tools.sse import SSEClient
 
 
@@ -41,7 +41,7 @@ def test_token_file_is_made_once_and_private(tmp_path: Path) -> None:
 
 
 def test_lan_address_of_a_given_host_is_itself() -> None:
-    assert serve.lan_address("127.0.0.1") == "127.0.0.1"
+    assert addresses.lan_address("127.0.0.1") == "127.0.0.1"
 
 
 def test_demo_table_plays_by_itself(server_factory: Callable[..., ServerProcess]) -> None:
@@ -166,8 +166,8 @@ def test_public_url_never_loopback_unless_given() -> None:
     assert public_base(None, "http://localhost:8000/", lan) == "http://192.168.1.20:8000"
     assert public_base(None, "http://192.168.1.5:8000/", lan) == "http://192.168.1.5:8000"
     assert public_base("http://127.0.0.1:9/", "http://x/", lan) == "http://127.0.0.1:9"
-    assert serve.public_url("http://t:1/", "0.0.0.0", 5) == "http://t:1"
-    assert serve.public_url(None, "10.0.0.7", 5) == "http://10.0.0.7:5"
+    assert addresses.public_url("http://t:1/", "0.0.0.0", 5) == "http://t:1"
+    assert addresses.public_url(None, "10.0.0.7", 5) == "http://10.0.0.7:5"
 
 
 def test_speed_must_be_positive() -> None:
