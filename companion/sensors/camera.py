@@ -60,6 +60,7 @@ class CameraAdapter:
         self._last_health = -1e9
         self._frames: list[float] = []
         self._frame: np.ndarray | None = None
+        self._boards: dict[str, np.ndarray] = {}  # board -> homography in self._frame
         self._drift = 0.0
         self._detail = ""
         self._stop = threading.Event()
@@ -124,11 +125,14 @@ class CameraAdapter:
             self._frames.clear()
             self._set(LOST)
             return False
-        with self._lock:
-            self._frame = frame.image
         self._frames.append(now)
         reading = self._reader.read(frame.image, frame.t)
         geometry = self._reader.tracker.geometry
+        # the frame kept with where its boards are (for crops): a reader made at a reopen
+        # knows no board until it has read its first frame
+        with self._lock:
+            self._frame = frame.image
+            self._boards = dict(geometry.boards)
         if geometry.detected:
             self._drift = geometry.drift_px
         if not reading.board_found:
@@ -203,13 +207,13 @@ class CameraAdapter:
     def crop(self, region: str, margin_mm: float = 15.0) -> np.ndarray | None:
         """The last frame cut around a region (``space:market``, ``time:red``), or None if
         there is no frame or the region's board is not in view."""
-        frame = self.last_frame()
-        if frame is None or self._reader is None:
+        with self._lock:
+            frame, boards = self._frame, self._boards
+        if frame is None:
             return None
-        geometry = self._reader.tracker.geometry
         for board in self.calibration.layout.boards.values():
             rects = [r.rect for r in board.regions if r.name == region]
-            hom = geometry.boards.get(board.name)
+            hom = boards.get(board.name)
             if not rects or hom is None:
                 continue
             x0 = min(r[0] for r in rects) - margin_mm

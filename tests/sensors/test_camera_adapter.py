@@ -128,6 +128,31 @@ def test_crop_of_a_region() -> None:
     assert adapter.crop("space:nowhere") is None
 
 
+def test_crop_while_the_camera_reopens() -> None:
+    """A crop asked for while the camera reopens (a folder's next pass, a camera back after
+    a loss) is cut from the last frame where its boards were, not refused because the new
+    reader has not found the boards yet."""
+    cam, clock, seen = Camera(), Clock(), []
+    asked: list[bool] = []  # each read after the first frame: was the crop there?
+
+    def frame(n: int) -> np.ndarray | None:
+        if adapter.last_frame() is not None:
+            asked.append(adapter.crop("space:market") is not None)
+        return cam.frame(n)
+
+    adapter = CameraAdapter(lambda: SimSource(frame, fps=10.0,
+                                              available=lambda: not cam.gone),
+                            seen.append, clock=clock, reconnect_s=1.0)
+    _run(adapter, clock, 0.5)
+    cam.gone = True
+    _run(adapter, clock, 0.5)
+    assert adapter.state == LOST and adapter.crop("space:market") is not None
+    cam.gone = False
+    asked.clear()
+    _run(adapter, clock, 1.5)  # reopened: the first read happens under a new reader
+    assert adapter.state != LOST and asked and all(asked), asked
+
+
 def test_start_and_close_run_a_thread() -> None:
     cam, seen = Camera(), []
     adapter = CameraAdapter(cam.source, seen.append, settle_s=0.2)
