@@ -32,29 +32,16 @@ def needs_playwright() -> Any:
     return pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 
-class Server:
-    """The app under waitress in a thread; `url`, and JSON helpers that use the real API."""
+class Waitress:
+    """A WSGI app under waitress on 127.0.0.1, in a thread; `url`. `close` stops it and
+    closes every connection still open (a browser's live stream), so none is left to the
+    garbage collector: its "unclosed socket" warning would fail whichever test runs then."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, app: Any, threads: int = 32) -> None:
         import waitress
 
-        from web import create_app, table_service
-
-        # short keep-alives: a stream notices a closed browser soon, so shutdown is quick
-        self.app = create_app(
-            {
-                "DB_PATH": db,
-                "BOXCHECK_PATH": str(db.with_name("boxcheck.json")),
-                "TABLE_TOKEN": TOKEN,
-                "SSE_KEEPALIVE": 0.3,
-            }
-        )
-        self.service = table_service(self.app)
-        self.server = waitress.create_server(self.app, host="127.0.0.1", port=0, threads=32)
+        self.server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
         self.url = f"http://127.0.0.1:{self.server.effective_port}"  # type: ignore[union-attr]
-        # links for phones: given explicitly here (a loopback address is otherwise replaced
-        # by the host's LAN address, where this test server does not listen)
-        self.app.config["PUBLIC_URL"] = self.url
         self.closing = False
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -67,6 +54,36 @@ class Server:
             # pulls the loop's trigger) may end the loop with EBADF: expected while closing
             if not self.closing:
                 raise
+
+    def close(self) -> None:
+        self.closing = True
+        self.server.close()
+        self.server.task_dispatcher.shutdown(timeout=3)  # type: ignore[union-attr]
+        self.thread.join(timeout=5)
+        wasyncore.close_all(self.server._map, ignore_all=True)
+
+
+class Server:
+    """The app under waitress in a thread; `url`, and JSON helpers that use the real API."""
+
+    def __init__(self, db: Path) -> None:
+        from web import create_app, table_service
+
+        # short keep-alives: a stream notices a closed browser soon, so shutdown is quick
+        self.app = create_app(
+            {
+                "DB_PATH": db,
+                "BOXCHECK_PATH": str(db.with_name("boxcheck.json")),
+                "TABLE_TOKEN": TOKEN,
+                "SSE_KEEPALIVE": 0.3,
+            }
+        )
+        self.service = table_service(self.app)
+        self.served = Waitress(self.app)
+        self.url = self.served.url
+        # links for phones: given explicitly here (a loopback address is otherwise replaced
+        # by the host's LAN address, where this test server does not listen)
+        self.app.config["PUBLIC_URL"] = self.url
 
     def get(self, path: str) -> Any:
         with urllib.request.urlopen(self.url + path, timeout=5) as r:
@@ -82,14 +99,7 @@ class Server:
             return json.loads(r.read())
 
     def close(self) -> None:
-        self.closing = True
-        self.server.close()
-        self.server.task_dispatcher.shutdown(timeout=3)  # type: ignore[union-attr]
-        self.thread.join(timeout=5)
-        # connections the loop did not finish (a browser's live stream still open) are
-        # closed here, not left to the garbage collector: its "unclosed socket" warning
-        # would fail whichever test runs then
-        wasyncore.close_all(self.server._map, ignore_all=True)
+        self.served.close()
         self.service.store.close()
 
 

@@ -8,7 +8,6 @@ region (``/api/camera/crop.png?region=R``), loaded, and cut from the frame at th
 from __future__ import annotations
 
 import random
-import threading
 import time
 import urllib.parse
 import urllib.request
@@ -19,8 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from browserkit import BROWSER, PHONE, TABLET, TOKEN, needs_playwright, open_page
-from waitress import wasyncore
+from browserkit import BROWSER, PHONE, TABLET, TOKEN, Waitress, needs_playwright, open_page
 
 import companion.village as v
 from companion.reconcile.camera_game import table_view
@@ -42,8 +40,6 @@ EXTRA = {"space:market": {"pink": 2}, "space:church": {"green": 2}}
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[Runtime, str, Path]]:
     """A runtime whose camera is the (not yet existing) folder ``frames``, served."""
-    import waitress
-
     from web import create_app
 
     folder = tmp_path / "frames"
@@ -51,27 +47,9 @@ def served(tmp_path: Path) -> Iterator[tuple[Runtime, str, Path]]:
                   "BOXCHECK_PATH": str(tmp_path / "boxcheck.json"), "SSE_KEEPALIVE": 0.3,
                   "CAMERA": str(folder)})
     rt.start()
-    app = create_app(rt)
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
-    closing = threading.Event()
-
-    def run() -> None:
-        try:
-            server.run()
-        except OSError:
-            # closing the listening socket under the running loop (a live stream still
-            # open pulls the loop's trigger) may end the loop with EBADF (as browserkit)
-            if not closing.is_set():
-                raise
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    yield rt, f"http://127.0.0.1:{server.effective_port}", folder  # type: ignore[union-attr]
-    closing.set()
-    server.close()
-    server.task_dispatcher.shutdown(timeout=3)  # type: ignore[union-attr]
-    thread.join(5)
-    wasyncore.close_all(server._map, ignore_all=True)
+    served = Waitress(create_app(rt), threads=16)
+    yield rt, served.url, folder
+    served.close()
     rt.close()
 
 

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import random
 import re
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import BROWSER, TOKEN, needs_playwright, open_page
+from browserkit import BROWSER, TOKEN, Waitress, needs_playwright, open_page
 
 import companion.village as v
 from companion.reconcile.observations import CubeCounts, Observation, TagTapped, ZoneSnapshot
@@ -36,21 +35,14 @@ def frame(st: v.GameState, t: float) -> list[Observation]:
 
 @pytest.fixture
 def runtime(tmp_path: Path) -> Iterator[tuple[Runtime, str]]:
-    import waitress
-
     from web import create_app
 
     rt = Runtime({"DB_PATH": tmp_path / "g.sqlite3", "TABLE_TOKEN": TOKEN,
                   "BOXCHECK_PATH": str(tmp_path / "boxcheck.json"), "SSE_KEEPALIVE": 0.3})
     rt.start()
-    app = create_app(rt)
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield rt, f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
-    server.close()
-    server.task_dispatcher.shutdown(timeout=3)  # type: ignore[union-attr]
-    thread.join(5)
+    served = Waitress(create_app(rt), threads=16)
+    yield rt, served.url
+    served.close()
     rt.close()
 
 
