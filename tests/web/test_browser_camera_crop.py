@@ -53,6 +53,20 @@ def served(tmp_path: Path) -> Iterator[tuple[Runtime, str, Path]]:
     rt.close()
 
 
+def crops_loaded(page: Any, discrepancy: int, n: int) -> None:
+    """Wait until the card of ``discrepancy`` holds ``n`` crop pictures, each loaded (a crop
+    that failed to load removes itself)."""
+    page.wait_for_function(
+        """([id, n]) => {
+             const c = document.querySelector(`.sensing-discrepancy[data-id="${id}"]`);
+             const imgs = c ? [...c.querySelectorAll('img.sensing-crop')] : [];
+             return imgs.length === n && imgs.every((i) => i.complete && i.naturalWidth > 0);
+           }""",
+        arg=[discrepancy, n],
+        timeout=20_000,
+    )
+
+
 def until(check: Any, what: str, timeout: float = 20.0) -> None:
     """Poll `check()` until it is true; fail saying `what` after `timeout` seconds."""
     deadline = time.monotonic() + timeout
@@ -144,15 +158,7 @@ def test_the_discrepancy_card_shows_the_cameras_crops(served: Any, browser: Any,
     assert card.locator("li").count() == len(found["items"])
     crops = card.locator("img.sensing-crop")
     # one picture per differing region, each loaded (a crop that failed removes itself)
-    page.wait_for_function(
-        """([id, n]) => {
-             const c = document.querySelector(`.sensing-discrepancy[data-id="${id}"]`);
-             const imgs = c ? [...c.querySelectorAll('img.sensing-crop')] : [];
-             return imgs.length === n && imgs.every((i) => i.complete && i.naturalWidth > 0);
-           }""",
-        arg=[found["id"], len(regions)],
-        timeout=20_000,
-    )
+    crops_loaded(page, found["id"], len(regions))
     srcs = [urllib.parse.urlparse(s) for s in
             crops.evaluate_all("imgs => imgs.map((i) => i.getAttribute('src'))")]
     assert [s.path for s in srcs] == ["/api/camera/crop.png"] * len(regions)
@@ -183,15 +189,7 @@ def test_the_discrepancy_card_shows_the_cameras_crops(served: Any, browser: Any,
     # a phone that opens the play page now is sent the open discrepancy, crops and all
     phone = open_page(browser, f"{url}/play#token={TOKEN}", viewport=PHONE)
     phone.locator("#live[data-state='live']").wait_for(state="attached")
-    phone.wait_for_function(
-        """([id, n]) => {
-             const c = document.querySelector(`.sensing-discrepancy[data-id="${id}"]`);
-             const imgs = c ? [...c.querySelectorAll('img.sensing-crop')] : [];
-             return imgs.length === n && imgs.every((i) => i.complete && i.naturalWidth > 0);
-           }""",
-        arg=[found["id"], len(regions)],
-        timeout=20_000,
-    )
+    crops_loaded(phone, found["id"], len(regions))
     phone_card = phone.locator(f".sensing-discrepancy[data-id='{found['id']}']")
     # the pictures fit the phone's width
     widths = phone_card.locator("img.sensing-crop").evaluate_all(
