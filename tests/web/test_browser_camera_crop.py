@@ -8,6 +8,7 @@ region (``/api/camera/crop.png?region=R``), loaded, and cut from the frame at th
 from __future__ import annotations
 
 import random
+import re
 import time
 import urllib.parse
 import urllib.request
@@ -183,6 +184,11 @@ def test_the_discrepancy_card_shows_the_cameras_crops(served: Any, browser: Any,
         assert best < 1e-6 and abs(at[0] - x0) <= 4 and abs(at[1] - y0) <= 4, (region, best,
                                                                                 at, x0, y0)
 
+    # the sensors' health in words, not the device's id (here a folder's path)
+    page.wait_for_function("() => document.querySelector('.sensing-health').textContent")
+    words = page.locator(".sensing-health").inner_text()
+    assert re.fullmatch(r"Camera: (working|connecting…|working, with read errors|"
+                        r"not answering, retrying)", words), words
     card.scroll_into_view_if_needed()
     page.screenshot(path=str(shots / "play-discrepancy-crops-tablet.png"))
 

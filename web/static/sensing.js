@@ -99,9 +99,30 @@ function showDiscrepancy(d) {
   panel.append(c);
 }
 
+// A device and its state in words (the device ids are for the log: `camera:/dev/video0`,
+// `hub:3`, `serial:/dev/ttyUSB0`, `pad`, `sim:hub+camera`).
+const STATE_WORDS = {
+  up: "working", connecting: "connecting…", degraded: "working, with read errors",
+  down: "not answering, retrying",
+};
+
+function deviceWords(device) {
+  const at = device.indexOf(":");
+  const kind = at < 0 ? device : device.slice(0, at);
+  const rest = at < 0 ? "" : device.slice(at + 1);
+  if (kind === "camera") return "Camera";
+  if (kind === "hub") return `Reader hub ${rest}`;
+  if (kind === "serial") return "Reader hub";
+  if (kind === "pad") return "Tag pad";
+  if (kind === "sim") return `Simulated sensors (${rest.replace("+", " and ")})`;
+  return device;
+}
+
 function showHealth(h) {
   devices.set(h.device, h.state);
-  health.textContent = [...devices].map(([d, s]) => `${d}: ${s}`).join(" · ");
+  health.textContent = [...devices]
+    .map(([d, s]) => `${deviceWords(d)}: ${STATE_WORDS[s] || s}`).join(" · ");
+  health.title = [...devices.keys()].join(", "); // the ids, for whoever sets the sensors up
 }
 
 onLive("open", () => panel.querySelectorAll(".sensing-prompt, .sensing-discrepancy").forEach((e) => e.remove()));
