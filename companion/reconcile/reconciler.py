@@ -395,7 +395,7 @@ def _continues(cache: PathCache, matches: list[Path]) -> bool:
     the space chosen follows), so the next move will tell the candidates apart."""
     for m in matches:
         actor = getattr(m[-1], "player", None)
-        if actor is not None and v.pending(cache.nodes[m][0]).player == actor:
+        if actor is not None and v.pending(cache.state(m)).player == actor:
             return True
     return False
 

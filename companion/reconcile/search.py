@@ -13,7 +13,12 @@ Pruning with the difference: a take from a space whose cubes did not change is n
 tried, and a path that changed a region which only moves one way within a turn (action
 spaces, time and prestige, a family's resources when nothing of that family changed) but
 whose observed value did not change is dropped.
-Pictures are cached per path, so a search repeated on the same state is cheap.
+States are cached per path, so a search repeated on the same state is cheap, with their
+pictures computed only as far as the regions observed need (the piece zones, shared with
+the parent's when no figure moved; the rest): with only the tag readers under the board,
+a state costs its action and a look at where the figures stand. A child whose observed
+regions are the parent's is neither dropped nor a match, as its parent was not. None of
+this changes which states are computed, so a search is cut exactly where it was.
 """
 
 from __future__ import annotations
@@ -24,7 +29,13 @@ from dataclasses import dataclass
 from companion import village as v
 from companion.village import zones
 from companion.village.actions import Action, Buyout, TakeCube
-from companion.village.picture import RegionValue, regions_of, signature
+from companion.village.picture import (
+    RegionValue,
+    other_regions,
+    piece_regions,
+    piece_zone_names,
+    signature,
+)
 
 Path = tuple[Action, ...]
 ChanceFrom = Callable[[v.GameState], Action | None]
@@ -44,25 +55,85 @@ class SearchResult:
     cut: bool
 
 
+class Node:
+    """A state reached by a path, with its picture computed in two parts only when asked
+    (the search compares only the regions observed): the piece zones (shared with the
+    parent's when no figure moved) and the other regions."""
+
+    __slots__ = ("_others", "_pieces", "parent", "state")
+
+    def __init__(self, state: v.GameState, parent: Node | None) -> None:
+        self.state = state
+        self.parent = parent
+        self._pieces: dict[str, RegionValue] | None = None
+        self._others: dict[str, RegionValue] | None = None
+
+    def pieces(self) -> dict[str, RegionValue]:
+        if self._pieces is None:
+            up = self.parent
+            if up is None or up._pieces is None:
+                self._pieces = piece_regions(self.state)
+            elif up.state.members == self.state.members:
+                self._pieces = up._pieces  # the same object: no figure moved
+            else:
+                self._pieces = moved_pieces(up._pieces, up.state.members, self.state.members)
+        return self._pieces
+
+    def others(self) -> dict[str, RegionValue]:
+        if self._others is None:
+            self._others = other_regions(self.state)
+        return self._others
+
+
+def _piece_zone(member: str, loc: tuple[str, object]) -> str:
+    """The piece zone of a member standing at ``loc`` (as ``piece_regions`` names it)."""
+    kind, where = loc
+    if kind == "grave":
+        return zones.GRAVES
+    if kind in ("farm", "unborn"):
+        return kind + ":" + member.split("-", 1)[0]
+    return kind if where is None else f"{kind}:{where}"
+
+
+def moved_pieces(before: dict[str, RegionValue], was: Mapping[str, tuple[str, object]],
+                 now: Mapping[str, tuple[str, object]]) -> dict[str, RegionValue]:
+    """``piece_regions`` of a state whose members stand at ``now``, from ``before``, those
+    of a state whose members stood at ``was``: only the zones a figure left or entered
+    are recomputed."""
+    out = dict(before)
+    changed: dict[str, list[str]] = {}
+    for member, loc in was.items() - now.items():
+        z = _piece_zone(member, loc)
+        sigs = changed.setdefault(z, list(out[z]))  # type: ignore[arg-type]
+        sigs.remove(member[:-1])
+    for member, loc in now.items() - was.items():
+        z = _piece_zone(member, loc)
+        changed.setdefault(z, list(out[z])).append(member[:-1])  # type: ignore[arg-type]
+    for z, sigs in changed.items():
+        out[z] = tuple(sorted(sigs))
+    return out
+
+
 class PathCache:
-    """States, pictures and changed regions by path from one root state (cleared when the
-    root changes)."""
+    """States (and their pictures, as far as computed) by path from one root state
+    (cleared when the root changes)."""
 
     def __init__(self) -> None:
         self.root: v.GameState | None = None
-        self.nodes: dict[Path, tuple[v.GameState, dict[str, RegionValue], frozenset[str]]] = {}
+        self.base: dict[str, RegionValue] = {}
+        self.nodes: dict[Path, Node] = {}
         self.children: dict[Path, list[Action]] = {}
 
     def reset(self, root: v.GameState) -> None:
         if root is not self.root:
             self.root = root
-            self.nodes = {(): (root, regions_of(root), frozenset())}
+            node = Node(root, None)
+            self.base = {**node.pieces(), **node.others()}
+            self.nodes = {(): node}
             self.children = {}
 
-    def add(self, path: Path, state: v.GameState) -> None:
-        base = self.nodes[()][1]
-        reg = regions_of(state)
-        self.nodes[path] = (state, reg, frozenset(k for k, x in reg.items() if base[k] != x))
+    def state(self, path: Path) -> v.GameState:
+        return self.nodes[path].state
 
 
 _COLOURED = (zones.SUPPLY, zones.GOODS)
@@ -132,7 +203,7 @@ def explain(
     """The action paths from ``root`` whose picture equals ``observed`` on every region
     observed (none extending another). Never raises for a state the engine made."""
     cache.reset(root)
-    base = cache.nodes[()][1]
+    base = cache.base
     observed = {k: val for k, val in observed.items() if k in base}
     diff = frozenset(k for k, val in observed.items() if base[k] != val)
     if not diff:
@@ -145,41 +216,56 @@ def explain(
         not k.startswith(_COLOURED) or zones.split(k)[1] in colours)}
     # a figure may pass through a zone (onto the council, then dead at the turn's end)
     allowed |= {k for k in observed if zones.split(k)[0] in zones.PIECE_ZONE_KINDS}
-    settle = [k for k in observed if k in allowed and k not in diff]
+    # Only observed regions are ever compared: a path is dropped when an observed region
+    # not allowed to change did, and matches when every changed region shows its observed
+    # value while every other observed region is back to (or still at) its root value.
+    piece_names = set(piece_zone_names(root))
+    seen_pieces = any(k in piece_names for k in observed)
+    seen_others = any(k not in piece_names for k in observed)
+    fixed = [k for k in observed if k not in allowed]
+    diff_list = list(diff)
+    still = [k for k in observed if k not in diff]  # settle and fixed: their root value
+    skipped_spaces = {k for k in observed if k.startswith(zones.SPACE + ":") and k not in diff}
     nodes = 0
     frontier: list[Path] = [()]
     matches: list[Path] = []
     for _level in range(depth):
         nxt: list[Path] = []
         for path in frontier:
-            state = cache.nodes[path][0]
+            parent = cache.nodes[path]
+            state = parent.state
             kids = cache.children.get(path)
             if kids is None:
                 kids = _options(state, chance_from)
                 if not v.is_chance(state):  # a chance outcome depends on what is seen
                     cache.children[path] = kids
             for action in kids:
-                if isinstance(action, TakeCube):
-                    name = zones.space(action.space)
-                    if name in observed and name not in diff:
-                        continue
+                if isinstance(action, TakeCube) and zones.space(action.space) in skipped_spaces:
+                    continue
                 child = (*path, action)
-                hit = cache.nodes.get(child)
-                if hit is None:
+                node = cache.nodes.get(child)
+                if node is None:
                     if nodes >= budget:
                         return SearchResult(matches, nodes, True)
                     nodes += 1
-                    cache.add(child, v.apply_unchecked(state, action))
-                    hit = cache.nodes[child]
-                changed = hit[2]
-                if not changed <= allowed:
+                    node = cache.nodes[child] = Node(v.apply_unchecked(state, action), parent)
+                # a parent in the frontier was allowed and did not match: a child showing
+                # the same observed regions is allowed and does not match either
+                if seen_others:
+                    reg = {**node.pieces(), **node.others()} if seen_pieces else node.others()
+                elif node.pieces() is parent.pieces():
+                    if node.state.phase != "over":
+                        nxt.append(child)
                     continue
-                reg = hit[1]
-                if all(reg[k] == observed[k] for k in diff) and not any(
-                    k in changed for k in settle
+                else:
+                    reg = node.pieces()
+                if any(reg[k] != base[k] for k in fixed):
+                    continue
+                if all(reg[k] == observed[k] for k in diff_list) and all(
+                    reg[k] == base[k] for k in still
                 ):
                     matches.append(child)
-                elif hit[0].phase != "over":
+                elif node.state.phase != "over":
                     nxt.append(child)
         frontier = nxt
     return SearchResult(matches, nodes, False)
@@ -194,4 +280,4 @@ def _options(st: v.GameState, chance_from: ChanceFrom | None) -> list[Action]:
     return v.legal_actions(st)
 
 
-__all__ = ["PathCache", "SearchResult", "explain", "fits_taps", "member_signatures"]
+__all__ = ["Node", "PathCache", "SearchResult", "explain", "fits_taps", "member_signatures"]

@@ -161,13 +161,25 @@ _ZONES: dict[tuple[int, tuple[Color, ...]], tuple[str, ...]] = {}
 
 
 def regions_of(st: GameState) -> dict[str, RegionValue]:
-    """``picture(st).regions()``, computed directly (the reconciler's search calls it for
-    every state it looks at)."""
+    """``picture(st).regions()``, computed directly: ``piece_regions`` then
+    ``other_regions`` (the reconciler's search computes only the part it compares)."""
+    out = piece_regions(st)
+    out.update(other_regions(st))
+    return out
+
+
+def piece_zone_names(st: GameState) -> tuple[str, ...]:
+    """The piece zones of ``st``'s game (the keys of ``piece_regions``), cached by game."""
     key = (id(st.data), st.players)
     names = _ZONES.get(key)
     if names is None:
         names = _ZONES[key] = tuple(empty_zones(st))
-    placed: dict[str, list[str]] = {z: [] for z in names}
+    return names
+
+
+def piece_regions(st: GameState) -> dict[str, RegionValue]:
+    """The piece zones of ``regions_of(st)``: a function of ``st.members`` alone."""
+    placed: dict[str, list[str]] = {z: [] for z in piece_zone_names(st)}
     for member, (kind, where) in st.members.items():
         if kind == "grave":
             z = zones.GRAVES
@@ -178,7 +190,12 @@ def regions_of(st: GameState) -> dict[str, RegionValue]:
         else:
             z = f"{kind}:{where}"
         placed[z].append(member[:-1])
-    out: dict[str, RegionValue] = {z: tuple(sorted(sigs)) for z, sigs in placed.items()}
+    return {z: tuple(sorted(sigs)) for z, sigs in placed.items()}
+
+
+def other_regions(st: GameState) -> dict[str, RegionValue]:
+    """The regions of ``regions_of(st)`` that are not piece zones (cubes, items, tracks)."""
+    out: dict[str, RegionValue] = {}
     for s, on in st.spaces.items():
         out["space:" + s.value] = tuple(on.get(c, 0) for c in CUBE_ORDER)
     length = st.data.time_track_length
@@ -201,7 +218,10 @@ __all__ = [
     "ITEM_ORDER",
     "Picture",
     "RegionValue",
+    "other_regions",
     "picture",
+    "piece_regions",
+    "piece_zone_names",
     "regions_of",
     "signature",
     "signatures",

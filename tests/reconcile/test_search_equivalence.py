@@ -1,0 +1,209 @@
+"""The search's shortcuts change nothing it decides: on every search the simulated table
+asks for, through every setup, the search as it was before (kept here verbatim: every
+state's whole picture, every region compared) returns the same matches, the same cut and
+the same count of states computed, each with its own cache, as ``search.explain``."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+from reconcile_kit import game_states
+
+from companion import village as v
+from companion.reconcile import reconciler
+from companion.reconcile import search as new
+from companion.reconcile.chance import ChanceReader
+from companion.reconcile.search import (
+    ChanceFrom,
+    Path,
+    SearchResult,
+    _elastic,
+    _options,
+    involved,
+)
+from companion.reconcile.simulator import (
+    NOISE,
+    SETUPS,
+    camera_regions,
+    hub_zones,
+    play,
+    random_truth,
+)
+from companion.village import zones
+from companion.village.actions import TakeCube
+from companion.village.picture import RegionValue, picture, piece_regions, regions_of
+
+_COLOURED = (zones.SUPPLY, zones.GOODS)
+
+
+class OldPathCache:
+    """``search.PathCache`` before the shortcuts."""
+
+    def __init__(self) -> None:
+        self.root: v.GameState | None = None
+        self.nodes: dict[Path, tuple[v.GameState, dict[str, RegionValue], frozenset[str]]] = {}
+        self.children: dict[Path, list[Any]] = {}
+
+    def reset(self, root: v.GameState) -> None:
+        if root is not self.root:
+            self.root = root
+            self.nodes = {(): (root, regions_of(root), frozenset())}
+            self.children = {}
+
+    def add(self, path: Path, state: v.GameState) -> None:
+        base = self.nodes[()][1]
+        reg = regions_of(state)
+        self.nodes[path] = (state, reg, frozenset(k for k, x in reg.items() if base[k] != x))
+
+
+def old_explain(
+    cache: OldPathCache,
+    root: v.GameState,
+    observed: Mapping[str, RegionValue],
+    *,
+    depth: int = 3,
+    budget: int = 3000,
+    chance_from: ChanceFrom | None = None,
+) -> SearchResult:
+    """``search.explain`` before the shortcuts, verbatim."""
+    cache.reset(root)
+    base = cache.nodes[()][1]
+    observed = {k: val for k, val in observed.items() if k in base}
+    diff = frozenset(k for k, val in observed.items() if base[k] != val)
+    if not diff:
+        return SearchResult([()], 0, False)
+    colours = involved(base, observed, diff)
+    allowed = set(diff) | {k for k in base if k not in observed}
+    allowed |= {k for k in observed if _elastic(k) and (
+        not k.startswith(_COLOURED) or zones.split(k)[1] in colours)}
+    allowed |= {k for k in observed if zones.split(k)[0] in zones.PIECE_ZONE_KINDS}
+    settle = [k for k in observed if k in allowed and k not in diff]
+    nodes = 0
+    frontier: list[Path] = [()]
+    matches: list[Path] = []
+    for _level in range(depth):
+        nxt: list[Path] = []
+        for path in frontier:
+            state = cache.nodes[path][0]
+            kids = cache.children.get(path)
+            if kids is None:
+                kids = _options(state, chance_from)
+                if not v.is_chance(state):
+                    cache.children[path] = kids
+            for action in kids:
+                if isinstance(action, TakeCube):
+                    name = zones.space(action.space)
+                    if name in observed and name not in diff:
+                        continue
+                child = (*path, action)
+                hit = cache.nodes.get(child)
+                if hit is None:
+                    if nodes >= budget:
+                        return SearchResult(matches, nodes, True)
+                    nodes += 1
+                    cache.add(child, v.apply_unchecked(state, action))
+                    hit = cache.nodes[child]
+                changed = hit[2]
+                if not changed <= allowed:
+                    continue
+                reg = hit[1]
+                if all(reg[k] == observed[k] for k in diff) and not any(
+                    k in changed for k in settle
+                ):
+                    matches.append(child)
+                elif hit[0].phase != "over":
+                    nxt.append(child)
+        frontier = nxt
+    return SearchResult(matches, nodes, False)
+
+
+class Both:
+    """Stands for ``explain`` in the reconciler: runs the old search on a cache of its own
+    beside every new search, and checks they agree."""
+
+    def __init__(self) -> None:
+        self.shadows: dict[int, tuple[new.PathCache, OldPathCache]] = {}
+        self.searches = self.cut = self.matched = self.nodes = 0
+
+    def __call__(self, cache: new.PathCache, root: v.GameState,
+                 observed: Mapping[str, RegionValue], **kw: Any) -> SearchResult:
+        shadow = self.shadows.setdefault(id(cache), (cache, OldPathCache()))[1]
+        got = new.explain(cache, root, observed, **kw)
+        want = old_explain(shadow, root, observed, **kw)
+        assert (got.matches, got.cut, got.nodes) == (want.matches, want.cut, want.nodes)
+        self.searches += 1
+        self.cut += got.cut
+        self.matched += bool(got.matches) and got.matches != [()]
+        self.nodes += got.nodes
+        return got
+
+
+def run_games(monkeypatch: pytest.MonkeyPatch, setups: tuple[str, ...], noises: list[str],
+              plays: list[str], games: int, players: int, cut: int | None) -> dict[str, Both]:
+    out = {}
+    for setup in setups:
+        both = out[setup] = Both()
+        monkeypatch.setattr(reconciler, "explain", both)
+        for p in plays:
+            for g in range(games):
+                header, truth = random_truth(players, random.Random(f"eq/{p}/{g}"), p)
+                if cut is not None:
+                    truth = truth[:cut]
+                for noise in noises:
+                    play(header, truth, setup, NOISE[noise], random.Random(f"{g}/{setup}/{noise}"))
+        assert both.searches > 50, (setup, vars(both))
+        assert setup == "pad" or both.matched > 10, (setup, vars(both))  # the pad sees no region
+    return out
+
+
+def test_the_pictures_in_two_parts_are_the_whole_picture() -> None:
+    for st, _a in game_states(3)[::7]:
+        assert regions_of(st) == picture(st).regions()
+
+
+def test_same_decisions_on_a_simulated_game_through_every_setup(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    out = run_games(monkeypatch, SETUPS, ["ordinary"], ["purposeful"], 1, 2, 140)
+    assert out["hub"].cut > 0  # the searches the shortcuts are for
+
+
+@pytest.mark.slow
+def test_same_decisions_on_whole_games_at_every_noise_and_play(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    out = run_games(monkeypatch, SETUPS, list(NOISE), ["purposeful", "random"], 1, 3, None)
+    print({s: vars(b) | {"shadows": len(b.shadows)} for s, b in out.items()})
+    assert out["hub"].cut > 0
+
+
+def test_one_cache_for_different_sensors_on_the_same_states(
+        situations: dict[str, list[tuple[v.GameState, dict[str, Any]]]]) -> None:
+    """Searches from one root with different regions observed share the cache (the
+    reconciler retries a region with each source's reading): the parts of the picture
+    computed for one search serve the next."""
+    compared = 0
+    for kind in sorted(situations):
+        for st, action in situations[kind]:
+            after = v.apply(st, action)
+            seen = regions_of(after)
+            views = [set(hub_zones(st)), set(camera_regions(st)),
+                     set(hub_zones(st)) | set(camera_regions(st)), set(seen)]
+            cache, shadow = new.PathCache(), OldPathCache()
+            for names in (*views, *reversed(views)):
+                observed = {k: x for k, x in seen.items() if k in names}
+                kw: dict[str, Any] = {"budget": 400, "chance_from": ChanceReader(observed)}
+                got = new.explain(cache, st, observed, **kw)
+                want = old_explain(shadow, st, observed, **kw)
+                assert (got.matches, got.cut, got.nodes) == (want.matches, want.cut, want.nodes)
+                compared += 1
+    assert compared > 500
+
+
+def test_the_piece_zones_follow_the_figures_that_moved() -> None:
+    states = [st for seed in (2, 4) for st, _a in game_states(seed)]
+    for before, after in itertools.pairwise(states[::3]):
+        got = new.moved_pieces(piece_regions(before), before.members, after.members)
+        assert got == piece_regions(after)
