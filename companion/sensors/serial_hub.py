@@ -403,21 +403,11 @@ class SerialHub:
     def _await_hello(self, ser: Any, port: str) -> bool:
         """Scanning: does this port say a village hub's hello within hello_timeout?"""
         self._set_state(HELLO)
-        deadline = time.monotonic() + self.hello_timeout
-        buf = b""
-        ser.write(command("HELLO"))
-        while time.monotonic() < deadline and not self._stop.is_set():
-            buf += ser.read(256)
-            while b"\n" in buf:
-                raw, buf = buf.split(b"\n", 1)
-                try:
-                    line = parse_line(raw.rstrip(b"\r"))
-                except BadLine:
-                    continue
-                if line.type == "HELLO":
-                    self._pending_hello = line
-                    return True
-        return False
+        hello = ask_hello(ser, self.hello_timeout, self._stop)
+        if hello is None:
+            return False
+        self._pending_hello = hello
+        return True
 
     def _session(self) -> None:
         ser = self._serial
@@ -602,6 +592,25 @@ class SerialHub:
                 ser.close()
 
 
+def ask_hello(ser: Any, timeout: float, stop: threading.Event | None = None) -> HubLine | None:
+    """Send HELLO on an open port and read until a hub's hello comes back (other and
+    garbled lines skipped); None after ``timeout`` seconds or once ``stop`` is set."""
+    deadline = time.monotonic() + timeout
+    buf = b""
+    ser.write(command("HELLO"))
+    while time.monotonic() < deadline and not (stop is not None and stop.is_set()):
+        buf += ser.read(256)
+        while b"\n" in buf:
+            raw, buf = buf.split(b"\n", 1)
+            try:
+                line = parse_line(raw.rstrip(b"\r"))
+            except BadLine:
+                continue
+            if line.type == "HELLO":
+                return line
+    return None
+
+
 def discover_hubs(
     candidates: Iterable[str] | None = None, timeout: float = 3.0, baudrate: int = 115200
 ) -> list[tuple[str, dict[str, str]]]:
@@ -615,20 +624,9 @@ def discover_hubs(
         except (OSError, serial.SerialException, ValueError):
             continue
         try:
-            ser.write(command("HELLO"))
-            deadline, buf = time.monotonic() + timeout, b""
-            while time.monotonic() < deadline:
-                buf += ser.read(256)
-                if b"\n" not in buf:
-                    continue
-                raw, buf = buf.split(b"\n", 1)
-                try:
-                    line = parse_line(raw.rstrip(b"\r"))
-                except BadLine:
-                    continue
-                if line.type == "HELLO":
-                    found.append((p, dict(line.params)))
-                    break
+            hello = ask_hello(ser, timeout)
+            if hello is not None:
+                found.append((p, dict(hello.params)))
         except (OSError, serial.SerialException):
             pass
         finally:
