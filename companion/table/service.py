@@ -286,15 +286,20 @@ class TableService:
             return format_record(header, [_with_evidence(a) for a in actions])
         return format_record(header, [engine_action(a) for a in actions])
 
-    def evidence(self, game_id: int | None = None) -> list[dict[str, Any]]:
-        """The observations behind each sensor-made action of the game, undone ones
-        included: ``[{"seq", "source", "observations"}, …]`` oldest first. Raises `NoGame`."""
+    def _stored_events(self, game_id: int | None) -> tuple[int, list[Event]]:
+        """The id and stored events of ``game_id`` (default: the current game). Raises
+        `NoGame` (no current game, or no such game)."""
         with self._lock:
             gid = self._require().id if game_id is None else game_id
             try:
-                events = self._store.events(gid)
+                return gid, self._store.events(gid)
             except LookupError as exc:
                 raise NoGame(f"no game {gid}") from exc
+
+    def evidence(self, game_id: int | None = None) -> list[dict[str, Any]]:
+        """The observations behind each sensor-made action of the game, undone ones
+        included: ``[{"seq", "source", "observations"}, …]`` oldest first. Raises `NoGame`."""
+        _gid, events = self._stored_events(game_id)
         return [
             {"seq": e.seq, "source": e.source, "observations": e.payload[OBSERVED_KEY]}
             for e in events
@@ -322,12 +327,7 @@ class TableService:
     def draws(self, game_id: int | None = None) -> list[dict[str, Any]]:
         """The virtual draws of a game (default: current), for checking: ``seq, kind, seed,
         digest, action`` each. Raises `NoGame`."""
-        with self._lock:
-            gid = self._require().id if game_id is None else game_id
-            try:
-                events = self._store.events(gid)
-            except LookupError as exc:
-                raise NoGame(f"no game {gid}") from exc
+        gid, events = self._stored_events(game_id)
         over = self._game is not None and self._game.id == gid and self._game.state.phase == "over"
         return [
             _draw_entry(e.seq, e.payload, reveal=over)
