@@ -80,8 +80,6 @@ function anytime(st, type, field, value) {
 
 // Life goals: each goal with what it still lacks, and a claim button once it is met;
 // while the goals are dealt by hand, the tiles of the tier to pick the one drawn from.
-let picked = null; // the tile tapped, waiting for "yes, that is mine"
-
 function renderGoals(st) {
   const panel = document.getElementById("me-goals-panel");
   const mine = st.life_goals && st.life_goals.players[colour];
@@ -89,7 +87,7 @@ function renderGoals(st) {
   if (!mine) return;
   const report = mine.to_report;
   panel.classList.toggle("urgent", Boolean(report));
-  if (!report) picked = null;
+  if (!report) { delete chosen.silver; delete chosen.gold; }
   const auto = st.life_goals.claiming === "auto";
   fill("me-goals", [["silver", "Silver"], ["gold", "Gold"]].map(([tier, label]) => {
     const goal = mine[tier];
@@ -111,35 +109,47 @@ function renderGoals(st) {
   }));
 }
 
-// The tiles of the tier being dealt: tap the one drawn, then say yes (a mistaken report
-// can only be taken back with the table's undo).
+// A draw made by hand, reported by the one player who saw it: tap what was drawn, then
+// say yes (a report can be taken back only with the table's undo). `key` names the report
+// ("silver", "gold", "treasure"); each choice is { id, label, action }.
+const chosen = {}; // key → the choice tapped, waiting for "yes"
+
+function reportPicker({ key, cls, ask, help, confirm, note, attr, choices, redraw }) {
+  const pick = chosen[key];
+  const box = (...kids) => h("div", { class: `${cls} report`, "data-report": key }, ...kids);
+  if (pick) {
+    return box(h("strong", {}, confirm(pick.label)),
+      note ? h("p", { class: "muted" }, note) : null,
+      h("div", { class: "report-choices" },
+        h("button", { type: "button", class: "btn primary", "data-report-confirm": pick.id,
+          onclick: () => { delete chosen[key]; sendReport(pick.action); } }, `Yes, ${pick.label}`),
+        h("button", { type: "button", class: "btn",
+          onclick: () => { delete chosen[key]; redraw(); } }, "No, choose again")));
+  }
+  return box(h("strong", {}, ask), h("p", { class: "muted" }, ...help),
+    h("div", { class: "report-choices" }, choices.map((c) => h("button", {
+      type: "button", class: "btn", [attr]: c.id, onclick: () => { chosen[key] = c; redraw(); },
+    }, c.label))));
+}
+
+// The goal tiles of the tier being dealt, by the names printed on them.
 function reportForm(st, report, label) {
   const tier = report.tier;
   const action = (goal) => (st.reports || []).find((a) => a.tier === tier && a.hands[colour] === goal);
-  if (picked && picked.tier === tier) {
-    return h("div", { class: "goal report", "data-report": tier },
-      h("strong", {}, `${label} goal: you drew ${picked.name}?`),
-      h("p", { class: "muted" }, "Only you will see it until you claim it."),
-      h("div", { class: "report-choices" },
-        h("button", { type: "button", class: "btn primary", "data-report-confirm": picked.goal,
-          onclick: () => sendReport(action(picked.goal)) }, `Yes, ${picked.name}`),
-        h("button", { type: "button", class: "btn", onclick: () => { picked = null; renderGoals(st); } }, "No, choose again")));
-  }
-  return h("div", { class: "goal report", "data-report": tier },
-    h("strong", {}, `${label} goal: which tile did you draw?`),
-    h("p", { class: "muted" },
-      `If your table deals the goals by hand: draw a ${tier} goal tile face down, look at it without showing it, and tap its name. `,
-      "If the tablet deals them, wait: your goal will show here."),
-    h("div", { class: "report-choices" }, report.goals.map((g) => h("button", {
-      type: "button", class: "btn", "data-report-goal": g.goal,
-      onclick: () => { picked = { tier, goal: g.goal, name: g.name }; renderGoals(st); },
-    }, g.name))));
+  return reportPicker({
+    key: tier, cls: "goal", attr: "data-report-goal", redraw: () => renderGoals(st),
+    ask: `${label} goal: which tile did you draw?`,
+    help: [`If your table deals the goals by hand: draw a ${tier} goal tile face down, look at it without showing it, and tap its name. `,
+      "If the tablet deals them, wait: your goal will show here."],
+    confirm: (name) => `${label} goal: you drew ${name}?`,
+    note: "Only you will see it until you claim it.",
+    choices: report.goals.map((g) => ({ id: g.goal, label: g.name, action: action(g.goal) })),
+  });
 }
 
 async function sendReport(action) {
   if (!action) return;
   const res = await postReport(colour, action, token);
-  picked = null;
   showAnswer(res);
   await refresh();
 }
@@ -160,7 +170,7 @@ function renderPort(st) {
   });
   const report = st.port.to_report;
   panel.classList.toggle("urgent", Boolean(report));
-  if (!report) pickedTreasure = null;
+  if (!report) delete chosen.treasure;
   fill("me-port",
     report ? treasureReport(st, report) : null,
     h("p", {}, `Your ship is ${where}${ship.captain ? ", a captain hired" : ""}.`),
@@ -170,29 +180,17 @@ function renderPort(st) {
 }
 
 // A treasure taken by hand: its taker taps the value the tile shows, then says yes.
-let pickedTreasure = null;
-
 function treasureReport(st, report) {
   const coins = (n) => `${n} coin${n === 1 ? "" : "s"}`;
   const action = (tile) => (st.reports || []).find((a) => a.type === "draw_treasure" && a.tile === tile);
-  if (pickedTreasure) {
-    const t = pickedTreasure;
-    return h("div", { class: "treasure report", "data-report": "treasure" },
-      h("strong", {}, `Your treasure shows ${coins(t.coins)}?`),
-      h("div", { class: "report-choices" },
-        h("button", { type: "button", class: "btn primary", "data-report-confirm": t.tile,
-          onclick: () => { pickedTreasure = null; sendReport(action(t.tile)); } }, `Yes, ${coins(t.coins)}`),
-        h("button", { type: "button", class: "btn", onclick: () => { pickedTreasure = null; renderPort(st); } }, "No, choose again")));
-  }
-  return h("div", { class: "treasure report", "data-report": "treasure" },
-    h("strong", {}, "You take a treasure: what does it show?"),
-    h("p", { class: "muted" },
-      "If your table draws the real tiles: take the top treasure tile, look at it without showing it, and tap its value. ",
-      "If the tablet draws it, wait: it will show here."),
-    h("div", { class: "report-choices" }, report.map((r) => h("button", {
-      type: "button", class: "btn", "data-report-treasure": r.tile,
-      onclick: () => { pickedTreasure = r; renderPort(st); },
-    }, coins(r.coins)))));
+  return reportPicker({
+    key: "treasure", cls: "treasure", attr: "data-report-treasure", redraw: () => renderPort(st),
+    ask: "You take a treasure: what does it show?",
+    help: ["If your table draws the real tiles: take the top treasure tile, look at it without showing it, and tap its value. ",
+      "If the tablet draws it, wait: it will show here."],
+    confirm: (value) => `Your treasure shows ${value}?`,
+    choices: report.map((r) => ({ id: r.tile, label: coins(r.coins), action: action(r.tile) })),
+  });
 }
 
 async function refresh() {
