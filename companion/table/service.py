@@ -25,6 +25,15 @@ import companion.village as v
 from companion import bags
 from companion.store import Event, EventStore, JSONObject, format_record, parse_record
 from companion.table import tokens
+from companion.table.disclosure import (
+    DRAW_KEY,
+    OBSERVED_KEY,
+    draw_entry,
+    engine_action,
+    public_action,
+    public_draw,
+    public_options,
+)
 from companion.table.errors import (
     NoDrawPending,
     NoGame,
@@ -41,46 +50,13 @@ __all__ = ["DRAW_KEY", "VIRTUAL_DRAW", "TableService"]
 
 log = logging.getLogger(__name__)
 
-DRAW_KEY: Final = "_draw"
-OBSERVED_KEY: Final = "_observed"
-"""Payload key of a sensor-made action's evidence: the observations that led to it, stored
-in the same event (so kept and lost with it) and exported with the game on request."""
-"""Payload key of a virtual draw's audit (``{"kind", "seed", "digest"}``)."""
-
 VIRTUAL_DRAW: Final = "virtual_draw"
 """The ``type`` of the action that asks the server to draw."""
-
-
-def engine_action(payload: JSONObject) -> JSONObject:
-    """The action as the engine knows it: the stored payload minus `DRAW_KEY` and
-    `OBSERVED_KEY`."""
-    if DRAW_KEY not in payload and OBSERVED_KEY not in payload:
-        return payload
-    return {k: val for k, val in payload.items() if k not in (DRAW_KEY, OBSERVED_KEY)}
 
 
 def _with_evidence(payload: JSONObject) -> JSONObject:
     """The stored payload minus the draw audit: the action and its ``_observed`` evidence."""
     return {k: val for k, val in payload.items() if k != DRAW_KEY}
-
-
-def public_action(payload: JSONObject) -> JSONObject:
-    """The action as anyone may see it, as the engine says: which customer a sale took
-    (seed 000 « Marché »), a life-goal deal, a treasure drawn are hidden on the public feed."""
-    return v.public_action(engine_action(payload))
-
-
-def _draw_entry(seq: int, payload: JSONObject, reveal: bool) -> dict[str, Any]:
-    """A virtual draw for checking. A private outcome (a life-goal deal, a treasure) keeps
-    its seed and outcome back until the game is over: the seed would let anyone recompute
-    it; the commitment digest is public from the start."""
-    action = engine_action(payload)
-    public = v.public_action(action)
-    audit = dict(payload[DRAW_KEY])
-    if public != action and not reveal and action.get("type") != "serve":
-        audit.pop("seed", None)
-        return {"seq": seq, **audit, "action": public, "withheld": True}
-    return {"seq": seq, **audit, "action": action}
 
 
 def _reason(exc: BaseException) -> str:
@@ -237,7 +213,9 @@ class TableService:
             return self._view(color)
 
     def legal(self) -> list[JSONObject]:
-        """The pending decision's legal actions in record form; at a chance point one offer
+        """The pending decision's legal actions in record form, private pieces named (for
+        in-process callers: the demo, the benchmarks; the pages get `legal_view`, in public
+        form); at a chance point one offer
         ``{"type": "virtual_draw", "draw": kind, "commitment": digest}`` instead; [] once the
         game is over. Raises `NoGame`."""
         with self._lock:
@@ -258,7 +236,8 @@ class TableService:
 
     def legal_view(self) -> dict[str, Any]:
         """What ``GET /api/legal`` answers, and the ``legal`` of each live event:
-        ``game_id``, ``seq``, ``pending`` (public), ``actions`` (`legal`) and ``choices``
+        ``game_id``, ``seq``, ``pending`` (public), ``actions`` (`legal` in public form, see
+        `companion.table.disclosure.public_options`) and ``choices``
         (`choices`). Public: the same for every viewer. Raises `NoGame`."""
         with self._lock:
             return self._legal_view()
@@ -328,12 +307,22 @@ class TableService:
         """The virtual draws of a game (default: current), for checking: ``seq, kind, seed,
         digest, action`` each. Raises `NoGame`."""
         gid, events = self._stored_events(game_id)
-        over = self._game is not None and self._game.id == gid and self._game.state.phase == "over"
-        return [
-            _draw_entry(e.seq, e.payload, reveal=over)
-            for e in events
-            if e.kind == "action" and isinstance(e.payload.get(DRAW_KEY), dict)
+        draws = [
+            e for e in events if e.kind == "action" and isinstance(e.payload.get(DRAW_KEY), dict)
         ]
+        over = bool(draws) and self._is_over(gid)
+        return [draw_entry(e.seq, e.payload, over) for e in draws]
+
+    def _is_over(self, game_id: int) -> bool:
+        """Whether game ``game_id`` has ended (a stored game other than the current one is
+        replayed to know; one that cannot be replayed counts as not over)."""
+        with self._lock:
+            if self._game is not None and self._game.id == game_id:
+                return self._game.state.phase == "over"
+        try:
+            return self._load(game_id).state.phase == "over"
+        except Exception:  # a broken record reveals nothing
+            return False
 
     def log(self, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
         """The table log of the current game, oldest first: ``{"seq", "kind", "narration",
@@ -510,7 +499,7 @@ class TableService:
                 raise StaleSeq(f"expected seq {expected_seq}, the game is at seq {game.seq}")
             if action.get("type") == VIRTUAL_DRAW:
                 return self._virtual_draw(game, action)
-            record, new_state = self._check(game.state, action)
+            record, new_state = self._check(game.state, v.from_public(game.state, action))
             stored = {**record, OBSERVED_KEY: evidence} if evidence else record
             event = self._store.append(game.id, stored, source)
             told = narration.narrate(game.state, v.parse_action(record), new_state)
@@ -650,11 +639,13 @@ class TableService:
         st = game.state
         offer = self._draw_offer()
         if offer is not None:
-            actions, choices = [offer], []
+            actions: list[JSONObject] = [offer]
+            choices: list[dict[str, Any]] = []
         else:
             moves = v.legal_actions(st)
-            actions = [a.to_json() for a in moves]
-            choices = [options.choice(st, a) for a in moves]
+            actions, choices = public_options(
+                [a.to_json() for a in moves], [options.choice(st, a) for a in moves]
+            )
         pending = (view if view is not None else v.view(st, "table"))["pending"]
         return {"game_id": game.id, "seq": game.seq, "pending": pending,
                 "actions": actions, "choices": choices}
@@ -742,6 +733,9 @@ class TableService:
             except Exception:
                 log.exception("feed listener failed")
 
+    def _over(self) -> bool:
+        return self._game is not None and self._game.state.phase == "over"
+
     def _told(self, seq: int) -> list[str]:
         """The narration of the current game's event ``seq`` ([] if unknown)."""
         if self._game is None:
@@ -779,7 +773,7 @@ class TableService:
             "time": event.time,
             "action": public_action(payload) if is_action else None,
             "reverts": payload.get("reverts"),
-            "draw": payload.get(DRAW_KEY),
+            "draw": public_draw(payload, over=self._over()) if is_action else None,
             "narration": self._told(event.seq),
             "state": state,
             "legal": legal,

@@ -31,7 +31,7 @@ from .engine import (
 from .errors import AmbiguousAction, IllegalAction, MalformedAction, RulesError
 from .house import HOUSE_RULES, HouseRules, house_rules
 from .modules.module_data import shipped_values
-from .modules.registry import canonical, public_action
+from .modules.registry import canonical, from_public, is_masked, public_action, public_option
 from .picture import Picture, picture
 from .record import ReplayError, make_header, replay, start
 from .rules import GameConfig
@@ -91,10 +91,12 @@ __all__ = [
     "apply",
     "apply_unchecked",
     "chance_spec",
+    "from_public",
     "hand_reports",
     "house_rules",
     "is_chance",
     "is_legal",
+    "is_masked",
     "legal_actions",
     "load_board",
     "make_header",
@@ -104,6 +106,7 @@ __all__ = [
     "pending",
     "picture",
     "public_action",
+    "public_option",
     "replay",
     "resolve",
     "start",

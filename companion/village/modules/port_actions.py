@@ -164,12 +164,23 @@ FIELD_PARSERS: dict[str, Callable[[Any], Any]] = {
 """Parsers of the fields Port adds to the record form (the rest are the base game's)."""
 
 
+MASKED_TREASURE = "treasure:?"
+"""A treasure named without its tile: how a treasure piece appears in every public form."""
+
+
 def public_form(action: Action) -> dict[str, Any] | None:
     """The action as the other players may see it, when it differs from the record: a
-    drawn treasure's tile (its value) is private to the taker (PV22); which unloaded
+    drawn treasure's tile (its value) is private to the taker (PV22), and so is which
+    treasure goes onto a hold (a tile id names its value in the box data); which unloaded
     treasure is cashed is not (its coins are taken in view)."""
     if isinstance(action, DrawTreasure):
         return {"type": action.type, "hidden": ["tile"]}
+    if isinstance(action, Load) and any(p.startswith("treasure:") for p in action.cargo):
+        public = action.to_json()
+        public["cargo"] = sorted(
+            MASKED_TREASURE if p.startswith("treasure:") else p for p in action.cargo
+        )
+        return public
     return None
 
 

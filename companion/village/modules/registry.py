@@ -77,6 +77,52 @@ def rules_for(names: tuple[str, ...]) -> Rules:
     return merge([factories["base"](), *(factories[n]() for n in canonical(names))])
 
 
+def is_masked(obj: dict[str, Any]) -> bool:
+    """Whether ``obj`` is a public option (`public_option`) that hides a private piece (a
+    treasure loaded onto a hold, named ``treasure:?``): the table picks it without the tile."""
+    cargo = obj.get("cargo")
+    return obj.get("type") == "load" and isinstance(cargo, list) and (
+        port_actions.MASKED_TREASURE in cargo
+    )
+
+
+def public_option(obj: dict[str, Any]) -> dict[str, Any]:
+    """A legal option as the table's pages may list it: a private piece the table cannot
+    know is masked (which treasure tile goes onto a hold); the rest is chosen in view of
+    everyone, so it stays as it is (a sale names its stall: the tile is face up there)."""
+    if obj.get("type") != "load":
+        return obj
+    try:
+        action = actions.parse_action(obj)
+    except MalformedAction:
+        return obj
+    return port_actions.public_form(action) or obj
+
+
+def from_public(st: Any, obj: dict[str, Any]) -> dict[str, Any]:
+    """The record action a masked public form stands for (`is_masked`); ``obj`` itself when
+    it is not one. Among several matches (treasures of different values) the holder's
+    lowest-valued treasure is taken: tiles of one value are alike, and the companion cannot
+    know which tile the hand put down (documented in docs/port-and-life-goals.md). Raises
+    IllegalAction when no legal action has that public form."""
+    if not is_masked(obj):
+        return obj
+    from ..errors import IllegalAction
+    from ..legal import legal_actions
+
+    matches = [a for a in legal_actions(st) if public_option(a.to_json()) == obj]
+    if not matches:
+        raise IllegalAction(f"illegal: {obj!r} — no legal action matches", code="no_match")
+    data = st.port.data if st.port is not None else None
+
+    def worth(action: actions.Action) -> int:
+        cargo = getattr(action, "cargo", ())
+        tiles = [p[len("treasure:") :] for p in cargo if p.startswith("treasure:")]
+        return sum(data.treasures.get(t, 0) for t in tiles) if data is not None else 0
+
+    return min(matches, key=worth).to_json()
+
+
 def public_action(obj: dict[str, Any]) -> dict[str, Any]:
     """An action's record form as every player may see it: a module's private outcome (a
     goal deal, a treasure drawn) loses what only its player may know."""
