@@ -40,7 +40,7 @@ export async function latestDraw(kind) {
 // Show a draw's seed, its hash, and whether it matches the commitment this page showed
 // before the draw (or, for a draw made before the page opened, the one stored with it).
 export function showSeed(draw, open = false) {
-  if (!draw) return;
+  if (!draw || draw.withheld) return;
   const digest = sha256Hex(draw.seed);
   const seen = committedBySeq[draw.seq] || (lastShown === draw.digest ? lastShown : null);
   const expected = seen || draw.digest;
@@ -68,9 +68,12 @@ export async function allDraws() {
   fill("all-draws", list.map((d, i) => h("li", { class: undone.has(d.seq) ? "undone" : "", "data-seq": d.seq },
     h("strong", {}, `Draw ${i + 1}: ${KINDS[d.kind] || "a draw"}`),
     undone.has(d.seq) ? h("span", { class: "undone-mark" }, " taken back by an undo") : null,
-    h("div", { class: "hash small" }, h("span", { class: "label" }, "seed "), h("code", {}, d.seed)),
+    d.withheld
+      ? h("div", { class: "hash small" }, h("span", { class: "label" }, "seed "),
+        "kept back until the game ends: it would tell a player's secret")
+      : h("div", { class: "hash small" }, h("span", { class: "label" }, "seed "), h("code", {}, d.seed)),
     h("div", { class: "hash small" }, h("span", { class: "label" }, "commitment "), h("code", {}, d.digest)),
-    h("div", { class: `verify small ${sha256Hex(d.seed) === d.digest ? "ok" : "bad"}` },
+    d.withheld ? null : h("div", { class: `verify small ${sha256Hex(d.seed) === d.digest ? "ok" : "bad"}` },
       sha256Hex(d.seed) === d.digest ? "✓ the seed matches its commitment" : "✗ the seed does NOT match"))));
 }
 
