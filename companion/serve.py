@@ -20,9 +20,12 @@ import socket
 import sys
 from pathlib import Path
 from types import FrameType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from companion.addresses import public_url
+
+if TYPE_CHECKING:
+    from web.connections import ConnectionLimits
 
 DATA_DIR: Final = Path("~/.local/share/village-companion")
 DEFAULT_DB: Final = DATA_DIR / "games.sqlite3"
@@ -97,6 +100,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     parser.add_argument(
+        "--behind-proxy", action="store_true",
+        help="trust X-Forwarded-For from a reverse proxy on this machine (127.0.0.1, ::1) for "
+        "the client's address; without it the header is ignored")
+    parser.add_argument(
+        "--connections-per-address", type=int, default=None, metavar="N",
+        help="open connections one client address may hold (default: 160; docs/service.md)")
+    parser.add_argument(
+        "--header-timeout", type=float, default=None, metavar="SECONDS",
+        help="seconds a request's headers may take to arrive (default: 10)")
+    parser.add_argument(
         "--boxcheck",
         type=Path,
         default=None,
@@ -118,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from web import create_app
     from web.asgi import make_asgi
+    from web.connections import Connections, guarded_protocol
 
     db = Path(args.db or (DEMO_DB if args.demo else DEFAULT_DB)).expanduser()
     if args.speed <= 0:
@@ -125,6 +139,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         db.parent.mkdir(parents=True, exist_ok=True)
+        unusable = unwritable(db)
+        if unusable is not None:
+            print(f"companion serve: cannot use the database {db}: {unusable}", file=sys.stderr)
+            return 2
         token = args.token or load_or_make_token(db.with_suffix(".token"))
         runtime = Runtime(
             {
@@ -162,7 +180,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from companion.table.limits import raise_file_limit
 
-    raise_file_limit(8192)  # one descriptor per open stream
+    fd_limit = raise_file_limit(8192)  # one descriptor per open connection
+    try:
+        limits = connection_limits(args, fd_limit)
+    except ValueError as exc:
+        runtime.close()
+        print(f"companion serve: {exc}", file=sys.stderr)
+        return 2
     try:
         sock = listening_socket(args.host, args.port)
     except OSError as exc:
@@ -171,9 +195,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     runtime.start()
     app = create_app(runtime)
+    app.config["SSE_MAX_STREAMS"] = stream_cap(limits)
+    connections = Connections(limits)
+    app.extensions["connections"] = connections
     config = uvicorn.Config(
         make_asgi(app),
-        http="httptools",
+        http=guarded_protocol(connections),
+        proxy_headers=args.behind_proxy,
+        forwarded_allow_ips="127.0.0.1,::1",
+        timeout_keep_alive=5,
         lifespan="on",
         log_level="warning",
         access_log=False,
@@ -215,6 +245,30 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def connection_limits(args: argparse.Namespace, fd_limit: int) -> ConnectionLimits:
+    """The connection limits for this process (`web.connections`): the total from the
+    open-file limit in force, the rest from the options. Raises ValueError for a limit
+    that leaves no room or an option out of range."""
+    from web.connections import ConnectionLimits
+
+    overrides: dict[str, float] = {}
+    if args.connections_per_address is not None:
+        if args.connections_per_address < 8:
+            raise ValueError("--connections-per-address must be 8 or more (a tablet uses ~6)")
+        overrides["per_address"] = args.connections_per_address
+    if args.header_timeout is not None:
+        if not 0.5 <= args.header_timeout <= 300:
+            raise ValueError("--header-timeout must be between 0.5 and 300 seconds")
+        overrides["header_timeout"] = args.header_timeout
+    return ConnectionLimits.for_descriptors(fd_limit, **overrides)
+
+
+def stream_cap(limits: ConnectionLimits) -> int:
+    """Public live streams in all: 2,000, or half the connection budget when that is
+    smaller (a Raspberry Pi left at 1,024 open files: 464), so page loads keep room."""
+    return max(8, min(2000, limits.total // 2))
+
+
 def listening_socket(host: str, port: int) -> socket.socket:
     """A TCP socket listening on ``host:port`` whose connections inherit
     ``TCP_USER_TIMEOUT`` (`USER_TIMEOUT_MS`). Raises OSError (e.g. the port is taken)."""
@@ -231,6 +285,19 @@ def listening_socket(host: str, port: int) -> socket.socket:
         raise
     sock.set_inheritable(True)
     return sock
+
+
+def unwritable(db: Path) -> str | None:
+    """Why this process could not write the database ``db`` (the file, its WAL and
+    shared-memory files, or the folder they are made in), or None when it can."""
+    if db.exists() and not os.access(db, os.W_OK):
+        return "the file is read-only for this user or on its file system (fix its mode or owner)"
+    for extra in (db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        if extra.exists() and not os.access(extra, os.W_OK):
+            return f"{extra.name} is read-only for this user (fix its mode or owner)"
+    if not db.exists() and not os.access(db.parent, os.W_OK | os.X_OK):
+        return f"the folder {db.parent} cannot be written by this user"
+    return None
 
 
 def load_or_make_token(path: Path) -> str:

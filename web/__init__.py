@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import logging
+import sqlite3
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from companion.store import EventStore, StorageFull, StorageUnavailable
+from companion.store import EventStore, StorageFull, StorageUnavailable, storage_error
 from companion.table import TableService
 from companion.village.data import BoardDataError
 
@@ -156,6 +157,25 @@ def _register_error_handlers(app: Flask) -> None:
         response = jsonify(body)
         response.headers["Retry-After"] = "30"
         return response, status
+
+    @app.errorhandler(sqlite3.Error)
+    def _sqlite(exc: sqlite3.Error) -> tuple[Response | str, int]:
+        """A SQLite failure outside the event store (the tag registry): the disk's fault
+        answers as the store's would (507, 503); anything else is unexpected."""
+        error = storage_error(Path(app.config["DB_PATH"]), exc)
+        if isinstance(error, StorageUnavailable):
+            return _storage(error)
+        return _unexpected(exc)
+
+    @app.errorhandler(RecursionError)
+    def _too_deep(exc: RecursionError) -> tuple[Response | str, int]:
+        """A body nested deeper than any answer needs (it fails while parsing, before any
+        change): 400."""
+        if not request.path.startswith("/api"):
+            return "the request nests too deeply", 400
+        body = {"error": "ApiError", "code": "too_deep",
+                "message": "the request's JSON nests too deeply", "rule": None}
+        return jsonify(body), 400
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> tuple[Response | str, int]:

@@ -124,9 +124,12 @@ def _int_arg(name: str) -> int | None:
     if text is None or text == "":
         return None
     try:
-        return int(text)
+        value = int(text)
     except ValueError:
-        _fail(400, "bad_parameter", f"{name} must be an integer, not {text!r}")
+        _fail(400, "bad_parameter", f"{name} must be an integer, not {text[:40]!r}")
+    if not -(2**63) <= value < 2**63:
+        _fail(400, "bad_parameter", f"{name} is out of range")
+    return value
 
 
 def _error(status: int, body: dict[str, Any]) -> tuple[Response, int]:
@@ -297,7 +300,8 @@ def post_report() -> Response:
     """A player's own share of a draw made by hand, reported from their private page with
     their token (``?token=`` or Bearer): ``{"player": colour, "action": record action}``,
     the action one of the view's ``reports`` (their life goal tile, the value of a treasure
-    they took); answers its seq. 403
+    they took); answers ``{"game_id", "seq", "sealed"}``: a goal tile stays sealed until
+    every player of the tier has reported (`companion.table.sealed`). 403
     ``not_your_report`` when it is not that player's share of the draw waited for now."""
     body = _json_object()
     _only(body, REPORT_FIELDS, "a report")
@@ -306,8 +310,8 @@ def post_report() -> Response:
     token = request.args.get("token") or bearer_token()
     if not isinstance(viewer, str) or not svc.is_player_token(viewer, token):
         _fail(401, "unauthorized", "a report of your own needs your player token")
-    seq = svc.report(viewer, body.get("action"), "tablet")
-    return jsonify({"game_id": svc.current_game_id, "seq": seq})
+    answer = svc.report(viewer, body.get("action"), "tablet")
+    return jsonify({"game_id": svc.current_game_id, **answer})
 
 
 @bp.post("/undo")

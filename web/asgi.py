@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any, Final
@@ -55,11 +56,16 @@ ASGI_DEFAULTS: Final[dict[str, Any]] = {
     "SSE_HEARTBEAT": 2.0,  # seconds between heartbeat comments on each stream
     "SSE_MAX_STREAMS": 2000,  # open streams in all
     "SSE_MAX_PER_ADDRESS": 64,  # open streams from one client address
-    "SSE_MAX_BUFFERED": 2 * 1024 * 1024,  # bytes waiting for a slow stream before it is cut
+    "SSE_MAX_BUFFERED": 256 * 1024,  # live bytes a slow stream may lag before it is cut
     "HTTP_MAX_PER_ADDRESS": 8,  # requests in progress from one address (no table token)
     "READ_WORKERS": 12,  # Flask threads for requests without the table token
     "WRITE_WORKERS": 4,  # Flask threads reserved for requests with the table token
     "RETRY_AFTER": 5,  # seconds, sent with every 503
+    "SSE_MAX_RESERVED": 64,  # streams opened with the table's or a player's token (own cap)
+    "BODY_TIMEOUT": 10.0,  # seconds a request's body may take to arrive, whole
+    "CATCH_UP_BURST": 6,  # long catch-ups one address may start at once...
+    "CATCH_UP_PER_SECOND": 0.5,  # ...and then this many a second (long: CATCH_UP_LONG events)
+    "CATCH_UP_LONG": 50,  # a catch-up of more events than this is rate-limited per address
 }
 
 PREAMBLE: Final = b"retry: 2000\n: connected\n\n"
@@ -67,34 +73,84 @@ HEARTBEAT: Final = b": heartbeat\n\n"
 
 
 def _event_bytes(notice: Notice) -> bytes:
-    return notice.sse().encode()
+    return notice.encoded
+
+
+SEND_BYTES: Final = 64 * 1024
+"""At most this much is handed to the transport at once: a reader that stops reading then
+holds about this much of the process's memory (and its socket's send buffer in the kernel),
+not the whole history it asked for."""
 
 
 class _Stream:
-    """One open stream: bytes waiting to be written, and whether it is to end."""
+    """One open stream: bytes waiting to be written (shared, encoded once per notice), how
+    many of them are live lag rather than the history asked for, and whether it is to end."""
 
-    __slots__ = ("address", "buffered", "chunks", "ended", "mark", "wake")
+    __slots__ = ("address", "buffered", "chunks", "ended", "history", "mark", "reserved",
+                 "wake")
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, reserved: bool = False) -> None:
         self.address = address
+        self.reserved = reserved
         self.chunks: deque[bytes] = deque()
         self.buffered = 0
+        self.history = 0  # bytes of the catch-up still queued: not counted as lag
         self.ended = False
         self.mark: int | None = None  # None while catching up: live notices wait in `pending`
         self.wake = asyncio.Event()
 
     def push(self, data: bytes, limit: int) -> None:
+        """Queue ``data``; past ``limit`` bytes of live lag, the stream is cut (the browser
+        resumes by Last-Event-ID)."""
         self.chunks.append(data)
         self.buffered += len(data)
-        if self.buffered > limit:
-            self.ended = True  # lagging too far: cut off; the browser resumes by Last-Event-ID
+        if self.buffered - self.history > limit:
+            self.ended = True
+        self.wake.set()
+
+    def push_history(self, items: list[bytes]) -> None:
+        """Queue a catch-up's events (bounded by the game's length and the per-address rate
+        of long catch-ups, not by the lag limit)."""
+        for data in items:
+            self.chunks.append(data)
+            self.buffered += len(data)
+            self.history += len(data)
         self.wake.set()
 
     def take(self) -> bytes:
-        data = b"".join(self.chunks)
-        self.chunks.clear()
-        self.buffered = 0
-        return data
+        """The next bytes to send: whole chunks, about `SEND_BYTES` at most."""
+        out: list[bytes] = []
+        size = 0
+        while self.chunks and (not out or size + len(self.chunks[0]) <= SEND_BYTES):
+            data = self.chunks.popleft()
+            out.append(data)
+            size += len(data)
+        self.buffered -= size
+        self.history = max(0, self.history - size)
+        return b"".join(out)
+
+
+class RateLimits:
+    """A token bucket per client address: ``burst`` at once, then ``per_second``."""
+
+    def __init__(self, burst: float, per_second: float) -> None:
+        self.burst = burst
+        self.per_second = per_second
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def take(self, address: str) -> bool:
+        """Spend one token of ``address``; False when it has none left."""
+        now = time.monotonic()
+        tokens, then = self._buckets.get(address, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.per_second)
+        if tokens < 1:
+            self._buckets[address] = (tokens, now)
+            return False
+        self._buckets[address] = (tokens - 1, now)
+        if len(self._buckets) > 10_000:  # forget the oldest addresses: full buckets anyway
+            for key in list(self._buckets)[:5_000]:
+                del self._buckets[key]
+        return True
 
 
 class LiveHub:
@@ -114,6 +170,12 @@ class LiveHub:
         self.max_streams = int(config["SSE_MAX_STREAMS"])
         self.max_per_address = int(config["SSE_MAX_PER_ADDRESS"])
         self.max_buffered = int(config["SSE_MAX_BUFFERED"])
+        self.max_reserved = int(config["SSE_MAX_RESERVED"])
+        self.reserved = 0
+        self.catch_ups = RateLimits(
+            float(config["CATCH_UP_BURST"]), float(config["CATCH_UP_PER_SECOND"])
+        )
+        self.long_catch_up = int(config["CATCH_UP_LONG"])
         self.streams: set[_Stream] = set()
         self.per_address: dict[str, int] = {}
         self.catching_up: dict[_Stream, list[tuple[int, Notice]]] = {}
@@ -145,12 +207,19 @@ class LiveHub:
 
     def _broadcast_named(self, notice: Notice) -> None:
         data = _event_bytes(notice)
-        for stream in self.streams:  # catching up or not: a named message has no seq
+        for stream in self._in_order():  # catching up or not: a named message has no seq
             stream.push(data, self.max_buffered)
+
+    def _in_order(self) -> list[_Stream]:
+        """The open streams, those with a token first: the loop wakes them in this order,
+        so the table and the players get an event before the crowd of spectators."""
+        return sorted(self.streams, key=lambda st: not st.reserved) if self.reserved else list(
+            self.streams
+        )
 
     def _broadcast(self, number: int, notice: Notice) -> None:
         data = _event_bytes(notice)
-        for stream in self.streams:
+        for stream in self._in_order():
             if stream.mark is None:
                 self.catching_up[stream].append((number, notice))
             elif number > stream.mark:
@@ -163,9 +232,20 @@ class LiveHub:
                 if not stream.chunks:
                     stream.push(HEARTBEAT, self.max_buffered)
 
-    def refusal(self, address: str) -> str | None:
-        """Why a new stream from ``address`` is refused (None: it is welcome)."""
-        if len(self.streams) >= self.max_streams:
+    def refusal(self, address: str, reserved: bool = False, backlog: int = 0) -> str | None:
+        """Why a new stream from ``address`` is refused (None: it is welcome). A
+        ``reserved`` stream (the table's or a player's token) has its own cap, outside the
+        public ones; a catch-up of ``backlog`` events above `CATCH_UP_LONG` is rate-limited
+        per address."""
+        if backlog > self.long_catch_up and not reserved and not self.catch_ups.take(address):
+            return (
+                f"{address} asked for the whole history too often; try again in a few seconds"
+            )
+        if reserved:
+            if self.reserved >= self.max_reserved:
+                return f"the table serves {self.max_reserved} streams with a token at most"
+            return None
+        if len(self.streams) - self.reserved >= self.max_streams:
             return f"the table serves {self.max_streams} live streams at most; try again soon"
         if self.per_address.get(address, 0) >= self.max_per_address:
             return (
@@ -174,11 +254,14 @@ class LiveHub:
             )
         return None
 
-    def open(self, address: str) -> _Stream:
-        stream = _Stream(address)
+    def open(self, address: str, reserved: bool = False) -> _Stream:
+        stream = _Stream(address, reserved)
         self.streams.add(stream)
         self.catching_up[stream] = []
-        self.per_address[address] = self.per_address.get(address, 0) + 1
+        if reserved:
+            self.reserved += 1
+        else:
+            self.per_address[address] = self.per_address.get(address, 0) + 1
         if self.sensing is not None:
             for notice in self.sensing.open_notices():
                 stream.push(_event_bytes(notice), self.max_buffered)
@@ -186,8 +269,7 @@ class LiveHub:
 
     def caught_up(self, stream: _Stream, backlog: list[Notice], mark: int) -> None:
         """Queue ``backlog`` then the live notices after ``mark`` that came meanwhile."""
-        for notice in backlog:
-            stream.push(_event_bytes(notice), self.max_buffered)
+        stream.push_history([_event_bytes(n) for n in backlog])
         for number, notice in self.catching_up.pop(stream, []):
             if number > mark:
                 stream.push(_event_bytes(notice), self.max_buffered)
@@ -197,6 +279,9 @@ class LiveHub:
         if stream in self.streams:
             self.streams.discard(stream)
             self.catching_up.pop(stream, None)
+            if stream.reserved:
+                self.reserved -= 1
+                return
             left = self.per_address.get(stream.address, 1) - 1
             if left > 0:
                 self.per_address[stream.address] = left
@@ -222,9 +307,12 @@ def _optional_int(text: str | None, name: str) -> int | None:
     if text is None or not text.strip():
         return None
     try:
-        return int(text.strip())
+        value = int(text.strip())
     except ValueError:
-        raise ValueError(f"{name} must be an integer, not {text!r}") from None
+        raise ValueError(f"{name} must be an integer, not {text[:40]!r}") from None
+    if not -(2**63) <= value < 2**63:
+        raise ValueError(f"{name} is out of range")
+    return value
 
 
 async def _json(send: Send, status: int, code: str, message: str, retry: int | None) -> None:
@@ -249,6 +337,8 @@ class TableASGI:
         self.writes = WSGIMiddleware(app, workers=int(config["WRITE_WORKERS"]))  # type: ignore[arg-type]
         self.max_per_address = int(config["HTTP_MAX_PER_ADDRESS"])
         self.retry_after = int(config["RETRY_AFTER"])
+        self.body_timeout = float(config["BODY_TIMEOUT"])
+        self.max_body = int(app.config.get("MAX_CONTENT_LENGTH") or 4 * 1024 * 1024)
         self.in_progress: dict[str, int] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -261,10 +351,49 @@ class TableASGI:
         address = (scope.get("client") or ("unknown", 0))[0]
         if scope["path"] == "/api/events" and scope["method"] == "GET":
             await self._stream(scope, receive, send, address)
-        elif self.service.is_table_token(_bearer(scope)):
-            await self.writes(scope, receive, send)  # type: ignore[arg-type]
+            return
+        whole = await self._body(receive, send)
+        if whole is None:
+            return
+        if self.service.is_table_token(_bearer(scope)):
+            await self.writes(scope, whole, send)  # type: ignore[arg-type]
         else:
-            await self._read(scope, receive, send, address)
+            await self._read(scope, whole, send, address)
+
+    async def _body(self, receive: Receive, send: Send) -> Receive | None:
+        """Read the request's body whole within `BODY_TIMEOUT`, on the loop (so a slow body
+        never holds a Flask thread); a ``receive`` that replays it, or None when the answer
+        is given already (408 too slow, 413 too large) or the client has gone."""
+        chunks: list[bytes] = []
+        size = 0
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.body_timeout
+        while True:
+            try:
+                message = await asyncio.wait_for(receive(), max(deadline - loop.time(), 0.001))
+            except TimeoutError:
+                await _json(send, 408, "body_too_slow",
+                            f"the request's body did not arrive within {self.body_timeout:g} s",
+                            None)
+                return None
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body:
+                await _json(send, 413, "too_large",
+                            f"the request's body is larger than {self.max_body} bytes", None)
+                return None
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        first: list[Message] = [{"type": "http.request", "body": b"".join(chunks),
+                                 "more_body": False}]
+
+        async def replay() -> Message:
+            return first.pop() if first else await receive()
+
+        return replay
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         while True:
@@ -303,11 +432,14 @@ class TableASGI:
             await _json(send, 400, "bad_parameter", str(exc), None)
             return
         hub = self.hub
-        refusal = hub.refusal(address)
+        token = query.get("token", [None])[-1] or _bearer(scope)
+        reserved = self.service.is_table_token(token) or self.service.is_any_player_token(token)
+        behind = self._backlog(after, game_id)
+        refusal = hub.refusal(address, reserved, behind)
         if refusal is not None:
             await _json(send, 503, "too_many_streams", refusal, self.retry_after)
             return
-        stream = hub.open(address)
+        stream = hub.open(address, reserved)
         watcher = asyncio.ensure_future(self._watch(receive, stream))
         try:
             loop = asyncio.get_running_loop()
@@ -325,7 +457,7 @@ class TableASGI:
             while not stream.ended:
                 await stream.wake.wait()
                 stream.wake.clear()
-                if stream.chunks and not watcher.done():
+                while stream.chunks and not watcher.done() and not stream.ended:
                     body = stream.take()
                     await send({"type": "http.response.body", "body": body, "more_body": True})
             if not watcher.done():  # cut off by the server, the client still there
@@ -337,6 +469,15 @@ class TableASGI:
         finally:
             hub.close(stream)
             watcher.cancel()
+
+    def _backlog(self, after: int | None, game_id: int | None) -> int:
+        """How many stored events a stream resuming after ``after`` would be sent first."""
+        if after is None:
+            return 0
+        current = self.service.current_game_id
+        if current is None or (game_id is not None and game_id != current):
+            return 0
+        return max(self.service.seq() - max(after, 0), 0)
 
     @staticmethod
     async def _watch(receive: Receive, stream: _Stream) -> None:

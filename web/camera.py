@@ -39,7 +39,7 @@ def _load() -> Any:
     try:
         return calibration.load(calibration_path())
     except calibration.CalibrationError as exc:
-        raise ApiError(500, "bad_calibration", str(exc)) from None
+        raise ApiError(422, "bad_calibration", str(exc)) from None
 
 
 def _frame() -> Any:
@@ -77,7 +77,7 @@ def _summary(cal: Any) -> dict[str, Any]:
                                     if key == "farm" else r.name, "key": r.key if key == "main"
                                     else r.key.replace(":red", ":{colour}"), "kind": r.kind,
                                     "rect": list(r.rect)} for r in b.regions]}
-    return {"file": str(calibration_path()), "steps": cal.steps, "boards": boards,
+    return {"file": calibration_path().name, "steps": cal.steps, "boards": boards,
             "area_factor": cal.area_factor, "verified": lay.verified,
             "colours": cal.layout_data["colours"]["cubes"], "px_per_mm": PX_PER_MM}
 
@@ -95,9 +95,20 @@ def get_calibration() -> Response:
     return jsonify(_summary(_load()))
 
 
+def _require_viewing_token() -> None:
+    """Camera pictures show the players' hands and the table: the table token only (as a
+    Bearer header, or ``?token=`` for an ``<img>``). Raises ApiError 401."""
+    from web.api import bearer_token, service
+
+    if not service().is_table_token(request.args.get("token") or bearer_token()):
+        raise ApiError(401, "unauthorized", "camera pictures need the table token")
+
+
 @bp.get("/api/camera/rectified.png")
 def rectified() -> Response:
-    """The board seen from above (``?board=main`` or a farm such as ``farm:red``)."""
+    """The board seen from above (``?board=main`` or a farm such as ``farm:red``); table
+    token needed."""
+    _require_viewing_token()
     import cv2
 
     from vision.geometry import MarkerTracker
@@ -123,7 +134,8 @@ def crop() -> Response:
     """The running camera's last frame cut around one region (``?region=space:market``):
     what the camera saw at the place a discrepancy names. 400 without ``region``; 404
     (``no_camera``) without a running camera or frame, or (``not_in_view``) when that
-    region's board is not in view or the layout has no such region."""
+    region's board is not in view or the layout has no such region. Table token needed."""
+    _require_viewing_token()
     region = request.args.get("region", "")
     if not region:
         raise ApiError(400, "malformed", "give ?region=<region name>, e.g. space:market")
@@ -182,8 +194,13 @@ def post_cubes() -> Response:
     from vision import calibration
 
     placed = _json_object().get("placed")
+    shape = 'placed is {"space:church": ["brown", 3], …}'
     if not isinstance(placed, dict) or not placed:
-        raise ApiError(400, "bad_placed", 'placed is {"space:church": ["brown", 3], …}')
+        raise ApiError(400, "bad_placed", shape)
+    for value in placed.values():
+        if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+                and isinstance(value[1], int) and not isinstance(value[1], bool)):
+            raise ApiError(400, "bad_placed", shape)
     try:
         want = {str(k): (str(v[0]), int(v[1])) for k, v in placed.items()}
         cal = calibration.learn_cubes(_load(), _frame(), want)

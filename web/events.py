@@ -40,9 +40,13 @@ def _optional_int(text: str | None, name: str) -> int | None:
     if text is None or not text.strip():
         return None
     try:
-        return int(text.strip())
+        value = int(text.strip())
     except ValueError:
-        raise ApiError(400, "bad_parameter", f"{name} must be an integer, not {text!r}") from None
+        message = f"{name} must be an integer, not {text[:40]!r}"
+        raise ApiError(400, "bad_parameter", message) from None
+    if not -(2**63) <= value < 2**63:
+        raise ApiError(400, "bad_parameter", f"{name} is out of range")
+    return value
 
 
 @bp.get("/events")

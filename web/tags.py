@@ -1,13 +1,14 @@
 """Tags and readers on the web: the enrolment page, the reader-health panel and their API.
 
     GET  /tags                  the page: readers' health, guided enrolment, every piece's tag
-    GET  /api/tags              every piece with its tag (and the retired UIDs)
+    GET  /api/tags              every piece, tagged or not (UIDs and retired UIDs: table token)
     POST /api/tags/enrol        {uid, piece} → the piece now has this tag (table token)
     POST /api/tags/undo         {uid, piece, replaced} → take an enrolment back (table token)
     POST /api/tags/retire       {uid} → a lost tag retired (table token)
-    GET  /api/tags/export       the registry as JSON (a file to keep with the installation)
+    GET  /api/tags/export       the registry as JSON, a file to keep (table token)
     POST /api/tags/import       replace the registry with an export (table token)
-    GET  /api/tags/taps         ?after=N&wait=S: taps from the readers (long poll, S ≤ 10)
+    GET  /api/tags/taps         ?after=N&wait=S: taps from the readers (long poll, S ≤ 10;
+                                table token)
     GET  /api/sensors           each running adapter's health and its readers
 
 `init_app` opens the registry on the games database (``app.extensions["tags"]``) and gives
@@ -84,7 +85,15 @@ def _tag_error(exc: TagError) -> ApiError:
     return ApiError(400, "bad_tag", str(exc))
 
 
-def _pieces() -> dict[str, Any]:
+def _has_table_token() -> bool:
+    from web.api import bearer_token
+
+    return service().is_table_token(bearer_token())
+
+
+def _pieces(with_uids: bool) -> dict[str, Any]:
+    """Every piece and whether it has a tag; the tags' UIDs only ``with_uids`` (the table:
+    a UID is what a copied tag would need)."""
     reg = registry()
     enrolled = reg.enrolled()
     return {
@@ -93,10 +102,10 @@ def _pieces() -> dict[str, Any]:
         "colours": list(COLOURS),
         "pieces": [
             {"piece": p, "colour": p.partition("-")[0], "label": piece_label(p),
-             "uid": enrolled.get(p)}
+             "uid": enrolled.get(p) if with_uids else None, "tagged": p in enrolled}
             for p in PIECES
         ],
-        "retired": reg.retired(),
+        "retired": reg.retired() if with_uids else [],
     }
 
 
@@ -111,7 +120,8 @@ def tags_page() -> str:
 
 @bp.get("/api/tags")
 def list_tags() -> Response:
-    return jsonify(_pieces())
+    """Every piece, whether it is tagged, and (table token) its tag's UID."""
+    return jsonify(_pieces(_has_table_token()))
 
 
 @bp.post("/api/tags/enrol")
@@ -154,6 +164,8 @@ def retire() -> Response:
 
 @bp.get("/api/tags/export")
 def export() -> Response:
+    """The registry as a file (every UID): table token needed."""
+    _require_table_token()
     response = jsonify(registry().export())
     response.headers["Content-Disposition"] = 'attachment; filename="village-tags.json"'
     return response
@@ -172,7 +184,8 @@ def import_() -> Response:
 @bp.get("/api/tags/taps")
 def taps() -> Response:
     """Taps numbered above ``after`` (default: none yet, only ``last``), waiting up to
-    ``wait`` seconds for one."""
+    ``wait`` seconds for one. Table token needed (a tap names a tag's UID)."""
+    _require_table_token()
     try:
         after = int(request.args.get("after", "-1"))
         wait = min(max(float(request.args.get("wait", "0")), 0.0), MAX_WAIT_S)
@@ -187,5 +200,15 @@ def taps() -> Response:
 
 @bp.get("/api/sensors")
 def sensor_health() -> Response:
-    """``{"adapters": [{name, health, readers: [...]}]}`` (empty without adapters)."""
-    return jsonify({"adapters": sensors().report()})
+    """``{"adapters": [{name, health, readers: [...]}]}`` (empty without adapters); the
+    readers' tag UIDs only with the table token."""
+    report = sensors().report()
+    if not _has_table_token():
+        for adapter in report:
+            adapter["readers"] = without_uids(adapter["readers"])
+    return jsonify({"adapters": report})
+
+
+def without_uids(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Reader rows as anyone may see them: whether a tag is there, not its UID."""
+    return [{**r, "uid": None} if r.get("uid") else r for r in rows]

@@ -77,15 +77,19 @@ def get_zones() -> Response:
     None), ``choices`` ([{zone, group, label}]) and ``hubs``: each running hub adapter's
     ``name``, ``hub_id``, ``health`` and ``readers`` (rows of ``readers()``, each with
     the ``zone`` it uses now and its ``label``)."""
+    from web.tags import _has_table_token, without_uids
+
     zone_map, problem = _current()
     hubs = []
+    table = _has_table_token()
     for hub in _hub_adapters():
         rows = [{**r, "label": zone_config.label(r["zone"])} for r in hub.readers()]
+        rows = rows if table else without_uids(rows)
         hubs.append({"name": hub.name, "hub_id": getattr(hub, "hub_id", None),
                      "health": obs_json(hub.health()), "readers": rows})
     return jsonify({
         "map": zone_config.to_json(zone_map),
-        "file": str(zone_file()),
+        "file": zone_file().name,
         "problem": problem,
         "choices": [{"zone": z, "group": g, "label": w}
                     for z, (g, w) in zone_config.READER_ZONES.items()],
@@ -120,5 +124,5 @@ def post_zones() -> Response:
         for hub in _hub_adapters():
             hub.set_zones(zone_map)
             applied.append(hub.name)
-    return jsonify({"map": zone_config.to_json(zone_map), "file": str(path),
+    return jsonify({"map": zone_config.to_json(zone_map), "file": path.name,
                     "applied": applied})

@@ -8,6 +8,7 @@ it reconnects and catches up from its last seq.
 
 from __future__ import annotations
 
+import functools
 import queue
 import threading
 from collections.abc import Iterable
@@ -18,7 +19,7 @@ MAX_BACKLOG: Final = 10_000
 """Notices a subscriber may have waiting before it is cut off."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Notice:
     """One message of the feed. ``data`` is the JSON text sent to clients (built once,
     shared by all subscribers). A stored event has no ``event`` name and is sent with
@@ -36,6 +37,11 @@ class Notice:
         if self.event is not None:
             return f"event: {self.event}\ndata: {self.data}\n\n"
         return f"id: {self.seq}\ndata: {self.data}\n\n"
+
+    @functools.cached_property
+    def encoded(self) -> bytes:
+        """`sse` as UTF-8, encoded once and shared by every stream that sends it."""
+        return self.sse().encode()
 
 
 class Subscription:

@@ -15,6 +15,7 @@ the engine sees the action and from exported records.
 
 from __future__ import annotations
 
+import bisect
 import json
 import logging
 import threading
@@ -42,6 +43,7 @@ from companion.table.errors import (
     StaleSeq,
 )
 from companion.table.feed import Feed, Notice, Subscription
+from companion.table.sealed import SealedReports
 from companion.village import narrate as narration
 from companion.village import options
 from companion.village.data import BoardDataError
@@ -157,6 +159,11 @@ class TableService:
         self._game: _Game | None = None
         self._commitment: bags.Commitment | None = None
         self._listeners: list[Callable[[Notice], None]] = []
+        self._history_key: tuple[int, bool] | None = None
+        self._history_seqs: list[int] = []
+        self._history_notices: list[Notice] = []
+        self._last_full: Notice | None = None
+        self._sealed = SealedReports()
         self._published = 0
         self._broken: dict[int, str] = {}
         games = store.games()
@@ -363,11 +370,22 @@ class TableService:
         return tokens.player_token(self.table_token, gid, color)
 
     def is_player_token(self, color: str, token: str | None) -> bool:
-        """Whether ``token`` is ``color``'s token in the current game (False if no game)."""
+        """Whether ``token`` is ``color``'s token in the current game (False if no game, or
+        if ``color`` does not play in it)."""
+        with self._lock:
+            if self._game is None or color not in self._game.header.get("players", []):
+                return False
+            return tokens.same_token(token, self.player_token(color, self._game.id))
+
+    def is_any_player_token(self, token: str | None) -> bool:
+        """Whether ``token`` is the token of some player of the current game."""
+        if not token:
+            return False
         with self._lock:
             if self._game is None:
                 return False
-            return tokens.same_token(token, self.player_token(color, self._game.id))
+            players = self._game.header.get("players", [])
+        return any(self.is_player_token(c, token) for c in players if isinstance(c, str))
 
     def player_tokens(self) -> dict[str, str]:
         """Every player's token in the current game, by colour. Raises `NoGame`."""
@@ -498,24 +516,39 @@ class TableService:
             if expected_seq is not None and expected_seq != game.seq:
                 raise StaleSeq(f"expected seq {expected_seq}, the game is at seq {game.seq}")
             if action.get("type") == VIRTUAL_DRAW:
+                deal = self._sealed.open_clash_free()
+                if deal is not None:  # the reports in first, then the rest virtually,
+                    offered = self._commitment  # with the seed committed to before them
+                    self._store_checked(game, deal, "tablet", None)
+                    if self._commitment is not None:
+                        self._commitment = offered
                 return self._virtual_draw(game, action)
-            record, new_state = self._check(game.state, v.from_public(game.state, action))
-            stored = {**record, OBSERVED_KEY: evidence} if evidence else record
-            event = self._store.append(game.id, stored, source)
-            told = narration.narrate(game.state, v.parse_action(record), new_state)
-            self._commit(game, event, new_state, told)
-            return event.seq
+            return self._store_checked(game, v.from_public(game.state, action), source, evidence)
 
-    def report(self, color: str, action: object, source: str = "tablet") -> int:
-        """Store ``color``'s own share of a chance step drawn by hand, as that player reports
-        it from their private page (a life goal tile, a treasure: what only they have seen);
-        return its seq.
-        The action must be one of the player's `companion.village.hand_reports`.
+    def _store_checked(
+        self, game: _Game, action: JSONObject, source: str, evidence: list[JSONObject] | None
+    ) -> int:
+        """Check, store and announce ``action`` (under the lock); its seq."""
+        record, new_state = self._check(game.state, action)
+        stored = {**record, OBSERVED_KEY: evidence} if evidence else record
+        event = self._store.append(game.id, stored, source)
+        told = narration.narrate(game.state, v.parse_action(record), new_state)
+        self._commit(game, event, new_state, told)
+        return event.seq
+
+    def report(self, color: str, action: object, source: str = "tablet") -> dict[str, Any]:
+        """Take ``color``'s own share of a chance step drawn by hand, as that player reports
+        it from their private page (a life goal tile, a treasure: what only they have seen):
+        ``{"seq", "sealed"}``. The action must be one of the player's
+        `companion.village.hand_reports`. A treasure is stored at once (``sealed`` false). A
+        goal tile is sealed (`companion.table.sealed`) until every player of the tier has
+        reported: the answer is the same whatever the tile, and the deal is stored when the
+        last report opens them all (``seq`` is then the deal's).
 
         Raises:
             NoGame; NotYourReport: not the player's share of the draw waited for now;
-            companion.village.MalformedAction, IllegalAction (e.g. a tile already dealt).
-            The state is untouched by any of them.
+            companion.village.MalformedAction, IllegalAction (a treasure value no tile of
+            which is left). The state is untouched by any of them.
         """
         if not isinstance(action, dict):
             raise v.MalformedAction(f"an action is a JSON object, got {type(action).__name__}")
@@ -528,7 +561,23 @@ class TableService:
                 raise NotYourReport(
                     f"this is not {color}'s own share of a draw the game waits for now"
                 )
-            return self.submit(action, source)
+            record = parsed.to_json()
+            if record.get("type") != "deal_goals":
+                return {"seq": self.submit(record, source), "sealed": False}
+            ((_, goal),) = record["hands"].items()
+            self._sealed.seal(str(record["tier"]), color, str(goal))
+            to_deal = list(v.pending(game.state).detail.get("to_deal", []))
+            if self._sealed.complete(to_deal):
+                opening = self._sealed.open()
+                if opening.deal is not None:
+                    return {"seq": self.submit(opening.deal, source), "sealed": False}
+            self._announce_reports()
+            return {"seq": game.seq, "sealed": True}
+
+    def _announce_reports(self) -> None:
+        """Tell every page who has reported a sealed goal tile (a named message)."""
+        data = {"kind": "reports", **self._sealed.public()}
+        self._publish(Notice(0, 0, _dumps(data), event="reports"))
 
     def undo(self, source: str = "tablet", expected_seq: int | None = None) -> int:
         """Revert the latest action still in effect (appends a revert); return its seq.
@@ -574,12 +623,29 @@ class TableService:
                 if game_id is not None and game_id != game.id:
                     backlog = [self._game_notice(game)]
                 elif after is not None and after < game.seq:
-                    events = self._store.events(game.id, after=max(after, 0))
-                    backlog = [self._notice(e, None) for e in events[:-1]]
-                    if events:
+                    seqs, notices = self._history(game)
+                    backlog = notices[bisect.bisect_right(seqs, after) : -1]
+                    last = self._last_full
+                    if last is None or (last.game_id, last.seq) != (game.id, game.seq):
                         view = self._view("table")
-                        backlog.append(self._notice(events[-1], view, self._legal_view(view)))
+                        events = self._store.events(game.id, after=game.seq - 1)
+                        last = self._notice(events[-1], view, self._legal_view(view))
+                        self._last_full = last
+                    backlog.append(last)
             return backlog, self._published
+
+    def _history(self, game: _Game) -> tuple[list[int], list[Notice]]:
+        """Every stored event of ``game`` as a feed notice without state (the catch-up's
+        history), seqs ascending: read and encoded once, then grown by each new event, so
+        a catch-up from seq 0 costs a slice, not a replay (rebuilt when the game's end
+        changes what a draw shows)."""
+        key = (game.id, self._over())
+        if self._history_key != key:
+            events = self._store.events(game.id)
+            self._history_seqs = [e.seq for e in events]
+            self._history_notices = [self._notice(e, None) for e in events]
+            self._history_key = key
+        return self._history_seqs, self._history_notices
 
     @property
     def published(self) -> int:
@@ -632,6 +698,8 @@ class TableService:
             out["anytime"] = [a.to_json() for a in v.anytime_actions(game.state, v.Color(viewer))]
             # what this player may report alone of a draw made by hand (goal tile, treasure)
             out["reports"] = [a.to_json() for a in v.hand_reports(game.state, v.Color(viewer))]
+            out["my_report"] = self._sealed.private(viewer)
+        out["hand_reports"] = self._sealed.public()
         return out
 
     def _legal_view(self, view: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -715,10 +783,22 @@ class TableService:
         _game_log(game, self._store)[event.seq] = (event.kind, told)
         self._after_change()
         view = self._view("table")
-        self._publish(self._notice(event, view, self._legal_view(view)))
+        notice = self._notice(event, view, self._legal_view(view))
+        self._last_full = notice
+        if self._history_key == (game.id, self._over()):
+            self._history_seqs.append(event.seq)
+            self._history_notices.append(self._notice(event, None))
+        else:
+            self._history_key = None  # the end came or went: rebuilt when next needed
+        self._publish(notice)
 
     def _after_change(self) -> None:
         self._offer()
+        if self._sealed.tier is not None:
+            game = self._game
+            still = game is not None and v.pending(game.state).kind == f"deal_{self._sealed.tier}"
+            if not still:  # an undo, a new game: the sealed reports no longer apply
+                self._sealed.clear()
 
     def _announce_game(self) -> None:
         assert self._game is not None

@@ -50,12 +50,16 @@ class SSEClient:
         self._sock = socket.create_connection((host, port), timeout=timeout, source_address=address)
         extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
         request = f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n{extra}\r\n"
-        self._sock.sendall(request.encode("utf-8"))
         self._raw = b""
         self._buffer = b""
         self._chunked = False
         self._chunk_left = 0
-        head = self._read_raw_until(b"\r\n\r\n")
+        try:
+            self._sock.sendall(request.encode("utf-8"))
+            head = self._read_raw_until(b"\r\n\r\n")
+        except BaseException:
+            self._sock.close()
+            raise
         status_line = head.split(b"\r\n", 1)[0].decode("latin-1")
         self.status = int(status_line.split()[1]) if len(status_line.split()) > 1 else 0
         lines = head.decode("latin-1").split("\r\n")[1:]

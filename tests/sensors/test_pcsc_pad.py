@@ -60,6 +60,9 @@ class Recorder:
         return got
 
 
+TABLE = {"Authorization": "Bearer t"}  # taps and reader rows name tag UIDs: the table only
+
+
 @pytest.fixture
 def rec() -> Recorder:
     return Recorder()
@@ -172,10 +175,10 @@ def test_taps_and_health_reach_the_server(pcscd: Pcscd, tmp_path: Path) -> None:
             assert time.monotonic() < deadline
             time.sleep(0.05)
         with VirtualTag(UID_A, 35963):
-            got = client.get("/api/tags/taps?after=0&wait=8").get_json()
+            got = client.get("/api/tags/taps?after=0&wait=8", headers=TABLE).get_json()
             assert [(t["reader"], t["uid"], t["piece"]) for t in got["taps"]] == [
                 (READER_0, UID_A, "blue-3b")]
-            (report,) = client.get("/api/sensors").get_json()["adapters"]
+            (report,) = client.get("/api/sensors", headers=TABLE).get_json()["adapters"]
             rows = {r["reader"]: r for r in report["readers"]}
             assert (rows[READER_0]["state"], rows[READER_0]["uid"], rows[READER_0]["taps"]) == (
                 "tag", UID_A, 1)

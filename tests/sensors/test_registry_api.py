@@ -45,9 +45,9 @@ def test_enrol_list_refuse_undo(client: FlaskClient, tmp_path: Path) -> None:
     assert r.get_json() == {"uid": "04A2B3C4", "piece": "red-1a", "label": "red 1, first copy",
                             "replaced": None, "already": False, "enrolled": 1}
     assert TagRegistry(tmp_path / "games.sqlite3").lookup("04A2B3C4") == "red-1a"  # in the file
-    listed = client.get("/api/tags").get_json()
+    listed = client.get("/api/tags", headers=AUTH).get_json()
     assert listed["pieces"][0] == {"piece": "red-1a", "colour": "red", "label": "red 1, first copy",
-                                   "uid": "04A2B3C4"}
+                                   "uid": "04A2B3C4", "tagged": True}
     r = client.post("/api/tags/enrol", json={"uid": "04A2B3C4", "piece": "blue-1a"}, headers=AUTH)
     assert r.status_code == 409 and r.get_json()["code"] == "tag_taken"
     assert "already enrolled to red-1a" in r.get_json()["message"]
@@ -58,14 +58,17 @@ def test_enrol_list_refuse_undo(client: FlaskClient, tmp_path: Path) -> None:
     r = client.post("/api/tags/undo", json={"uid": "11223344", "piece": "red-1a",
                                             "replaced": "04A2B3C4"}, headers=AUTH)
     assert r.status_code == 200
-    assert client.get("/api/tags").get_json()["pieces"][0]["uid"] == "04A2B3C4"
+    assert client.get("/api/tags").get_json()["pieces"][0]["uid"] is None  # UIDs: the table's
+    assert client.get("/api/tags").get_json()["pieces"][0]["tagged"] is True
+    assert client.get("/api/tags", headers=AUTH).get_json()["pieces"][0]["uid"] == "04A2B3C4"
     r = client.post("/api/tags/retire", json={"uid": "04A2B3C4"}, headers=AUTH)
     assert r.get_json() == {"piece": "red-1a", "enrolled": 0}
 
 
 def test_export_then_import(client: FlaskClient, app: Flask, tmp_path: Path) -> None:
     client.post("/api/tags/enrol", json={"uid": "04A2B3C4", "piece": "monk-1"}, headers=AUTH)
-    exported = client.get("/api/tags/export")
+    assert client.get("/api/tags/export").status_code == 401
+    exported = client.get("/api/tags/export", headers=AUTH)
     assert "attachment" in exported.headers["Content-Disposition"]
     other = create_app({"DB_PATH": tmp_path / "other.sqlite3", "TABLE_TOKEN": TOKEN,
                         "BOXCHECK_PATH": str(tmp_path / "boxcheck.json"), "TESTING": True})
@@ -74,7 +77,7 @@ def test_export_then_import(client: FlaskClient, app: Flask, tmp_path: Path) -> 
         assert c2.post("/api/tags/import", json=exported.get_json()).status_code == 401
         r = c2.post("/api/tags/import", json=exported.get_json(), headers=AUTH)
         assert r.get_json() == {"enrolled": 1}
-        assert c2.get("/api/tags").get_json()["pieces"][-4]["uid"] == "04A2B3C4"
+        assert c2.get("/api/tags", headers=AUTH).get_json()["pieces"][-4]["uid"] == "04A2B3C4"
         r = c2.post("/api/tags/import", json={"format": "nope"}, headers=AUTH)
         assert r.status_code == 400 and "not a tag registry export" in r.get_json()["message"]
     finally:
@@ -83,7 +86,7 @@ def test_export_then_import(client: FlaskClient, app: Flask, tmp_path: Path) -> 
 
 def test_taps_long_poll(client: FlaskClient, app: Flask) -> None:
     running = app.extensions["sensors"]
-    assert client.get("/api/tags/taps").get_json() == {"last": 0, "taps": []}
+    assert client.get("/api/tags/taps", headers=AUTH).get_json() == {"last": 0, "taps": []}
 
     def tap_later() -> None:
         time.sleep(0.3)
@@ -91,17 +94,17 @@ def test_taps_long_poll(client: FlaskClient, app: Flask) -> None:
 
     threading.Thread(target=tap_later).start()
     t0 = time.monotonic()
-    got = client.get("/api/tags/taps?after=0&wait=5").get_json()
+    got = client.get("/api/tags/taps?after=0&wait=5", headers=AUTH).get_json()
     assert 0.2 < time.monotonic() - t0 < 3
     assert got["last"] == 1
     assert [(t["seq"], t["kind"], t["uid"], t["piece"]) for t in got["taps"]] == [
         (1, "tapped", "04A2B3C4", None)]
     t0 = time.monotonic()
-    assert client.get("/api/tags/taps?after=1&wait=0.3").get_json() == {"last": 1, "taps": []}
+    assert client.get("/api/tags/taps?after=1&wait=0.3", headers=AUTH).get_json() == {"last": 1, "taps": []}
     assert time.monotonic() - t0 >= 0.25
     # a page that remembers a number from before a restart starts again from now
-    assert client.get("/api/tags/taps?after=99&wait=5").get_json() == {"last": 1, "taps": []}
-    assert client.get("/api/tags/taps?after=x").status_code == 400
+    assert client.get("/api/tags/taps?after=99&wait=5", headers=AUTH).get_json() == {"last": 1, "taps": []}
+    assert client.get("/api/tags/taps?after=x", headers=AUTH).status_code == 400
 
 
 class FakeAdapter:

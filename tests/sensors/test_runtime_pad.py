@@ -15,6 +15,7 @@ from companion.runtime import Runtime
 from web import create_app
 
 TOKEN = "pad-table-token"
+AUTHZ = {"Authorization": f"Bearer {TOKEN}"}  # taps name tag UIDs: the table only
 UID = "04A2B3C4D5E680"
 
 
@@ -33,16 +34,17 @@ def test_unknown_tag_enrolled_on_the_spot(pcscd: Pcscd, tmp_path: Path) -> None:
         client = create_app(rt).test_client()
         _wait(lambda: [a for a in client.get("/api/sensors").get_json()["adapters"]
                        if a["name"] == "pad" and a["health"]["state"] == "up"])
-        last = client.get("/api/tags/taps").get_json()["last"]
+        last = client.get("/api/tags/taps", headers=AUTHZ).get_json()["last"]
         with VirtualTag(UID, 35963):
-            taps = client.get(f"/api/tags/taps?after={last}&wait=5").get_json()["taps"]
+            taps = client.get(f"/api/tags/taps?after={last}&wait=5", headers=AUTHZ).get_json()["taps"]
         assert [(t["uid"], t["piece"], t["reader"]) for t in taps] == [(UID, None, READER_0)]
         r = client.post("/api/tags/enrol", json={"uid": UID, "piece": "red-1a"},
                         headers={"Authorization": f"Bearer {TOKEN}"})
         assert r.status_code == 201, r.get_json()
         time.sleep(0.8)  # lifted
         with VirtualTag(UID, 35963):
-            taps = client.get(f"/api/tags/taps?after={taps[-1]['seq']}&wait=5").get_json()["taps"]
+            taps = client.get(f"/api/tags/taps?after={taps[-1]['seq']}&wait=5",
+                              headers=AUTHZ).get_json()["taps"]
         assert [(t["uid"], t["piece"]) for t in taps] == [(UID, "red-1a")]
         # the same tap reached the reconciler (its taps since the last commit)
         assert _wait(lambda: "red-1a" in rt.reconciler.table.tapped(), 5)

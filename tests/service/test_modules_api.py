@@ -4,6 +4,7 @@ player may do at any moment; the public feed hides a goal deal."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from flask.testing import FlaskClient
 from servicekit import AUTH
@@ -136,25 +137,34 @@ def test_each_player_reports_their_own_goal_tile_with_their_token(
     assert mine["life_goals"]["players"]["red"]["to_report"]["tier"] == "silver"
     r = _report(client, tokens["red"], "red", "silver", "writer")
     assert r.status_code == 200, r.get_json()
-    # Red sees the tile on their page at once; the table, the log and Blue never do
+    assert r.get_json()["sealed"] is True  # kept sealed until Blue has reported too
+    # Red sees their sealed report on their page; the table, the log and Blue never do
+    mine = client.get(f"/api/state?viewer=red&token={tokens['red']}").get_json()
+    assert mine["my_report"]["sealed"] == "writer"
+    assert {a["hands"]["red"] for a in mine["reports"]} == offered  # may still change it
+    theirs = client.get(f"/api/state?viewer=blue&token={tokens['blue']}").get_json()
+    public_state = client.get("/api/state").get_json()
+    assert public_state["hand_reports"]["reported"] == ["red"]
+    public = json.dumps(public_state)
+    log = json.dumps(client.get("/api/log").get_json())
+    # Blue is still offered every silver tile, Red's among them: the list tells nothing
+    assert {a["hands"]["blue"] for a in theirs["reports"]} == offered
+    seen_by_blue = [theirs["life_goals"]["players"]["red"], theirs["my_report"],
+                    theirs["hand_reports"]]
+    for text in (json.dumps(seen_by_blue), public, log):
+        assert "writer" not in text and "crivain" not in text
+    # Blue reports theirs: both tiles are dealt in one event, the gold deal waits for both
+    r = _report(client, tokens["blue"], "blue", "silver", "farmer")
+    assert r.status_code == 200 and r.get_json()["sealed"] is False
+    assert client.get("/api/state").get_json()["pending"]["kind"] == "deal_gold"
     mine = client.get(f"/api/state?viewer=red&token={tokens['red']}").get_json()
     assert mine["life_goals"]["players"]["red"]["silver"] == "writer"
-    assert mine["reports"] == []
-    theirs = client.get(f"/api/state?viewer=blue&token={tokens['blue']}").get_json()
-    public = json.dumps(client.get("/api/state").get_json())
-    log = json.dumps(client.get("/api/log").get_json())
     sub = service.subscribe(after=0)  # what every live page receives
     feed = [n.data for n in iter(lambda: sub.get(timeout=0.01), None)]
     sub.close()
     assert any("deal_goals" in d for d in feed)
-    # Blue is still offered every silver tile, Red's among them: the list tells nothing
-    assert {a["hands"]["blue"] for a in theirs["reports"]} == offered
-    for text in (json.dumps(theirs["life_goals"]["players"]["red"]), public, log, *feed):
-        assert "writer" not in text and "crivain" not in text
-    assert client.get("/api/state").get_json()["pending"]["to_deal"] == ["blue"]
-    # Blue reports theirs: the silver deal is over, the gold one waits for both
-    assert _report(client, tokens["blue"], "blue", "silver", "farmer").status_code == 200
-    assert client.get("/api/state").get_json()["pending"]["kind"] == "deal_gold"
+    for text in feed:
+        assert "writer" not in text and "crivain" not in text and "farmer" not in text
 
 
 def test_a_report_that_is_not_ones_own_is_refused_and_changes_nothing(
@@ -180,13 +190,73 @@ def test_a_report_that_is_not_ones_own_is_refused_and_changes_nothing(
         json={"player": "red", "action": {}, "extra": 1},
     )
     assert r.status_code == 400 and r.get_json()["code"] == "unknown_fields"
-    # a tile another player already reported: refused with the rule, in plain words
-    assert _report(client, tokens["red"], "red", "silver", "writer").status_code == 200
-    r = _report(client, tokens["blue"], "blue", "silver", "writer")
-    body = r.get_json()
-    assert r.status_code == 422 and body["rule"] == "LS4"
-    assert "already dealt to another player" in body["words"]
-    assert client.get("/api/state").get_json()["seq"] == seq + 1  # only Red's report stored
+    assert client.get("/api/state").get_json()["seq"] == seq  # nothing stored
+
+
+def _three_at_the_silver_deal(client: FlaskClient) -> dict[str, str]:
+    r = client.post("/api/games", json={"players": ["red", "blue", "white"],
+                                        "modules": ["life_goals"]}, headers=AUTH)
+    client.post("/api/actions", json={"type": "virtual_draw"}, headers=AUTH)  # customers
+    tokens: dict[str, str] = r.get_json()["players"]
+    return tokens
+
+
+def test_reporting_a_tile_tells_nothing_of_the_others_hands(app: Any) -> None:
+    """LS4 by hand without an oracle: a report is answered the same whether another player
+    has reported that tile or not; a clash is found when the last report is in, and only
+    the two players concerned are asked to look again, in the same words."""
+    answers = []
+    for blue_goal in ("writer", "farmer"):  # Blue names Red's tile, or another one
+        client = app.test_client()
+        tokens = _three_at_the_silver_deal(client)
+        assert _report(client, tokens["red"], "red", "silver", "writer").status_code == 200
+        r = _report(client, tokens["blue"], "blue", "silver", blue_goal)
+        body = r.get_json()
+        answers.append((r.status_code, body["sealed"], body["seq"]))
+        blue = client.get(f"/api/state?viewer=blue&token={tokens['blue']}").get_json()
+        answers.append(json.dumps({k: blue[k] for k in ("my_report", "hand_reports")})
+                       .replace(blue_goal, "?"))
+        public = client.get("/api/state").get_json()
+        answers.append(json.dumps(public["hand_reports"]))
+    assert answers[0:3] == answers[3:6]
+    # no clash (the second game: Blue said "farmer"): White's report deals all three
+    r = _report(client, tokens["white"], "white", "silver", "knight")
+    assert r.status_code == 200 and r.get_json()["sealed"] is False
+    assert client.get("/api/state").get_json()["pending"]["kind"] == "deal_gold"
+    # a clash (Red and Blue both say "writer") is found when White reports last
+    client = app.test_client()
+    tokens = _three_at_the_silver_deal(client)
+    _report(client, tokens["red"], "red", "silver", "writer")
+    _report(client, tokens["blue"], "blue", "silver", "writer")
+    seq = client.get("/api/state").get_json()["seq"]
+    r = _report(client, tokens["white"], "white", "silver", "knight")
+    assert r.get_json()["sealed"] is True and r.get_json()["seq"] == seq
+    public = client.get("/api/state").get_json()
+    assert public["hand_reports"]["check_again"] == ["blue", "red"]
+    assert public["hand_reports"]["reported"] == ["white"]
+    said = []
+    for who in ("red", "blue", "white"):
+        view = client.get(f"/api/state?viewer={who}&token={tokens[who]}").get_json()
+        said.append(view["my_report"]["check_again"])
+    assert said[0] == said[1] and said[0] and said[2] is None
+    assert "writer" not in said[0] and "crivain" not in said[0]
+    # they look again: Red has the writer, Blue the farmer; all three dealt in one event
+    _report(client, tokens["red"], "red", "silver", "writer")
+    r = _report(client, tokens["blue"], "blue", "silver", "farmer")
+    assert r.get_json()["sealed"] is False and r.get_json()["seq"] == seq + 1
+    for who, goal in (("red", "writer"), ("blue", "farmer"), ("white", "knight")):
+        view = client.get(f"/api/state?viewer={who}&token={tokens[who]}").get_json()
+        assert view["life_goals"]["players"][who]["silver"] == goal
+
+
+def test_a_virtual_deal_of_the_rest_keeps_the_reports_made(client: FlaskClient) -> None:
+    tokens = _three_at_the_silver_deal(client)
+    _report(client, tokens["red"], "red", "silver", "writer")
+    r = client.post("/api/actions", json={"type": "virtual_draw"}, headers=AUTH)
+    assert r.status_code == 200, r.get_json()
+    mine = client.get(f"/api/state?viewer=red&token={tokens['red']}").get_json()
+    assert mine["life_goals"]["players"]["red"]["silver"] == "writer"
+    assert client.get("/api/state").get_json()["pending"]["kind"] == "deal_gold"
 
 
 def test_the_taker_reports_a_treasure_drawn_by_hand(

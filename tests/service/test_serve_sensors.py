@@ -11,7 +11,7 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from servicekit import ServerProcess
+from servicekit import TOKEN, ServerProcess
 
 
 def test_demo_through_simulated_sensors(server_factory: Callable[..., ServerProcess]) -> None:
@@ -71,7 +71,7 @@ def test_the_camera_crop_of_a_region(server_factory: Callable[..., ServerProcess
     while time.monotonic() < deadline and not png:
         time.sleep(0.5)
         try:
-            with urllib.request.urlopen(server.base + "/api/camera/crop.png?region=space:market",
+            with urllib.request.urlopen(server.base + "/api/camera/crop.png?region=space:market&token=" + TOKEN,
                                         timeout=5) as r:
                 assert r.headers["Content-Type"] == "image/png"
                 png = r.read()
@@ -81,7 +81,8 @@ def test_the_camera_crop_of_a_region(server_factory: Callable[..., ServerProcess
     img = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
     assert img is not None and 20 < img.shape[0] < 720 and 20 < img.shape[1] < 1280
     try:
-        urllib.request.urlopen(server.base + "/api/camera/crop.png?region=nowhere", timeout=5)
+        urllib.request.urlopen(server.base + "/api/camera/crop.png?region=nowhere&token=" + TOKEN,
+                               timeout=5)
         raise AssertionError("a region not on the layout was served")
     except urllib.error.HTTPError as exc:
         assert exc.code == 404 and json.loads(exc.read())["code"] == "not_in_view"

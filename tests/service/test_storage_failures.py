@@ -144,3 +144,45 @@ def test_serve_on_a_database_path_that_cannot_exist_says_so(tmp_path: Path) -> N
     assert done.returncode != 0
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot use the database" in lines[0], done.stderr
+
+
+def test_serve_on_a_database_this_user_cannot_write_exits_with_one_line(tmp_path: Path) -> None:
+    """Mode 0444 and a user that is not allowed past it (root without CAP_DAC_OVERRIDE, as
+    the service user would be): one line, exit 2, and no -wal/-shm made read-only."""
+    app = create_app({"DB_PATH": tmp_path / "g.sqlite3", "BOXCHECK_PATH": tmp_path / "b.json"})
+    table_service(app).store.close()
+    for extra in tmp_path.glob("g.sqlite3-*"):
+        extra.unlink()
+    (tmp_path / "g.sqlite3").chmod(0o444)
+    args = [sys.executable, "-m", "companion.serve", "--db", str(tmp_path / "g.sqlite3"),
+            "--port", "0", "--no-qr", "--token", "t"]
+    done = subprocess.run(
+        ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *args],
+        capture_output=True, text=True, cwd=REPO, timeout=60,
+    )
+    if "setpriv" in done.stderr and done.returncode == 127:  # pragma: no cover
+        pytest.skip("setpriv is not here")
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot use the database" in lines[0], done.stderr
+    assert "read-only" in lines[0]
+    assert not list(tmp_path.glob("g.sqlite3-*"))  # no -wal or -shm left behind
+
+
+def test_tag_enrolment_on_a_full_disk_answers_507(small_disk: Path) -> None:
+    token = AUTH["Authorization"].split()[1]
+    app = create_app({"DB_PATH": small_disk / "g.sqlite3", "TABLE_TOKEN": token,
+                      "BOXCHECK_PATH": small_disk / "box.json"})
+    client = app.test_client()
+    filler = _fill(small_disk)
+    try:
+        answers = set()
+        for i in range(40):  # until SQLite needs a page it cannot have
+            r = client.post("/api/tags/enrol", json={"uid": f"04A1B2C3D4E5{i:02X}",
+                                                     "piece": "red-1a"}, headers=AUTH)
+            answers.add(r.status_code)
+        assert 500 not in answers and answers <= {201, 507, 503}, answers
+        assert 507 in answers
+    finally:
+        filler.unlink()
+        table_service(app).store.close()

@@ -116,7 +116,7 @@ def test_a_round_through_the_pages(server: Server, browser: Any, shots: Path) ->
 
     # A stale button: a second controller misses the live feed while the first one acts.
     stale = browser.new_page(viewport=TABLET)
-    stale.route("**/api/events", lambda route: route.abort())
+    stale.route("**/api/events*", lambda route: route.abort())
     stale.goto(server.url + f"/play#token={TOKEN}")
     stale.locator("button.option").first.wait_for()
     play_options(tablet, 1, server)

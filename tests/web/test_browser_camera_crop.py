@@ -126,7 +126,7 @@ def expected_box(shown: Any, region: str) -> tuple[int, int, int, int]:
 
 
 def fetch_png(url: str, region: str) -> bytes:
-    query = urllib.parse.urlencode({"region": region})
+    query = urllib.parse.urlencode({"region": region, "token": TOKEN})
     with urllib.request.urlopen(f"{url}/api/camera/crop.png?{query}", timeout=5) as r:
         assert r.headers["Content-Type"] == "image/png"
         return bytes(r.read())

@@ -18,8 +18,11 @@ pytestmark = BROWSER
 needs_playwright()
 
 
-def report(page: Any, server: Server, goal: str, name: str) -> None:
-    """Tap the tile ``goal`` on a private page, then "Yes": exactly one event is stored."""
+def report(page: Any, server: Server, goal: str, name: str, deals: bool,
+           says: str | None = None) -> None:
+    """Tap the tile ``goal`` on a private page, then "Yes": the report is sealed (nothing
+    stored; the page then ``says`` so) or, being the last of the tier, ``deals`` the tier
+    in one event."""
     before = seq(server)
     page.locator(f"[data-report-goal='{goal}']").click()
     confirm = page.locator(f"[data-report-confirm='{goal}']")
@@ -27,8 +30,12 @@ def report(page: Any, server: Server, goal: str, name: str) -> None:
     assert f"you drew {name}?" in page.locator("#me-goals").inner_text()
     assert seq(server) == before  # a tap alone reports nothing
     confirm.click()
-    page.locator(f"#me-goals [data-goal='{goal}']").wait_for()
-    assert seq(server) == before + 1
+    if deals:
+        page.locator(f"#me-goals [data-goal='{goal}']").wait_for()
+        assert seq(server) == before + 1
+    else:
+        page.locator("#me-goals", has_text=says or f"you reported {name}").wait_for()
+        assert seq(server) == before
 
 
 def test_goals_dealt_by_hand_reported_on_private_pages(
@@ -57,27 +64,32 @@ def test_goals_dealt_by_hand_reported_on_private_pages(
     red.screenshot(path=str(shots / "me-report-confirm-phone.png"))
     red.get_by_role("button", name="No, choose again").click()
     red.locator("[data-report-goal='writer']").wait_for()
-    report(red, server, "writer", "L'Écrivain")
-    assert "Silver: L'Écrivain" in red.locator("#me-goals").inner_text()
-    assert "Gold:" in red.locator("#me-goals").inner_text()  # not dealt yet
+    report(red, server, "writer", "L'Écrivain", deals=False)  # sealed until Blue reports
+    assert "stays sealed until every player has reported" in red.locator("#me-goals").inner_text()
+    red.screenshot(path=str(shots / "me-report-sealed-phone.png"))
     tablet.locator("#hand-deal", has_text="Still to report: Blue.").wait_for()
     tablet.screenshot(path=str(shots / "play-hand-deal-tablet.png"))
 
-    # Blue's page still offers L'Écrivain (it must not tell who holds what); picking it is
-    # refused in plain words and nothing is stored
-    blue.locator("[data-report-goal='writer']").click()
+    # Blue's page still offers L'Écrivain (it must not tell who holds what); Blue misreads
+    # it: the clash is found now that both have reported, nothing is stored, and both are
+    # asked, in the same words, to look at their tile again
     before = seq(server)
-    blue.locator("[data-report-confirm='writer']").click()
-    blue.locator("#refusal", has_text="already dealt to another player").wait_for()
+    report(blue, server, "writer", "L'Écrivain", deals=False, says="name the same tile")
+    for page in (red, blue):
+        page.locator("#me-goals", has_text="name the same tile").wait_for()
     assert seq(server) == before
-    blue.locator("[data-report-goal='farmer']").wait_for()  # back to the tiles
-    report(blue, server, "farmer", "Le Fermier")
+    tablet.locator("#hand-deal", has_text="Blue and Red, please look at your tiles again").wait_for()
+    blue.screenshot(path=str(shots / "me-report-check-again-phone.png"))
+    report(red, server, "writer", "L'Écrivain", deals=False)
+    report(blue, server, "farmer", "Le Fermier", deals=True)
+    red.locator("#me-goals", has_text="Silver: L'Écrivain").wait_for()
+    red.locator("#me-goals", has_text="Gold goal: which tile did you draw?").wait_for()
     assert blue.locator("#refusal").is_hidden()
     assert "crivain" not in blue.locator("body").inner_text()
 
     # gold: Red reports, the table deals Blue's virtually
     red.locator("#me-goals [data-report='gold'] [data-report-goal='dealer']").wait_for()
-    report(red, server, "dealer", "Le Négociant")
+    report(red, server, "dealer", "Le Négociant", deals=False)
     assert settle(tablet, server) == "deal_gold"
     tablet.locator("#hand-deal", has_text="Still to report: Blue.").wait_for()
     tablet.locator("#options button.option").first.click()

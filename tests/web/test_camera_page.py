@@ -40,11 +40,12 @@ def test_page_links_and_layout(camera_app: Flask) -> None:
 
 def test_rectified_picture(camera_app: Flask) -> None:
     client = camera_app.test_client()
-    res = client.get("/api/camera/rectified.png?board=main")
+    assert client.get("/api/camera/rectified.png?board=main").status_code == 401  # a picture
+    res = client.get("/api/camera/rectified.png?board=main", headers=AUTH)
     assert res.status_code == 200 and res.data.startswith(b"\x89PNG")
     img = cv2.imdecode(__import__("numpy").frombuffer(res.data, "uint8"), cv2.IMREAD_COLOR)
     assert img.shape[1] == 960 and img.shape[0] == 672  # 600 x 420 mm at 1.6 px/mm
-    assert client.get("/api/camera/rectified.png?board=moon").status_code == 400
+    assert client.get("/api/camera/rectified.png?board=moon", headers=AUTH).status_code == 400
 
 
 def test_changes_need_the_token_and_are_saved(camera_app: Flask, tmp_path: Path) -> None:
@@ -76,7 +77,7 @@ def test_learn_cubes_from_the_camera(camera_app: Flask, tmp_path: Path) -> None:
 
 
 def test_no_camera(client: FlaskClient) -> None:
-    res = client.get("/api/camera/rectified.png")
+    res = client.get("/api/camera/rectified.png", headers=AUTH)
     assert res.status_code == 404 and res.get_json()["code"] == "no_camera"
 
 
@@ -89,5 +90,5 @@ def test_frames_come_from_the_running_camera(app: Flask) -> None:
     adapter = CameraAdapter(lambda: SimSource(lambda n: image), lambda o: None)
     adapter.step()
     app.extensions["camera"] = adapter
-    res = app.test_client().get("/api/camera/rectified.png?board=farm:blue")
+    res = app.test_client().get("/api/camera/rectified.png?board=farm:blue", headers=AUTH)
     assert res.status_code == 200 and res.data.startswith(b"\x89PNG")

@@ -115,8 +115,10 @@ export function onLive(name, fn) {
 // Live updates: calls `refresh(event)` on every event (`event` is the parsed data, which
 // carries the public `state` and `legal` after it), and `refresh(null)` after a reconnect and when the
 // page becomes visible again; EventSource resumes with Last-Event-ID by itself. Falls back
-// to polling if the server has no event stream.
-export function live(refresh) {
+// to polling if the server has no event stream. `token` (the table's, by default, or a
+// player's) puts the stream among those the server keeps for the table, outside the cap
+// every spectator shares.
+export function live(refresh, token = tableToken()) {
   const badge = document.getElementById("live");
   const mark = (state, label) => {
     if (!badge) return;
@@ -135,7 +137,7 @@ export function live(refresh) {
   let poll = null;
   const start = () => {
     if (!("EventSource" in window)) return startPolling();
-    es = new EventSource("/api/events");
+    es = new EventSource(token ? `/api/events?token=${encodeURIComponent(token)}` : "/api/events");
     liveSource = es;
     named.forEach(([name, fn]) => attachNamed(es, name, fn));
     es.onopen = () => { mark("live", "live"); soon(); };

@@ -99,7 +99,8 @@ function drag(ev, el, region) {
 
 function loadImage() {
   const board = boardSelect.value === "main" ? "main" : "farm:red";
-  image.src = `/api/camera/rectified.png?board=${encodeURIComponent(board)}&t=${Date.now()}`;
+  image.src = `/api/camera/rectified.png?board=${encodeURIComponent(board)}&t=${Date.now()}`
+    + `&token=${encodeURIComponent(tableToken() || "")}`;
 }
 
 image.addEventListener("load", () => summary && draw());

@@ -1,5 +1,5 @@
 // A player's private view: their face-down customers with points, and their full score.
-import { getState, live, postAnytime, postReport, refusalText } from "./api.js";
+import { getState, live, onLive, postAnytime, postReport, refusalText } from "./api.js";
 import { facts, fill, h, text } from "./dom.js";
 import { cap } from "./labels.js";
 import { cubes } from "./render.js";
@@ -136,9 +136,14 @@ function reportPicker({ key, cls, ask, help, confirm, note, attr, choices, redra
 function reportForm(st, report, label) {
   const tier = report.tier;
   const action = (goal) => (st.reports || []).find((a) => a.tier === tier && a.hands[colour] === goal);
+  const sealed = st.my_report && st.my_report.tier === tier ? st.my_report : null;
+  const sealedName = sealed && sealed.sealed ? (report.goals.find((g) => g.goal === sealed.sealed) || {}).name : null;
+  const ask = sealed && sealed.check_again ? sealed.check_again
+    : sealedName ? `${label} goal: you reported ${sealedName}. It stays sealed until every player has reported; tap another tile to change it.`
+      : `${label} goal: which tile did you draw?`;
   return reportPicker({
     key: tier, cls: "goal", attr: "data-report-goal", redraw: () => renderGoals(st),
-    ask: `${label} goal: which tile did you draw?`,
+    ask,
     help: [`If your table deals the goals by hand: draw a ${tier} goal tile face down, look at it without showing it, and tap its name. `,
       "If the tablet deals them, wait: your goal will show here."],
     confirm: (name) => `${label} goal: you drew ${name}?`,
@@ -209,4 +214,5 @@ async function refresh() {
   else text("me-status", `The companion did not answer (${res.status || "offline"}).`);
 }
 
-live(refresh);
+onLive("reports", () => refresh()); // another player reported, or a clash was found
+live(refresh, token);

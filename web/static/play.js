@@ -1,6 +1,6 @@
 // The table's controller: what the game waits for, the options (in steps, with costs),
 // what just happened (the narration of each event) and the market.
-import { getLog, live, stateAndLegal, postUndo, tableToken } from "./api.js";
+import { getLog, live, onLive, stateAndLegal, postUndo, tableToken } from "./api.js";
 import { fill, h, show, text } from "./dom.js";
 import { cap, drawPage, memberName, pendingText, spaceName } from "./labels.js";
 import { cubes } from "./render.js";
@@ -35,7 +35,17 @@ function handDeal(p, st) {
   return h("span", { id: "hand-deal", class: "muted hand-deal" },
     `Dealing by hand? Each player draws a ${tier} goal tile face down, looks at it and taps it on their own page (`,
     h("a", { href: "/links" }, "the players' links"),
-    `). Still to report: ${(p.to_deal || []).map(cap).join(", ")}. The button below deals the rest virtually.`);
+    `). Still to report: ${stillToReport(p, st).map(cap).join(", ")}.${checkAgain(st)} The button below deals the rest virtually.`);
+}
+
+// Who has not yet reported a sealed tile, and who is asked to look at theirs again.
+function stillToReport(p, st) {
+  const done = new Set(((st.hand_reports || {}).reported) || []);
+  return (p.to_deal || []).filter((c) => !done.has(c));
+}
+function checkAgain(st) {
+  const again = ((st.hand_reports || {}).check_again) || [];
+  return again.length ? ` Two reports named the same tile: ${again.map(cap).join(" and ")}, please look at your tiles again.` : "";
 }
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -174,4 +184,5 @@ requireToken();
 tableLink();
 manualEntry();
 undo();
+onLive("reports", () => refresh(null)); // a goal tile reported (sealed) on a phone
 live(refresh);

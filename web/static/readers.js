@@ -21,7 +21,7 @@ export function render(adapters) {
   const rows = adapters.flatMap((a) => a.readers.map((r) => h("tr", { "data-reader": r.reader },
     h("td", {}, r.reader),
     h("td", {}, badge(r.state)),
-    h("td", {}, r.uid ? h("code", {}, r.uid) : "–"),
+    h("td", {}, r.uid ? h("code", {}, r.uid) : r.state === "tag" ? "a tag" : "–"),
     h("td", {}, String(r.reads_per_s)),
     h("td", {}, ago(r.last_seen)),
     h("td", { title: r.last_error || "" }, String(r.errors)),
@@ -34,7 +34,9 @@ export function render(adapters) {
 export function startReaderPanel(every = 2000) {
   const tick = async () => {
     try {
-      const res = await fetch("/api/sensors", { cache: "no-store" });
+      const token = localStorage.getItem("village.tableToken"); // UIDs for the table only
+      const res = await fetch("/api/sensors", { cache: "no-store",
+        headers: token ? { Authorization: `Bearer ${token}` } : {} });
       if (res.ok) render((await res.json()).adapters);
     } catch { /* offline: try again */ }
     setTimeout(tick, every);

@@ -88,7 +88,8 @@ function showDiscrepancy(d) {
     const img = el("img", "sensing-crop");
     img.alt = "What the camera sees there";
     img.addEventListener("error", () => img.remove());
-    img.src = `/api/camera/crop.png?region=${encodeURIComponent(region)}`;
+    img.src = `/api/camera/crop.png?region=${encodeURIComponent(region)}`
+      + `&token=${encodeURIComponent(tableToken() || "")}`;
     crops.append(img);
   });
   c.append(crops);

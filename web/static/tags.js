@@ -49,10 +49,10 @@ function drawGrid() {
   const current = run && run.pieces[run.i];
   document.getElementById("pieces-count").textContent = `${data.enrolled} of ${data.total} have a tag`;
   fill("pieces", data.pieces.map((p) => h("div", {
-    class: `tag-cell${p.uid ? "" : " missing"}${p.piece === current ? " current" : ""}`,
+    class: `tag-cell${p.tagged ? "" : " missing"}${p.piece === current ? " current" : ""}`,
     "data-colour": p.colour, "data-piece": p.piece,
   }, h("strong", {}, p.piece), h("span", { class: "small" }, p.label), " ",
-  p.uid ? h("code", {}, p.uid) : h("span", { class: "muted small" }, "no tag"))));
+  p.uid ? h("code", {}, p.uid) : h("span", { class: "muted small" }, p.tagged ? "tagged" : "no tag"))));
   const select = document.getElementById("unknown-piece");
   if (!select.options.length) {
     select.replaceChildren(...data.pieces.map((p) => h("option", { value: p.piece }, `${p.piece} · ${p.label}`)));
@@ -83,7 +83,7 @@ function start(ev) {
   ev.preventDefault();
   const colour = document.getElementById("enrol-colour").value;
   const all = document.getElementById("enrol-all").checked;
-  const pieces = data.pieces.filter((p) => (!colour || p.colour === colour) && (all || !p.uid)).map((p) => p.piece);
+  const pieces = data.pieces.filter((p) => (!colour || p.colour === colour) && (all || !p.tagged)).map((p) => p.piece);
   if (!pieces.length) {
     say("Every one of these pieces has a tag. Tick “every piece again” to replace tags.", true);
     return;
@@ -152,7 +152,7 @@ function unknownTag(tap) {
   const box = document.getElementById("unknown");
   document.getElementById("unknown-uid").textContent = tap.uid;
   document.getElementById("unknown-reader").textContent = tap.reader;
-  const missing = data.pieces.find((p) => !p.uid);
+  const missing = data.pieces.find((p) => !p.tagged);
   if (missing) document.getElementById("unknown-piece").value = missing.piece;
   box.hidden = false;
   box.scrollIntoView({ block: "nearest" });

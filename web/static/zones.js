@@ -102,7 +102,9 @@ function refuse(text) {
 async function refresh() {
   let body;
   try {
-    const res = await fetch("/api/zones", { cache: "no-store" });
+    const token = tableToken();
+    const res = await fetch("/api/zones", { cache: "no-store",
+      headers: token ? { Authorization: `Bearer ${token}` } : {} });
     if (!res.ok) return;
     body = await res.json();
   } catch { return; }
