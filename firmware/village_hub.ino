@@ -40,7 +40,7 @@ struct Slot {
     uint32_t last_poll;
     uint16_t polls;      // good polls since the last heartbeat
     uint8_t boot_polls;  // good polls since power-up or recovery (saturates)
-    bool announce;       // recovered: say READY once polled k times
+    bool announce;       // recovered: say READY once polled twice
     uint8_t full;        // tags its last poll found but had no slot for (as last reported)
     uint8_t extra_ms;    // random wait added before its next urgent poll
     bool watching;       // reported a GONE lately: a flickering tag would come back
