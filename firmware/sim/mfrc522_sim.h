@@ -16,7 +16,7 @@
 #define MFRC522_SIM_H
 #include <stdint.h>
 
-#define SIM_TAGS_MAX 32
+#define SIM_TAGS_MAX 64
 #define SIM_TAG_BOOT_NS 5000000ULL
 
 /* The AVR's simulated time in ns, provided by the harness. */

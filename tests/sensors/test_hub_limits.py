@@ -83,11 +83,12 @@ def streaming(board: str, setup: list[str] | None = None) -> Iterator[Streaming]
             hub.close()
 
 
-@pytest.mark.parametrize("board", ["uno", "mega"])
-def test_sixteen_tags_on_one_reader_all_reported_none_gone(board: str) -> None:
-    """A church window or a council level with 16 figures on it: every tag reported,
-    none reported gone while it stays, over 6 s of polling."""
-    tags = crowd(16)
+@pytest.mark.parametrize("board,n", [("uno", 16), ("mega", 16), ("uno", 44)])
+def test_sixteen_tags_on_one_reader_all_reported_none_gone(board: str, n: int) -> None:
+    """A church window or a council level with 16 figures on it (and 44, every family's
+    figures, the rules' bound): every tag reported, none reported gone while it stays,
+    over 6 s of polling."""
+    tags = crowd(n)
     with streaming(board) as s:
         s.sim.cmds([f"add 2 {u}" for u in tags])
         t_add = s.sim.command_time(f"add 2 {tags[-1]}")
