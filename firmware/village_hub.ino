@@ -232,8 +232,8 @@ static void poll(uint8_t r) {
     if (s.boot_polls < 255) s.boot_polls++;
     Emitter emit{r};
     tags.end_poll(r, (uint16_t)millis(), kTiming, emit);
-    // a tag just missed: poll this reader again soon (pick), at a random phase, so a tag
-    // flickering in and out of the field is not missed in step for 300 ms
+    // the random part of the wait before this reader's next urgent poll (pick): a tag
+    // flickering in and out of the field is not sampled in step with its flicker
     s.extra_ms = random_below(kJitterMs);
     if (ctx.dropped != s.full) {
         s.full = ctx.dropped;
