@@ -27,7 +27,9 @@ static const uint16_t kHelloEveryMs = 1000;  // until the host says START
 static const uint16_t kHeartbeatMs = 1000;
 static const uint16_t kRetryMs = 1000;       // a faulted reader is tried again this often
 static const uint16_t kResetMs = 60;         // RST high → chip ready
-static const uint8_t kSettleMs = 5;          // antenna on → tags ready (ISO/IEC 14443-3: 5 ms)
+// antenna on → first REQA: a tag must accept REQA within 5 ms of unmodulated field, so a
+// reader gives it at least 5.1 ms (ISO/IEC 14443-3, 5.2)
+static const uint16_t kSettleUs = 5100;
 static const uint8_t kMaxPerPoll = 64;       // tags enumerated in one poll, at most
 static const uint8_t kIdAddr = 0;            // EEPROM byte: the hub id
 
@@ -43,6 +45,7 @@ struct Slot {
     bool announce;       // recovered: say READY once polled twice
     uint8_t full;        // tags its last poll found but had no slot for (as last reported)
     uint8_t extra_ms;    // random wait added before its next urgent poll
+    bool missed;         // a present tag was missed by its last poll (tags.urgent, kept)
     bool watching;       // reported a GONE lately: a flickering tag would come back
     uint16_t watch_until;
 };
@@ -219,12 +222,17 @@ static void poll(uint8_t r) {
         }
     }
     s.chip.antenna(true);
-    delay(kSettleMs);
+    delayMicroseconds(kSettleUs);
     tags.begin_poll(r);
     PollCtx ctx = {r, 0};
     int8_t found = s.chip.enumerate(on_tag, &ctx, kMaxPerPoll);
     s.chip.antenna(false);
     if (found < 0) {
+        uint8_t v2 = s.chip.probe();
+        if (v2 != 0x00 && v2 != 0xFF && !s.chip.configured() && s.chip.init()) {
+            s.chip.errors++;  // it reset itself during the poll: this poll is void
+            return;
+        }
         fault(r, "timeout");
         return;
     }
@@ -235,6 +243,7 @@ static void poll(uint8_t r) {
     // the random part of the wait before this reader's next urgent poll (pick): a tag
     // flickering in and out of the field is not sampled in step with its flicker
     s.extra_ms = random_below(kJitterMs);
+    s.missed = tags.urgent(r);  // changes only at this reader's end_poll
     if (ctx.dropped != s.full) {
         s.full = ctx.dropped;
         if (streaming) send_full(r, s.full);
@@ -263,7 +272,7 @@ static bool due(uint8_t r, uint32_t now, uint8_t urgency) {
 static uint8_t urgency(uint8_t r, uint32_t now) {
     Slot& s = readers[r];
     if (s.watching && (int16_t)((uint16_t)now - s.watch_until) >= 0) s.watching = false;
-    return tags.urgent(r) ? 1 : s.watching ? 2 : 0;
+    return s.missed ? 1 : s.watching ? 2 : 0;
 }
 
 // Which reader to poll next: in turn, but every other poll may go to a reader with

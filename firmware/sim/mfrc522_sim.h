@@ -10,8 +10,9 @@
  * TReload; MFRC522 datasheet 8.5) starts at the end of the transmission, stops at the
  * answer's 5th bit, and raises TimerIRq when it runs out (never, if TAuto is clear, as
  * after a reset). A tag answers only once it has been powered by the field for
- * SIM_TAG_BOOT_NS (the 5 ms ISO/IEC 14443-3 allows a PICC to get ready after the field
- * comes on); any break in its power (antenna off, out of the field) sends it back to IDLE. */
+ * SIM_TAG_BOOT_NS (a PICC must accept REQA within 5 ms of unmodulated field, ISO/IEC
+ * 14443-3 5.2: the model takes the whole 5 ms, as a slow tag may); any break in its power
+ * (antenna off, out of the field) sends it back to IDLE. */
 #ifndef MFRC522_SIM_H
 #define MFRC522_SIM_H
 #include <stdint.h>
