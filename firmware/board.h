@@ -7,7 +7,8 @@
 #ifndef HUB_READERS
 #define HUB_READERS 12
 #endif
-#define HUB_SLOTS 12  // tags tracked per reader
+// tags tracked by the whole hub, on any reader (presence.h: 16 bytes each)
+#define HUB_TAGS 64
 static const uint8_t kCsPins[] = {22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33};
 static const uint8_t kRstPins[] = {34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45};
 #elif defined(__AVR_ATmega328P__)
@@ -15,7 +16,8 @@ static const uint8_t kRstPins[] = {34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 4
 #ifndef HUB_READERS
 #define HUB_READERS 6
 #endif
-#define HUB_SLOTS 8
+// every figure of a game at once: 4 families x 11 + 4 monks (hardware.md)
+#define HUB_TAGS 48
 // D13/D12/D11 are SCK/MISO/MOSI, shared by every reader.
 static const uint8_t kCsPins[] = {10, 9, 8, 7, 6, 5};
 static const uint8_t kRstPins[] = {A0, A1, A2, A3, A4, A5};

@@ -9,8 +9,17 @@ namespace mfrc522 {
 #define HUB_SPI_HZ 4000000  // lower it (make SPI_HZ=1000000) for long cables
 #endif
 static const SPISettings kSpi(HUB_SPI_HZ, MSBFIRST, SPI_MODE0);
-static const uint16_t kTransceiveTimeoutMs = 40;  // the chip's own timer gives up at 25 ms
+// The chip's own timer, in 25 us ticks, gives up on an answer after 13 ticks (325 us): a
+// tag answers REQA, ANTICOLLISION and SELECT after its frame delay time, 1236/fc = 91 us
+// (ISO/IEC 14443-3 6.2.1.1), and the timer stops at the answer's 5th bit, ~140 us after
+// our frame. After HLTA a tag must stay silent, but has 1 ms to object (6.4.3): that one
+// waits 41 ticks (1.03 ms). Past kTransceiveTimeoutMs without the chip saying anything,
+// the chip is taken for dead.
+static const uint16_t kTransceiveTimeoutMs = 10;
 static const uint8_t kMaxFailures = 6;  // garbled selections tolerated in one poll
+static const uint8_t kPrescaler = 0xA9;
+static const uint8_t kAnswerTicks = 12;  // TReload: reload + 1 ticks
+static const uint8_t kHaltTicks = 40;
 
 void Reader::begin(uint8_t cs_pin, uint8_t rst_pin) {
     cs = cs_pin;
@@ -61,17 +70,19 @@ bool Reader::init() {
     version = read(VersionReg);
     if (version == 0x00 || version == 0xFF) return false;
     write(TModeReg, 0x80);       // timer starts at the end of each transmission
-    write(TPrescalerReg, 0xA9);  // 13.56 MHz / (2*169+1) ≈ 40 kHz: 25 µs ticks
-    write(TReloadRegH, 0x03);    // 1000 ticks = 25 ms
-    write(TReloadRegL, 0xE8);
+    write(TPrescalerReg, kPrescaler);  // 13.56 MHz / (2*169+1) ≈ 40 kHz: 25 µs ticks
+    write(TReloadRegH, 0x00);
+    write(TReloadRegL, kAnswerTicks);
     write(TxASKReg, 0x40);       // 100 % ASK, as type A wants
     write(ModeReg, 0x3D);        // CRC preset 0x6363
     write(TxModeReg, 0x00);      // no hardware CRC: the CRC_A is made and checked here
     write(RxModeReg, 0x00);
     antenna(false);
     // read back one register we wrote: a chip that ignores writes is no chip
-    return read(TPrescalerReg) == 0xA9;
+    return configured();
 }
+
+bool Reader::configured() { return read(TPrescalerReg) == kPrescaler; }
 
 void Reader::antenna(bool on) {
     if (on) set_bits(TxControlReg, 0x03);
@@ -184,7 +195,10 @@ int8_t Reader::enumerate(Sink sink, void* ctx, uint8_t max_tags) {
         uint8_t halt[4];
         iso14443::halt_frame(halt);
         n = sizeof(atqa);
-        if (transceive(halt, 4, 0, 0, atqa, n, coll) == DEAD) return -1;  // no answer = halted
+        write(TReloadRegL, kHaltTicks);  // loaded when the timer starts, after the frame
+        st = transceive(halt, 4, 0, 0, atqa, n, coll);  // no answer = halted
+        write(TReloadRegL, kAnswerTicks);
+        if (st == DEAD) return -1;
     }
     return found;
 }

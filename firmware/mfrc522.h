@@ -41,6 +41,9 @@ class Reader {
     void antenna(bool on);
     // Reads the version register: 0x00 or 0xFF means nothing answers on the bus.
     uint8_t probe() { return read(VersionReg); }
+    // False when the chip lost our settings (it reset itself: a supply dip, its RST pin
+    // bouncing): init() again before using it.
+    bool configured();
 
     // Enumerates every tag in the field, calling sink(ctx, uid, len) once per tag.
     // Returns the number found, or -1 when the chip stopped answering.

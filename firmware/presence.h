@@ -1,7 +1,9 @@
-// Debounced tag presence for one reader: pure C++ (host-testable).
-// A UID is reported SEEN after `k` consecutive polls that found it, GONE after `m`
-// consecutive polls that did not. A UID seen fewer than k times in a row is forgotten
-// silently at its first miss.
+// Debounced tag presence for every reader of the hub, in one pool of slots shared by all
+// readers (so one reader can hold every figure of the game): pure C++ (host-testable).
+// A UID is reported SEEN after `k` consecutive polls of its reader that found it, GONE
+// once it has been missed by at least `m` consecutive polls AND for at least `gone_ms`
+// (a flicker at a field's edge is shorter than that, so it never makes a GONE). A UID
+// seen fewer than k times in a row is forgotten silently at its first miss.
 #pragma once
 #include <stdint.h>
 #include <string.h>
@@ -16,68 +18,81 @@ enum Event : uint8_t { EV_SEEN, EV_GONE };
 struct Slot {
     uint8_t uid[UID_MAX];
     uint8_t len;
-    uint8_t hits;    // consecutive polls with the tag (saturates at 255)
-    uint8_t misses;  // consecutive polls without it
+    uint8_t reader;
     uint8_t state;
     bool seen_now;
+    uint8_t count;     // PENDING: polls in a row that found it; PRESENT: polls that missed it
+    uint16_t last_ms;  // PRESENT: low 16 bits of the clock when a poll last found it
+};
+
+struct Timing {
+    uint8_t seen_after;  // k
+    uint8_t gone_after;  // m
+    uint16_t gone_ms;    // least time missed before GONE
 };
 
 template <uint8_t SLOTS>
-class Table {
+class Pool {
   public:
     Slot slots[SLOTS];
-    uint16_t overflows = 0;  // UIDs dropped because every slot was taken
 
-    Table() { clear(); }
+    Pool() { clear(); }
     void clear() { memset(slots, 0, sizeof(slots)); }
 
-    void begin_poll() {
-        for (uint8_t i = 0; i < SLOTS; i++) slots[i].seen_now = false;
+    void begin_poll(uint8_t reader) {
+        for (uint8_t i = 0; i < SLOTS; i++)
+            if (slots[i].reader == reader) slots[i].seen_now = false;
     }
 
-    // Records a UID found in this poll; false if the table is full.
-    bool saw(const uint8_t* uid, uint8_t len) {
+    // Records a UID that reader found in this poll; false if it has no slot and none is
+    // free (the caller reports the overflow) or the UID is malformed.
+    bool saw(uint8_t reader, const uint8_t* uid, uint8_t len) {
         if (len == 0 || len > UID_MAX) return false;
         int free_slot = -1;
         for (uint8_t i = 0; i < SLOTS; i++) {
             Slot& s = slots[i];
             if (s.state == FREE) {
                 if (free_slot < 0) free_slot = i;
-            } else if (s.len == len && memcmp(s.uid, uid, len) == 0) {
+            } else if (s.reader == reader && s.len == len && memcmp(s.uid, uid, len) == 0) {
                 s.seen_now = true;
                 return true;
             }
         }
-        if (free_slot < 0) { overflows++; return false; }
+        if (free_slot < 0) return false;
         Slot& s = slots[free_slot];
         memcpy(s.uid, uid, len);
         s.len = len;
-        s.hits = 0;
-        s.misses = 0;
+        s.reader = reader;
+        s.count = 0;
         s.state = PENDING;
         s.seen_now = true;
         return true;
     }
 
-    // Closes a poll: updates counters and calls sink(event, slot) for each change.
+    // Closes a poll of `reader` at time now_ms: updates its slots and calls
+    // sink(event, slot) for each change.
     template <typename Sink>
-    void end_poll(uint8_t k, uint8_t m, Sink& sink) {
+    void end_poll(uint8_t reader, uint16_t now_ms, const Timing& t, Sink& sink) {
         for (uint8_t i = 0; i < SLOTS; i++) {
             Slot& s = slots[i];
-            if (s.state == FREE) continue;
+            if (s.state == FREE || s.reader != reader) continue;
             if (s.seen_now) {
-                if (s.hits < 255) s.hits++;
-                s.misses = 0;
-                if (s.state == PENDING && s.hits >= k) {
-                    s.state = PRESENT;
-                    sink(EV_SEEN, s);
-                }
-            } else {
-                s.hits = 0;
-                if (s.misses < 255) s.misses++;
                 if (s.state == PENDING) {
-                    s.state = FREE;
-                } else if (s.misses >= m) {
+                    if (++s.count >= t.seen_after) {
+                        s.state = PRESENT;
+                        s.count = 0;
+                        s.last_ms = now_ms;
+                        sink(EV_SEEN, s);
+                    }
+                } else {
+                    s.count = 0;
+                    s.last_ms = now_ms;
+                }
+            } else if (s.state == PENDING) {
+                s.state = FREE;
+            } else {
+                if (s.count < 255) s.count++;
+                if (s.count >= t.gone_after && (uint16_t)(now_ms - s.last_ms) >= t.gone_ms) {
                     sink(EV_GONE, s);
                     s.state = FREE;
                 }
@@ -85,9 +100,21 @@ class Table {
         }
     }
 
-    uint8_t present_count() const {
+    // A poll of this reader soon would settle something: a tag waiting for its k-th
+    // sighting, or a present tag just missed.
+    bool urgent(uint8_t reader) const {
+        for (uint8_t i = 0; i < SLOTS; i++) {
+            const Slot& s = slots[i];
+            if (s.reader != reader) continue;
+            if (s.state == PENDING || (s.state == PRESENT && s.count > 0)) return true;
+        }
+        return false;
+    }
+
+    uint8_t present_count(uint8_t reader) const {
         uint8_t n = 0;
-        for (uint8_t i = 0; i < SLOTS; i++) n += slots[i].state == PRESENT;
+        for (uint8_t i = 0; i < SLOTS; i++)
+            n += slots[i].state == PRESENT && slots[i].reader == reader;
         return n;
     }
 };

@@ -1,7 +1,7 @@
 """Benchmark: serial line written → observation emitted by the serial hub adapter.
 
     python -m companion.sensors.hub_bench [--lines N] [--interval-ms MS] [--burst N]
-    python -m companion.sensors.hub_bench --end-to-end [--samples N] [--settle S]
+    python -m companion.sensors.hub_bench --end-to-end [--samples N] [--settle S] [--no-firmware]
 
 A socat pseudo-terminal pair stands for the USB cable; a peer writes checksummed ``SEEN``
 / ``GONE`` lines as the firmware would, the real `SerialHub` reads the other end. Prints
@@ -16,6 +16,12 @@ and a live-feed client (``GET /api/events`` on a uvicorn server, the served ASGI
 the event. Prints p50/p95/max of each step and of the whole, with the settle time (the
 reconciler waits that long for a reading to stay still, by design; ``--settle``) and the
 part of the whole that is not that wait.
+
+The figure is put down before the line is written: unless ``--no-firmware``, the hub
+firmware's own delay from a tag entering a reader's field to its ``SEEN`` line is first
+measured in simavr (``hub_firmware_bench``: a quiet 6-reader Uno, simulated time), and each
+birth's line is written that long after its placement, so ``placement -> SSE`` is the
+figure put down → the tablet's live feed.
 """
 
 from __future__ import annotations
@@ -51,12 +57,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--samples", type=int, default=30, help="with --end-to-end: births timed")
     ap.add_argument("--settle", type=float, default=0.5,
                     help="with --end-to-end: the reconciler's settle time, s (default 0.5)")
+    ap.add_argument("--no-firmware", action="store_true",
+                    help="with --end-to-end: start at the serial line, not the placement")
     args = ap.parse_args(argv)
     if not shutil.which("socat"):
         print("socat is not installed", file=sys.stderr)
         return 2
     if args.end_to_end:
-        return end_to_end(args.samples, args.settle)
+        return end_to_end(args.samples, args.settle, firmware=not args.no_firmware)
     tmp = Path(tempfile.mkdtemp(prefix="hub-bench-"))
     a, b = str(tmp / "a"), str(tmp / "b")
     socat = subprocess.Popen(["socat", f"pty,raw,echo=0,link={a}", f"pty,raw,echo=0,link={b}"],
@@ -180,9 +188,10 @@ class _Peer:
                     self.line(f"SYNC {len(self.present)}")
 
 
-def end_to_end(samples: int, settle: float) -> int:
-    """Time ``samples`` births from the serial line to the live feed; print the numbers.
-    Returns the exit status (1 if the path did not work)."""
+def end_to_end(samples: int, settle: float, firmware: bool = True) -> int:
+    """Time ``samples`` births from the placement (or, without ``firmware``, the serial
+    line) to the live feed; print the numbers. Returns the exit status (1 if the path did
+    not work)."""
     import http.client
     import json
     import socket
@@ -193,6 +202,11 @@ def end_to_end(samples: int, settle: float) -> int:
     from web import create_app
     from web.asgi import make_asgi
 
+    hub_ms: list[float] = []
+    if firmware:
+        from companion.sensors.hub_firmware_bench import placement_latencies
+
+        hub_ms = placement_latencies(samples)[0]
     uids = {"red-1a": "04A1B2C3D4E5F6", "red-1b": "11223344", "red-1c": "04C1C2C3C4C5C6",
             "red-1d": "55667788", "red-2a": "04D1D2D3D4D5D6"}
     tmp = Path(tempfile.mkdtemp(prefix="hub-e2e-"))
@@ -249,14 +263,16 @@ def end_to_end(samples: int, settle: float) -> int:
 
         threading.Thread(target=listen, daemon=True).start()
         svc = rt.service
-        steps: dict[str, list[float]] = {"line -> observation": [],
+        steps: dict[str, list[float]] = {"placement -> line": [],
+                                         "line -> observation": [],
                                          "observation -> applied": [],
-                                         "applied -> SSE": [], "line -> SSE": []}
+                                         "applied -> SSE": [], "line -> SSE": [],
+                                         "placement -> SSE": []}
         misses = 0
         deadline = time.monotonic() + 20
         while rt.adapters[0].health().state != "up" and time.monotonic() < deadline:
             time.sleep(0.01)
-        for _ in range(samples):
+        for i in range(samples):
             if uids["red-2a"] in peer.present:
                 peer.gone(uids["red-2a"])
                 time.sleep(settle + 0.3)
@@ -270,6 +286,9 @@ def end_to_end(samples: int, settle: float) -> int:
             time.sleep(settle + 0.3)
             observed.clear()
             n_feed, n_applied = len(feed), len(applied)
+            placed = time.monotonic()
+            if hub_ms:  # the firmware's delay for this placement
+                time.sleep(max(0.0, placed + hub_ms[i] / 1000 - time.monotonic()))
             t0 = peer.seen(uids["red-2a"])
             end = time.monotonic() + 10
             while time.monotonic() < end and not any(
@@ -283,12 +302,18 @@ def end_to_end(samples: int, settle: float) -> int:
                       f"fed {bool(got)}; last messages "
                       f"{[n for n, _ in rt.sensing.recent[-4:]]}", file=sys.stderr)
                 continue
+            steps["placement -> line"].append((t0 - placed) * 1000)
             steps["line -> observation"].append((observed["red-2a"] - t0) * 1000)
             steps["observation -> applied"].append((done[0] - observed["red-2a"]) * 1000)
             steps["applied -> SSE"].append((got[0] - done[0]) * 1000)
             steps["line -> SSE"].append((got[0] - t0) * 1000)
+            steps["placement -> SSE"].append((got[0] - placed) * 1000)
+        if not hub_ms:
+            del steps["placement -> line"], steps["placement -> SSE"]
         n = len(steps["line -> SSE"])
-        print(f"serial line -> observation -> applied action -> SSE ({n}/{samples} births; "
+        start = ("placement -> SEEN line (firmware in simavr, quiet 6-reader Uno, simulated "
+                 "time) -> " if hub_ms else "serial line -> ")
+        print(f"{start}observation -> applied action -> SSE ({n}/{samples} births; "
               f"socat pty, Runtime + reconciler, uvicorn, one live-feed client; "
               f"settle {settle * 1000:.0f} ms, a reconciler tick when a reading settles)")
         if not n:
@@ -297,8 +322,9 @@ def end_to_end(samples: int, settle: float) -> int:
         for name, xs in steps.items():
             print(f"  {name:24s} p50 {statistics.median(xs):8.1f} ms  "
                   f"p95 {_percentile(xs, 0.95):8.1f} ms  max {max(xs):8.1f} ms")
-        rest = [x - settle * 1000 for x in steps["line -> SSE"]]
-        print(f"  {'line -> SSE - settle':24s} p50 {statistics.median(rest):8.1f} ms  "
+        whole = "placement -> SSE" if hub_ms else "line -> SSE"
+        rest = [x - settle * 1000 for x in steps[whole]]
+        print(f"  {whole + ' - settle':24s} p50 {statistics.median(rest):8.1f} ms  "
               f"p95 {_percentile(rest, 0.95):8.1f} ms  max {max(rest):8.1f} ms")
         if misses:
             print(f"  {misses} births did not reach the feed within 10 s")

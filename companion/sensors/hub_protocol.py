@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 PROTOCOL_VERSION = 1
 LINE_MAX = 128
 TYPES = frozenset(
-    {"HELLO", "SEEN", "GONE", "HB", "FAULT", "READY", "SYNC", "ACK", "NAK"}
+    {"HELLO", "SEEN", "GONE", "HB", "FAULT", "READY", "SYNC", "ACK", "NAK", "FULL"}
 )
 _UID = re.compile(r"^(?:[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20})$")
 
@@ -64,7 +64,7 @@ class HubLine:
     params: dict[str, str] = field(default_factory=dict)  # key=value args (HELLO)
 
     def reader(self, count: int | None = None) -> int:
-        """The reader index of SEEN/GONE/FAULT/READY; raises BadLine if out of range."""
+        """The reader index of SEEN/GONE/FAULT/READY/FULL; raises BadLine if out of range."""
         try:
             r = int(self.args[0])
         except (IndexError, ValueError):
@@ -126,6 +126,8 @@ def parse_line(raw: bytes) -> HubLine:
         if len(args) == 3 and (not all(e.isdigit() for e in args[2].split(","))
                                or args[2].count(",") != args[1].count(",")):
             raise BadLine("HB: bad error counts")
+    elif kind == "FULL" and (len(args) != 2 or not all(a.isdigit() for a in args)):
+        raise BadLine("FULL: expected a reader and a count")
     elif kind == "SYNC" and (len(args) != 1 or not args[0].isdigit()):
         raise BadLine("SYNC: expected a count")
     return HubLine(seq, kind, args, params)

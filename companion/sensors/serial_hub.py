@@ -146,6 +146,8 @@ class _Reader:
         self.last_seen: float | None = None
         self.errors = 0  # faults
         self.read_errors = 0  # polls that lost a tag to a garbled answer (from HB)
+        self.full = 0  # tags its last poll found that the hub had no room to track (FULL)
+        self.overflows = 0  # FULL lines with a count above 0: times tags went untracked
         self.detail = ""
 
 
@@ -230,7 +232,8 @@ class SerialHub:
         """The link and readers now: up, degraded (a reader faulted), connecting or down."""
         with self._lock:
             if self.state == STREAMING:
-                faulted = [i for i, r in enumerate(self._readers) if r.state == "fault"]
+                faulted = [i for i, r in enumerate(self._readers)
+                           if r.state == "fault" or r.full]
                 state = "degraded" if faulted else "up"
             elif self.state in (OPENING, HELLO):
                 state = "connecting"
@@ -241,13 +244,14 @@ class SerialHub:
                 parts[0] += f" ({self.last_error})"
 
             for i, r in enumerate(self._readers):
-                parts.append(f"r{i} {r.state} {r.rate:.1f}/s")
+                parts.append(f"r{i} {r.state} {r.rate:.1f}/s"
+                             + (f" {r.full} tags untracked (hub full)" if r.full else ""))
             src = self._device()
             return Health(
                 source=src, t=time.monotonic(), device=src, state=state,
                 reads_per_s=round(sum(r.rate for r in self._readers), 2),
                 errors=self.bad_lines + self.gaps
-                + sum(r.errors + r.read_errors for r in self._readers),
+                + sum(r.errors + r.read_errors + r.overflows for r in self._readers),
                 detail="; ".join(parts),
             )
 
@@ -258,7 +262,8 @@ class SerialHub:
         space-separated, or None), ``reads_per_s`` (polls of its field per second),
         ``last_seen`` (epoch seconds of its last tag event, or None), ``errors`` (faults
         + garbled answers), ``faults``, ``read_errors``, ``last_error``, ``link`` (the
-        adapter's state)."""
+        adapter's state), ``untracked`` (tags its last poll found that the hub had no room
+        to track: ``FULL``), ``overflows`` (how often that began)."""
         now_wall, now = time.time(), time.monotonic()
         with self._lock:
             rows = []
@@ -279,6 +284,8 @@ class SerialHub:
                     "read_errors": r.read_errors,
                     "last_error": r.detail,
                     "link": self.state,
+                    "untracked": r.full,
+                    "overflows": r.overflows,
                 })
             return rows
 
@@ -544,6 +551,15 @@ class SerialHub:
                 rd = self._readers[r]
                 rd.state, rd.errors, rd.rate = "fault", rd.errors + 1, 0.0
                 rd.detail = " ".join(line.args[1:])
+            self._emit_health()
+        elif line.type == "FULL":
+            r = line.reader(n)
+            with self._lock:
+                rd = self._readers[r]
+                count = int(line.args[1])
+                if count and not rd.full:
+                    rd.overflows += 1
+                rd.full = count
             self._emit_health()
         elif line.type == "NAK":
             with self._lock:

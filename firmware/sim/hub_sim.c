@@ -10,7 +10,14 @@
  *   dead R [HH]      reader R stops answering (MISO reads HH, default 00)
  *   alive R          it answers again (as after a power cycle)
  *   noisy R PCT      PCT % of reader R's answers arrive garbled (parity error)
+ *   flicker R UIDHEX ON OFF   the tag (already added) is in the field ON ms, out of it
+ *                    OFF ms, over and over from now (a tag at the edge of a field)
+ *   glitch R         reader R resets itself (a supply dip): registers back to their
+ *                    power-up values, the chip still answers
  *   reset            the AVR resets (as when a host opens the port of a real board)
+ *   trace            from now on, print "T <us> <line>" for each line the hub sends and
+ *                    "T <us> > <command>" for each script command, <us> the AVR's
+ *                    simulated time in microseconds
  *   stats            "STATS overlap=N conflicts=N r0=transceives/answers ..."
  *   quit
  * overlap counts moments when two antennas were on at once; conflicts counts SPI
@@ -24,6 +31,7 @@
 
 #include <simavr/avr_ioport.h>
 #include <simavr/avr_spi.h>
+#include <simavr/avr_uart.h>
 #include <simavr/parts/uart_pty.h>
 #include <simavr/sim_avr.h>
 #include <simavr/sim_elf.h>
@@ -47,6 +55,26 @@ static int nchips;
 static avr_t *avr;
 static avr_irq_t *spi_in;
 static unsigned long overlap, conflicts;
+static int tracing;
+
+uint64_t sim_now_ns(void) { return avr ? avr->cycle * 1000ULL / 16ULL : 0; }
+
+static void on_uart_byte(struct avr_irq_t *irq, uint32_t value, void *param) {
+    (void)irq; (void)param;
+    static char buf[160];
+    static size_t len;
+    if (value == '\n') {
+        buf[len] = 0;
+        if (len && buf[len - 1] == '\r') buf[len - 1] = 0;
+        if (tracing) {
+            printf("T %llu %s\n", (unsigned long long)(sim_now_ns() / 1000), buf);
+            fflush(stdout);
+        }
+        len = 0;
+    } else if (len < sizeof buf - 1) {
+        buf[len++] = (char)value;
+    }
+}
 
 static void check_overlap(void) {
     int on = 0;
@@ -94,12 +122,51 @@ static int parse_uid(const char *hex, uint8_t *uid) {
     return (n == 4 || n == 7 || n == 10) ? n : -1;
 }
 
+/* simavr 1.6 completes every SPI byte 100 us after SPDR is written, whatever the clock
+ * (a real ATmega at 16 MHz with SPI at 4 MHz takes 2 us): 50 times too slow for a
+ * driver that is mostly SPI traffic. This write handler for SPDR takes the place of
+ * simavr's and completes the byte after 8 SCK periods, SCK = F_CPU / (4, 16, 64 or 128
+ * by SPR1:SPR0, halved by SPI2X) (ATmega328P datasheet, SPI section). */
+static avr_cycle_count_t spi_byte_done(avr_t *a, avr_cycle_count_t when, void *param) {
+    (void)when;
+    avr_spi_t *p = (avr_spi_t *)param;
+    avr_raise_interrupt(a, &p->spi);
+    avr_raise_irq(p->io.irq + SPI_IRQ_OUTPUT, a->data[p->r_spdr]);
+    return 0;
+}
+
+static void spi_write(avr_t *a, avr_io_addr_t addr, uint8_t v, void *param) {
+    static const int divider[4] = {4, 16, 64, 128};
+    avr_spi_t *p = (avr_spi_t *)param;
+    avr_regbit_clear(a, p->spi.raised);  /* writing SPDR clears SPIF */
+    avr_core_watch_write(a, addr, v);
+    int d = divider[a->data[p->r_spcr] & 0x03];
+    if (avr_regbit_get(a, p->spr[2])) d /= 2;
+    avr_cycle_timer_register(a, (avr_cycle_count_t)(8 * d), spi_byte_done, p);
+}
+
+static void clock_spi_faithfully(void) {
+    for (avr_io_t *io = avr->io_port; io; io = io->next)
+        if (io->kind && !strcmp(io->kind, "spi")) {
+            avr_spi_t *p = (avr_spi_t *)io;
+            avr->io[AVR_DATA_TO_IO(p->r_spdr)].w.c = spi_write;
+            avr->io[AVR_DATA_TO_IO(p->r_spdr)].w.param = p;
+            return;
+        }
+    fprintf(stderr, "no SPI module found\n");
+    exit(1);
+}
+
 static int command(char *line) {
     char verb[16] = "", arg[32] = "";
     int r = -1;
     int got = sscanf(line, "%15s %d %31s", verb, &r, arg);
     if (got < 1) return -1;
     if (!strcmp(verb, "quit")) exit(0);
+    if (!strcmp(verb, "trace")) {
+        tracing = 1;
+        return 0;
+    }
     if (!strcmp(verb, "reset")) {
         avr_reset(avr);
         return 0;
@@ -118,6 +185,16 @@ static int command(char *line) {
         int n = parse_uid(arg, uid);
         if (n < 0) return -1;
         return verb[0] == 'a' ? chip_add_tag(c, uid, n) : chip_remove_tag(c, uid, n);
+    }
+    if (!strcmp(verb, "flicker")) {
+        int on = 0, off = 0;
+        int n = parse_uid(arg, uid);
+        if (n < 0 || sscanf(line, "%*s %*d %*s %d %d", &on, &off) != 2) return -1;
+        return chip_flicker_tag(c, uid, n, on, off);
+    }
+    if (!strcmp(verb, "glitch")) {
+        chip_reset(c);
+        return 0;
     }
     if (!strcmp(verb, "dead")) {
         unsigned v = 0;
@@ -154,6 +231,7 @@ static void poll_stdin(void) {
     char *nl;
     while ((nl = memchr(buf, '\n', len))) {
         *nl = 0;
+        if (tracing) printf("T %llu > %s\n", (unsigned long long)(sim_now_ns() / 1000), buf);
         int rc = command(buf);
         printf("%s %s\n", rc == 0 ? "OK" : "ERR", buf);
         fflush(stdout);
@@ -200,12 +278,15 @@ int main(int argc, char **argv) {
         avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(rst[i].port), rst[i].bit),
                                 on_rst, &chips[i]);
     }
+    clock_spi_faithfully();
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_SPI_GETIRQ(0), SPI_IRQ_OUTPUT), on_spi_byte, NULL);
     spi_in = avr_io_getirq(avr, AVR_IOCTL_SPI_GETIRQ(0), SPI_IRQ_INPUT);
 
     static uart_pty_t pty;
     uart_pty_init(avr, &pty);
     uart_pty_connect(&pty, '0');
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT),
+                            on_uart_byte, NULL);
     printf("PTY %s\n", pty.port[0].slavename);
     fflush(stdout);
 

@@ -1,12 +1,35 @@
 #include "mfrc522_sim.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* HUB_SIM_DEBUG=1: every Transceive and antenna switch on stderr, with its time */
+static int debug_on(void) {
+    static int on = -1;
+    if (on < 0) on = getenv("HUB_SIM_DEBUG") != NULL;
+    return on;
+}
 
 enum {
     CommandReg = 0x01, ComIrqReg = 0x04, DivIrqReg = 0x05, ErrorReg = 0x06, Status2Reg = 0x08,
     FIFODataReg = 0x09, FIFOLevelReg = 0x0A, ControlReg = 0x0C, BitFramingReg = 0x0D,
-    CollReg = 0x0E, TxControlReg = 0x14, VersionReg = 0x37,
+    CollReg = 0x0E, TxControlReg = 0x14, TModeReg = 0x2A, TPrescalerReg = 0x2B,
+    TReloadRegH = 0x2C, TReloadRegL = 0x2D, VersionReg = 0x37,
 };
+
+/* ISO/IEC 14443-2/-3 type A at 106 kbit/s: one bit (etu) is 128 carrier cycles of
+ * 13.56 MHz; the PICC's frame delay time after a REQA/ANTICOLLISION/SELECT is 1236/fc
+ * (last bit 1; 1172/fc after a 0: the longer is taken). */
+#define FC_HZ 13560000ULL
+#define ETU_NS (128ULL * 1000000000ULL / FC_HZ)
+#define FDT_NS (1236ULL * 1000000000ULL / FC_HZ)
+
+/* Time on air of a frame of nbits data bits: start bit, one parity bit per whole byte,
+ * end of frame. */
+static uint64_t frame_ns(int nbits) {
+    return ETU_NS * (uint64_t)(1 + nbits + nbits / 8 + 1);
+}
 
 static uint16_t crc_a(const uint8_t *d, int n) {
     uint16_t c = 0x6363;
@@ -30,7 +53,38 @@ void chip_reset(sim_chip_t *c) {
     c->regs[TxControlReg] = 0x80;
     c->regs[VersionReg] = 0x92;
     c->fifo_n = 0;
+    c->busy = 0;
+    c->timer_ns = 0;
     tags_power_off(c);
+}
+
+/* Is the tag in the field now, and since when (the start of this stay)? */
+static int tag_coupled(const sim_tag_t *t, uint64_t now, uint64_t *since) {
+    if (!t->on_ns) {
+        *since = t->placed_ns;
+        return 1;
+    }
+    uint64_t phase = (now - t->placed_ns) % (t->on_ns + t->off_ns);
+    if (phase >= t->on_ns) return 0;
+    *since = now - phase;
+    return 1;
+}
+
+/* Brings the tag's state up to now (IDLE after any break in its power); 1 if it has been
+ * powered long enough to answer. */
+static int tag_ready(sim_chip_t *c, sim_tag_t *t, uint64_t now) {
+    uint64_t since;
+    if (!chip_antenna_on(c) || !tag_coupled(t, now, &since)) {
+        t->state = TAG_IDLE;
+        t->power_ns = 0;
+        return 0;
+    }
+    if (c->field_ns > since) since = c->field_ns;
+    if (since != t->power_ns) {
+        t->state = TAG_IDLE;
+        t->power_ns = since;
+    }
+    return now - since >= SIM_TAG_BOOT_NS;
 }
 
 void chip_cs(sim_chip_t *c, int low) {
@@ -49,7 +103,20 @@ int chip_add_tag(sim_chip_t *c, const uint8_t *uid, int len) {
     memcpy(t->uid, uid, (size_t)len);
     t->len = len;
     t->state = TAG_IDLE;
+    t->placed_ns = sim_now_ns();
     return 0;
+}
+
+int chip_flicker_tag(sim_chip_t *c, const uint8_t *uid, int len, int on_ms, int off_ms) {
+    if (on_ms <= 0 || off_ms < 0) return -1;
+    for (int i = 0; i < c->ntags; i++)
+        if (c->tags[i].len == len && memcmp(c->tags[i].uid, uid, (size_t)len) == 0) {
+            c->tags[i].placed_ns = sim_now_ns();
+            c->tags[i].on_ns = (uint64_t)on_ms * 1000000ULL;
+            c->tags[i].off_ns = (uint64_t)off_ms * 1000000ULL;
+            return 0;
+        }
+    return -1;
 }
 
 int chip_remove_tag(sim_chip_t *c, const uint8_t *uid, int len) {
@@ -119,10 +186,14 @@ static int answer_bytes(sim_chip_t *c, const uint8_t *b, int n) {
 
 static int tags_respond(sim_chip_t *c, const uint8_t *f, int n, int tx_last, int rx_align) {
     int nbits = tx_last ? (n - 1) * 8 + tx_last : n * 8;
+    uint64_t now = sim_now_ns();
+    int ready[SIM_TAGS_MAX];
+    for (int i = 0; i < c->ntags; i++) ready[i] = tag_ready(c, &c->tags[i], now);
     if (nbits == 7 && (f[0] == 0x26 || f[0] == 0x52)) {  /* REQA / WUPA */
         int bits[16], any = 0;
         for (int i = 0; i < c->ntags; i++) {
             sim_tag_t *t = &c->tags[i];
+            if (!ready[i]) continue;
             if (t->state == TAG_READY || t->state == TAG_ACTIVE) {
                 /* not a valid command in these states: back to IDLE, no answer */
                 t->state = TAG_IDLE;
@@ -143,7 +214,7 @@ static int tags_respond(sim_chip_t *c, const uint8_t *f, int n, int tx_last, int
     if (nbits == 32 && f[0] == 0x50 && f[1] == 0x00) {  /* HLTA */
         if (crc_a(f, 2) != (uint16_t)(f[2] | f[3] << 8)) return 0;
         for (int i = 0; i < c->ntags; i++)
-            if (c->tags[i].state == TAG_ACTIVE) c->tags[i].state = TAG_HALT;
+            if (ready[i] && c->tags[i].state == TAG_ACTIVE) c->tags[i].state = TAG_HALT;
         return 0;
     }
     if (n >= 2 && (f[0] == 0x93 || f[0] == 0x95 || f[0] == 0x97)) {
@@ -155,7 +226,7 @@ static int tags_respond(sim_chip_t *c, const uint8_t *f, int n, int tx_last, int
             int answered = 0, bits[8];
             for (int i = 0; i < c->ntags; i++) {
                 sim_tag_t *t = &c->tags[i];
-                if (t->state != TAG_READY || t->level != level) continue;
+                if (!ready[i] || t->state != TAG_READY || t->level != level) continue;
                 uint8_t cl[5];
                 int levels = tag_level_bytes(t, level, cl);
                 if (levels > 0 && memcmp(cl, f + 2, 5) == 0) {
@@ -193,7 +264,7 @@ static int tags_respond(sim_chip_t *c, const uint8_t *f, int n, int tx_last, int
         int bits[40], any = 0;
         for (int i = 0; i < c->ntags; i++) {
             sim_tag_t *t = &c->tags[i];
-            if (t->state != TAG_READY || t->level != level) continue;
+            if (!ready[i] || t->state != TAG_READY || t->level != level) continue;
             uint8_t cl[5];
             if (tag_level_bytes(t, level, cl) < 0) continue;
             int match = 1;
@@ -211,16 +282,49 @@ static int tags_respond(sim_chip_t *c, const uint8_t *f, int n, int tx_last, int
     return 0;  /* anything else: no tag answers */
 }
 
+/* The timer's period as programmed (MFRC522 datasheet 8.5: (2*TPrescaler+1) *
+ * (TReload+1) / 13.56 MHz); 0 when TAuto is clear (the timer does not start by itself). */
+static uint64_t timer_period_ns(const sim_chip_t *c) {
+    if (!(c->regs[TModeReg] & 0x80)) return 0;
+    uint64_t presc = ((uint64_t)(c->regs[TModeReg] & 0x0F) << 8) | c->regs[TPrescalerReg];
+    uint64_t reload = ((uint64_t)c->regs[TReloadRegH] << 8) | c->regs[TReloadRegL];
+    return (2 * presc + 1) * (reload + 1) * 1000000000ULL / FC_HZ;
+}
+
+/* Applies what has happened by now: the answer of a Transceive, the timer running out. */
+static void chip_update(sim_chip_t *c) {
+    uint64_t now = sim_now_ns();
+    if (c->timer_ns && now >= c->timer_ns) {
+        c->regs[ComIrqReg] |= 0x01;  /* TimerIRq */
+        c->timer_ns = 0;
+    }
+    if (c->busy && c->answered && now >= c->done_ns) {
+        c->busy = 0;
+        for (int i = 0; i < c->rx_n; i++) fifo_push(c, c->rx[i]);
+        c->regs[ErrorReg] |= c->rx_err;
+        c->regs[CollReg] = c->rx_coll;
+        c->regs[ControlReg] = c->rx_ctrl;
+        c->regs[ComIrqReg] |= c->rx_irq;
+    }
+}
+
+/* Starts a Transceive: the tags' answer is worked out now and lands when it would have
+ * been received (chip_update). */
 static void transceive(sim_chip_t *c) {
     uint8_t frame[64];
     int n = c->fifo_n;
     memcpy(frame, c->fifo, (size_t)n);
     c->fifo_n = 0;
     uint8_t bf = c->regs[BitFramingReg];
+    int tx_last = bf & 0x07, nbits = tx_last ? (n - 1) * 8 + tx_last : n * 8;
+    uint64_t tx_end = sim_now_ns() + frame_ns(nbits);
+    if (debug_on())
+        fprintf(stderr, "D %llu %p tx %02X bits %d\n", (unsigned long long)(sim_now_ns() / 1000),
+                (void *)c, frame[0], nbits);
+    uint8_t irq0 = c->regs[ComIrqReg], coll0 = c->regs[CollReg], ctrl0 = c->regs[ControlReg];
     c->regs[ErrorReg] = 0;
     c->transceives++;
-    int answered = chip_antenna_on(c) &&
-                   tags_respond(c, frame, n, bf & 0x07, (bf >> 4) & 0x07);
+    int answered = chip_antenna_on(c) && tags_respond(c, frame, n, tx_last, (bf >> 4) & 0x07);
     if (answered && c->noise_pct > 0) {
         c->rng ^= c->rng << 13;
         c->rng ^= c->rng >> 17;
@@ -232,12 +336,27 @@ static void transceive(sim_chip_t *c) {
             c->regs[ComIrqReg] |= 0x02; /* ErrIRq */
         }
     }
-    if (answered) {
-        c->answers++;
-        c->regs[ComIrqReg] |= 0x20 | 0x04;  /* RxIRq, HiAlertIRq-ish */
-    } else {
-        c->regs[ComIrqReg] |= 0x01;  /* TimerIRq: the 25 ms timer ran out */
-    }
+    if (answered) c->answers++;
+    /* the answer, held back until it has been received */
+    c->busy = 1;
+    c->answered = answered;
+    c->rx_n = c->fifo_n;
+    memcpy(c->rx, c->fifo, (size_t)c->fifo_n);
+    c->fifo_n = 0;
+    c->rx_err = c->regs[ErrorReg];
+    c->rx_coll = c->regs[CollReg];
+    c->rx_ctrl = c->regs[ControlReg];
+    c->rx_irq = (uint8_t)((c->regs[ComIrqReg] & ~irq0) | 0x20 | 0x04);  /* RxIRq, HiAlertIRq */
+    c->regs[ErrorReg] = 0;
+    c->regs[CollReg] = coll0;
+    c->regs[ControlReg] = ctrl0;
+    c->regs[ComIrqReg] = irq0;
+    int rx_bits = c->rx_n * 8 - ((c->rx_ctrl & 0x07) ? 8 - (c->rx_ctrl & 0x07) : 0);
+    c->done_ns = tx_end + FDT_NS + frame_ns(rx_bits);
+    uint64_t period = timer_period_ns(c);
+    c->timer_ns = period ? tx_end + period : 0;
+    /* the timer stops at the answer's 5th bit (start bit + 4) */
+    if (answered && c->timer_ns && tx_end + FDT_NS + 5 * ETU_NS <= c->timer_ns) c->timer_ns = 0;
 }
 
 static uint8_t reg_read(sim_chip_t *c, uint8_t a) {
@@ -260,6 +379,7 @@ static void reg_write(sim_chip_t *c, uint8_t a, uint8_t v) {
             chip_reset(c);
             c->regs[CommandReg] = 0x00;  /* reset done at once */
         } else {
+            if ((v & 0x0F) != 0x0C) c->busy = 0;  /* another command cancels a Transceive */
             c->regs[CommandReg] = v & 0x3F;
         }
         break;
@@ -279,6 +399,10 @@ static void reg_write(sim_chip_t *c, uint8_t a, uint8_t v) {
         if ((v & 0x80) && (c->regs[CommandReg] & 0x0F) == 0x0C) transceive(c);
         break;
     case TxControlReg:
+        if ((v & 0x03) && !(c->regs[TxControlReg] & 0x03)) c->field_ns = sim_now_ns();
+        if (debug_on())
+            fprintf(stderr, "D %llu %p field %d\n", (unsigned long long)(sim_now_ns() / 1000),
+                    (void *)c, v & 0x03);
         c->regs[TxControlReg] = v;
         if (!(v & 0x03)) tags_power_off(c);
         break;
@@ -289,6 +413,7 @@ static void reg_write(sim_chip_t *c, uint8_t a, uint8_t v) {
 
 uint8_t chip_byte(sim_chip_t *c, uint8_t mosi) {
     if (c->dead || c->rst_low) return c->dead ? c->dead_value : 0x00;
+    chip_update(c);
     if (c->first) {
         c->first = 0;
         c->read_mode = (mosi & 0x80) != 0;

@@ -99,56 +99,92 @@ struct Recorder {
     }
 };
 
-static void poll(presence::Table<3>& t, Recorder& rec, std::vector<uint8_t> uids) {
-    t.begin_poll();
+static const presence::Timing kT = {2, 3, 300};
+
+// One poll of reader 0 at time `ms` that found the UIDs {u, 1, 2, 3}.
+static void poll(presence::Pool<3>& t, Recorder& rec, std::vector<uint8_t> uids, uint16_t ms,
+                 uint8_t* dropped = nullptr) {
+    t.begin_poll(0);
     for (uint8_t u : uids) {
         uint8_t uid[4] = {u, 1, 2, 3};
-        t.saw(uid, 4);
+        if (!t.saw(0, uid, 4) && dropped) (*dropped)++;
     }
-    t.end_poll(2, 3, rec);
+    t.end_poll(0, ms, kT, rec);
 }
 
 static void test_presence() {
-    presence::Table<3> t;
+    presence::Pool<3> t;
     Recorder rec;
-    poll(t, rec, {0xA0});
+    uint16_t ms = 65000;  // the 16-bit clock wraps during the test
+    poll(t, rec, {0xA0}, ms += 20);
     CHECK(rec.events.empty());  // one poll is not enough (k = 2)
-    poll(t, rec, {0xA0});
+    CHECK(t.urgent(0) && !t.urgent(1));  // a new tag wants its second sighting soon
+    poll(t, rec, {0xA0}, ms += 20);
     CHECK(rec.events.size() == 1 && rec.events[0] == "SEEN A0");
-    poll(t, rec, {0xA0});
+    CHECK(!t.urgent(0));
+    poll(t, rec, {0xA0}, ms += 20);
     CHECK(rec.events.size() == 1);  // no repeat
     // a blip: seen once then missed → never reported
-    poll(t, rec, {0xA0, 0xB0});
-    poll(t, rec, {0xA0});
+    poll(t, rec, {0xA0, 0xB0}, ms += 20);
+    poll(t, rec, {0xA0}, ms += 20);
     CHECK(rec.events.size() == 1);
-    // two misses do not make it gone (m = 3), the third does
-    poll(t, rec, {});
-    poll(t, rec, {});
+    // three misses in 60 ms are not a departure (a flicker): it must be missed 300 ms
+    poll(t, rec, {}, ms += 20);
+    CHECK(t.urgent(0));  // a present tag just missed: poll again soon
+    poll(t, rec, {}, ms += 20);
+    poll(t, rec, {}, ms += 20);
     CHECK(rec.events.size() == 1);
-    poll(t, rec, {0xA0});  // back before the third miss: counter restarts
-    poll(t, rec, {});
-    poll(t, rec, {});
+    poll(t, rec, {0xA0}, ms += 20);  // back: the counters start again
+    uint16_t last = ms;
+    poll(t, rec, {}, ms = (uint16_t)(last + 100));
+    poll(t, rec, {}, ms = (uint16_t)(last + 200));
+    poll(t, rec, {}, ms = (uint16_t)(last + 299));
     CHECK(rec.events.size() == 1);
-    poll(t, rec, {});
+    poll(t, rec, {}, ms = (uint16_t)(last + 300));
     CHECK(rec.events.size() == 2 && rec.events[1] == "GONE A0");
-    CHECK(t.present_count() == 0);
-    // full table: the fourth UID is counted as an overflow, the others work
-    poll(t, rec, {1, 2, 3, 4});
-    CHECK(t.overflows == 1);
-    poll(t, rec, {1, 2, 3});
-    CHECK(t.present_count() == 3);
+    // long polls: missed for 300 ms but by fewer than m = 3 polls is not gone either
+    poll(t, rec, {0xC0}, ms += 20);
+    poll(t, rec, {0xC0}, ms += 20);
+    poll(t, rec, {}, ms += 400);
+    poll(t, rec, {}, ms += 400);
+    CHECK(rec.events.size() == 3);
+    poll(t, rec, {}, ms += 400);
+    CHECK(rec.events.size() == 4 && rec.events[3] == "GONE C0");
+    CHECK(t.present_count(0) == 0);
+    // the pool is full: the fourth UID is counted for the caller to report, the others work
+    uint8_t dropped = 0;
+    poll(t, rec, {1, 2, 3, 4}, ms += 20, &dropped);
+    CHECK(dropped == 1);
+    poll(t, rec, {1, 2, 3}, ms += 20);
+    CHECK(t.present_count(0) == 3);
+    // the same UID on two readers is two slots; a reader's poll leaves the other's alone
+    presence::Pool<4> p;
+    Recorder r3;
+    uint8_t u[4] = {9, 9, 9, 9};
+    for (uint16_t i = 0; i < 2; i++)
+        for (uint8_t r = 0; r < 2; r++) {
+            p.begin_poll(r);
+            p.saw(r, u, 4);
+            p.end_poll(r, (uint16_t)(i * 20), kT, r3);
+        }
+    CHECK(p.present_count(0) == 1 && p.present_count(1) == 1);
+    for (uint16_t i = 0; i < 5; i++) {
+        p.begin_poll(1);
+        p.end_poll(1, (uint16_t)(100 + i * 100), kT, r3);
+    }
+    CHECK(p.present_count(0) == 1 && p.present_count(1) == 0);
     // 7-byte UIDs and 4-byte UIDs with the same prefix are different tags
-    presence::Table<3> u;
+    presence::Pool<3> q;
     Recorder r2;
     uint8_t seven[7] = {0x04, 1, 2, 3, 4, 5, 6};
     for (int i = 0; i < 2; i++) {
-        u.begin_poll();
-        u.saw(seven, 7);
-        u.saw(seven, 4);
-        u.end_poll(2, 3, r2);
+        q.begin_poll(0);
+        q.saw(0, seven, 7);
+        q.saw(0, seven, 4);
+        q.end_poll(0, (uint16_t)(i * 20), kT, r2);
     }
-    CHECK(u.present_count() == 2);
-    CHECK(!u.saw(seven, 11) && !u.saw(seven, 0));
+    CHECK(q.present_count(0) == 2);
+    CHECK(!q.saw(0, seven, 11) && !q.saw(0, seven, 0));
 }
 
 static void test_crc_a() {

@@ -18,15 +18,18 @@ from companion.sensors.hub_protocol import frame
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
+# The firmware tree whose image the tests run (the harness is always this checkout's):
+# VILLAGE_HUB_FIRMWARE=/some/other/firmware runs the same tests on another version of it.
+IMAGE_TREE = Path(os.environ.get("VILLAGE_HUB_FIRMWARE", FIRMWARE))
 _build_lock = threading.Lock()
 
 
 def build_firmware(board: str = "uno") -> Path:
     """`make` (BOARD=…) in firmware/; returns the .elf. Raises CalledProcessError."""
     with _build_lock:
-        subprocess.run(["make", "-s", f"BOARD={board}"], cwd=FIRMWARE, check=True,
+        subprocess.run(["make", "-s", f"BOARD={board}"], cwd=IMAGE_TREE, check=True,
                        capture_output=True)
-    return FIRMWARE / f"build-{board}" / "village_hub.elf"
+    return IMAGE_TREE / f"build-{board}" / "village_hub.elf"
 
 
 def build_sim() -> Path:
@@ -45,13 +48,17 @@ def wait_for(cond: Callable[[], object], timeout: float, step: float = 0.01) -> 
 
 
 class SimHub:
-    """The firmware image running in simavr (firmware/sim/hub_sim); `.pty` is its UART."""
+    """The firmware image running in simavr (firmware/sim/hub_sim); `.pty` is its UART.
+    After `trace()`, `.trace` collects (simulated µs, text) of every line the hub sends
+    and of every script command (text "> command")."""
 
     def __init__(self, elf: Path, mcu: str = "atmega328p") -> None:
         self.proc = subprocess.Popen(
             [str(build_sim()), str(elf), mcu], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, text=True, bufsize=1)
         self._out: queue.Queue[str] = queue.Queue()
+        self.trace_lock = threading.Lock()
+        self.traced: list[tuple[int, str]] = []
         threading.Thread(target=self._pump, daemon=True).start()
         self.pty = ""
         deadline = time.monotonic() + 10
@@ -65,7 +72,12 @@ class SimHub:
         assert self.proc.stdout is not None
         with contextlib.suppress(ValueError, OSError):  # closed by close()
             for line in self.proc.stdout:
-                self._out.put(line.rstrip("\n"))
+                if line.startswith("T "):
+                    _, us, text = line.rstrip("\n").split(" ", 2)
+                    with self.trace_lock:
+                        self.traced.append((int(us), text))
+                else:
+                    self._out.put(line.rstrip("\n"))
 
     def cmd(self, text: str) -> str:
         """Send one script command; returns the harness's answer line (OK/ERR/STATS)."""
@@ -80,6 +92,48 @@ class SimHub:
             elif line.endswith(text) and line.split(" ", 1)[0] in ("OK", "ERR"):
                 assert line.startswith("OK"), line
                 return answer or line
+
+    def cmds(self, texts: list[str]) -> None:
+        """Send several script commands in one write (applied in the same instant of
+        simulated time) and wait for each answer."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write("".join(t + "\n" for t in texts))
+        self.proc.stdin.flush()
+        waiting = list(texts)
+        while waiting:
+            line = self._out.get(timeout=10)
+            verdict, _, text = line.partition(" ")
+            if verdict in ("OK", "ERR") and text in waiting:
+                assert verdict == "OK", line
+                waiting.remove(text)
+
+    def trace(self) -> None:
+        """Start collecting the time-stamped trace (`traced`, `lines`)."""
+        self.cmd("trace")
+
+    def lines(self, since_us: int = 0) -> list[tuple[int, str, list[str]]]:
+        """The hub's traced lines from `since_us` on: (µs, TYPE, arguments), checksum cut."""
+        with self.trace_lock:
+            rows = list(self.traced)
+        out = []
+        for us, text in rows:
+            if us < since_us or text.startswith(">"):
+                continue
+            words = text.split("*", 1)[0].split()
+            if len(words) >= 2:
+                out.append((us, words[1], words[2:]))
+        return out
+
+    def now_us(self) -> int:
+        """The simulated time of a no-op command (needs `trace()`)."""
+        self.cmd("trace")
+        with self.trace_lock:
+            return max(us for us, text in self.traced if text == "> trace")
+
+    def command_time(self, text: str) -> int:
+        """Simulated µs at which the script command `text` was applied (the last one)."""
+        with self.trace_lock:
+            return max(us for us, t in self.traced if t == "> " + text)
 
     def stats(self) -> dict[str, str]:
         return dict(p.split("=", 1) for p in self.cmd("stats").split()[1:])

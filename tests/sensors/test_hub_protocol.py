@@ -32,6 +32,8 @@ def test_good_lines_parse() -> None:
     assert hello.params["status"] == "OFO" and hello.params["id"] == "1"
     assert parse_line(frame("9 HB 1000 10,F,3")[:-2]).args == ("1000", "10,F,3")
     assert parse_line(frame("9 HB 1000 10,F,3 0,2,0")[:-2]).args[2] == "0,2,0"
+    full = parse_line(frame("9 FULL 2 6")[:-2])
+    assert (full.type, full.reader(3), full.args[1]) == ("FULL", 2, "6")
 
 
 @pytest.mark.parametrize("raw", [
@@ -46,6 +48,7 @@ def test_unframed_lines_are_bad(raw: bytes) -> None:
 @pytest.mark.parametrize("body", [
     "7 SEEN 2 04A1", "7 SEEN x 04A1B2C3", "7 SEEN 2 04a1b2c3", "7 SEEN 2 04A1B2C3 9",
     "300 HB 1 2", "x HB 1 2", "7 HB 1 2,?", "7 HB 1 2,3 0", "7 HB 1 2,3 0,x", "7 FLY 1", "7 SYNC", "7 FAULT",
+    "7 FULL", "7 FULL 1", "7 FULL 1 x", "7 FULL 1 2 3",
     "0 HELLO other-device proto=1 readers=1 status=O",
     "0 HELLO village-hub proto=1 readers=2 status=O", "0 HELLO village-hub proto=1 readers=1",
     "0 HELLO village-hub proto=1 readers=1 status=O junk",
