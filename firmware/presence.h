@@ -17,10 +17,10 @@ enum Event : uint8_t { EV_SEEN, EV_GONE };
 
 struct Slot {
     uint8_t uid[UID_MAX];
-    uint8_t len;
+    uint8_t len : 4;       // 4, 7 or 10 bytes (bit fields: 48 slots fit the Uno's RAM)
+    uint8_t state : 2;     // a SlotState
+    uint8_t seen_now : 1;  // found by the poll in progress
     uint8_t reader;
-    uint8_t state;
-    bool seen_now;
     uint8_t count;     // PENDING: polls in a row that found it; PRESENT: polls that missed it
     uint16_t last_ms;  // PRESENT: low 16 bits of the clock when a poll last found it
 };
