@@ -54,10 +54,13 @@ def apply_unchecked(st: GameState, action: Action) -> GameState:
 
 def anytime_actions(st: GameState, color: Color) -> list[Action]:
     """What ``color`` may do at any moment besides the pending decision (a module's: claim
-    a life goal, cash a treasure). Empty once the game is over."""
+    a life goal, cash a treasure). Once the game is over, only what the rules allow even
+    then (an action type with ``after_the_end``: a life goal met by the last move, seed 003
+    LA2 « même en fin de partie »)."""
+    found = [a for options in st.rules.anytime for a in options(st, color)]
     if st.phase == "over":
-        return []
-    return [a for options in st.rules.anytime for a in options(st, color)]
+        return [a for a in found if getattr(a, "after_the_end", False)]
+    return found
 
 
 def hand_reports(st: GameState, color: Color) -> list[Action]:

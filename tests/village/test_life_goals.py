@@ -298,3 +298,48 @@ def test_malformed_goal_data_is_named() -> None:
     del values["goals.prestige"]
     with pytest.raises(BoardDataError, match=r"lacks \['goals.prestige'\]"):
         lg.build_data(values)
+
+
+def _to_the_end_with(goal: str, claims: str, seed: int = 1) -> GameState:
+    """A random two-player game to its end, Red's silver goal forced to ``goal`` (the deal
+    is drawn as usual, then Red's tile is swapped: goals change no decision, so the game
+    plays out the same whatever Red holds)."""
+    import random
+
+    import companion.village as v
+    from companion import bags
+
+    rng = random.Random(seed)
+    st = v.new_game(["red", "blue"], modules=["life_goals"], goal_claims=claims)
+    while st.phase != "over":
+        spec = v.chance_spec(st)
+        if spec is None:
+            st = v.apply(st, rng.choice(v.legal_actions(st)))
+            continue
+        outcome = bags.draw_with_rng(spec, rng)
+        if outcome["type"] == "deal_goals" and outcome["tier"] == "silver":
+            hands = outcome["hands"]
+            other = next((c for c, g in hands.items() if g == goal), None)
+            if other is not None:
+                hands[other] = hands["red"]
+            hands["red"] = goal
+        st = v.apply(st, outcome)
+    return st
+
+
+def test_a_goal_met_by_the_last_move_can_still_be_claimed() -> None:
+    """Seed 003 LA2: « À n'importe quel moment du jeu (même en fin de partie) »: a goal met
+    at the end is claimed after the last move, by hand or automatically."""
+    import companion.village as v
+    from companion.village.modules.goal_actions import ClaimGoal
+
+    st = _to_the_end_with("writer", "manual")
+    assert st.phase == "over" and st.goals is not None
+    claim = ClaimGoal(Color.RED, "writer")
+    assert claim in v.anytime_actions(st, Color.RED)
+    before = st.p[Color.RED].prestige
+    after = v.apply(st, claim)
+    assert after.p[Color.RED].prestige > before and after.phase == "over"
+    assert "writer" in after.goals.claimed[Color.RED]
+    auto = _to_the_end_with("writer", "auto")
+    assert "writer" in auto.goals.claimed.get(Color.RED, frozenset())

@@ -530,3 +530,45 @@ def test_malformed_port_data_is_named() -> None:
     v["port.sea"]["lanes"].append(["C", "Z"])
     with pytest.raises(BoardDataError, match="bad lane"):
         build_data(v)
+
+
+def test_either_of_two_identical_captain_cards_may_be_named() -> None:
+    """Seed 003 PV3 « Choisissez n'importe quel capitaine de n'importe quelle pile »: when a
+    box holds two alike cards (the box check may say so), naming the one actually taken is
+    the same choice as the listed one (alike cards are interchangeable: one of them leaves
+    the pile)."""
+    import copy
+    import random
+
+    import companion.village as v
+    from companion import bags
+    from companion.village.modules.module_data import shipped_values
+    from companion.village.modules.port_actions import Recruit
+
+    values = copy.deepcopy(shipped_values("port"))
+    captains = values["port.captains"]
+    twin = {**copy.deepcopy(captains[0]), "id": "c1-twin"}
+    captains.append(twin)
+    rng = random.Random(2)
+    st = v.new_game(["red", "blue"], modules=["port"], module_values=values)
+    for _ in range(3000):
+        spec = v.chance_spec(st)
+        if spec is not None:
+            st = v.apply(st, bags.draw_with_rng(spec, rng))
+            continue
+        offers = v.legal_actions(st)
+        recruits = [a for a in offers if isinstance(a, Recruit)]
+        if any(a.captain == captains[0]["id"] for a in recruits):
+            break
+        travel = [a for a in offers if getattr(a, "space", None) == "travel"]
+        st = v.apply(st, rng.choice(recruits or travel or offers))
+    else:
+        raise AssertionError("no recruit step offered the first captain")
+    listed = next(a for a in recruits if a.captain == captains[0]["id"])
+    assert all(a.captain != "c1-twin" for a in recruits)  # alike cards: one choice
+    after = v.apply(st, Recruit(listed.player, "c1-twin"))
+    assert after.port is not None and st.port is not None
+    pair = {captains[0]["id"], "c1-twin"}
+    assert len(pair & set(after.port.captains)) == 1 == len(pair & set(st.port.captains)) - 1
+    assert after.port.ships[listed.player].captain in pair
+    assert after.p[listed.player].coins == st.p[listed.player].coins - captains[0]["cost"]

@@ -16,10 +16,12 @@ from .life_goals import TIER, GoalsState, Tier, pool, still_to_deal
 
 @dataclass(frozen=True, slots=True)
 class ClaimGoal(Decision):
-    """Reveal one's goal and win its prestige (LA2), at any moment."""
+    """Reveal one's goal and win its prestige (LA2), at any moment, the end of the game
+    included (« même en fin de partie »)."""
 
     type: ClassVar[str] = "claim_goal"
     anytime: ClassVar[bool] = True
+    after_the_end: ClassVar[bool] = True
     goal: str
 
 

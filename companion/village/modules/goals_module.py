@@ -96,7 +96,8 @@ def claims(st: GameState, color: Color) -> list[Action]:
 
 
 def auto_claims(st: GameState) -> None:
-    if st.goals is not None and st.goals.auto and st.phase not in NEXT and st.phase != "over":
+    # LA2 « même en fin de partie »: the last move's goals are claimed too
+    if st.goals is not None and st.goals.auto and st.phase not in NEXT:
         lg.auto_claim(st, st.goals, st.players, _data(st), st.port)
 
 

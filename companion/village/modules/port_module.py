@@ -16,7 +16,14 @@ from ..rules import GameConfig, Module, Phase, Zone
 from ..state import GameState
 from ..vocabulary import INFLUENCE, Color, Section, Space
 from . import port as pt
-from .port_actions import VOYAGE_ACTIONS, CashTreasure, DrawTreasure, Load, SellExotic
+from .port_actions import (
+    VOYAGE_ACTIONS,
+    CashTreasure,
+    DrawTreasure,
+    Load,
+    Recruit,
+    SellExotic,
+)
 from .port_data import PortData, build_data
 
 
@@ -137,8 +144,10 @@ def treasures_at_the_end(st: GameState, color: Color, parts: dict[str, int]) -> 
         parts["coins"] += sum(data.treasures[t] for t in _ps(st).ships[color].treasures)
 
 
-def canonical_load(st: GameState, a: Action) -> Action:
-    assert isinstance(a, Load)
+def canonical_voyage(st: GameState, a: Action) -> Action:
+    """Interchangeable members on a load, and (PV3 « n'importe quel capitaine de
+    n'importe quelle pile ») a captain card alike to a listed one (same cost and rate):
+    the same choice as the one listed."""
     return pt.canonical(st, _ps(st), _data(st), a)
 
 
@@ -213,5 +222,5 @@ def module() -> Module:
             SellExotic: explain,
             CashTreasure: explain,
         },
-        canonical={Load: canonical_load},
+        canonical={Load: canonical_voyage, Recruit: canonical_voyage},
     )
