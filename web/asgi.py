@@ -76,10 +76,13 @@ def _event_bytes(notice: Notice) -> bytes:
     return notice.encoded
 
 
-SEND_BYTES: Final = 64 * 1024
-"""At most this much is handed to the transport at once: a reader that stops reading then
-holds about this much of the process's memory (and its socket's send buffer in the kernel),
-not the whole history it asked for."""
+FAN_OUT_SLICE: Final = 100
+"""Spectators' streams given an event per turn of the event loop (see `LiveHub._broadcast`)."""
+SEND_BYTES: Final = 16 * 1024
+"""At most this much is handed to the transport at once (whose write buffer pauses the
+stream past 16 KiB, `web.connections`): a reader that stops reading then holds about twice
+this much of the process's memory and its socket's send buffer in the kernel, not the whole
+history it asked for."""
 
 
 class _Stream:
@@ -181,6 +184,7 @@ class LiveHub:
         self.catching_up: dict[_Stream, list[tuple[int, Notice]]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._beat: asyncio.Task[None] | None = None
+        self._fan_out: deque[tuple[int, Notice, list[_Stream]]] = deque()
 
     def attach(self) -> None:
         """Bind to the running loop: listen to the service, start the heartbeat (once)."""
@@ -218,12 +222,39 @@ class LiveHub:
         )
 
     def _broadcast(self, number: int, notice: Notice) -> None:
-        data = _event_bytes(notice)
-        for stream in self._in_order():
-            if stream.mark is None:
-                self.catching_up[stream].append((number, notice))
-            elif number > stream.mark:
-                stream.push(data, self.max_buffered)
+        """Give a stored event to every stream: those with a token at once, the crowd in
+        slices of `FAN_OUT_SLICE` streams per turn of the loop, event after event in
+        order, so the table's next request is read between two slices instead of after
+        thousands of spectators' writes."""
+        crowd = []
+        for stream in self.streams:
+            if stream.reserved:
+                self._give(stream, number, notice)
+            else:
+                crowd.append(stream)
+        self._fan_out.append((number, notice, crowd))
+        if len(self._fan_out) == 1:
+            self._next_slice(0)
+
+    def _give(self, stream: _Stream, number: int, notice: Notice) -> None:
+        if stream.mark is None:
+            self.catching_up[stream].append((number, notice))
+        elif number > stream.mark:
+            stream.push(_event_bytes(notice), self.max_buffered)
+
+    def _next_slice(self, start: int) -> None:
+        number, notice, crowd = self._fan_out[0]
+        for stream in crowd[start : start + FAN_OUT_SLICE]:
+            if stream in self.streams:
+                self._give(stream, number, notice)
+        if start + FAN_OUT_SLICE < len(crowd):
+            assert self.loop is not None
+            self.loop.call_soon(self._next_slice, start + FAN_OUT_SLICE)
+            return
+        self._fan_out.popleft()
+        if self._fan_out:
+            assert self.loop is not None
+            self.loop.call_soon(self._next_slice, 0)
 
     async def _heartbeats(self) -> None:
         while True:

@@ -179,6 +179,8 @@ def guarded_protocol(connections: Connections) -> type[HttpToolsProtocol]:
             self._header_bytes = 0
             self._disarm()
             if self.url.startswith(b"/api/events"):
+                # a stalled reader holds ~16 KiB queued in the process, 64 KiB in the kernel
+                self.transport.set_write_buffer_limits(high=16 * 1024)
                 sock = self.transport.get_extra_info("socket")
                 if sock is not None:
                     with contextlib.suppress(OSError):  # a socket that refuses keeps its own
