@@ -30,7 +30,8 @@ needs_playwright()
 
 HD = {"width": 1920, "height": 1080}
 ARTEFACTS = re.compile(
-    r"\{'|\{\"|\bnull\b|\bundefined\b|\bNaN\b|/api/|\[object|\b[a-z]+_[a-z]+(?:_[a-z]+)*\b"
+    r"\{'|\{\"|\bnull\b|\bundefined\b|\bNaN\b|/api/|\[object"
+    r"|\b[A-Za-z]+_[A-Za-z]+(?:_[A-Za-z]+)*\b"  # snake_case and ALL_CAPS program names
 )
 
 

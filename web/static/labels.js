@@ -62,8 +62,15 @@ const GROUPS = {
   privilege: "Council privilege", church: "Church", die: "Who dies",
   buyout: "Buy out of the black bag", church_move: "Move in the church", done: "Done",
   virtual_draw: "Draw", fill_bag: "Draw", mass_draw: "Draw", reveal_customers: "Draw",
+  // Le Port's voyage and market, Objectifs de vie
+  recruit: "Hire a captain", load: "Load the ship", sail: "Sail", disembark: "Land",
+  anchor: "Stay at sea", island_sell: "Sell on the island", island_take: "Take from the island",
+  mission: "Mission church", leave_island: "Leave the island", return_port: "Return to port",
+  sell_exotic: "Sell cocoa or tea", cash_treasure: "Cash a treasure",
+  draw_treasure: "Draw", deal_goals: "Draw", claim_goal: "Claim a life goal",
 };
-export const groupOf = (a) => GROUPS[a.type] || cap(a.type);
+// A type without a heading of its own still reads as words, never as a program name.
+export const groupOf = (a) => GROUPS[a.type] || cap(String(a.type).replace(/_/g, " "));
 
 // The label of one action's button: "Take brown cube from Harvest". `where(member)`, if
 // given, tells where a member stands (for choices between members).

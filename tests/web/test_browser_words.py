@@ -1,0 +1,29 @@
+"""Every action the engine knows has a heading and a button label in words on the play page:
+no program name (``return_port``, shown as ``RETURN_PORT`` by the headings' capitals) can
+reach the table, whatever module adds it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from browserkit import BROWSER, TOKEN, Server, needs_playwright, open_page
+
+from companion import village as v
+
+pytestmark = BROWSER
+needs_playwright()
+
+PROGRAM_NAME = re.compile(r"\b[A-Za-z]+_[A-Za-z_]+\b")
+
+
+def test_every_action_type_has_a_heading_in_words(server: Server, browser: Any) -> None:
+    page = open_page(browser, server.url + f"/play#token={TOKEN}")
+    kinds = sorted(v.ACTION_TYPES) + ["virtual_draw"]
+    headings = page.evaluate(
+        "kinds => import('/static/labels.js').then(m => kinds.map(k => m.groupOf({type: k})))",
+        kinds,
+    )
+    named = dict(zip(kinds, headings, strict=True))
+    wrong = {k: h for k, h in named.items() if PROGRAM_NAME.search(h) or not h}
+    assert not wrong, f"headings that are program names: {wrong}"
