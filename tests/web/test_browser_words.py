@@ -19,7 +19,7 @@ PROGRAM_NAME = re.compile(r"\b[A-Za-z]+_[A-Za-z_]+\b")
 
 def test_every_action_type_has_a_heading_in_words(server: Server, browser: Any) -> None:
     page = open_page(browser, server.url + f"/play#token={TOKEN}")
-    kinds = sorted(v.ACTION_TYPES) + ["virtual_draw"]
+    kinds = [*sorted(v.ACTION_TYPES), "virtual_draw"]
     headings = page.evaluate(
         "kinds => import('/static/labels.js').then(m => kinds.map(k => m.groupOf({type: k})))",
         kinds,
