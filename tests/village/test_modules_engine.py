@@ -419,13 +419,15 @@ def test_the_taker_reports_a_treasure_drawn_by_hand_by_its_value() -> None:
     assert [a.to_json() for a in v.hand_reports(st, RED)] == offer  # the same choices
     after = v.apply(st, {"type": "draw_treasure", "tile": twins[0]})
     assert after.port is not None and after.port.ships[RED].hold == [f"treasure:{twins[1]}"]
-    # none of a value left: refused, nothing changed
+    # none of a value left by the companion's count: taken as reported (never refused: a
+    # refusal would say the others hold them all), on a tile still in the stack
     for t in twins[1:]:
         ps.treasures.remove(t)
-    before = v.summary(st)
-    with pytest.raises(IllegalAction, match="no treasure tile of that value"):
-        v.apply(st, {"type": "draw_treasure", "tile": twins[0]})
-    assert v.summary(st) == before
+    after = v.apply(st, {"type": "draw_treasure", "tile": twins[0]})
+    assert after.port is not None
+    (held,) = after.port.ships[RED].hold
+    assert held.startswith("treasure:") and held[len("treasure:"):] not in twins
+    assert after.port.reported == {held[len("treasure:"):]: low}
 
 
 def port_voyage(color: Color) -> Voyage:

@@ -376,7 +376,7 @@ def test_a_treasure_is_drawn_face_down_and_cashed_after_unloading(three: GameSta
         pt.apply_voyage(st, ps, FULL, action)
     assert pt.voyage_options(st, ps, FULL) == []  # a chance point
     assert pt.draw_treasure_spec(ps) == tuple(sorted(FULL.treasures))
-    with pytest.raises(IllegalAction, match="no treasure tile of that value"):
+    with pytest.raises(IllegalAction, match="not a treasure tile of this box"):
         pt.apply_draw_treasure(ps, DrawTreasure("t9"))
     pt.apply_draw_treasure(ps, DrawTreasure("t6"))
     assert ps.ships[RED].hold == ["treasure:t6"] and "t6" not in ps.treasures
@@ -572,3 +572,37 @@ def test_either_of_two_identical_captain_cards_may_be_named() -> None:
     assert len(pair & set(after.port.captains)) == 1 == len(pair & set(st.port.captains)) - 1
     assert after.port.ships[listed.player].captain in pair
     assert after.p[listed.player].coins == st.p[listed.player].coins - captains[0]["cost"]
+
+
+def test_a_treasure_value_reported_is_never_refused_and_tells_nothing() -> None:
+    """A treasure drawn by hand has one witness. An earlier taker's misread can leave the
+    companion's stack without the value an honest taker now reads; refusing would also tell
+    a deliberate misreporter that every tile of that value is out (held by others). So a
+    printed value is always taken as reported: the tile recorded is one left in the stack,
+    the value is the one reported, for its holder's page, cashing and the end."""
+    import companion.village as v
+    from companion.village.modules.port import Voyage
+
+    st = v.new_game(["red", "blue"], modules=["port"])
+    assert st.port is not None and st.port.data is not None
+    values = st.port.data.treasures
+    five = next(t for t, c in values.items() if c == 5)
+    st.port.treasures.remove(five)  # the only 5 already drawn (held face down by Blue)
+    st.port.ships[Color.BLUE].treasures.append(five)
+    st.port.voyage = Voyage(Color.RED, step="treasure")
+    st.phase = "draw_treasure"
+    offered = v.hand_reports(st, Color.RED)
+    report = next(a for a in offered if values[a.to_json()["tile"]] == 5)
+    after = v.apply(st, report)  # not refused
+    assert after.port is not None
+    (held,) = [p for p in after.port.ships[Color.RED].hold if p.startswith("treasure:")]
+    tile = held.split(":", 1)[1]
+    assert tile != five and tile not in after.port.treasures  # a real tile, out of the stack
+    red = v.view(after, "red")["port"]["ships"]["red"]
+    assert red["treasure_coins"][tile] == 5  # the holder sees what they reported
+    assert "5" not in str(v.view(after, "blue")["port"]["ships"]["red"])
+    public = v.view(after, "table")["port"]
+    assert public["ships"]["red"]["hold"] == ["treasure:?"]
+    from companion.village.invariants import violations
+
+    assert violations(after) == []

@@ -65,7 +65,10 @@ def headline(before: GameState, a: Any, after: GameState, viewer: str) -> str:
     if isinstance(a, pa.SellExotic):
         return f"{who} sells {ITEMS[a.item]} at the market."
     if isinstance(a, pa.CashTreasure):
-        coins = before.port.data.treasures[a.tile] if before.port and before.port.data else 0
+        from .port import treasure_value
+
+        ps = before.port
+        coins = treasure_value(ps, ps.data, a.tile) if ps is not None and ps.data else 0
         return f"{who} turns a treasure face up: {coins} coins."
     if isinstance(a, pa.DrawTreasure):
         return "A treasure is drawn, face down."

@@ -102,6 +102,7 @@ class PortState:
     cashed: list[str] = field(default_factory=list)  # treasures cashed, back in the box
     discarded: list[str] = field(default_factory=list)  # captains out of the game (PV30)
     data: PortData | None = None  # the printed values (shared, immutable)
+    reported: dict[str, int] = field(default_factory=dict)  # tile → value its holder read
 
     def clone(self) -> PortState:
         return PortState(
@@ -117,6 +118,7 @@ class PortState:
             list(self.cashed),
             list(self.discarded),
             self.data,
+            dict(self.reported),
         )
 
 
@@ -490,17 +492,28 @@ def draw_treasure_spec(ps: PortState) -> tuple[str, ...]:
 
 def apply_draw_treasure(ps: PortState, action: DrawTreasure) -> None:
     """The drawn treasure goes face down onto the taker's hold (PV21, PV22). Raises
-    IllegalAction when no treasure is being taken or the tile is not in the stack."""
+    IllegalAction when no treasure is being taken, the stack is empty or the tile is not
+    one of the box's."""
     v = ps.voyage
     if v is None or v.step != "treasure":
         raise IllegalAction(
             f"illegal: {action.to_json()!r} — no treasure is being taken", code="not_a_chance_point"
         )
     tile = stack_tile(ps, action.tile)
+    if tile is None and ps.data is not None and action.tile in ps.data.treasures and ps.treasures:
+        # No tile of the value read is left by the companion's count: an earlier taker
+        # misread theirs, or this one did. Refusing would tell the taker that every tile of
+        # that value is held by others (issue 14), and would turn away an honest player for
+        # someone else's misread; so the value is taken as reported, on a tile still in the
+        # stack (the lowest id, so a replay takes the same). Cashing it, in view, settles it.
+        tile = sorted(ps.treasures)[0]
+        ps.reported[tile] = ps.data.treasures[action.tile]
     if tile is None:
+        known = ps.data is not None and action.tile in ps.data.treasures
         raise IllegalAction(
-            f"illegal: {action.to_json()!r} — no treasure tile of that value is left in the "
-            "stack",
+            f"illegal: {action.to_json()!r} — "
+            + ("no treasure tile is left in the stack" if known
+               else f"{action.tile!r} is not a treasure tile of this box"),
             code="not_in_stack",
         )
     ps.treasures.remove(tile)
@@ -518,6 +531,12 @@ def stack_tile(ps: PortState, tile: str) -> str | None:
         return None
     coins = ps.data.treasures[tile]
     return next((t for t in sorted(ps.treasures) if ps.data.treasures[t] == coins), None)
+
+
+def treasure_value(ps: PortState, data: PortData, tile: str) -> int:
+    """The coins a treasure is worth: as printed, or as its holder reported it (a value
+    the stack had run out of, see `apply_draw_treasure`)."""
+    return ps.reported.get(tile, data.treasures[tile])
 
 
 def treasure_values(ps: PortState) -> dict[int, str]:
@@ -574,7 +593,7 @@ def cash_treasure(st: GameState, ps: PortState, data: PortData, action: CashTrea
         raise IllegalAction(f"illegal: {action.to_json()!r} — {rule}", code="treasure", rule=rule)
     ship.treasures.remove(action.tile)
     ps.cashed.append(action.tile)
-    st.p[action.player].coins += data.treasures[action.tile]
+    st.p[action.player].coins += treasure_value(ps, data, action.tile)
 
 
 def exotic_sales(st: GameState, ps: PortState, color: Color, free: bool) -> list[Action]:
@@ -721,7 +740,9 @@ def view(ps: PortState, viewer: str | None) -> dict[str, object]:
         own = [*s.treasures, *(p[len(TREASURE) :] for p in s.hold if p.startswith(TREASURE))]
         if own and viewer in (None, c.value) and ps.data is not None:
             # unloaded and still on the hold: the holder knows the value of both
-            ships[c.value]["treasure_coins"] = {t: ps.data.treasures[t] for t in own}
+            ships[c.value]["treasure_coins"] = {
+                t: treasure_value(ps, ps.data, t) for t in own
+            }
     v = ps.voyage
     return {
         "ships": ships,

@@ -141,7 +141,8 @@ def treasures_at_the_end(st: GameState, color: Color, parts: dict[str, int]) -> 
     treasure still on the hold counts nothing."""
     if st.phase == "over":
         data = _data(st)
-        parts["coins"] += sum(data.treasures[t] for t in _ps(st).ships[color].treasures)
+        ps = _ps(st)
+        parts["coins"] += sum(pt.treasure_value(ps, data, t) for t in ps.ships[color].treasures)
 
 
 def canonical_voyage(st: GameState, a: Action) -> Action:

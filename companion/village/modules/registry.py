@@ -118,7 +118,11 @@ def from_public(st: Any, obj: dict[str, Any]) -> dict[str, Any]:
     def worth(action: actions.Action) -> int:
         cargo = getattr(action, "cargo", ())
         tiles = [p[len("treasure:") :] for p in cargo if p.startswith("treasure:")]
-        return sum(data.treasures.get(t, 0) for t in tiles) if data is not None else 0
+        from . import port
+
+        if data is None or st.port is None:
+            return 0
+        return sum(port.treasure_value(st.port, data, t) for t in tiles)
 
     return min(matches, key=worth).to_json()
 
