@@ -142,6 +142,10 @@ def _pay_step(pay: Pay) -> str:
     return f"pay {pay_text(pay)}"
 
 
+ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth"}
+"""Generations in words (seed 000: a family's figures are printed 1 to 4)."""
+
+
 def choice(st: GameState, a: Action) -> dict[str, Any]:
     """One option for a page: ``steps``, ``cost`` and ``gain`` (``{"time", "coins",
     "grain", "cubes": {colour: n}, "goods": {good: n}, "prestige"}``, zeros left out), and
@@ -184,7 +188,7 @@ def choice(st: GameState, a: Action) -> dict[str, Any]:
     if crossed:
         candidates = death_candidates(st, c)
         gen = min((member_generation(m) for m in candidates), default=None)
-        who = f"a {gen}" if gen else "a member"
+        who = f"a {ORDINAL.get(gen, str(gen))}-generation member" if gen else "a member"
         out["bridge"] = (
             f"passes the bridge: {who} will die"
             if crossed == 1

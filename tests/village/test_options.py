@@ -53,7 +53,9 @@ def test_the_bridge(three: GameState) -> None:
             oldest = min(
                 int(m.split("-")[1][0]) for m in v.summary(st)["players"][c.value]["next_to_die"]
             )
-            assert ch["bridge"] == f"passes the bridge: a {oldest} will die", ch
+            nth = {1: "first", 2: "second", 3: "third", 4: "fourth"}[oldest]
+            # issue 18: "a 1 will die" read as nonsense; the generation in words
+            assert ch["bridge"] == f"passes the bridge: a {nth}-generation member will die", ch
         else:
             assert ch["bridge"] is None and ch["to_bridge"] == 2 - spent
 
