@@ -27,3 +27,13 @@ def test_every_action_type_has_a_heading_in_words(server: Server, browser: Any) 
     named = dict(zip(kinds, headings, strict=True))
     wrong = {k: h for k, h in named.items() if PROGRAM_NAME.search(h) or not h}
     assert not wrong, f"headings that are program names: {wrong}"
+
+
+def test_no_undo_before_any_game(server: Server, browser: Any) -> None:
+    """Issue 18 item 16: "Undo…" was offered before any game existed."""
+    page = open_page(browser, server.url + f"/play#token={TOKEN}")
+    page.locator("#pending", has_text="No game yet").wait_for()
+    assert page.locator("#undo").is_hidden()
+    server.post("/api/games", {"players": ["red", "blue"]})
+    page.reload()
+    page.locator("#undo").wait_for(state="visible")

@@ -60,6 +60,8 @@ function seaPanel(st) {
 
 async function refresh(event = null) {
   const [st, lg] = await stateAndLegal(event);
+  const undoButton = document.getElementById("undo");
+  if (undoButton) undoButton.hidden = !st.ok; // nothing to undo before a game exists
   if (!st.ok) {
     text("pending", st.status === 404 ? "No game yet" : "The companion is not answering");
     fill("options", st.status === 404 ? h("a", { class: "btn btn-big", href: "/new" }, "Start a new game") : null);
