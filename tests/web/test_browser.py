@@ -59,7 +59,7 @@ def test_a_round_through_the_pages(server: Server, browser: Any, shots: Path) ->
     # Green bag: the commitment is shown before the draw, the seed after, and they match.
     tablet.goto(server.url + "/bag")
     tablet.locator("#virtual-panel").wait_for()
-    commitment = tablet.locator("#commitment").inner_text()
+    commitment = tablet.locator("#commitment").text_content()
     assert len(commitment) == 64
     assert tablet.locator("#reveal-panel").is_hidden()
     assert tablet.locator("#hand-panel").is_visible(), "the hand-draw mode is on offer"

@@ -44,7 +44,7 @@ def test_bag_shows_the_rounds_draw_after_reload_and_by_hand(
     server.post("/api/actions", {"type": "virtual_draw"})  # customer tiles
     page = open_page(browser, server.url + f"/bag#token={TOKEN}")
     page.locator("#virtual-panel").wait_for()
-    commitment = page.locator("#commitment").inner_text()
+    commitment = page.locator("#commitment").text_content()
     page.click("#draw")
     page.locator("#verify.ok").wait_for()
     assert "shown here before the draw" in page.locator("#verify").inner_text()
@@ -231,7 +231,7 @@ def test_a_whole_round_then_mass_then_round_two(server: Server, browser: Any, sh
     assert after["players"][buyer]["coins"] == st["players"][buyer]["coins"] - len(bought)
     assert kind == "mass_draw"
     tablet.locator("#virtual-panel").wait_for()
-    commitment = tablet.locator("#commitment").inner_text()
+    commitment = tablet.locator("#commitment").text_content()
     assert len(commitment) == 64 and tablet.locator("#reveal-panel").is_hidden()
     tablet.click("#draw")
     tablet.locator("#verify.ok").wait_for()

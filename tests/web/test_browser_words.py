@@ -37,3 +37,17 @@ def test_no_undo_before_any_game(server: Server, browser: Any) -> None:
     server.post("/api/games", {"players": ["red", "blue"]})
     page.reload()
     page.locator("#undo").wait_for(state="visible")
+
+
+def test_the_commitment_waits_in_a_fold(server: Server, browser: Any) -> None:
+    """Issue 18 item 14: a hash up front on the green bag page means nothing to a family;
+    the draw button comes first, the commitment is one tap away for whoever checks."""
+    server.post("/api/games", {"players": ["red", "blue"]})
+    server.post("/api/actions", {"type": "virtual_draw"})  # the customer tiles: the bag next
+    page = open_page(browser, server.url + f"/bag#token={TOKEN}")
+    page.locator("#virtual-panel").wait_for()
+    assert page.locator("#draw").is_visible()
+    assert page.locator("#commitment").is_hidden()
+    assert len(page.locator("#commitment").text_content()) == 64  # there, for checking
+    page.locator("#virtual-panel summary").click()
+    assert page.locator("#commitment").is_visible()
