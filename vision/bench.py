@@ -17,9 +17,10 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from . import calibration
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, Layout
 from .read import BoardReader, Reading
-from .render import Scene, render
+from .render import Scene, on_table, render
 from .settle import Settler
 from .table import TableView
 
@@ -38,6 +39,82 @@ CONDITIONS: dict[str, Callable[[np.random.Generator], Scene]] = {
                              hands=[(float(g.uniform(260, 780)), float(g.uniform(120, 460)))],
                              hand_skin=int(g.integers(5))),
 }
+
+
+# Cameras of the realistic conditions: (horizontal field of view °, k1, k2). The fields of
+# view: a Raspberry Pi Camera v2 (62.2°, its documentation), a Logitech C920 (78° diagonal,
+# Logitech's figure, = 70° horizontal at 16:9), a 90° wide-angle webcam. The distortion:
+# typical barrel values for such lenses, the strongest being the published calibration of
+# the CMU Seasons dataset's cameras (1024×768, fx 869 -> 61°, k1 −0.40, k2 0.19).
+CAMERAS: list[tuple[float, float, float]] = [
+    (62.0, -0.08, 0.02), (70.0, -0.18, 0.05), (90.0, -0.30, 0.09), (61.0, -0.40, 0.19)]
+PALE_SKIN = (246, 224, 208)  # very pale skin (RGB), paler than the ideal renderer's five
+HAND_SKINS = [(224, 172, 150), (198, 140, 108), (160, 110, 80), (110, 74, 52), (70, 48, 36),
+              PALE_SKIN]
+
+
+def _real(g: np.random.Generator, hard: bool = False) -> Scene:
+    """A real-table scene: one of ``CAMERAS``, tilted, light of 2,700–6,500 K after the
+    camera's white balance (between the warm and cool casts above), uneven, JPEG."""
+    fov, k1, k2 = CAMERAS[int(g.integers(len(CAMERAS)))]
+    t = float(g.uniform(0, 1))  # colour temperature, warm (0) to cool (1)
+    warm, cool = np.array([1.12, 0.98, 0.7]), np.array([0.8, 0.95, 1.2])
+    light = tuple(float(v) for v in warm * (1 - t) + cool * t)
+    return Scene(real=True, fov=fov, k1=k1, k2=k2,
+                 tilt=float(g.uniform(8, 20) if hard else g.uniform(0, 12)),
+                 rotation=float(g.uniform(-3, 3)), light=(light[0], light[1], light[2]),
+                 level=float(g.uniform(0.5, 0.75) if hard else g.uniform(0.85, 1.1)),
+                 light_deg=float(g.uniform(0, 360)),
+                 gradient=float(g.uniform(0.15, 0.3) if hard else g.uniform(0.05, 0.15)),
+                 vignetting=float(g.uniform(0.1, 0.25)),
+                 blur=float(g.uniform(1.6, 2.6) if hard else g.uniform(0.7, 1.1)),
+                 noise=4.5 if hard else 2.5,
+                 jpeg=int(g.integers(50, 66) if hard else g.integers(80, 93)),
+                 shadows=2 if hard else 0)
+
+
+def _with_hand(scene: Scene, tip: tuple[float, float], skin: tuple[int, int, int]) -> Scene:
+    return replace(scene, hands=[tip], skin=skin)
+
+
+# Realistic conditions (``Scene.real``): the reader is calibrated as ``docs/vision.md``
+# says, with ``calibrate empty`` on a frame of the empty table from the same camera in the
+# same light, except in ``real-uncalibrated`` (as shipped).
+REAL_CONDITIONS: dict[str, Callable[[np.random.Generator, Layout], Scene]] = {
+    "real-ordinary": lambda g, lay: _real(g),
+    "real-hard": lambda g, lay: _real(g, hard=True),
+    "real-hands": lambda g, lay: _with_hand(
+        _real(g), (float(g.uniform(260, 780)), float(g.uniform(120, 460))),
+        HAND_SKINS[int(g.integers(len(HAND_SKINS)))]),
+    "real-pale-hand": lambda g, lay: _with_hand(
+        _real(g), on_table(lay, "space:council") or (400.0, 250.0), PALE_SKIN),
+    "real-uncalibrated": lambda g, lay: _real(g),
+}
+UNCALIBRATED = {"real-uncalibrated"}
+
+
+def condition_names() -> list[str]:
+    """Every condition the bench knows: the ideal renderer's, then the real table's."""
+    return [*CONDITIONS, *REAL_CONDITIONS]
+
+
+def scene_for(name: str, g: np.random.Generator, layout: Layout) -> Scene:
+    """The scene of condition ``name`` (raises KeyError for an unknown one)."""
+    if name in CONDITIONS:
+        return CONDITIONS[name](g)
+    return REAL_CONDITIONS[name](g, layout)
+
+
+def reader_for(name: str, layout: Layout, scene: Scene) -> BoardReader:
+    """The reader a condition is read with: real tables calibrated on their empty table."""
+    if not scene.real or name in UNCALIBRATED:
+        return BoardReader(layout)
+    empty = render(layout, TableView(), replace(scene, hands=[], seed=scene.seed + 1,
+                                                camera=scene.seed))
+    try:
+        return calibration.capture_empty(calibration.default(), empty.image).reader()
+    except calibration.CalibrationError:
+        return BoardReader(layout)  # the board was not found: read as shipped
 
 
 def random_view(layout: Layout, g: np.random.Generator, players: int = 4) -> TableView:
@@ -84,19 +161,26 @@ def score(layout: Layout, reading: Reading, truth: TableView,
 
 def accuracy(layout: Layout, per_condition: int, seed: int = 1,
              conditions: list[str] | None = None) -> dict[str, dict[str, float]]:
-    """Per condition: fraction exact, images, and misreads under a hand."""
+    """Per condition: fraction exact, images, images read wholly right, boards found, and
+    misreads under a hand. The random stream of a condition depends on its name only, so
+    adding a condition does not change the others' images."""
     out: dict[str, dict[str, float]] = {}
-    for ci, name in enumerate(conditions or list(CONDITIONS)):
-        exact = counted = under = 0
+    for name in conditions or condition_names():
+        ci = sum(map(ord, name)) if name in REAL_CONDITIONS else list(CONDITIONS).index(name)
+        exact = counted = under = perfect = found = 0
         for i in range(per_condition):
             g = np.random.default_rng(seed * 100003 + ci * 1009 + i)
-            scene = replace(CONDITIONS[name](g), seed=int(g.integers(1 << 30)))
+            scene = replace(scene_for(name, g, layout), seed=int(g.integers(1 << 30)))
             view = random_view(layout, g, players=int(g.integers(2, 5)))
             shot = render(layout, view, scene)
-            reader = BoardReader(layout)
-            e, c, u = score(layout, reader.read(shot.image), view, shot.covered)
+            reader = reader_for(name, layout, scene)
+            reading = reader.read(shot.image)
+            e, c, u = score(layout, reading, view, shot.covered)
             exact, counted, under = exact + e, counted + c, under + u
+            perfect += int(e == c)
+            found += int(reading.board_found)
         out[name] = {"exact": round(exact / max(counted, 1), 4), "images": per_condition,
+                     "images_all_right": perfect, "board_found": found,
                      "misread_under_hand": under}
     return out
 
