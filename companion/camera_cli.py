@@ -105,26 +105,36 @@ def calibrate(args: argparse.Namespace) -> int:
         if args.step == "markers":
             print(write_sheet(cal.layout, Path(args.out)))
             return 0
+        if args.step == "charuco":
+            import cv2
+
+            from vision import charuco
+
+            if not cv2.imwrite(args.out, charuco.sheet()):
+                raise OSError(f"cannot write {args.out}")
+            print(args.out)
+            return 0
         if args.step == "show":
             data = cal.to_json()
             data.pop("references")
             print(json.dumps({"file": str(path), "steps": cal.steps,
                               "area_factor": cal.area_factor,
+                              "lens": cal.lens.to_json() if cal.lens else None,
                               "colours": data["layout"]["colours"]}, indent=1))
             return 0
         if args.step == "overlay":
             import cv2
 
-            from vision.geometry import MarkerTracker
             from vision.overlay import draw_layout, rectify
 
             frame = _image(args.image)
             lay = cal.layout
-            boards = MarkerTracker(lay, detect_scale=1.0).update(frame).boards
+            boards = cal.tracker().update(frame).boards
             if args.board not in boards:
                 raise calibration.CalibrationError(f"board {args.board!r} not found")
             board = lay.boards[args.board]
-            img = draw_layout(rectify(frame, boards[args.board], board, 2.0), board, 2.0)
+            img = draw_layout(rectify(frame, boards[args.board], board, 2.0, cal.lens), board,
+                              2.0)
             if not cv2.imwrite(args.out, img):
                 raise OSError(f"cannot write {args.out}")
             print(args.out)
@@ -144,6 +154,22 @@ def calibrate(args: argparse.Namespace) -> int:
                 raise calibration.CalibrationError("--rect is x0,y0,x1,y1 in board mm")
             cal = calibration.move_region(cal, args.board, args.region,
                                           (rect[0], rect[1], rect[2], rect[3]))
+        elif args.step == "lens":
+            from vision import charuco
+
+            folder = Path(args.folder)
+            photos = sorted(p for p in folder.iterdir()
+                            if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp"))
+            if not photos:
+                raise OSError(f"no photos (.png, .jpg) in {folder}")
+            lens = charuco.calibrate(_image(str(p)) for p in photos)
+            cal = calibration.set_lens(cal, lens)
+            print(f"lens from {lens.views} of {len(photos)} photos: reprojection error "
+                  f"{lens.rms:.2f} px, field of view {lens.hfov():.1f}°, distortion "
+                  f"{', '.join(f'{v:.3f}' for v in lens.dist)}")
+            if cal.references:
+                print("the empty boards were recorded before the lens: run "
+                      "`companion calibrate empty` again")
         elif args.step == "reset":
             cal = calibration.default()
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -180,6 +206,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     steps = p.add_subparsers(dest="step", required=True)
     s = steps.add_parser("markers", help="write the printable marker sheet (PNG, A4 300 dpi)")
     s.add_argument("out")
+    s = steps.add_parser("charuco", help="write the lens calibration sheet (PNG, A4 300 dpi)")
+    s.add_argument("out")
+    s = steps.add_parser("lens", help="compute the lens from a folder of photos of the sheet")
+    s.add_argument("folder")
     s = steps.add_parser("empty", help="learn the empty boards from an image")
     s.add_argument("image")
     s = steps.add_parser("cubes", help="learn cube colours: --place space:church=brown:3")

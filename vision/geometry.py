@@ -15,8 +15,16 @@ import cv2
 import numpy as np
 
 from .layout import Board, Layout
+from .lens import Lens
 
 DICTIONARY = cv2.aruco.DICT_4X4_50
+
+
+def project(hom: np.ndarray, pts: np.ndarray, lens: Lens | None) -> np.ndarray:
+    """Board mm points (n×2) -> frame pixels: the homography gives ideal pixels, the lens
+    (if calibrated) bends them as the camera does."""
+    ideal = cv2.perspectiveTransform(np.asarray(pts, np.float32).reshape(1, -1, 2), hom)[0]
+    return ideal if lens is None else lens.distort(ideal)
 
 
 def _marker_bits(dictionary: cv2.aruco.Dictionary, marker_id: int) -> np.ndarray:
@@ -27,7 +35,8 @@ def _marker_bits(dictionary: cv2.aruco.Dictionary, marker_id: int) -> np.ndarray
 
 @dataclass
 class Geometry:
-    """Board name -> homography (board mm -> frame pixels) and what the last update did."""
+    """Board name -> homography (board mm -> frame pixels, or ideal pixels when the tracker
+    has a lens: ``project`` them) and what the last update did."""
 
     boards: dict[str, np.ndarray] = field(default_factory=dict)
     version: int = 0  # bumps whenever a homography changes
@@ -58,8 +67,9 @@ class MarkerTracker:
     """Keeps the board homographies up to date from the ArUco markers of a layout."""
 
     def __init__(self, layout: Layout, detect_scale: float = 0.5, recheck_every: int = 60,
-                 move_px: float = 1.5) -> None:
+                 move_px: float = 1.5, lens: Lens | None = None) -> None:
         self.layout = layout
+        self.lens = lens
         self.detect_scale = detect_scale
         self.recheck_every = recheck_every
         self.move_px = move_px
@@ -96,7 +106,7 @@ class MarkerTracker:
         for name, hom in self.geometry.boards.items():
             ids = list(self.layout.boards[name].markers)
             pts = np.concatenate([self._cells[m] for m in ids])
-            p = cv2.perspectiveTransform(pts[None], hom)[0]
+            p = project(hom, pts, self.lens)
             xs = np.clip(p[:, 0].round().astype(np.intp), 0, w - 1)
             ys = np.clip(p[:, 1].round().astype(np.intp), 0, h - 1)
             v = gray[ys, xs].astype(np.float32).reshape(len(ids), 36)
@@ -110,7 +120,8 @@ class MarkerTracker:
         return bad
 
     def detect(self, gray: np.ndarray, scale: float | None = None) -> dict[int, np.ndarray]:
-        """Detect markers (at ``detect_scale``, corners refined at full resolution)."""
+        """Detect markers (at ``detect_scale``, corners refined at full resolution); their
+        corners in ideal pixels when the tracker has a lens."""
         self.detections += 1
         s = scale or self.detect_scale
         small = gray if s == 1 else cv2.resize(gray, None, fx=s, fy=s,
@@ -126,7 +137,7 @@ class MarkerTracker:
             pts = (c.reshape(4, 2) / s).astype(np.float32)
             cv2.cornerSubPix(gray, pts, (3, 3), (-1, -1),
                              (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05))
-            found[mid] = pts
+            found[mid] = pts if self.lens is None else self.lens.undistort(pts)
         return found
 
     def _fit(self, found: dict[int, np.ndarray]) -> tuple[dict[str, np.ndarray], float]:

@@ -25,8 +25,9 @@ import cv2
 import numpy as np
 
 from .colour import L_WEIGHT, UNKNOWN, balance, gains, lut, lut_index, palette_lab, to_lab
-from .geometry import Geometry, MarkerTracker
+from .geometry import Geometry, MarkerTracker, project
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, Board, Layout, Region
+from .lens import Lens
 
 CUBE_STEP = 1.0  # mm between samples in a cube region
 TRACK_GRID = 12  # samples per side of a track cell
@@ -62,6 +63,7 @@ class Reading:
     figures: dict[str, dict[str, int]] = field(default_factory=dict)  # zone -> colour -> n
     confidence: dict[str, float] = field(default_factory=dict)
     hidden_markers: set[int] = field(default_factory=set)
+    lens_calibrated: bool = False  # False: geometry as if the lens did not distort
 
     @property
     def board_found(self) -> bool:
@@ -82,6 +84,7 @@ class Reading:
             "tracks": dict(sorted(self.tracks.items())),
             "figures": {z: v for z, v in sorted(self.figures.items()) if v},
             "confidence": round(float(min(conf)) if conf else 0.0, 3),
+            "lens_calibrated": self.lens_calibrated,
         }
 
 
@@ -116,9 +119,10 @@ class BoardReader:
     """Reads frames of one table with one layout (and optional calibration)."""
 
     def __init__(self, layout: Layout, references: dict[str, np.ndarray] | None = None,
-                 area_factor: float = AREA_FACTOR, tracker: MarkerTracker | None = None) -> None:
+                 area_factor: float = AREA_FACTOR, tracker: MarkerTracker | None = None,
+                 lens: Lens | None = None) -> None:
         self.layout = layout
-        self.tracker = tracker or MarkerTracker(layout)
+        self.tracker = tracker or MarkerTracker(layout, lens=lens)
         self.area_factor = area_factor
         self.cube_lab = palette_lab(layout.cube_rgb, CUBE_COLOURS)
         self.marker_lab = palette_lab(layout.marker_rgb, FAMILY_COLOURS)
@@ -213,7 +217,7 @@ class BoardReader:
                 elif r.kind == "zone":
                     parts.append((r.key, _grid(r.rect, ZONE_STEP)))
             for key, g in parts:
-                pts = cv2.perspectiveTransform(g.reshape(1, -1, 2), hom)[0]
+                pts = project(hom, g.reshape(-1, 2), self.tracker.lens)
                 chunks.append(pts)
                 slices[(name, key)] = (at, at + len(pts), g.shape[:2])
                 at += len(pts)
@@ -229,7 +233,8 @@ class BoardReader:
     def read(self, frame: np.ndarray, t: float = 0.0) -> Reading:
         """Read one BGR frame taken at monotonic time ``t``."""
         geometry = self.tracker.update(frame)
-        reading = Reading(t=t, hidden_markers=set(geometry.hidden))
+        reading = Reading(t=t, hidden_markers=set(geometry.hidden),
+                          lens_calibrated=self.tracker.lens is not None)
         for name in self.layout.boards:
             reading.boards[name] = name in geometry.boards
         if self._plan is None or self._plan.version != geometry.version:

@@ -401,10 +401,15 @@ def render(layout: Layout, view: TableView, scene: Scene) -> Rendered:
         f += rng.normal(0, scene.noise, f.shape).astype(np.float32)
     image = np.clip(f, 0, 255).astype(np.uint8)
     if scene.jpeg:
-        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg])
-        if ok:
-            image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        image = _jpeg(image, scene.jpeg)
     return Rendered(image, view, covered, homographies, lens)
+
+
+def _jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    """The image as the camera's JPEG encoder leaves it."""
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    out = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return image if out is None else np.asarray(out, np.uint8)
 
 
 def real_camera(scene: Scene) -> tuple[Lens, np.ndarray, tuple[float, float, float]]:
@@ -439,3 +444,48 @@ def _covered(layout: Layout, homographies: dict[str, np.ndarray], mask: np.ndarr
             if np.count_nonzero((sub > 127) & (poly_mask > 0)) >= 3:
                 out.add(f"{name}/{r.key}")
     return out
+
+
+def render_sheet(scene: Scene, view: int, sheet_img: np.ndarray, sheet_mm: tuple[float, float]
+                 ) -> np.ndarray:
+    """Photo number ``view`` of a printed sheet (grey, its size in mm) held in front of the
+    camera of a real ``scene`` (its lens, light, blur, noise, JPEG): the sheet's centre
+    goes round a 3×3 grid of places over the frame, tilted up to ±35° — what a person does
+    when asked to "hold the sheet here, tilt it"."""
+    rng = np.random.default_rng(scene.seed * 7919 + view)
+    lens = Lens.from_fov(FRAME, scene.fov, scene.k1, scene.k2)
+    fw, fh = FRAME
+    gx, gy = view % 3, (view // 3) % 3
+    u = fw * (0.2 + 0.3 * gx) + rng.uniform(-40, 40)
+    v = fh * (0.22 + 0.28 * gy) + rng.uniform(-30, 30)
+    rot = (scenery._rot("z", float(rng.uniform(-20, 20)))
+           @ scenery._rot("x", float(rng.uniform(-35, 35)))
+           @ scenery._rot("y", float(rng.uniform(-35, 35))))
+    f = lens.k[0, 0]
+    dist = f * sheet_mm[0] / (float(rng.uniform(0.4, 0.55)) * fw)
+    ray = np.linalg.inv(lens.k) @ np.array([u, v, 1.0])
+    centre = np.array([sheet_mm[0] / 2, sheet_mm[1] / 2, 0.0])
+    t = ray / ray[2] * dist - rot @ centre
+    hom = lens.k @ np.column_stack([rot[:, 0], rot[:, 1], t])
+    small = cv2.resize(sheet_img, None, fx=1 / 3, fy=1 / 3, interpolation=cv2.INTER_AREA)
+    px_per_mm = small.shape[1] / sheet_mm[0]
+    to_frame = hom @ np.diag([1 / px_per_mm, 1 / px_per_mm, 1.0])
+    paper = cv2.warpPerspective(cv2.cvtColor(small, cv2.COLOR_GRAY2BGR), to_frame, FRAME,
+                                flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT,
+                                borderValue=(-1, -1, -1))
+    inside = cv2.warpPerspective(np.full(small.shape, 255, np.uint8), to_frame, FRAME,
+                                 flags=cv2.INTER_LINEAR) > 127
+    f_img: np.ndarray = np.empty((fh, fw, 3), np.float32)
+    f_img[:] = (40, 62, 92)
+    f_img[inside] = paper[inside]
+    f_img *= np.array(scene.light[::-1], np.float32) * scene.level * 0.85
+    mx, my = distortion_map(lens)
+    f_img = cv2.remap(f_img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if scene.blur > 0:
+        f_img = cv2.GaussianBlur(f_img, (0, 0), scene.blur)
+    if scene.noise > 0:
+        f_img += rng.normal(0, scene.noise, f_img.shape).astype(np.float32)
+    image = np.clip(f_img, 0, 255).astype(np.uint8)
+    if scene.jpeg:
+        image = _jpeg(image, scene.jpeg)
+    return image
