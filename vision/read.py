@@ -64,6 +64,8 @@ class Reading:
     confidence: dict[str, float] = field(default_factory=dict)
     hidden_markers: set[int] = field(default_factory=set)
     lens_calibrated: bool = False  # False: geometry as if the lens did not distort
+    fit_px: dict[str, float] = field(default_factory=dict)  # board -> marker fit error, px
+    refused: dict[str, str] = field(default_factory=dict)  # board -> why it is not placed
 
     @property
     def board_found(self) -> bool:
@@ -85,6 +87,8 @@ class Reading:
             "figures": {z: v for z, v in sorted(self.figures.items()) if v},
             "confidence": round(float(min(conf)) if conf else 0.0, 3),
             "lens_calibrated": self.lens_calibrated,
+            "fit_px": dict(sorted(self.fit_px.items())),
+            "refused": dict(sorted(self.refused.items())),
         }
 
 
@@ -234,7 +238,8 @@ class BoardReader:
         """Read one BGR frame taken at monotonic time ``t``."""
         geometry = self.tracker.update(frame)
         reading = Reading(t=t, hidden_markers=set(geometry.hidden),
-                          lens_calibrated=self.tracker.lens is not None)
+                          lens_calibrated=self.tracker.lens is not None,
+                          fit_px=dict(geometry.errors), refused=dict(geometry.refused))
         for name in self.layout.boards:
             reading.boards[name] = name in geometry.boards
         if self._plan is None or self._plan.version != geometry.version:

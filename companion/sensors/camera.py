@@ -141,7 +141,8 @@ class CameraAdapter:
         if geometry.detected:
             self._drift = geometry.drift_px
         if not reading.board_found:
-            self._detail = "board not found"
+            why = reading.refused.get("main")
+            self._detail = f"board not found: {why}" if why else "board not found"
             if self.state == STREAMING:
                 self._health(force=True)
             return True
