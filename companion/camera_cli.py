@@ -140,7 +140,7 @@ def calibrate(args: argparse.Namespace) -> int:
             print(args.out)
             return 0
         if args.step == "empty":
-            cal = calibration.capture_empty(cal, _image(args.image))
+            cal = calibration.capture_empty(cal, [_image(p) for p in args.images])
         elif args.step == "cubes":
             placed = {}
             for item in args.place or []:
@@ -210,8 +210,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     s.add_argument("out")
     s = steps.add_parser("lens", help="compute the lens from a folder of photos of the sheet")
     s.add_argument("folder")
-    s = steps.add_parser("empty", help="learn the empty boards from an image")
-    s.add_argument("image")
+    s = steps.add_parser("empty", help="learn the empty boards from one or more images")
+    s.add_argument("images", nargs="+", help="photos of the still, empty table (3–5 is good)")
     s = steps.add_parser("cubes", help="learn cube colours: --place space:church=brown:3")
     s.add_argument("image")
     s.add_argument("--place", action="append", metavar="REGION=COLOUR:COUNT")

@@ -17,10 +17,11 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from . import calibration
+from . import calibration, charuco
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, Layout
+from .lens import Lens
 from .read import BoardReader, Reading
-from .render import Scene, on_table, render
+from .render import Scene, on_table, render, render_sheet
 from .settle import Settler
 from .table import TableView
 
@@ -78,8 +79,10 @@ def _with_hand(scene: Scene, tip: tuple[float, float], skin: tuple[int, int, int
 
 
 # Realistic conditions (``Scene.real``): the reader is calibrated as ``docs/vision.md``
-# says, with ``calibrate empty`` on a frame of the empty table from the same camera in the
-# same light, except in ``real-uncalibrated`` (as shipped).
+# says: the lens from 12 photos of the ChArUco sheet taken with the same camera (rendered,
+# computed once per camera), then ``calibrate empty`` on a frame of the empty table from
+# the same camera in the same light. ``real-no-lens`` skips the lens, ``real-uncalibrated``
+# both (as shipped).
 REAL_CONDITIONS: dict[str, Callable[[np.random.Generator, Layout], Scene]] = {
     "real-ordinary": lambda g, lay: _real(g),
     "real-hard": lambda g, lay: _real(g, hard=True),
@@ -88,9 +91,27 @@ REAL_CONDITIONS: dict[str, Callable[[np.random.Generator, Layout], Scene]] = {
         HAND_SKINS[int(g.integers(len(HAND_SKINS)))]),
     "real-pale-hand": lambda g, lay: _with_hand(
         _real(g), on_table(lay, "space:council") or (400.0, 250.0), PALE_SKIN),
+    "real-no-lens": lambda g, lay: _real(g),
     "real-uncalibrated": lambda g, lay: _real(g),
 }
 UNCALIBRATED = {"real-uncalibrated"}
+NO_LENS = {"real-no-lens", "real-uncalibrated"}
+_LENSES: dict[tuple[float, float, float], Lens] = {}
+
+
+def camera_lens(scene: Scene, photos: int = 12) -> Lens:
+    """The lens of a real scene's camera as ``companion calibrate lens`` computes it from
+    photos of the sheet (rendered through that camera; cached per camera)."""
+    key = (scene.fov, scene.k1, scene.k2)
+    hit = _LENSES.get(key)
+    if hit is None:
+        page = charuco.sheet()
+        shoot = Scene(seed=4, real=True, fov=scene.fov, k1=scene.k1, k2=scene.k2, blur=0.9,
+                      noise=2.5, jpeg=85)
+        hit = charuco.calibrate(render_sheet(shoot, i, page, charuco.PAGE_MM)
+                                for i in range(photos))
+        _LENSES[key] = hit
+    return hit
 
 
 def condition_names() -> list[str]:
@@ -109,12 +130,15 @@ def reader_for(name: str, layout: Layout, scene: Scene) -> BoardReader:
     """The reader a condition is read with: real tables calibrated on their empty table."""
     if not scene.real or name in UNCALIBRATED:
         return BoardReader(layout)
+    cal = calibration.default()
+    if name not in NO_LENS:
+        cal = calibration.set_lens(cal, camera_lens(scene))
     empty = render(layout, TableView(), replace(scene, hands=[], seed=scene.seed + 1,
                                                 camera=scene.seed))
     try:
-        return calibration.capture_empty(calibration.default(), empty.image).reader()
+        return calibration.capture_empty(cal, empty.image).reader()
     except calibration.CalibrationError:
-        return BoardReader(layout)  # the board was not found: read as shipped
+        return cal.reader()  # the board was not found empty: read with what there is
 
 
 def random_view(layout: Layout, g: np.random.Generator, players: int = 4) -> TableView:

@@ -23,6 +23,7 @@ MARKER_MM = 21.0
 DICTIONARY = cv2.aruco.DICT_5X5_100
 DPI = 300
 A4_PX = (3508, 2480)  # landscape, 300 dpi
+PAGE_MM = (297.0, 210.0)
 MIN_VIEWS = 6
 MIN_CORNERS = 12  # a photo with fewer chessboard corners found is not used
 

@@ -34,10 +34,11 @@ DICTIONARY = cv2.aruco.DICT_4X4_50
 MIN_MAIN_MARKERS = 3
 # RMS distance between the marker corners seen and where the fit puts them, above which a
 # fit is refused. With a lens calibration the fits on the real-table renders measured
-# 0.35–1.07 px (up to 1.07 with the 90° camera); without one the lens's bending is part of
-# the error (1.1–8.0 px on the same frames; farms, at the frame's edges, the worst), so an
-# uncalibrated camera is allowed more and its health says so.
-MAX_FIT_PX = 2.0
+# 0.35–1.07 px in ordinary frames (up to 1.07 with the 90° camera) and 1.0–3.3 px in blurred
+# ones (σ 1.6–2.6 px: the corners are found less precisely); without one the lens's bending
+# is part of the error (1.1–8.0 px on the ordinary frames; farms, at the frame's edges, the
+# worst), so an uncalibrated camera is allowed more and its health says so.
+MAX_FIT_PX = 3.0
 MAX_FIT_PX_NO_LENS = 6.0
 AGREE_PX = 2.0  # markers this close to where the last good pose puts them: camera not moved
 

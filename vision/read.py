@@ -45,6 +45,13 @@ REFRESH = 30  # frames between two full readings of a steady table
 SIDE_SHADE = 0.62  # a cube's side against its top, lit from above
 AREA_FACTOR = 1.3  # a cube seen from above covers ~1.3 top faces (its sides show)
 ROUND_UP = 0.4  # a component of x cube areas counts max(1, floor(x + ROUND_UP)) cubes
+# With an empty-board model (``calibrate empty``): a sample is the board when each channel
+# lies within BOARD_TOL of the empty board (its 3×3 neighbourhood, for a pixel of
+# misregistration) under this frame's light; a shadow is the board darkened evenly.
+BOARD_TOL = 22.0
+SHADOW_MAX, SHADOW_MIN, SHADOW_SPREAD = 0.93, 0.22, 1.45
+MINOR_CUBE = 0.45  # a colour covering less of a blob than this many cubes is not a cube
+UNCERTAIN_BELOW = 0.5  # a cube reading whose confidence is lower is "uncertain"
 
 
 _LUTS: dict[object, np.ndarray] = {}  # colour tables shared by readers of the same colours
@@ -65,6 +72,7 @@ class Reading:
     hidden_markers: set[int] = field(default_factory=set)
     lens_calibrated: bool = False  # False: geometry as if the lens did not distort
     fit_px: dict[str, float] = field(default_factory=dict)  # board -> marker fit error, px
+    uncertain: set[str] = field(default_factory=set)  # read, but not surely: no number given
     refused: dict[str, str] = field(default_factory=dict)  # board -> why it is not placed
 
     @property
@@ -86,6 +94,7 @@ class Reading:
             "tracks": dict(sorted(self.tracks.items())),
             "figures": {z: v for z, v in sorted(self.figures.items()) if v},
             "confidence": round(float(min(conf)) if conf else 0.0, 3),
+            "uncertain": sorted(self.uncertain),
             "lens_calibrated": self.lens_calibrated,
             "fit_px": dict(sorted(self.fit_px.items())),
             "refused": dict(sorted(self.refused.items())),
@@ -124,7 +133,8 @@ class BoardReader:
 
     def __init__(self, layout: Layout, references: dict[str, np.ndarray] | None = None,
                  area_factor: float = AREA_FACTOR, tracker: MarkerTracker | None = None,
-                 lens: Lens | None = None) -> None:
+                 lens: Lens | None = None,
+                 cube_refs: dict[str, np.ndarray] | None = None) -> None:
         self.layout = layout
         self.tracker = tracker or MarkerTracker(layout, lens=lens)
         self.area_factor = area_factor
@@ -132,6 +142,15 @@ class BoardReader:
         self.marker_lab = palette_lab(layout.marker_rgb, FAMILY_COLOURS)
         self.side_lab = to_lab([[int(v * SIDE_SHADE) for v in layout.cube_rgb[c]]
                                 for c in CUBE_COLOURS])
+        # the empty board under each cube region ("main/space:harvest"): float BGR, and its
+        # 3×3 darkest and lightest, for a pixel of misregistration
+        self._empty: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        for key, img in (cube_refs or {}).items():
+            ref = img.astype(np.float32)
+            k3 = np.ones((3, 3), np.uint8)
+            self._empty[key] = (ref.reshape(-1, 3) + 1.0,
+                                cv2.erode(ref, k3).reshape(-1, 3),
+                                cv2.dilate(ref, k3).reshape(-1, 3))
         self.references = {n: references[n] if references and n in references
                            else self.printed_reference(b) for n, b in layout.boards.items()}
         self._ignore = {n: self._marker_mask(b) for n, b in layout.boards.items()}
@@ -141,6 +160,7 @@ class BoardReader:
         self._consts: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                       np.ndarray]] = {}
         self._plan: _Plan | None = None
+        self._cube_areas: dict[tuple[str, str], tuple[float, float]] = {}
         self._previous: dict[str, np.ndarray] = {}
         # Regions whose coarse pixels have not changed since they were last read keep that
         # reading (a steady table costs little); everything is re-read every REFRESH frames.
@@ -231,7 +251,41 @@ class BoardReader:
         pts_all = np.concatenate([pts_all, np.full((pad, 2), -10.0, np.float32)])
         m = pts_all.reshape(-1, width, 2).astype(np.float32)
         map1, map2 = cv2.convertMaps(m, None, cv2.CV_16SC2)  # type: ignore[call-overload]
+        self._cube_areas = self._apparent_cube_areas(geometry)
         return _Plan(geometry.version, map1, map2, slices)
+
+    def _apparent_cube_areas(self, geometry: Geometry
+                             ) -> dict[tuple[str, str], tuple[float, float]]:
+        """With a lens, the area (samples) one cube covers in each cube region as the camera
+        sees it, as (top, sides): the sides that face the camera grow with the distance
+        from the point under the camera (the camera's place comes from the board's pose).
+        Without a lens the pose is unknown: ``cube_area`` (``area_factor`` top faces)."""
+        lens = self.tracker.lens
+        out: dict[tuple[str, str], tuple[float, float]] = {}
+        if lens is None:
+            return out
+        s = self.layout.cube_mm
+        for name, hom in geometry.boards.items():
+            m = np.linalg.inv(lens.k) @ hom
+            scale = (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1])) / 2
+            r1, r2, t = m[:, 0] / scale, m[:, 1] / scale, m[:, 2] / scale
+            if t[2] < 0:
+                r1, r2, t = -r1, -r2, -t
+            rot = np.column_stack([r1, r2, np.cross(r1, r2)])
+            eye = -rot.T @ t  # the camera in board mm (z: its height, sign by convention)
+            height = abs(float(eye[2]))
+            if height <= 2 * s:
+                continue
+            for r in self.layout.boards[name].regions:
+                if r.kind != "cubes":
+                    continue
+                cx, cy = (r.rect[0] + r.rect[2]) / 2, (r.rect[1] + r.rect[3]) / 2
+                shift = float(np.hypot(cx - eye[0], cy - eye[1])) * s / (height - s)
+                top = s * s * (height / (height - s)) ** 2
+                # sides: on average over the cube's turn, 4/π of one side's length shows
+                out[(name, r.key)] = (top / CUBE_STEP ** 2,
+                                      s * shift * 4 / np.pi / CUBE_STEP ** 2)
+        return out
 
     # -- reading -----------------------------------------------------------------------
     def read(self, frame: np.ndarray, t: float = 0.0) -> Reading:
@@ -405,13 +459,21 @@ class BoardReader:
                 continue
             hit = self._reuse(board.name, r.key, [r])
             if hit is not None:
-                reading.cubes[r.name], reading.confidence[r.name] = dict(hit[0]), hit[1]
+                reading.confidence[r.name] = hit[1]
+                if hit[0] is None:
+                    reading.uncertain.add(r.name)
+                else:
+                    reading.cubes[r.name] = dict(hit[0])
                 continue
             self.regions_read += 1
             a, b, shape = plan.slices[(board.name, r.key)]
             ref = np.array(r.print_rgb[::-1], np.float32)
             px = balance(samples[a:b], ref)
             labels = self._lut("cubes", r.print_rgb, ())[lut_index(px)].reshape(shape)
+            empty = self._empty.get(f"{board.name}/{r.key}")
+            if empty is not None and empty[0].shape[0] == labels.size:
+                self._read_against_empty(board.name, r, samples[a:b], labels, empty, reading)
+                continue
             counts: dict[str, int] = {}
             misfit = 0.0
             for i, colour in enumerate(CUBE_COLOURS, start=1):
@@ -434,6 +496,69 @@ class BoardReader:
             reading.cubes[r.name] = counts
             reading.confidence[r.name] = round(max(0.0, 1.0 - 2 * misfit - 5 * unknown), 3)
             self._remember(board.name, r.key, [r], dict(counts), reading.confidence[r.name])
+
+    def _read_against_empty(self, board: str, r: Region, raw: np.ndarray, labels: np.ndarray,
+                            empty: tuple[np.ndarray, np.ndarray, np.ndarray],
+                            reading: Reading) -> None:
+        """Count the cubes of a region as what differs from its empty board.
+
+        Samples that are the board (printed borders, artwork, titles) or the board in
+        shadow are never a cube. What differs is grouped into blobs; each blob's colours
+        are those covering at least ``MINOR_CUBE`` of a cube (a lit edge or a shaded side
+        read as another colour belongs to its cube), and its area, shared among them,
+        gives the count. A reading that fits badly is uncertain: no number is given.
+        """
+        ref, lo, hi = empty
+        cur = raw.astype(np.float32) + 1.0
+        ratio = cur / ref
+        gain = np.median(ratio, axis=0)  # this frame's light against the empty board's
+        lo_g = lo * gain - BOARD_TOL
+        hi_g = hi * gain + BOARD_TOL
+        board_like = ((cur >= lo_g) & (cur <= hi_g)).all(axis=1)
+        rel = ratio / gain
+        rmax, rmin = rel.max(axis=1), rel.min(axis=1)
+        shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
+        piece = (~board_like & ~shadow).reshape(labels.shape)
+        cube = piece & (labels >= 1) & (labels <= len(CUBE_COLOURS))
+        cube = cv2.morphologyEx(cube.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        k, lab, stats, _c = cv2.connectedComponentsWithStats(cube, connectivity=8)
+        counts: dict[str, int] = {}
+        misfit = 0.0
+        top, sides = self._cube_areas.get(
+            (board, r.key), (self.cube_area / self.area_factor,
+                             self.cube_area * (1 - 1 / self.area_factor)))
+        area_one = top + sides
+        # a colour is a cube of its own only if it covers more than the sides of a cube can
+        # (the shaded side of an orange cube reads brown)
+        minor = max(MINOR_CUBE * area_one, 1.2 * sides)
+        for i in range(1, k):
+            total = float(stats[i, cv2.CC_STAT_AREA])
+            if total < 0.3 * area_one:
+                continue  # a speck
+            per = np.bincount(labels[lab == i], minlength=len(CUBE_COLOURS) + 1)
+            per = per[1:len(CUBE_COLOURS) + 1].astype(np.float32)
+            major = [j for j in range(len(CUBE_COLOURS)) if per[j] >= minor]
+            if not major:
+                major = [int(per.argmax())]
+            share = float(per[major].sum())
+            for j in major:
+                x = total * float(per[j]) / share / area_one
+                m = max(1, int(np.floor(x + ROUND_UP)))
+                counts[CUBE_COLOURS[j]] = counts.get(CUBE_COLOURS[j], 0) + m
+                misfit = max(misfit, abs(x - m) / m if m > 1 else max(0.0, x - 1.4, 0.6 - x))
+        # something that is neither the board, a shadow nor a cube colour (a coin, a
+        # figure, a sleeve): as much of it as half a cube makes the reading uncertain
+        strange = (piece & ((labels == UNKNOWN) | (labels > len(CUBE_COLOURS)))).astype(np.uint8)
+        strange = cv2.morphologyEx(strange, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        unknown = float(np.count_nonzero(strange)) / area_one
+        conf = round(max(0.0, 1.0 - 2 * misfit - unknown), 3)
+        reading.confidence[r.name] = conf
+        if conf < UNCERTAIN_BELOW:
+            reading.uncertain.add(r.name)
+            self._remember(board, r.key, [r], None, conf)
+        else:
+            reading.cubes[r.name] = counts
+            self._remember(board, r.key, [r], dict(counts), conf)
 
     def _read_figures(self, board: Board, samples: np.ndarray, plan: _Plan,
                       reading: Reading) -> None:

@@ -23,7 +23,7 @@ from vision.render import FRAME, Scene, render, render_sheet
 from vision.table import TableView, from_dict
 
 ROOT = Path(__file__).resolve().parents[2]
-SHEET_MM = (297.0, 210.0)
+SHEET_MM = charuco.PAGE_MM
 CAMERA = Scene(seed=4, real=True, fov=61.0, k1=-0.40, k2=0.19, blur=0.9, noise=2.5, jpeg=85)
 
 
