@@ -257,7 +257,8 @@ def _time(fn: Callable[[int], object], frames: int) -> tuple[float, float]:
     return ((time.perf_counter() - t0) / frames * 1000, (time.process_time() - c0) / frames * 1000)
 
 
-def speed(layout: Layout, frames: int = 90, seed: int = 3) -> dict[str, float]:
+def speed(layout: Layout, frames: int = 90, seed: int = 3, real: bool = False
+          ) -> dict[str, float]:
     """Reader time per 1280×720 frame and one warpPerspective of the frame to 1000×700,
     on one thread, alternating in the same run (medians of 5 rounds).
 
@@ -265,19 +266,23 @@ def speed(layout: Layout, frames: int = 90, seed: int = 3) -> dict[str, float]:
     geometry and unchanged regions are reused, everything is re-read every ``REFRESH``
     frames. ``ms_per_frame_changing`` is a table whose contents change on every frame
     (every region read every frame): the worst case. CPU figures are the process's CPU
-    time, less disturbed than wall time on a shared machine.
+    time, less disturbed than wall time on a shared machine. ``real``: real-table frames
+    (``_real``, the second of ``CAMERAS``) read by a reader calibrated as in the bench's
+    real rows (lens and empty-board model).
     """
     cv2.setNumThreads(1)
     g = np.random.default_rng(seed)
     view = random_view(layout, g)
-    steady = [render(layout, view, Scene(seed=seed + i, camera=seed, pieces=seed,
-                                         perspective=0.03, blur=0.6, noise=2.0)).image
-              for i in range(4)]
-    changing = [render(layout, random_view(layout, g), Scene(seed=seed + i, camera=seed,
-                                                             perspective=0.03, blur=0.6,
-                                                             noise=2.0)).image
-                for i in range(4)]
-    reader = BoardReader(layout)
+    base = Scene(perspective=0.03, blur=0.6, noise=2.0)
+    if real:
+        fov, k1, k2 = CAMERAS[1]
+        base = replace(_real(np.random.default_rng(seed)), fov=fov, k1=k1, k2=k2)
+    steady = [render(layout, view, replace(base, seed=seed + i, camera=seed,
+                                           pieces=seed)).image for i in range(4)]
+    changing = [render(layout, random_view(layout, g), replace(
+        base, seed=seed + i, camera=seed)).image for i in range(4)]
+    reader = (reader_for("real-ordinary", layout, replace(base, seed=seed)) if real
+              else BoardReader(layout))
     reader.read(steady[0])  # the first frame detects the markers and builds the plan
     hom = reader.tracker.geometry.boards["main"]
     to_board = np.diag([1000 / 600, 700 / 420, 1.0]) @ np.linalg.inv(hom)

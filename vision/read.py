@@ -35,6 +35,9 @@ COARSE_STEP = 4.0  # mm between samples of the hand / motion grid
 HAND_EDGE_MM2 = 500.0  # a difference blob touching the board edge and at least this big
 HAND_ANY_MM2 = 2500.0  # any difference blob at least this big
 HAND_MARGIN_MM = 12.0
+# brighter than the empty board by this much: something lies there (a shadow only darkens;
+# a pale hand over a pale space differs from it in little else)
+BRIGHTER = 1.12
 MOTION_LEVEL = 28.0
 ZONE_STEP = 2.0  # mm between samples in a figure zone
 FIGURE_MM2 = 150.0  # a standing figure seen from above (body and head), mm² (rough)
@@ -372,7 +375,7 @@ class BoardReader:
         lum = ratio.sum(axis=2)
         lum *= 1 / 3
         chroma = np.abs(ratio / lum[..., None] - 1.0).max(axis=2)
-        diff = (chroma > 0.09) | (lum < 0.45) | (lum > 1.7)
+        diff = (chroma > 0.09) | (lum < 0.45) | (lum > 1.7) | ((lum > BRIGHTER) & (chroma > 0.04))
         diff &= keep
         norm = cur / gain
         if len(track_rows):  # discs on their track: several on one cell must not look like a hand

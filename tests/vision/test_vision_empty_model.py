@@ -10,10 +10,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import calibration
+from vision import bench, calibration
 from vision.layout import Layout
 from vision.lens import Lens
-from vision.render import FRAME, Scene, render
+from vision.render import FRAME, Scene, on_table, render
 from vision.table import TableView, from_dict
 
 CAMERA = Scene(seed=12, camera=12, real=True, fov=70.0, k1=-0.18, k2=0.05, tilt=6.0,
@@ -69,3 +69,16 @@ def test_something_unknown_makes_a_reading_uncertain(layout: Layout) -> None:
     assert "space:family" in reading.uncertain
     assert "space:family" not in reading.cubes
     assert "space:family" in reading.to_json()["uncertain"]
+
+
+def test_the_palest_hand_over_the_pale_council_space_hides_it(layout: Layout) -> None:
+    cal = _calibrated(layout)
+    tip = on_table(layout, "space:council")
+    assert tip is not None
+    for seed in (5, 6):
+        scene = replace(CAMERA, seed=seed, pieces=seed, hands=[tip], skin=bench.PALE_SKIN)
+        shot = render(layout, from_dict(VIEW), scene)
+        assert "main/space:council" in shot.covered
+        reading = cal.reader().read(shot.image)
+        assert "space:council" in reading.occluded, seed
+        assert "space:council" not in reading.cubes
