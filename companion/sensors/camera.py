@@ -157,7 +157,9 @@ class CameraAdapter:
         held = {n for n in self._occluded
                 if n in read and n not in reading.occluded
                 and not self._settler.steady(n, reading.t)}
-        occluded = frozenset(reading.occluded | held)
+        # a region read with low confidence (something unknown on it) is as good as hidden:
+        # the reconciler must not compare what was committed before with it
+        occluded = frozenset(reading.occluded | reading.uncertain | held)
         if occluded != self._occluded and not occluded:
             self._emit_commits(commits)
             commits = []
