@@ -487,8 +487,7 @@ class BoardReader:
             labels = self._lut("cubes", r.print_rgb, ())[lut_index(px)].reshape(shape)
             empty = self._empty.get(f"{board.name}/{r.key}")
             if empty is not None and empty[0].shape[0] == labels.size:
-                self._read_against_empty(board.name, r, samples[a:b], px, labels, empty,
-                                         reading)
+                self._read_against_empty(board.name, r, samples[a:b], labels, empty, reading)
                 continue
             counts: dict[str, int] = {}
             misfit = 0.0
@@ -513,8 +512,7 @@ class BoardReader:
             reading.confidence[r.name] = round(max(0.0, 1.0 - 2 * misfit - 5 * unknown), 3)
             self._remember(board.name, r.key, [r], dict(counts), reading.confidence[r.name])
 
-    def _read_against_empty(self, board: str, r: Region, raw: np.ndarray, bal: np.ndarray,
-                            labels: np.ndarray,
+    def _read_against_empty(self, board: str, r: Region, raw: np.ndarray, labels: np.ndarray,
                             empty: tuple[np.ndarray, np.ndarray, np.ndarray],
                             reading: Reading) -> None:
         """Count the cubes of a region as what differs from its empty board.
@@ -556,15 +554,11 @@ class BoardReader:
             per = np.bincount(labels[lab == i], minlength=len(CUBE_COLOURS) + 1)
             per = per[1:len(CUBE_COLOURS) + 1].astype(np.float32)
             major = [j for j in range(len(CUBE_COLOURS)) if per[j] >= minor]
-            if len(major) <= 1 and total < 1.6 * area_one:
-                # one cube: its colour from its lit faces (the brighter half), not from the
-                # votes of a shaded side
-                major = [self._lit_colour(bal[lab.ravel() == i])]
             if not major:
                 major = [int(per.argmax())]
-            share = float(per[major].sum()) or 1.0
+            share = float(per[major].sum())
             for j in major:
-                x = (total * float(per[j]) / share if len(major) > 1 else total) / area_one
+                x = total * float(per[j]) / share / area_one
                 m = max(1, int(np.floor(x + ROUND_UP)))
                 counts[CUBE_COLOURS[j]] = counts.get(CUBE_COLOURS[j], 0) + m
                 misfit = max(misfit, abs(x - m) / m if m > 1 else max(0.0, x - 1.4, 0.6 - x))
@@ -581,15 +575,6 @@ class BoardReader:
         else:
             reading.cubes[r.name] = counts
             self._remember(board, r.key, [r], dict(counts), conf)
-
-    def _lit_colour(self, px: np.ndarray) -> int:
-        """The cube colour (index) of one cube's balanced pixels, judged on its lit faces:
-        the median of the brighter half, nearest in Lab with lightness weighed down."""
-        lum = px.astype(np.float32).sum(axis=1)
-        lit = px[lum >= np.median(lum)]
-        lab = to_lab(np.median(lit, axis=0)[::-1].reshape(1, 3).astype(np.uint8))[0]
-        d = ((self.cube_lab - lab) * np.array([L_WEIGHT, 1.0, 1.0], np.float32)) ** 2
-        return int(d.sum(axis=1).argmin())
 
     def _read_figures(self, board: Board, samples: np.ndarray, plan: _Plan,
                       reading: Reading) -> None:
