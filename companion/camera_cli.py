@@ -68,6 +68,7 @@ def vision_bench(args: argparse.Namespace) -> int:
     per = args.per_condition
     acc = bench.accuracy(layout, per, seed=args.seed, conditions=names)
     occ = bench.occlusion_sequences(layout, args.sequences, seed=args.seed)
+    real_occ = bench.occlusion_sequences(layout, args.sequences, seed=args.seed, real=True)
     speed = bench.speed(layout) if args.speed else {}
     if args.speed:
         speed.update({f"real_{k}": v for k, v in bench.speed(layout, real=True).items()})
@@ -78,6 +79,8 @@ def vision_bench(args: argparse.Namespace) -> int:
         **speed,
         "committed_under_occlusion": occ["committed_under_occlusion"],
         "occlusion_sequences": occ,
+        "real_committed_under_occlusion": real_occ["committed_under_occlusion"],
+        "real_occlusion_sequences": real_occ,
         "misread_under_hand": sum(int(v["misread_under_hand"]) for v in acc.values()),
         "threads": 1,
     }
@@ -94,7 +97,8 @@ def vision_bench(args: argparse.Namespace) -> int:
                       f"{result[pre + 'warp_ms']} ms; ratio {result[pre + 'ratio_to_warp']}; "
                       f"every region changing {result[pre + 'ms_per_frame_changing']} ms")
         print(f"{result['images']} images; committed under occlusion "
-              f"{result['committed_under_occlusion']}")
+              f"{result['committed_under_occlusion']} (ideal), "
+              f"{result['real_committed_under_occlusion']} (real table)")
     return 0
 
 

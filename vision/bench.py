@@ -210,11 +210,13 @@ def accuracy(layout: Layout, per_condition: int, seed: int = 1,
 
 
 def occlusion_sequences(layout: Layout, sequences: int, seed: int = 7,
-                        settle_s: float = 0.5, fps: float = 15.0) -> dict[str, int]:
+                        settle_s: float = 0.5, fps: float = 15.0,
+                        real: bool = False) -> dict[str, int]:
     """Hands coming in, resting still over regions, going out, while cubes change.
 
     Returns how many commits were made for a region while a hand truly covered it, and
-    how many commits were made in all.
+    how many commits were made in all. ``real``: real-table frames (``_real``) read by a
+    calibrated reader (as the real rows), hands of the six ``HAND_SKINS`` in turn.
     """
     bad = total = frames = 0
     for s in range(sequences):
@@ -223,7 +225,11 @@ def occlusion_sequences(layout: Layout, sequences: int, seed: int = 7,
         after = random_view(layout, g)
         tip = (float(g.uniform(260, 780)), float(g.uniform(120, 460)))
         start = (tip[0] + float(g.uniform(-80, 80)), 600.0 if tip[1] > 290 else -20.0)
+        base = Scene(perspective=0.03, blur=0.6, noise=2.0, hand_skin=int(g.integers(5)))
         reader = BoardReader(layout)
+        if real:
+            base = replace(_real(g), skin=HAND_SKINS[s % len(HAND_SKINS)])
+            reader = reader_for("real-ordinary", layout, replace(base, seed=s))
         settler = Settler(settle_s)
         # 10 frames still, the hand sweeps in over 6 frames, rests 20 frames (longer than
         # the settle time) while the cubes under it change, leaves, 15 still frames after.
@@ -233,12 +239,10 @@ def occlusion_sequences(layout: Layout, sequences: int, seed: int = 7,
             plan.append((before, [(start[0] + (tip[0] - start[0]) * f,
                                    start[1] + (tip[1] - start[1]) * f)]))
         plan += [(after, [tip])] * 20 + [(after, [])] * 15
-        skin = int(g.integers(5))
         for i, (view, hands) in enumerate(plan):
             pieces = s if view is before else s + 1  # pieces stay put between changes
-            shot = render(layout, view, Scene(seed=s * 1000 + i, camera=s, pieces=pieces,
-                                              perspective=0.03,
-                                              blur=0.6, noise=2.0, hands=hands, hand_skin=skin))
+            shot = render(layout, view, replace(base, seed=s * 1000 + i, camera=s,
+                                                pieces=pieces, hands=hands))
             covered = {k.split("/", 1)[1].partition("#")[0] for k in shot.covered}
             for commit in settler.feed(reader.read(shot.image, i / fps)):
                 total += 1

@@ -168,6 +168,7 @@ class BoardReader:
                                 cv2.dilate(ref, k3).reshape(-1, 3))
         self.references = {n: references[n] if references and n in references
                            else self.printed_reference(b) for n, b in layout.boards.items()}
+        self._captured = set(references or {}) & set(layout.boards)
         self._ignore = {n: self._marker_mask(b) for n, b in layout.boards.items()}
         self._tracks = {n: self._track_mask(b) for n, b in layout.boards.items()}
         # which colours are a track marker's (a disc on its track is not a hand)
@@ -204,13 +205,16 @@ class BoardReader:
     def _coarse_consts(self, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                   np.ndarray, np.ndarray]:
         """Per board, computed once: 1/reference, the cells to compare (not markers, not
-        the outer ring, which mixes board and table when blurred), the cells sampled for
-        the white balance, and the track cells (rows, columns)."""
+        the outer ring when the reference is the printed colours: that ring mixes board
+        and table when blurred; a reference the camera captured has the same mixture, so
+        an arm crossing a board's edge is seen there), the cells sampled for the white
+        balance, and the track cells (rows, columns)."""
         hit = self._consts.get(name)
         if hit is None:
             ref = self.references[name].astype(np.float32) + 1.0
             keep = ~self._ignore[name]
-            keep[0, :] = keep[-1, :] = keep[:, 0] = keep[:, -1] = False
+            if name not in self._captured:
+                keep[0, :] = keep[-1, :] = keep[:, 0] = keep[:, -1] = False
             sample = np.flatnonzero((~self._ignore[name]).ravel())[::3]
             rows, cols = np.nonzero(self._tracks[name])
             hit = (1.0 / ref, keep, sample, rows, cols)

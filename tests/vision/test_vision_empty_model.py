@@ -90,3 +90,11 @@ def test_the_real_table_bench_row_holds_its_floor(layout: Layout) -> None:
     row = bench.accuracy(layout, 3, seed=5, conditions=["real-ordinary"])["real-ordinary"]
     assert row["exact"] >= 0.8, row
     assert row["board_found"] == 3
+
+
+def test_no_reading_commits_under_a_hand_on_the_real_table(layout: Layout) -> None:
+    # four sequences (hand in, resting while the cubes under it change, out), skins in
+    # turn; the fourth's arm crosses the edge of a farm, over a time track's cell
+    result = bench.occlusion_sequences(layout, 4, seed=1, real=True)
+    assert result["commits"] > 50
+    assert result["committed_under_occlusion"] == 0, result
