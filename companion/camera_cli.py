@@ -59,27 +59,46 @@ def vision_bench(args: argparse.Namespace) -> int:
 
     cv2.setNumThreads(1)
     layout = load()
-    per = max(1, -(-args.images // len(bench.CONDITIONS)))
-    acc = bench.accuracy(layout, per, seed=args.seed)
+    names = args.conditions.split(",") if args.conditions else bench.condition_names()
+    unknown = [n for n in names if n not in bench.condition_names()]
+    if unknown:
+        print(f"companion vision-bench: unknown condition {', '.join(unknown)} (known: "
+              f"{', '.join(bench.condition_names())})", file=sys.stderr)
+        return 2
+    per = args.per_condition
+    acc = bench.accuracy(layout, per, seed=args.seed, conditions=names)
     occ = bench.occlusion_sequences(layout, args.sequences, seed=args.seed)
-    speed = bench.speed(layout)
+    real_occ = bench.occlusion_sequences(layout, args.sequences, seed=args.seed, real=True)
+    speed = bench.speed(layout) if args.speed else {}
+    if args.speed:
+        speed.update({f"real_{k}": v for k, v in bench.speed(layout, real=True).items()})
     result = {
         "accuracy": {k: v["exact"] for k, v in acc.items()},
-        "images": per * len(bench.CONDITIONS),
+        "conditions": acc,
+        "images": per * len(names),
         **speed,
         "committed_under_occlusion": occ["committed_under_occlusion"],
         "occlusion_sequences": occ,
+        "real_committed_under_occlusion": real_occ["committed_under_occlusion"],
+        "real_occlusion_sequences": real_occ,
         "misread_under_hand": sum(int(v["misread_under_hand"]) for v in acc.values()),
         "threads": 1,
     }
     if args.json:
         print(json.dumps(result, indent=1))
     else:
+        print(f"{'condition':18} exact  all-right  board-found  misread-under-hand")
         for k, v in acc.items():
-            print(f"{k:12} {v['exact']:.4f}")
-        print(f"{result['images']} images; {result['ms_per_frame']} ms/frame; warp "
-              f"{result['warp_ms']} ms; ratio {result['ratio_to_warp']}; committed under "
-              f"occlusion {result['committed_under_occlusion']}")
+            print(f"{k:18} {v['exact']:.4f} {v['images_all_right']:4}/{v['images']:<4} "
+                  f"{v['board_found']:4}/{v['images']:<4}  {v['misread_under_hand']}")
+        for pre, what in (("", "ideal"), ("real_", "real table, calibrated")):
+            if speed:
+                print(f"speed ({what}): {result[pre + 'ms_per_frame']} ms/frame; warp "
+                      f"{result[pre + 'warp_ms']} ms; ratio {result[pre + 'ratio_to_warp']}; "
+                      f"every region changing {result[pre + 'ms_per_frame_changing']} ms")
+        print(f"{result['images']} images; committed under occlusion "
+              f"{result['committed_under_occlusion']} (ideal), "
+              f"{result['real_committed_under_occlusion']} (real table)")
     return 0
 
 
@@ -93,32 +112,42 @@ def calibrate(args: argparse.Namespace) -> int:
         if args.step == "markers":
             print(write_sheet(cal.layout, Path(args.out)))
             return 0
+        if args.step == "charuco":
+            import cv2
+
+            from vision import charuco
+
+            if not cv2.imwrite(args.out, charuco.sheet()):
+                raise OSError(f"cannot write {args.out}")
+            print(args.out)
+            return 0
         if args.step == "show":
             data = cal.to_json()
             data.pop("references")
             print(json.dumps({"file": str(path), "steps": cal.steps,
                               "area_factor": cal.area_factor,
+                              "lens": cal.lens.to_json() if cal.lens else None,
                               "colours": data["layout"]["colours"]}, indent=1))
             return 0
         if args.step == "overlay":
             import cv2
 
-            from vision.geometry import MarkerTracker
             from vision.overlay import draw_layout, rectify
 
             frame = _image(args.image)
             lay = cal.layout
-            boards = MarkerTracker(lay, detect_scale=1.0).update(frame).boards
+            boards = cal.tracker().update(frame).boards
             if args.board not in boards:
                 raise calibration.CalibrationError(f"board {args.board!r} not found")
             board = lay.boards[args.board]
-            img = draw_layout(rectify(frame, boards[args.board], board, 2.0), board, 2.0)
+            img = draw_layout(rectify(frame, boards[args.board], board, 2.0, cal.lens), board,
+                              2.0)
             if not cv2.imwrite(args.out, img):
                 raise OSError(f"cannot write {args.out}")
             print(args.out)
             return 0
         if args.step == "empty":
-            cal = calibration.capture_empty(cal, _image(args.image))
+            cal = calibration.capture_empty(cal, [_image(p) for p in args.images])
         elif args.step == "cubes":
             placed = {}
             for item in args.place or []:
@@ -132,6 +161,22 @@ def calibrate(args: argparse.Namespace) -> int:
                 raise calibration.CalibrationError("--rect is x0,y0,x1,y1 in board mm")
             cal = calibration.move_region(cal, args.board, args.region,
                                           (rect[0], rect[1], rect[2], rect[3]))
+        elif args.step == "lens":
+            from vision import charuco
+
+            folder = Path(args.folder)
+            photos = sorted(p for p in folder.iterdir()
+                            if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp"))
+            if not photos:
+                raise OSError(f"no photos (.png, .jpg) in {folder}")
+            lens = charuco.calibrate(_image(str(p)) for p in photos)
+            cal = calibration.set_lens(cal, lens)
+            print(f"lens from {lens.views} of {len(photos)} photos: reprojection error "
+                  f"{lens.rms:.2f} px, field of view {lens.hfov():.1f}°, distortion "
+                  f"{', '.join(f'{v:.3f}' for v in lens.dist)}")
+            if cal.references:
+                print("the empty boards were recorded before the lens: run "
+                      "`companion calibrate empty` again")
         elif args.step == "reset":
             cal = calibration.default()
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -153,7 +198,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.set_defaults(func=read_board)
 
     p = sub.add_parser("vision-bench", help="camera accuracy per condition, and speed")
-    p.add_argument("--images", type=int, default=500, help="rendered images in all")
+    p.add_argument("--per-condition", type=int, default=50, help="rendered images per condition")
+    p.add_argument("--conditions", help="comma-separated condition names (default: all)")
+    p.add_argument("--no-speed", dest="speed", action="store_false", help="skip the timing")
     p.add_argument("--sequences", type=int, default=10, help="hand-over-board sequences")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true")
@@ -166,8 +213,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     steps = p.add_subparsers(dest="step", required=True)
     s = steps.add_parser("markers", help="write the printable marker sheet (PNG, A4 300 dpi)")
     s.add_argument("out")
-    s = steps.add_parser("empty", help="learn the empty boards from an image")
-    s.add_argument("image")
+    s = steps.add_parser("charuco", help="write the lens calibration sheet (PNG, A4 300 dpi)")
+    s.add_argument("out")
+    s = steps.add_parser("lens", help="compute the lens from a folder of photos of the sheet")
+    s.add_argument("folder")
+    s = steps.add_parser("empty", help="learn the empty boards from one or more images")
+    s.add_argument("images", nargs="+", help="photos of the still, empty table (3–5 is good)")
     s = steps.add_parser("cubes", help="learn cube colours: --place space:church=brown:3")
     s.add_argument("image")
     s.add_argument("--place", action="append", metavar="REGION=COLOUR:COUNT")

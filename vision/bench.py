@@ -17,9 +17,11 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from . import calibration, charuco
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, Layout
+from .lens import Lens
 from .read import BoardReader, Reading
-from .render import Scene, render
+from .render import Scene, on_table, render, render_sheet
 from .settle import Settler
 from .table import TableView
 
@@ -38,6 +40,105 @@ CONDITIONS: dict[str, Callable[[np.random.Generator], Scene]] = {
                              hands=[(float(g.uniform(260, 780)), float(g.uniform(120, 460)))],
                              hand_skin=int(g.integers(5))),
 }
+
+
+# Cameras of the realistic conditions: (horizontal field of view °, k1, k2). The fields of
+# view: a Raspberry Pi Camera v2 (62.2°, its documentation), a Logitech C920 (78° diagonal,
+# Logitech's figure, = 70° horizontal at 16:9), a 90° wide-angle webcam. The distortion:
+# typical barrel values for such lenses, the strongest being the published calibration of
+# the CMU Seasons dataset's cameras (1024×768, fx 869 -> 61°, k1 −0.40, k2 0.19).
+CAMERAS: list[tuple[float, float, float]] = [
+    (62.0, -0.08, 0.02), (70.0, -0.18, 0.05), (90.0, -0.30, 0.09), (61.0, -0.40, 0.19)]
+PALE_SKIN = (246, 224, 208)  # very pale skin (RGB), paler than the ideal renderer's five
+HAND_SKINS = [(224, 172, 150), (198, 140, 108), (160, 110, 80), (110, 74, 52), (70, 48, 36),
+              PALE_SKIN]
+
+
+def _real(g: np.random.Generator, hard: bool = False) -> Scene:
+    """A real-table scene: one of ``CAMERAS``, tilted, light of 2,700–6,500 K after the
+    camera's white balance (between the warm and cool casts above), uneven, JPEG."""
+    fov, k1, k2 = CAMERAS[int(g.integers(len(CAMERAS)))]
+    t = float(g.uniform(0, 1))  # colour temperature, warm (0) to cool (1)
+    warm, cool = np.array([1.12, 0.98, 0.7]), np.array([0.8, 0.95, 1.2])
+    light = tuple(float(v) for v in warm * (1 - t) + cool * t)
+    return Scene(real=True, fov=fov, k1=k1, k2=k2,
+                 tilt=float(g.uniform(8, 20) if hard else g.uniform(0, 12)),
+                 rotation=float(g.uniform(-3, 3)), light=(light[0], light[1], light[2]),
+                 level=float(g.uniform(0.5, 0.75) if hard else g.uniform(0.85, 1.1)),
+                 light_deg=float(g.uniform(0, 360)),
+                 gradient=float(g.uniform(0.15, 0.3) if hard else g.uniform(0.05, 0.15)),
+                 vignetting=float(g.uniform(0.1, 0.25)),
+                 blur=float(g.uniform(1.6, 2.6) if hard else g.uniform(0.7, 1.1)),
+                 noise=4.5 if hard else 2.5,
+                 jpeg=int(g.integers(50, 66) if hard else g.integers(80, 93)),
+                 shadows=2 if hard else 0)
+
+
+def _with_hand(scene: Scene, tip: tuple[float, float], skin: tuple[int, int, int]) -> Scene:
+    return replace(scene, hands=[tip], skin=skin)
+
+
+# Realistic conditions (``Scene.real``): the reader is calibrated as ``docs/vision.md``
+# says: the lens from 12 photos of the ChArUco sheet taken with the same camera (rendered,
+# computed once per camera), then ``calibrate empty`` on a frame of the empty table from
+# the same camera in the same light. ``real-no-lens`` skips the lens, ``real-uncalibrated``
+# both (as shipped).
+REAL_CONDITIONS: dict[str, Callable[[np.random.Generator, Layout], Scene]] = {
+    "real-ordinary": lambda g, lay: _real(g),
+    "real-hard": lambda g, lay: _real(g, hard=True),
+    "real-hands": lambda g, lay: _with_hand(
+        _real(g), (float(g.uniform(260, 780)), float(g.uniform(120, 460))),
+        HAND_SKINS[int(g.integers(len(HAND_SKINS)))]),
+    "real-pale-hand": lambda g, lay: _with_hand(
+        _real(g), on_table(lay, "space:council") or (400.0, 250.0), PALE_SKIN),
+    "real-no-lens": lambda g, lay: _real(g),
+    "real-uncalibrated": lambda g, lay: _real(g),
+}
+UNCALIBRATED = {"real-uncalibrated"}
+NO_LENS = {"real-no-lens", "real-uncalibrated"}
+_LENSES: dict[tuple[float, float, float], Lens] = {}
+
+
+def camera_lens(scene: Scene, photos: int = 12) -> Lens:
+    """The lens of a real scene's camera as ``companion calibrate lens`` computes it from
+    photos of the sheet (rendered through that camera; cached per camera)."""
+    key = (scene.fov, scene.k1, scene.k2)
+    hit = _LENSES.get(key)
+    if hit is None:
+        page = charuco.sheet()
+        shoot = Scene(seed=4, real=True, fov=scene.fov, k1=scene.k1, k2=scene.k2, blur=0.9,
+                      noise=2.5, jpeg=85)
+        hit = charuco.calibrate(render_sheet(shoot, i, page, charuco.PAGE_MM)
+                                for i in range(photos))
+        _LENSES[key] = hit
+    return hit
+
+
+def condition_names() -> list[str]:
+    """Every condition the bench knows: the ideal renderer's, then the real table's."""
+    return [*CONDITIONS, *REAL_CONDITIONS]
+
+
+def scene_for(name: str, g: np.random.Generator, layout: Layout) -> Scene:
+    """The scene of condition ``name`` (raises KeyError for an unknown one)."""
+    if name in CONDITIONS:
+        return CONDITIONS[name](g)
+    return REAL_CONDITIONS[name](g, layout)
+
+
+def reader_for(name: str, layout: Layout, scene: Scene) -> BoardReader:
+    """The reader a condition is read with: real tables calibrated on their empty table."""
+    if not scene.real or name in UNCALIBRATED:
+        return BoardReader(layout)
+    cal = calibration.default()
+    if name not in NO_LENS:
+        cal = calibration.set_lens(cal, camera_lens(scene))
+    empty = render(layout, TableView(), replace(scene, hands=[], seed=scene.seed + 1,
+                                                camera=scene.seed))
+    try:
+        return calibration.capture_empty(cal, empty.image).reader()
+    except calibration.CalibrationError:
+        return cal.reader()  # the board was not found empty: read with what there is
 
 
 def random_view(layout: Layout, g: np.random.Generator, players: int = 4) -> TableView:
@@ -84,29 +185,38 @@ def score(layout: Layout, reading: Reading, truth: TableView,
 
 def accuracy(layout: Layout, per_condition: int, seed: int = 1,
              conditions: list[str] | None = None) -> dict[str, dict[str, float]]:
-    """Per condition: fraction exact, images, and misreads under a hand."""
+    """Per condition: fraction exact, images, images read wholly right, boards found, and
+    misreads under a hand. The random stream of a condition depends on its name only, so
+    adding a condition does not change the others' images."""
     out: dict[str, dict[str, float]] = {}
-    for ci, name in enumerate(conditions or list(CONDITIONS)):
-        exact = counted = under = 0
+    for name in conditions or condition_names():
+        ci = sum(map(ord, name)) if name in REAL_CONDITIONS else list(CONDITIONS).index(name)
+        exact = counted = under = perfect = found = 0
         for i in range(per_condition):
             g = np.random.default_rng(seed * 100003 + ci * 1009 + i)
-            scene = replace(CONDITIONS[name](g), seed=int(g.integers(1 << 30)))
+            scene = replace(scene_for(name, g, layout), seed=int(g.integers(1 << 30)))
             view = random_view(layout, g, players=int(g.integers(2, 5)))
             shot = render(layout, view, scene)
-            reader = BoardReader(layout)
-            e, c, u = score(layout, reader.read(shot.image), view, shot.covered)
+            reader = reader_for(name, layout, scene)
+            reading = reader.read(shot.image)
+            e, c, u = score(layout, reading, view, shot.covered)
             exact, counted, under = exact + e, counted + c, under + u
+            perfect += int(e == c)
+            found += int(reading.board_found)
         out[name] = {"exact": round(exact / max(counted, 1), 4), "images": per_condition,
+                     "images_all_right": perfect, "board_found": found,
                      "misread_under_hand": under}
     return out
 
 
 def occlusion_sequences(layout: Layout, sequences: int, seed: int = 7,
-                        settle_s: float = 0.5, fps: float = 15.0) -> dict[str, int]:
+                        settle_s: float = 0.5, fps: float = 15.0,
+                        real: bool = False) -> dict[str, int]:
     """Hands coming in, resting still over regions, going out, while cubes change.
 
     Returns how many commits were made for a region while a hand truly covered it, and
-    how many commits were made in all.
+    how many commits were made in all. ``real``: real-table frames (``_real``) read by a
+    calibrated reader (as the real rows), hands of the six ``HAND_SKINS`` in turn.
     """
     bad = total = frames = 0
     for s in range(sequences):
@@ -115,7 +225,11 @@ def occlusion_sequences(layout: Layout, sequences: int, seed: int = 7,
         after = random_view(layout, g)
         tip = (float(g.uniform(260, 780)), float(g.uniform(120, 460)))
         start = (tip[0] + float(g.uniform(-80, 80)), 600.0 if tip[1] > 290 else -20.0)
+        base = Scene(perspective=0.03, blur=0.6, noise=2.0, hand_skin=int(g.integers(5)))
         reader = BoardReader(layout)
+        if real:
+            base = replace(_real(g), skin=HAND_SKINS[s % len(HAND_SKINS)])
+            reader = reader_for("real-ordinary", layout, replace(base, seed=s))
         settler = Settler(settle_s)
         # 10 frames still, the hand sweeps in over 6 frames, rests 20 frames (longer than
         # the settle time) while the cubes under it change, leaves, 15 still frames after.
@@ -125,12 +239,10 @@ def occlusion_sequences(layout: Layout, sequences: int, seed: int = 7,
             plan.append((before, [(start[0] + (tip[0] - start[0]) * f,
                                    start[1] + (tip[1] - start[1]) * f)]))
         plan += [(after, [tip])] * 20 + [(after, [])] * 15
-        skin = int(g.integers(5))
         for i, (view, hands) in enumerate(plan):
             pieces = s if view is before else s + 1  # pieces stay put between changes
-            shot = render(layout, view, Scene(seed=s * 1000 + i, camera=s, pieces=pieces,
-                                              perspective=0.03,
-                                              blur=0.6, noise=2.0, hands=hands, hand_skin=skin))
+            shot = render(layout, view, replace(base, seed=s * 1000 + i, camera=s,
+                                                pieces=pieces, hands=hands))
             covered = {k.split("/", 1)[1].partition("#")[0] for k in shot.covered}
             for commit in settler.feed(reader.read(shot.image, i / fps)):
                 total += 1
@@ -149,7 +261,8 @@ def _time(fn: Callable[[int], object], frames: int) -> tuple[float, float]:
     return ((time.perf_counter() - t0) / frames * 1000, (time.process_time() - c0) / frames * 1000)
 
 
-def speed(layout: Layout, frames: int = 90, seed: int = 3) -> dict[str, float]:
+def speed(layout: Layout, frames: int = 90, seed: int = 3, real: bool = False
+          ) -> dict[str, float]:
     """Reader time per 1280×720 frame and one warpPerspective of the frame to 1000×700,
     on one thread, alternating in the same run (medians of 5 rounds).
 
@@ -157,19 +270,23 @@ def speed(layout: Layout, frames: int = 90, seed: int = 3) -> dict[str, float]:
     geometry and unchanged regions are reused, everything is re-read every ``REFRESH``
     frames. ``ms_per_frame_changing`` is a table whose contents change on every frame
     (every region read every frame): the worst case. CPU figures are the process's CPU
-    time, less disturbed than wall time on a shared machine.
+    time, less disturbed than wall time on a shared machine. ``real``: real-table frames
+    (``_real``, the second of ``CAMERAS``) read by a reader calibrated as in the bench's
+    real rows (lens and empty-board model).
     """
     cv2.setNumThreads(1)
     g = np.random.default_rng(seed)
     view = random_view(layout, g)
-    steady = [render(layout, view, Scene(seed=seed + i, camera=seed, pieces=seed,
-                                         perspective=0.03, blur=0.6, noise=2.0)).image
-              for i in range(4)]
-    changing = [render(layout, random_view(layout, g), Scene(seed=seed + i, camera=seed,
-                                                             perspective=0.03, blur=0.6,
-                                                             noise=2.0)).image
-                for i in range(4)]
-    reader = BoardReader(layout)
+    base = Scene(perspective=0.03, blur=0.6, noise=2.0)
+    if real:
+        fov, k1, k2 = CAMERAS[1]
+        base = replace(_real(np.random.default_rng(seed)), fov=fov, k1=k1, k2=k2)
+    steady = [render(layout, view, replace(base, seed=seed + i, camera=seed,
+                                           pieces=seed)).image for i in range(4)]
+    changing = [render(layout, random_view(layout, g), replace(
+        base, seed=seed + i, camera=seed)).image for i in range(4)]
+    reader = (reader_for("real-ordinary", layout, replace(base, seed=seed)) if real
+              else BoardReader(layout))
     reader.read(steady[0])  # the first frame detects the markers and builds the plan
     hom = reader.tracker.geometry.boards["main"]
     to_board = np.diag([1000 / 600, 700 / 420, 1.0]) @ np.linalg.inv(hom)

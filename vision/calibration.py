@@ -3,10 +3,13 @@
 Saved as one JSON file (the service keeps it beside the database as ``<db>.camera.json``):
 ``layout`` (a full copy of the layout file, with corrected rectangles, printed colours and
 cube colours), ``references`` (the empty boards as the camera saw them, coarse grid, PNG
-in base64) and ``area_factor`` (how many top faces one cube covers as seen).
+in base64), ``area_factor`` (how many top faces one cube covers as seen) and ``lens`` (the
+camera's intrinsics and distortion, ``vision.lens``; absent until calibrated).
 
 Steps (``companion calibrate`` and the /calibrate page):
 
+0. ``set_lens`` — the lens computed from photos of the ChArUco sheet (``vision.charuco``);
+   done first, since every later step finds the boards through it;
 1. ``capture_empty`` — boards laid out without pieces: records what each board looks like
    and each region's printed colour;
 2. ``learn_cubes`` — a few cubes of known colours on known spaces (for instance brown on
@@ -19,6 +22,7 @@ from __future__ import annotations
 import base64
 import copy
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,8 +32,9 @@ import numpy as np
 
 from . import layout as layout_mod
 from .colour import balance
-from .geometry import MarkerTracker
+from .geometry import MarkerTracker, project
 from .layout import CUBE_COLOURS, Layout, LayoutError
+from .lens import Lens, LensError
 from .read import AREA_FACTOR, COARSE_STEP, CUBE_STEP, BoardReader, _grid
 
 
@@ -43,22 +48,50 @@ class Calibration:
     references: dict[str, np.ndarray] = field(default_factory=dict)
     area_factor: float = AREA_FACTOR
     steps: list[str] = field(default_factory=list)  # what has been done, in order
+    lens: Lens | None = None
+    # the empty board under each cube region at the reader's 1 mm grid ("main/space:harvest")
+    cube_refs: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def layout(self) -> Layout:
         return layout_mod.parse(self.layout_data)
 
     def reader(self) -> BoardReader:
-        return BoardReader(self.layout, self.references or None, self.area_factor)
+        return BoardReader(self.layout, self.references or None, self.area_factor,
+                           lens=self.lens, cube_refs=self.cube_refs or None)
+
+    def tracker(self) -> MarkerTracker:
+        """A marker tracker for one still frame (full resolution, this lens)."""
+        return MarkerTracker(self.layout, detect_scale=1.0, lens=self.lens)
 
     def to_json(self) -> dict[str, Any]:
-        refs = {}
-        for name, img in self.references.items():
-            ok, png = cv2.imencode(".png", img)
-            if ok:
-                refs[name] = base64.b64encode(png.tobytes()).decode("ascii")
-        return {"version": 1, "layout": self.layout_data, "references": refs,
-                "area_factor": self.area_factor, "steps": self.steps}
+        out = {"version": 1, "layout": self.layout_data, "references": _pngs(self.references),
+               "area_factor": self.area_factor, "steps": self.steps}
+        if self.cube_refs:
+            out["cube_references"] = _pngs(self.cube_refs)
+        if self.lens is not None:
+            out["lens"] = self.lens.to_json()
+        return out
+
+
+def _pngs(images: dict[str, np.ndarray]) -> dict[str, str]:
+    out = {}
+    for name, img in images.items():
+        ok, png = cv2.imencode(".png", img)
+        if ok:
+            out[name] = base64.b64encode(png.tobytes()).decode("ascii")
+    return out
+
+
+def _images(data: dict[str, str]) -> dict[str, np.ndarray]:
+    out = {}
+    for name, b64 in data.items():
+        buf = np.frombuffer(base64.b64decode(b64), np.uint8)
+        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        if img is None:
+            raise CalibrationError(f"reference {name!r} is not an image")
+        out[name] = img
+    return out
 
 
 def default() -> Calibration:
@@ -71,16 +104,12 @@ def from_json(data: dict[str, Any]) -> Calibration:
     try:
         layout_data = data["layout"]
         layout_mod.parse(layout_data)
-        refs = {}
-        for name, b64 in data.get("references", {}).items():
-            buf = np.frombuffer(base64.b64decode(b64), np.uint8)
-            img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-            if img is None:
-                raise CalibrationError(f"reference {name!r} is not an image")
-            refs[name] = img
+        refs = _images(data.get("references", {}))
+        lens = Lens.from_json(data["lens"]) if data.get("lens") else None
         return Calibration(layout_data, refs, float(data.get("area_factor", AREA_FACTOR)),
-                           list(data.get("steps", [])))
-    except (KeyError, TypeError, ValueError, LayoutError) as exc:
+                           list(data.get("steps", [])), lens,
+                           _images(data.get("cube_references", {})))
+    except (KeyError, TypeError, ValueError, LayoutError, LensError) as exc:
         if isinstance(exc, CalibrationError):
             raise
         raise CalibrationError(f"not a camera calibration: {exc}") from None
@@ -107,43 +136,66 @@ def save(path: Path, cal: Calibration) -> None:
 
 
 def _geometry(cal: Calibration, frame: np.ndarray) -> dict[str, np.ndarray]:
-    tracker = MarkerTracker(cal.layout, detect_scale=1.0)
-    boards = tracker.update(frame).boards
+    boards = cal.tracker().update(frame).boards
     if "main" not in boards:
         raise CalibrationError("the main board's corner markers are not all visible")
     return boards
 
 
-def _sample(frame: np.ndarray, hom: np.ndarray, grid: np.ndarray) -> np.ndarray:
-    pts = cv2.perspectiveTransform(grid.reshape(1, -1, 2).astype(np.float32), hom)[0]
+def set_lens(cal: Calibration, lens: Lens) -> Calibration:
+    """The calibration with this lens. The empty boards recorded before were sampled
+    through the old geometry: record them again (``capture_empty``)."""
+    return Calibration(cal.layout_data, cal.references, cal.area_factor,
+                       [*cal.steps, "lens"], lens, cal.cube_refs)
+
+
+def _sample(frame: np.ndarray, hom: np.ndarray, grid: np.ndarray,
+            lens: Lens | None = None) -> np.ndarray:
+    pts = project(hom, grid.reshape(-1, 2), lens)
     m = pts.reshape(grid.shape).astype(np.float32)
     out: np.ndarray = cv2.remap(frame, m[..., 0].copy(), m[..., 1].copy(), cv2.INTER_LINEAR)
     return out
 
 
-def capture_empty(cal: Calibration, frame: np.ndarray) -> Calibration:
-    """Record the empty boards and each region's printed colour from one frame.
+def capture_empty(cal: Calibration, frames: np.ndarray | Sequence[np.ndarray]) -> Calibration:
+    """Record the empty boards from one frame or several of the still, empty table: the
+    coarse picture of each board (hands), each region's printed colour, and the board under
+    each cube region at the reader's 1 mm grid (the empty-board model cubes are told from),
+    each the median over the frames (so the camera's noise mostly cancels).
 
-    Raises CalibrationError if the main board is not found.
+    Raises CalibrationError if the main board is not found in the first frame.
     """
-    boards = _geometry(cal, frame)
+    shots = [frames] if isinstance(frames, np.ndarray) else list(frames)
+    if not shots:
+        raise CalibrationError("no frame of the empty table")
+    boards = _geometry(cal, shots[0])
     lay = cal.layout
+
+    def sample(hom: np.ndarray, grid: np.ndarray) -> np.ndarray:
+        stack = np.stack([_sample(f, hom, grid, cal.lens) for f in shots])
+        out: np.ndarray = np.median(stack, axis=0).round().astype(np.uint8)
+        return out
+
     new = copy.deepcopy(cal.layout_data)
     refs = dict(cal.references)
+    cube_refs = dict(cal.cube_refs)
     for name, hom in boards.items():
         board = lay.boards[name]
-        refs[name] = _sample(frame, hom, _grid((0, 0, *board.size_mm), COARSE_STEP))
+        refs[name] = sample(hom, _grid((0, 0, *board.size_mm), COARSE_STEP))
+        for r in board.regions:
+            if r.kind == "cubes":
+                cube_refs[f"{name}/{r.key}"] = sample(hom, _grid(r.rect, CUBE_STEP))
     main = lay.boards["main"]
     for r_data, r in zip(new["boards"]["main"]["regions"], main.regions, strict=True):
-        px = _sample(frame, boards["main"], _grid(r.rect, 2.0)).reshape(-1, 3)
+        px = sample(boards["main"], _grid(r.rect, 2.0)).reshape(-1, 3)
         r_data["print"] = [int(v) for v in np.median(px, axis=0)[::-1]]
     farm = next((n for n in boards if n.startswith("farm:")), None)
     if farm is not None:
         for r_data, r in zip(new["boards"]["farm"]["regions"], lay.boards[farm].regions,
                              strict=True):
-            px = _sample(frame, boards[farm], _grid(r.rect, 2.0)).reshape(-1, 3)
+            px = sample(boards[farm], _grid(r.rect, 2.0)).reshape(-1, 3)
             r_data["print"] = [int(v) for v in np.median(px, axis=0)[::-1]]
-    return Calibration(new, refs, cal.area_factor, [*cal.steps, "empty"])
+    return Calibration(new, refs, cal.area_factor, [*cal.steps, "empty"], cal.lens, cube_refs)
 
 
 def learn_cubes(cal: Calibration, frame: np.ndarray,
@@ -166,7 +218,7 @@ def learn_cubes(cal: Calibration, frame: np.ndarray,
         r = hit[1]
         x0, y0, x1, y1 = r.rect
         grid = _grid((x0 + 2, y0 + 2, x1 - 2, y1 - 2), CUBE_STEP)  # not the printed border
-        px = _sample(frame, boards[hit[0]], grid).reshape(-1, 3)
+        px = _sample(frame, boards[hit[0]], grid, cal.lens).reshape(-1, 3)
         bal = balance(px, np.array(r.print_rgb[::-1], np.float32)).astype(np.float32)
         ref = np.array(r.print_rgb[::-1], np.float32)
         far = np.abs(bal - ref).max(axis=1) > 45
@@ -180,7 +232,8 @@ def learn_cubes(cal: Calibration, frame: np.ndarray,
         new["colours"]["cubes"][colour] = [int(v) for v in top.mean(axis=0)[::-1]]
         factors.append(np.count_nonzero(far) / count / (lay.cube_mm / CUBE_STEP) ** 2)
     factor = float(np.median(factors)) if factors else cal.area_factor
-    return Calibration(new, cal.references, round(factor, 3), [*cal.steps, "cubes"])
+    return Calibration(new, cal.references, round(factor, 3), [*cal.steps, "cubes"], cal.lens,
+                       cal.cube_refs)
 
 
 def move_region(cal: Calibration, board: str, key: str,
@@ -204,6 +257,14 @@ def move_region(cal: Calibration, board: str, key: str,
         r_cell = "" if r.get("cell") is None else str(r["cell"])
         if same and r_cell == cell:
             r["rect"] = [round(float(v), 1) for v in rect]
+            # the moved region's empty-board picture no longer fits: record the empty
+            # boards again (until then that region is read as without calibration)
+            def same_region(k: str) -> bool:
+                rname = k.partition("/")[2].partition("#")[0]
+                return (rname.partition(":")[0] == name.partition(":")[0]
+                        and k.startswith("farm:")) if board == "farm" else rname == name
+
+            cube_refs = {k: v for k, v in cal.cube_refs.items() if not same_region(k)}
             return Calibration(new, cal.references, cal.area_factor,
-                               [*cal.steps, f"moved {board}/{key}"])
+                               [*cal.steps, f"moved {board}/{key}"], cal.lens, cube_refs)
     raise CalibrationError(f"no region {key!r} on the {board} board")

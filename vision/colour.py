@@ -38,7 +38,9 @@ def gains(pixels: np.ndarray, ref_bgr: np.ndarray, tolerance: float = 0.2,
     first = np.median(ratio[:, ::3].reshape(-1, 3), axis=0)
     rel = ratio / first
     lum = rel.mean(axis=2, keepdims=True)
-    close = (np.abs(rel / lum - 1.0).max(axis=2) < tolerance) & (np.abs(lum[..., 0] - 1) < 0.6)
+    dev = np.abs(rel / lum - 1.0)
+    close = ((np.maximum(np.maximum(dev[..., 0], dev[..., 1]), dev[..., 2]) < tolerance)
+             & (np.abs(lum[..., 0] - 1) < 0.6))
     n = close.sum(axis=1)
     mean = (ratio * close[..., None]).sum(axis=1) / np.maximum(n, 1)[:, None]
     out = np.where((n >= 0.2 * pixels.shape[1])[:, None], mean, first)

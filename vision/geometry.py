@@ -1,5 +1,18 @@
 """Where the boards are in the frame: ArUco markers give one homography per board.
 
+Detector parameters were chosen on the real-table renders (``vision-bench`` real-hard:
+720p, Gaussian blur σ 1.6–2.6, dim light, JPEG 50–65): with the dictionary's defaults
+35 of 80 markers decoded in 10 frames; finer bit sampling (``perspectiveRemovePixelPerCell``
+8, margin 0.25) 48; the same on an unsharp-masked copy of the frame 70 (``docs/vision.md``).
+Detection tries the cheap pass first (half resolution), then full resolution, then the
+sharpened frame, each only while a marker is missing. A fit uses every decoded marker of
+a board and is refused (``Geometry.refused`` says why) with fewer than three of the main
+board's markers or a reprojection error above ``MAX_FIT_PX`` (``MAX_FIT_PX_NO_LENS``
+without a lens calibration), unless the markers seen still
+sit where the last good pose puts them (the camera has not moved): then that pose is kept.
+A farm is placed in the main board's plane from its marker (a rigid fit), never from its
+one marker alone.
+
 Detection (about 1.4 ms at half resolution on these machines) runs only when needed: a
 cheap check samples each known marker's 6×6 cells through the current homography every
 frame; while every visible marker still shows its own pattern the geometry is reused. A
@@ -15,8 +28,26 @@ import cv2
 import numpy as np
 
 from .layout import Board, Layout
+from .lens import Lens
 
 DICTIONARY = cv2.aruco.DICT_4X4_50
+MIN_MAIN_MARKERS = 3
+# RMS distance between the marker corners seen and where the fit puts them, above which a
+# fit is refused. With a lens calibration the fits on the real-table renders measured
+# 0.35–1.07 px in ordinary frames (up to 1.07 with the 90° camera) and 1.0–3.3 px in blurred
+# ones (σ 1.6–2.6 px: the corners are found less precisely); without one the lens's bending
+# is part of the error (1.1–8.0 px on the ordinary frames; farms, at the frame's edges, the
+# worst), so an uncalibrated camera is allowed more and its health says so.
+MAX_FIT_PX = 3.0
+MAX_FIT_PX_NO_LENS = 6.0
+AGREE_PX = 2.0  # markers this close to where the last good pose puts them: camera not moved
+
+
+def project(hom: np.ndarray, pts: np.ndarray, lens: Lens | None) -> np.ndarray:
+    """Board mm points (n×2) -> frame pixels: the homography gives ideal pixels, the lens
+    (if calibrated) bends them as the camera does."""
+    ideal = cv2.perspectiveTransform(np.asarray(pts, np.float32).reshape(1, -1, 2), hom)[0]
+    return ideal if lens is None else lens.distort(ideal)
 
 
 def _marker_bits(dictionary: cv2.aruco.Dictionary, marker_id: int) -> np.ndarray:
@@ -27,13 +58,16 @@ def _marker_bits(dictionary: cv2.aruco.Dictionary, marker_id: int) -> np.ndarray
 
 @dataclass
 class Geometry:
-    """Board name -> homography (board mm -> frame pixels) and what the last update did."""
+    """Board name -> homography (board mm -> frame pixels, or ideal pixels when the tracker
+    has a lens: ``project`` them) and what the last update did."""
 
     boards: dict[str, np.ndarray] = field(default_factory=dict)
     version: int = 0  # bumps whenever a homography changes
     detected: bool = False  # a detection ran on this frame
     drift_px: float = 0.0  # largest marker corner shift seen by the last detection
     hidden: set[int] = field(default_factory=set)  # markers that did not match this frame
+    errors: dict[str, float] = field(default_factory=dict)  # board -> RMS fit error, px
+    refused: dict[str, str] = field(default_factory=dict)  # board -> why it is not placed
 
 
 def _rigid(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
@@ -58,14 +92,17 @@ class MarkerTracker:
     """Keeps the board homographies up to date from the ArUco markers of a layout."""
 
     def __init__(self, layout: Layout, detect_scale: float = 0.5, recheck_every: int = 60,
-                 move_px: float = 1.5) -> None:
+                 move_px: float = 1.5, lens: Lens | None = None) -> None:
         self.layout = layout
+        self.lens = lens
         self.detect_scale = detect_scale
         self.recheck_every = recheck_every
         self.move_px = move_px
         self.dictionary = cv2.aruco.getPredefinedDictionary(DICTIONARY)
         params = cv2.aruco.DetectorParameters()
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        params.perspectiveRemovePixelPerCell = 8
+        params.perspectiveRemoveIgnoredMarginPerCell = 0.25
         self.detector = cv2.aruco.ArucoDetector(self.dictionary, params)
         self.geometry = Geometry()
         self.corners: dict[int, np.ndarray] = {}  # marker id -> 4x2 frame px
@@ -96,7 +133,7 @@ class MarkerTracker:
         for name, hom in self.geometry.boards.items():
             ids = list(self.layout.boards[name].markers)
             pts = np.concatenate([self._cells[m] for m in ids])
-            p = cv2.perspectiveTransform(pts[None], hom)[0]
+            p = project(hom, pts, self.lens)
             xs = np.clip(p[:, 0].round().astype(np.intp), 0, w - 1)
             ys = np.clip(p[:, 1].round().astype(np.intp), 0, h - 1)
             v = gray[ys, xs].astype(np.float32).reshape(len(ids), 36)
@@ -109,12 +146,17 @@ class MarkerTracker:
             bad.update(m for m, good in zip(ids, ok, strict=True) if not good)
         return bad
 
-    def detect(self, gray: np.ndarray, scale: float | None = None) -> dict[int, np.ndarray]:
-        """Detect markers (at ``detect_scale``, corners refined at full resolution)."""
+    def detect(self, gray: np.ndarray, scale: float | None = None,
+               sharpen: bool = False) -> dict[int, np.ndarray]:
+        """Detect markers (at ``detect_scale``, on an unsharp-masked copy if ``sharpen``;
+        corners refined on the frame itself); their corners in ideal pixels when the
+        tracker has a lens."""
         self.detections += 1
         s = scale or self.detect_scale
         small = gray if s == 1 else cv2.resize(gray, None, fx=s, fy=s,
                                                interpolation=cv2.INTER_AREA)
+        if sharpen:
+            small = cv2.addWeighted(small, 3.0, cv2.GaussianBlur(small, (0, 0), 3.0), -2.0, 0)
         corners, ids, _ = self.detector.detectMarkers(small)
         found: dict[int, np.ndarray] = {}
         if ids is None:
@@ -126,31 +168,55 @@ class MarkerTracker:
             pts = (c.reshape(4, 2) / s).astype(np.float32)
             cv2.cornerSubPix(gray, pts, (3, 3), (-1, -1),
                              (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05))
-            found[mid] = pts
+            found[mid] = pts if self.lens is None else self.lens.undistort(pts)
         return found
 
-    def _fit(self, found: dict[int, np.ndarray]) -> tuple[dict[str, np.ndarray], float]:
+    def _agrees(self, old: np.ndarray, src: np.ndarray, dst: np.ndarray) -> bool:
+        """The markers seen sit where the old pose puts them (the camera has not moved)."""
+        a = cv2.perspectiveTransform(src[None], old)[0]
+        return float(np.abs(a - dst).max()) < AGREE_PX
+
+    def _fit(self, found: dict[int, np.ndarray]
+             ) -> tuple[dict[str, np.ndarray], float, dict[str, float], dict[str, str]]:
+        """(poses, drift, fit errors, refusals) from the markers found."""
+        limit = MAX_FIT_PX if self.lens is not None else MAX_FIT_PX_NO_LENS
         boards: dict[str, np.ndarray] = {}
+        errors: dict[str, float] = {}
+        refused: dict[str, str] = {}
         drift = 0.0
         for name, board in sorted(self.layout.boards.items(), key=lambda kv: kv[0] != "main"):
             ids = [m for m in board.markers if m in found]
-            if name == "main" and len(ids) < 2:
-                if name in self.geometry.boards and ids:
-                    boards[name] = self.geometry.boards[name]  # one marker: keep the old fit
-                continue
             if not ids:
                 continue
             src = np.array([p for m in ids for p in board.marker_corners(m)], np.float32)
             dst = np.concatenate([found[m] for m in ids]).astype(np.float32)
+            old = self.geometry.boards.get(name)
             main = boards.get("main")
-            if name != "main" and main is not None:
+            why = ""
+            hom: np.ndarray | None = None
+            if name == "main" and len(ids) < MIN_MAIN_MARKERS:
+                why = (f"{len(ids)} of its {len(board.markers)} markers seen; "
+                       f"{MIN_MAIN_MARKERS} are needed")
+            elif name != "main" and main is None:
+                why = "the main board is not placed (a farm is not placed from its marker alone)"
+            elif name != "main" and main is not None:
                 hom = main @ _rigid(src, cv2.perspectiveTransform(dst[None],
                                                                   np.linalg.inv(main))[0])
             else:
                 hom, _ = cv2.findHomography(src, dst, 0)
+            err = 0.0
+            if hom is not None:
+                res = cv2.perspectiveTransform(src[None], hom)[0] - dst
+                err = float(np.sqrt((res ** 2).sum(axis=1).mean()))
+                if err > limit:
+                    why, hom = f"fit error {err:.1f} px (above {limit} px)", None
             if hom is None:
+                if old is not None and self._agrees(old, src, dst):
+                    boards[name] = old  # too little to fit anew, but nothing has moved
+                else:
+                    refused[name] = why or "no fit"
                 continue
-            old = self.geometry.boards.get(name)
+            errors[name] = round(err, 3)
             if old is not None:
                 a = cv2.perspectiveTransform(src[None], old)[0]
                 shift = float(np.abs(a - dst).max())
@@ -159,7 +225,7 @@ class MarkerTracker:
                     boards[name] = old
                     continue
             boards[name] = hom
-        return boards, drift
+        return boards, drift, errors, refused
 
     def update(self, frame: np.ndarray) -> Geometry:
         """Follow the boards in this frame (BGR or grey); returns the current geometry."""
@@ -182,13 +248,18 @@ class MarkerTracker:
             # small markers can be lost at half resolution: look again at full
             full = self.detect(gray, 1.0)
             found = {**full, **found}
+        if any(m not in found for m in self._bits):
+            # blurred markers: once more on a sharpened copy
+            found = {**self.detect(gray, 1.0, sharpen=True), **found}
         g.detected = True
-        boards, drift = self._fit(found)
+        boards, drift, errors, refused = self._fit(found)
         # boards whose markers are hidden but were not seen moving keep their geometry
         for name, hom in g.boards.items():
-            if name not in boards and not any(m in found for m in
-                                              self.layout.boards[name].markers):
+            if name not in boards and name not in refused and not any(
+                    m in found for m in self.layout.boards[name].markers):
                 boards[name] = hom
+        g.errors = {n: e for n, e in {**g.errors, **errors}.items() if n in boards}
+        g.refused = refused
         g.drift_px = drift
         if bad - set(found):
             self._cooldown = 5  # a hidden marker: do not detect every frame for it

@@ -5,17 +5,30 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .geometry import project
 from .layout import Board
+from .lens import Lens
 
 KIND_COLOUR = {"cubes": (0, 200, 255), "track": (255, 160, 0), "zone": (180, 180, 180),
                "area": (120, 120, 120)}
 
 
-def rectify(frame: np.ndarray, hom: np.ndarray, board: Board, px_per_mm: float) -> np.ndarray:
-    """The board seen from straight above, ``px_per_mm`` pixels per board millimetre."""
+def rectify(frame: np.ndarray, hom: np.ndarray, board: Board, px_per_mm: float,
+            lens: Lens | None = None) -> np.ndarray:
+    """The board seen from straight above, ``px_per_mm`` pixels per board millimetre (the
+    lens's distortion removed when it is calibrated)."""
     scale = np.diag([px_per_mm, px_per_mm, 1.0])
     size = (int(board.size_mm[0] * px_per_mm), int(board.size_mm[1] * px_per_mm))
-    out: np.ndarray = cv2.warpPerspective(frame, scale @ np.linalg.inv(hom), size)
+    if lens is None:
+        out: np.ndarray = cv2.warpPerspective(frame, scale @ np.linalg.inv(hom), size)
+        return out
+    xs = (np.arange(size[0], dtype=np.float32) + 0.5) / px_per_mm
+    ys = (np.arange(size[1], dtype=np.float32) + 0.5) / px_per_mm
+    gx, gy = np.meshgrid(xs, ys)
+    pts = project(hom, np.stack([gx.ravel(), gy.ravel()], axis=1), lens)
+    m = pts.reshape(size[1], size[0], 2)
+    out = cv2.remap(frame, np.ascontiguousarray(m[..., 0]), np.ascontiguousarray(m[..., 1]),
+                    cv2.INTER_LINEAR)
     return out
 
 

@@ -25,8 +25,9 @@ import cv2
 import numpy as np
 
 from .colour import L_WEIGHT, UNKNOWN, balance, gains, lut, lut_index, palette_lab, to_lab
-from .geometry import Geometry, MarkerTracker
+from .geometry import Geometry, MarkerTracker, project
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, Board, Layout, Region
+from .lens import Lens
 
 CUBE_STEP = 1.0  # mm between samples in a cube region
 TRACK_GRID = 12  # samples per side of a track cell
@@ -34,6 +35,9 @@ COARSE_STEP = 4.0  # mm between samples of the hand / motion grid
 HAND_EDGE_MM2 = 500.0  # a difference blob touching the board edge and at least this big
 HAND_ANY_MM2 = 2500.0  # any difference blob at least this big
 HAND_MARGIN_MM = 12.0
+# brighter than the empty board by this much: something lies there (a shadow only darkens;
+# a pale hand over a pale space differs from it in little else)
+BRIGHTER = 1.12
 MOTION_LEVEL = 28.0
 ZONE_STEP = 2.0  # mm between samples in a figure zone
 FIGURE_MM2 = 150.0  # a standing figure seen from above (body and head), mm² (rough)
@@ -44,6 +48,25 @@ REFRESH = 30  # frames between two full readings of a steady table
 SIDE_SHADE = 0.62  # a cube's side against its top, lit from above
 AREA_FACTOR = 1.3  # a cube seen from above covers ~1.3 top faces (its sides show)
 ROUND_UP = 0.4  # a component of x cube areas counts max(1, floor(x + ROUND_UP)) cubes
+# With an empty-board model (``calibrate empty``): a sample is the board when each channel
+# lies within BOARD_TOL of the empty board (its 3×3 neighbourhood, for a pixel of
+# misregistration) under this frame's light; a shadow is the board darkened evenly.
+BOARD_TOL = 22.0
+SHADOW_MAX, SHADOW_MIN, SHADOW_SPREAD = 0.93, 0.22, 1.45
+MINOR_CUBE = 0.45  # a colour covering less of a blob than this many cubes is not a cube
+UNCERTAIN_BELOW = 0.5  # a cube reading whose confidence is lower is "uncertain"
+
+
+def _max3(a: np.ndarray) -> np.ndarray:
+    """The largest of the three channels (…×3): numpy's ``max(axis=-1)`` over an axis of
+    three is several times slower than two ``maximum`` calls."""
+    out: np.ndarray = np.maximum(np.maximum(a[..., 0], a[..., 1]), a[..., 2])
+    return out
+
+
+def _min3(a: np.ndarray) -> np.ndarray:
+    out: np.ndarray = np.minimum(np.minimum(a[..., 0], a[..., 1]), a[..., 2])
+    return out
 
 
 _LUTS: dict[object, np.ndarray] = {}  # colour tables shared by readers of the same colours
@@ -62,6 +85,10 @@ class Reading:
     figures: dict[str, dict[str, int]] = field(default_factory=dict)  # zone -> colour -> n
     confidence: dict[str, float] = field(default_factory=dict)
     hidden_markers: set[int] = field(default_factory=set)
+    lens_calibrated: bool = False  # False: geometry as if the lens did not distort
+    fit_px: dict[str, float] = field(default_factory=dict)  # board -> marker fit error, px
+    uncertain: set[str] = field(default_factory=set)  # read, but not surely: no number given
+    refused: dict[str, str] = field(default_factory=dict)  # board -> why it is not placed
 
     @property
     def board_found(self) -> bool:
@@ -82,6 +109,10 @@ class Reading:
             "tracks": dict(sorted(self.tracks.items())),
             "figures": {z: v for z, v in sorted(self.figures.items()) if v},
             "confidence": round(float(min(conf)) if conf else 0.0, 3),
+            "uncertain": sorted(self.uncertain),
+            "lens_calibrated": self.lens_calibrated,
+            "fit_px": dict(sorted(self.fit_px.items())),
+            "refused": dict(sorted(self.refused.items())),
         }
 
 
@@ -116,16 +147,28 @@ class BoardReader:
     """Reads frames of one table with one layout (and optional calibration)."""
 
     def __init__(self, layout: Layout, references: dict[str, np.ndarray] | None = None,
-                 area_factor: float = AREA_FACTOR, tracker: MarkerTracker | None = None) -> None:
+                 area_factor: float = AREA_FACTOR, tracker: MarkerTracker | None = None,
+                 lens: Lens | None = None,
+                 cube_refs: dict[str, np.ndarray] | None = None) -> None:
         self.layout = layout
-        self.tracker = tracker or MarkerTracker(layout)
+        self.tracker = tracker or MarkerTracker(layout, lens=lens)
         self.area_factor = area_factor
         self.cube_lab = palette_lab(layout.cube_rgb, CUBE_COLOURS)
         self.marker_lab = palette_lab(layout.marker_rgb, FAMILY_COLOURS)
         self.side_lab = to_lab([[int(v * SIDE_SHADE) for v in layout.cube_rgb[c]]
                                 for c in CUBE_COLOURS])
+        # the empty board under each cube region ("main/space:harvest"): float BGR, and its
+        # 3×3 darkest and lightest, for a pixel of misregistration
+        self._empty: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        for key, img in (cube_refs or {}).items():
+            ref = img.astype(np.float32)
+            k3 = np.ones((3, 3), np.uint8)
+            self._empty[key] = (ref.reshape(-1, 3) + 1.0,
+                                cv2.erode(ref, k3).reshape(-1, 3),
+                                cv2.dilate(ref, k3).reshape(-1, 3))
         self.references = {n: references[n] if references and n in references
                            else self.printed_reference(b) for n, b in layout.boards.items()}
+        self._captured = set(references or {}) & set(layout.boards)
         self._ignore = {n: self._marker_mask(b) for n, b in layout.boards.items()}
         self._tracks = {n: self._track_mask(b) for n, b in layout.boards.items()}
         # which colours are a track marker's (a disc on its track is not a hand)
@@ -133,6 +176,7 @@ class BoardReader:
         self._consts: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                       np.ndarray]] = {}
         self._plan: _Plan | None = None
+        self._cube_areas: dict[tuple[str, str], tuple[float, float]] = {}
         self._previous: dict[str, np.ndarray] = {}
         # Regions whose coarse pixels have not changed since they were last read keep that
         # reading (a steady table costs little); everything is re-read every REFRESH frames.
@@ -161,13 +205,16 @@ class BoardReader:
     def _coarse_consts(self, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                   np.ndarray, np.ndarray]:
         """Per board, computed once: 1/reference, the cells to compare (not markers, not
-        the outer ring, which mixes board and table when blurred), the cells sampled for
-        the white balance, and the track cells (rows, columns)."""
+        the outer ring when the reference is the printed colours: that ring mixes board
+        and table when blurred; a reference the camera captured has the same mixture, so
+        an arm crossing a board's edge is seen there), the cells sampled for the white
+        balance, and the track cells (rows, columns)."""
         hit = self._consts.get(name)
         if hit is None:
             ref = self.references[name].astype(np.float32) + 1.0
             keep = ~self._ignore[name]
-            keep[0, :] = keep[-1, :] = keep[:, 0] = keep[:, -1] = False
+            if name not in self._captured:
+                keep[0, :] = keep[-1, :] = keep[:, 0] = keep[:, -1] = False
             sample = np.flatnonzero((~self._ignore[name]).ravel())[::3]
             rows, cols = np.nonzero(self._tracks[name])
             hit = (1.0 / ref, keep, sample, rows, cols)
@@ -213,7 +260,7 @@ class BoardReader:
                 elif r.kind == "zone":
                     parts.append((r.key, _grid(r.rect, ZONE_STEP)))
             for key, g in parts:
-                pts = cv2.perspectiveTransform(g.reshape(1, -1, 2), hom)[0]
+                pts = project(hom, g.reshape(-1, 2), self.tracker.lens)
                 chunks.append(pts)
                 slices[(name, key)] = (at, at + len(pts), g.shape[:2])
                 at += len(pts)
@@ -223,13 +270,49 @@ class BoardReader:
         pts_all = np.concatenate([pts_all, np.full((pad, 2), -10.0, np.float32)])
         m = pts_all.reshape(-1, width, 2).astype(np.float32)
         map1, map2 = cv2.convertMaps(m, None, cv2.CV_16SC2)  # type: ignore[call-overload]
+        self._cube_areas = self._apparent_cube_areas(geometry)
         return _Plan(geometry.version, map1, map2, slices)
+
+    def _apparent_cube_areas(self, geometry: Geometry
+                             ) -> dict[tuple[str, str], tuple[float, float]]:
+        """With a lens, the area (samples) one cube covers in each cube region as the camera
+        sees it, as (top, sides): the sides that face the camera grow with the distance
+        from the point under the camera (the camera's place comes from the board's pose).
+        Without a lens the pose is unknown: ``cube_area`` (``area_factor`` top faces)."""
+        lens = self.tracker.lens
+        out: dict[tuple[str, str], tuple[float, float]] = {}
+        if lens is None:
+            return out
+        s = self.layout.cube_mm
+        for name, hom in geometry.boards.items():
+            m = np.linalg.inv(lens.k) @ hom
+            scale = (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1])) / 2
+            r1, r2, t = m[:, 0] / scale, m[:, 1] / scale, m[:, 2] / scale
+            if t[2] < 0:
+                r1, r2, t = -r1, -r2, -t
+            rot = np.column_stack([r1, r2, np.cross(r1, r2)])
+            eye = -rot.T @ t  # the camera in board mm (z: its height, sign by convention)
+            height = abs(float(eye[2]))
+            if height <= 2 * s:
+                continue
+            for r in self.layout.boards[name].regions:
+                if r.kind != "cubes":
+                    continue
+                cx, cy = (r.rect[0] + r.rect[2]) / 2, (r.rect[1] + r.rect[3]) / 2
+                shift = float(np.hypot(cx - eye[0], cy - eye[1])) * s / (height - s)
+                top = s * s * (height / (height - s)) ** 2
+                # sides: on average over the cube's turn, 4/π of one side's length shows
+                out[(name, r.key)] = (top / CUBE_STEP ** 2,
+                                      s * shift * 4 / np.pi / CUBE_STEP ** 2)
+        return out
 
     # -- reading -----------------------------------------------------------------------
     def read(self, frame: np.ndarray, t: float = 0.0) -> Reading:
         """Read one BGR frame taken at monotonic time ``t``."""
         geometry = self.tracker.update(frame)
-        reading = Reading(t=t, hidden_markers=set(geometry.hidden))
+        reading = Reading(t=t, hidden_markers=set(geometry.hidden),
+                          lens_calibrated=self.tracker.lens is not None,
+                          fit_px=dict(geometry.errors), refused=dict(geometry.refused))
         for name in self.layout.boards:
             reading.boards[name] = name in geometry.boards
         if self._plan is None or self._plan.version != geometry.version:
@@ -305,10 +388,10 @@ class BoardReader:
         ratio = cur * inv_ref
         gain = np.median(ratio.reshape(-1, 3)[sample], axis=0)
         ratio *= 1.0 / gain
-        lum = ratio.sum(axis=2)
+        lum = ratio[..., 0] + ratio[..., 1] + ratio[..., 2]
         lum *= 1 / 3
-        chroma = np.abs(ratio / lum[..., None] - 1.0).max(axis=2)
-        diff = (chroma > 0.09) | (lum < 0.45) | (lum > 1.7)
+        chroma = _max3(np.abs(ratio / lum[..., None] - 1.0))
+        diff = (chroma > 0.09) | (lum < 0.45) | (lum > 1.7) | ((lum > BRIGHTER) & (chroma > 0.04))
         diff &= keep
         norm = cur / gain
         if len(track_rows):  # discs on their track: several on one cell must not look like a hand
@@ -324,7 +407,7 @@ class BoardReader:
         if prev is None:
             moving = np.zeros(hand.shape, bool)
         else:
-            moving = np.abs(norm - prev).max(axis=2) > MOTION_LEVEL
+            moving = _max3(np.abs(norm - prev)) > MOTION_LEVEL
             moving &= keep
             if moving.any():
                 moving = cv2.dilate(moving.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
@@ -337,7 +420,7 @@ class BoardReader:
                 or float(np.abs(gain / snap[1] - 1).max()) > 0.05):
             self._snap[name] = (norm.copy(), gain)
             return None
-        changed: np.ndarray = np.abs(norm - snap[0]).max(axis=2) > CHANGE_LEVEL
+        changed: np.ndarray = _max3(np.abs(norm - snap[0])) > CHANGE_LEVEL
         if changed.any():
             changed = cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         return changed
@@ -395,13 +478,21 @@ class BoardReader:
                 continue
             hit = self._reuse(board.name, r.key, [r])
             if hit is not None:
-                reading.cubes[r.name], reading.confidence[r.name] = dict(hit[0]), hit[1]
+                reading.confidence[r.name] = hit[1]
+                if hit[0] is None:
+                    reading.uncertain.add(r.name)
+                else:
+                    reading.cubes[r.name] = dict(hit[0])
                 continue
             self.regions_read += 1
             a, b, shape = plan.slices[(board.name, r.key)]
             ref = np.array(r.print_rgb[::-1], np.float32)
             px = balance(samples[a:b], ref)
             labels = self._lut("cubes", r.print_rgb, ())[lut_index(px)].reshape(shape)
+            empty = self._empty.get(f"{board.name}/{r.key}")
+            if empty is not None and empty[0].shape[0] == labels.size:
+                self._read_against_empty(board.name, r, samples[a:b], labels, empty, reading)
+                continue
             counts: dict[str, int] = {}
             misfit = 0.0
             for i, colour in enumerate(CUBE_COLOURS, start=1):
@@ -425,6 +516,70 @@ class BoardReader:
             reading.confidence[r.name] = round(max(0.0, 1.0 - 2 * misfit - 5 * unknown), 3)
             self._remember(board.name, r.key, [r], dict(counts), reading.confidence[r.name])
 
+    def _read_against_empty(self, board: str, r: Region, raw: np.ndarray, labels: np.ndarray,
+                            empty: tuple[np.ndarray, np.ndarray, np.ndarray],
+                            reading: Reading) -> None:
+        """Count the cubes of a region as what differs from its empty board.
+
+        Samples that are the board (printed borders, artwork, titles) or the board in
+        shadow are never a cube. What differs is grouped into blobs; each blob's colours
+        are those covering at least ``MINOR_CUBE`` of a cube (a lit edge or a shaded side
+        read as another colour belongs to its cube), and its area, shared among them,
+        gives the count. A reading that fits badly is uncertain: no number is given.
+        """
+        ref, lo, hi = empty
+        cur = raw.astype(np.float32) + 1.0
+        ratio = cur / ref
+        gain = np.median(ratio, axis=0)  # this frame's light against the empty board's
+        lo_g = lo * gain - BOARD_TOL
+        hi_g = hi * gain + BOARD_TOL
+        inside = (cur >= lo_g) & (cur <= hi_g)
+        board_like = inside[:, 0] & inside[:, 1] & inside[:, 2]
+        rel = ratio / gain
+        rmax, rmin = _max3(rel), _min3(rel)
+        shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
+        piece = (~board_like & ~shadow).reshape(labels.shape)
+        cube = piece & (labels >= 1) & (labels <= len(CUBE_COLOURS))
+        cube = cv2.morphologyEx(cube.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        k, lab, stats, _c = cv2.connectedComponentsWithStats(cube, connectivity=8)
+        counts: dict[str, int] = {}
+        misfit = 0.0
+        top, sides = self._cube_areas.get(
+            (board, r.key), (self.cube_area / self.area_factor,
+                             self.cube_area * (1 - 1 / self.area_factor)))
+        area_one = top + sides
+        # a colour is a cube of its own only if it covers more than the sides of a cube can
+        # (the shaded side of an orange cube reads brown)
+        minor = max(MINOR_CUBE * area_one, 1.2 * sides)
+        for i in range(1, k):
+            total = float(stats[i, cv2.CC_STAT_AREA])
+            if total < 0.3 * area_one:
+                continue  # a speck
+            per = np.bincount(labels[lab == i], minlength=len(CUBE_COLOURS) + 1)
+            per = per[1:len(CUBE_COLOURS) + 1].astype(np.float32)
+            major = [j for j in range(len(CUBE_COLOURS)) if per[j] >= minor]
+            if not major:
+                major = [int(per.argmax())]
+            share = float(per[major].sum())
+            for j in major:
+                x = total * float(per[j]) / share / area_one
+                m = max(1, int(np.floor(x + ROUND_UP)))
+                counts[CUBE_COLOURS[j]] = counts.get(CUBE_COLOURS[j], 0) + m
+                misfit = max(misfit, abs(x - m) / m if m > 1 else max(0.0, x - 1.4, 0.6 - x))
+        # something that is neither the board, a shadow nor a cube colour (a coin, a
+        # figure, a sleeve): as much of it as half a cube makes the reading uncertain
+        strange = (piece & ((labels == UNKNOWN) | (labels > len(CUBE_COLOURS)))).astype(np.uint8)
+        strange = cv2.morphologyEx(strange, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        unknown = float(np.count_nonzero(strange)) / area_one
+        conf = round(max(0.0, 1.0 - 2 * misfit - unknown), 3)
+        reading.confidence[r.name] = conf
+        if conf < UNCERTAIN_BELOW:
+            reading.uncertain.add(r.name)
+            self._remember(board, r.key, [r], None, conf)
+        else:
+            reading.cubes[r.name] = counts
+            self._remember(board, r.key, [r], dict(counts), conf)
+
     def _read_figures(self, board: Board, samples: np.ndarray, plan: _Plan,
                       reading: Reading) -> None:
         """Family figures standing in each zone, by colour (a count, not who: the camera
@@ -441,7 +596,7 @@ class BoardReader:
             a, b, _shape = plan.slices[(board.name, r.key)]
             raw = samples[a:b]
             px = balance(raw, np.array(r.print_rgb[::-1], np.float32))
-            px[raw.min(axis=-1) >= SATURATED] = WHITE
+            px[_min3(raw) >= SATURATED] = WHITE
             labels = self._lut("markers", r.print_rgb, idx)[lut_index(px)]
             counts = np.bincount(labels[labels <= len(idx)], minlength=len(idx) + 1)
             found = {c: int(np.floor(counts[i + 1] * per_sample + 0.4))
@@ -471,7 +626,7 @@ class BoardReader:
         gain = gains(px, refs)
         bal = np.clip(px.astype(np.float32) * gain[:, None, :], 0, 255).astype(np.uint8)
         # a white disc the camera saturated is white, whatever the gain would make of it
-        bal[px.min(axis=-1) >= SATURATED] = WHITE
+        bal[_min3(px) >= SATURATED] = WHITE
         index = lut_index(bal)
         per_sample_mm2 = np.array([(r.rect[2] - r.rect[0]) * (r.rect[3] - r.rect[1])
                                    for r in cells], np.float32) / TRACK_GRID ** 2

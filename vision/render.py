@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from . import scenery
 from .layout import Board, Layout, Region
+from .lens import Lens, distortion_map
 from .table import TableView
 
 S = 1.5  # canvas pixels per board millimetre
@@ -50,6 +52,17 @@ class Scene:
     poses: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     camera: int | None = None  # the camera's pose comes from this (default: ``seed``)
     pieces: int | None = None  # where pieces lie comes from this (default: ``seed``)
+    # -- a real table (``scenery``): off by default, the ideal renderer above ----------
+    real: bool = False  # pinhole camera + lens, printed artwork, lit 3-D cubes, uneven light
+    fov: float = 70.0  # horizontal field of view, degrees
+    k1: float = 0.0  # radial distortion (OpenCV's model; negative = barrel)
+    k2: float = 0.0
+    tilt: float = 0.0  # camera tilted this many degrees from looking straight down
+    light_deg: float = 135.0  # where the lamp is (azimuth on the table, degrees)
+    gradient: float = 0.0  # light falls off across the table by ± this fraction
+    vignetting: float = 0.0  # the lens darkens its corners by this fraction
+    jpeg: int = 0  # JPEG quality the camera compresses with (0: none)
+    skin: tuple[int, int, int] | None = None  # the hand's skin (RGB), overrides hand_skin
 
 
 @dataclass
@@ -59,29 +72,36 @@ class Rendered:
     image: np.ndarray
     view: TableView
     covered: set[str]  # region keys ("main/space:harvest", "main/prestige#3") under a hand
-    homographies: dict[str, np.ndarray]  # board mm -> frame pixels
+    homographies: dict[str, np.ndarray]  # board mm -> frame pixels (ideal pixels with a lens)
+    lens: Lens | None = None  # the lens that distorted the frame (``Scene.real``)
+
+    def to_frame(self, board: str, pts: np.ndarray) -> np.ndarray:
+        """Board mm points (n×2) -> where they truly are in the frame (lens included)."""
+        ideal = cv2.perspectiveTransform(np.asarray(pts, np.float32).reshape(1, -1, 2),
+                                         self.homographies[board])[0]
+        return ideal if self.lens is None else self.lens.distort(ideal)
 
 
 def _rgb2bgr(c: tuple[int, ...]) -> tuple[int, int, int]:
     return (int(c[2]), int(c[1]), int(c[0]))
 
 
-_EMPTY: dict[tuple[int, str], tuple[Board, np.ndarray]] = {}
+_EMPTY: dict[tuple[int, str, bool], tuple[Board, np.ndarray]] = {}
 
 
-def _empty_board(board: Board) -> np.ndarray:
+def _empty_board(board: Board, artwork: bool = False) -> np.ndarray:
     """The printed board without pieces (cached per board object)."""
-    hit = _EMPTY.get((id(board), board.name))
+    hit = _EMPTY.get((id(board), board.name, artwork))
     if hit is not None and hit[0] is board:
         return hit[1]
-    img = _print_board(board)
+    img = _print_board(board, artwork)
     if len(_EMPTY) > 32:
         _EMPTY.clear()
-    _EMPTY[(id(board), board.name)] = (board, img)
+    _EMPTY[(id(board), board.name, artwork)] = (board, img)
     return img
 
 
-def _print_board(board: Board) -> np.ndarray:
+def _print_board(board: Board, artwork: bool = False) -> np.ndarray:
     w, h = int(board.size_mm[0] * S), int(board.size_mm[1] * S)
     img: np.ndarray = np.empty((h, w, 3), np.uint8)
     img[:] = _rgb2bgr(board.print_rgb)
@@ -89,7 +109,7 @@ def _print_board(board: Board) -> np.ndarray:
     tex: np.ndarray = rng.normal(0, 4, (h // 8 + 1, w // 8 + 1)).astype(np.float32)
     tex = cv2.resize(tex, (w, h), interpolation=cv2.INTER_CUBIC)[:, :, None]
     img = np.clip(img.astype(np.float32) + tex, 0, 255).astype(np.uint8)
-    for r in board.regions:
+    for r in board.regions if not artwork else ():
         x0, y0, x1, y1 = (int(v * S) for v in r.rect)
         cv2.rectangle(img, (x0, y0), (x1, y1), _rgb2bgr(r.print_rgb), -1)
         cv2.rectangle(img, (x0, y0), (x1, y1), (60, 70, 90), 1, cv2.LINE_AA)
@@ -97,6 +117,8 @@ def _print_board(board: Board) -> np.ndarray:
             cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
             darker = tuple(int(c * 0.8) for c in _rgb2bgr(r.print_rgb))
             cv2.circle(img, (cx, cy), max(3, (y1 - y0) // 6), darker, 1, cv2.LINE_AA)
+    if artwork:
+        scenery.print_artwork(board, img)
     dictionary = cv2.aruco.getPredefinedDictionary(DICTIONARY)
     side = int(board.marker_mm * S)
     margin = int(4 * S)
@@ -154,12 +176,26 @@ def _place(rng: np.random.Generator, region: Region, n: int, size: float, gap: f
     return placed
 
 
-def _draw_board(layout: Layout, board: Board, view: TableView,
-                rng: np.random.Generator) -> np.ndarray:
-    img = _empty_board(board).copy()
+def _draw_board(layout: Layout, board: Board, view: TableView, rng: np.random.Generator,
+                eye: tuple[float, float, float] | None = None,
+                light_deg: float = 135.0) -> np.ndarray:
+    """The board with its pieces, in board mm × S. ``eye`` (the camera's position in
+    board mm and its height) draws real boards: artwork, cubes as lit boxes."""
+    img = _empty_board(board, eye is not None).copy()
     size = layout.cube_mm
+    boxes: list[tuple[float, float, float, float, np.ndarray]] = []
     for r in board.regions:
-        if r.kind == "cubes" and view.cubes.get(r.name):
+        if r.kind == "cubes" and view.cubes.get(r.name) and eye is not None:
+            colours = [c for c, n in sorted(view.cubes[r.name].items()) for _ in range(n)]
+            rng.shuffle(colours)
+            # touching is common on a real board: centres as close as ~one cube apart
+            for (cx, cy, stacked), colour in zip(_place(rng, r, len(colours), size, 1.05, 0.12),
+                                                 colours, strict=True):
+                base = np.array(layout.cube_rgb[colour][::-1], np.float32)
+                tint = np.clip(base * rng.uniform(0.92, 1.08) + rng.normal(0, 4, 3), 0, 255)
+                boxes.append((cx, cy, size * 0.55 if stacked else 0.0,
+                              float(rng.uniform(0, math.pi / 2)), tint))
+        elif r.kind == "cubes" and view.cubes.get(r.name):
             colours = [c for c, n in sorted(view.cubes[r.name].items()) for _ in range(n)]
             rng.shuffle(colours)
             spots = _place(rng, r, len(colours), size, 1.12, 0.12)
@@ -204,6 +240,8 @@ def _draw_board(layout: Layout, board: Board, view: TableView,
                             _rgb2bgr(rgb), -1, cv2.LINE_AA)
                 cv2.circle(img, (int(cx * S), int((cy - 7) * S)), int(3.5 * S), _rgb2bgr(rgb), -1,
                            cv2.LINE_AA)
+    if boxes and eye is not None:
+        scenery.draw_cubes(img, boxes, size, eye, light_deg)
     return img
 
 
@@ -309,11 +347,20 @@ def render(layout: Layout, view: TableView, scene: Scene) -> Rendered:
     table[:] = (40, 62, 92)  # a wooden table (BGR)
     scale = np.diag([S, S, 1.0])
     homographies: dict[str, np.ndarray] = {}
-    cam = camera_matrix(scene)
+    lens: Lens | None = None
+    eye: tuple[float, float, float] | None = None
+    if scene.real:
+        lens, cam, eye = real_camera(scene)
+    else:
+        cam = camera_matrix(scene)
     for name, board in layout.boards.items():
         pose = scene.poses.get(name, POSES[name])
         to_table = _board_to_table(name, board, pose)
-        img = _draw_board(layout, board, view, prng)
+        board_eye = None
+        if eye is not None:  # the camera's foot in this board's millimetres
+            bx, by, _one = np.linalg.inv(to_table) @ np.array([eye[0], eye[1], 1.0])
+            board_eye = (float(bx), float(by), eye[2])
+        img = _draw_board(layout, board, view, prng, board_eye, scene.light_deg)
         m = (scale @ to_table @ np.linalg.inv(scale))[:2]
         cv2.warpAffine(img, m, (table.shape[1], table.shape[0]), dst=table,
                        flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
@@ -330,19 +377,52 @@ def render(layout: Layout, view: TableView, scene: Scene) -> Rendered:
         mask = _hand_mask(scene, cam)
         shadow = cv2.GaussianBlur(np.roll(mask, (18, 24), (0, 1)), (0, 0), 9)
         f *= (1 - 0.45 * shadow.astype(np.float32) / 255)[:, :, None]
-        skin = np.array(SKIN[scene.hand_skin % len(SKIN)][::-1], np.float32) * gain
+        rgb = scene.skin or SKIN[scene.hand_skin % len(SKIN)]
+        skin = np.array(rgb[::-1], np.float32) * gain
         skin_tex: np.ndarray = rng.normal(1.0, 0.05, (FRAME[1] // 16, FRAME[0] // 16)).astype(
             np.float32)
         skin_tex = cv2.resize(skin_tex, FRAME)[:, :, None]
+        if scene.real:  # a hand is round: its edges turn away from the light
+            rim = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), 10)
+            skin_tex = skin_tex * (0.72 + 0.28 * np.clip(rim * 2 - 1, 0, 1))[:, :, None]
         a = (mask.astype(np.float32) / 255)[:, :, None]
         f = f * (1 - a) + skin * skin_tex * a
         covered = _covered(layout, homographies, mask)
+    if lens is not None:
+        mx, my = distortion_map(lens)
+        f = cv2.remap(f, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                      borderValue=(30, 40, 60))
+    if scene.gradient or scene.vignetting:
+        f *= scenery.uneven_light(FRAME, scene.light_deg, scene.gradient,
+                                  scene.vignetting)[:, :, None]
     if scene.blur > 0:
         f = cv2.GaussianBlur(f, (0, 0), scene.blur)
     if scene.noise > 0:
         f += rng.normal(0, scene.noise, f.shape).astype(np.float32)
     image = np.clip(f, 0, 255).astype(np.uint8)
-    return Rendered(image, view, covered, homographies)
+    if scene.jpeg:
+        image = _jpeg(image, scene.jpeg)
+    return Rendered(image, view, covered, homographies, lens)
+
+
+def _jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    """The image as the camera's JPEG encoder leaves it."""
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    out = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return image if out is None else np.asarray(out, np.uint8)
+
+
+def real_camera(scene: Scene) -> tuple[Lens, np.ndarray, tuple[float, float, float]]:
+    """(the lens, table mm -> ideal frame px, the camera over the table (x, y, height mm))
+    for a real scene: aimed near the table's centre, rolled and slightly turned, at the
+    distance where the table fills the frame (deterministic by ``camera`` or ``seed``)."""
+    rng = np.random.default_rng((scene.seed if scene.camera is None else scene.camera) + 7919)
+    lens = Lens.from_fov(FRAME, scene.fov, scene.k1, scene.k2)
+    tw, th = TABLE_MM
+    aim = (tw / 2 + float(rng.uniform(-20, 20)), th / 2 + float(rng.uniform(-15, 15)))
+    hom, eye = scenery.pinhole(lens, TABLE_MM, scene.tilt, scene.rotation,
+                               float(rng.uniform(-2, 2)), aim)
+    return lens, hom, eye
 
 
 def _covered(layout: Layout, homographies: dict[str, np.ndarray], mask: np.ndarray) -> set[str]:
@@ -364,3 +444,48 @@ def _covered(layout: Layout, homographies: dict[str, np.ndarray], mask: np.ndarr
             if np.count_nonzero((sub > 127) & (poly_mask > 0)) >= 3:
                 out.add(f"{name}/{r.key}")
     return out
+
+
+def render_sheet(scene: Scene, view: int, sheet_img: np.ndarray, sheet_mm: tuple[float, float]
+                 ) -> np.ndarray:
+    """Photo number ``view`` of a printed sheet (grey, its size in mm) held in front of the
+    camera of a real ``scene`` (its lens, light, blur, noise, JPEG): the sheet's centre
+    goes round a 3×3 grid of places over the frame, tilted up to ±35° — what a person does
+    when asked to "hold the sheet here, tilt it"."""
+    rng = np.random.default_rng(scene.seed * 7919 + view)
+    lens = Lens.from_fov(FRAME, scene.fov, scene.k1, scene.k2)
+    fw, fh = FRAME
+    gx, gy = view % 3, (view // 3) % 3
+    u = fw * (0.2 + 0.3 * gx) + rng.uniform(-40, 40)
+    v = fh * (0.22 + 0.28 * gy) + rng.uniform(-30, 30)
+    rot = (scenery._rot("z", float(rng.uniform(-20, 20)))
+           @ scenery._rot("x", float(rng.uniform(-35, 35)))
+           @ scenery._rot("y", float(rng.uniform(-35, 35))))
+    f = lens.k[0, 0]
+    dist = f * sheet_mm[0] / (float(rng.uniform(0.4, 0.55)) * fw)
+    ray = np.linalg.inv(lens.k) @ np.array([u, v, 1.0])
+    centre = np.array([sheet_mm[0] / 2, sheet_mm[1] / 2, 0.0])
+    t = ray / ray[2] * dist - rot @ centre
+    hom = lens.k @ np.column_stack([rot[:, 0], rot[:, 1], t])
+    small = cv2.resize(sheet_img, None, fx=1 / 3, fy=1 / 3, interpolation=cv2.INTER_AREA)
+    px_per_mm = small.shape[1] / sheet_mm[0]
+    to_frame = hom @ np.diag([1 / px_per_mm, 1 / px_per_mm, 1.0])
+    paper = cv2.warpPerspective(cv2.cvtColor(small, cv2.COLOR_GRAY2BGR), to_frame, FRAME,
+                                flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT,
+                                borderValue=(-1, -1, -1))
+    inside = cv2.warpPerspective(np.full(small.shape, 255, np.uint8), to_frame, FRAME,
+                                 flags=cv2.INTER_LINEAR) > 127
+    f_img: np.ndarray = np.empty((fh, fw, 3), np.float32)
+    f_img[:] = (40, 62, 92)
+    f_img[inside] = paper[inside]
+    f_img *= np.array(scene.light[::-1], np.float32) * scene.level * 0.85
+    mx, my = distortion_map(lens)
+    f_img = cv2.remap(f_img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if scene.blur > 0:
+        f_img = cv2.GaussianBlur(f_img, (0, 0), scene.blur)
+    if scene.noise > 0:
+        f_img += rng.normal(0, scene.noise, f_img.shape).astype(np.float32)
+    image = np.clip(f_img, 0, 255).astype(np.uint8)
+    if scene.jpeg:
+        image = _jpeg(image, scene.jpeg)
+    return image

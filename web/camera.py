@@ -111,7 +111,6 @@ def rectified() -> Response:
     _require_viewing_token()
     import cv2
 
-    from vision.geometry import MarkerTracker
     from vision.overlay import rectify
 
     cal = _load()
@@ -120,10 +119,10 @@ def rectified() -> Response:
     if name not in lay.boards:
         raise ApiError(400, "bad_board", f"no board {name!r}")
     frame = _frame()
-    boards = MarkerTracker(lay, detect_scale=1.0).update(frame).boards
+    boards = cal.tracker().update(frame).boards
     if name not in boards:
         raise ApiError(404, "board_not_found", f"the markers of {name} are not in view")
-    img = rectify(frame, boards[name], lay.boards[name], PX_PER_MM)
+    img = rectify(frame, boards[name], lay.boards[name], PX_PER_MM, cal.lens)
     _ok, png = cv2.imencode(".png", img)
     return Response(png.tobytes(), mimetype="image/png",
                     headers={"Cache-Control": "no-store"})

@@ -23,6 +23,7 @@ import numpy as np
 
 from companion.reconcile.observations import CubeCounts, Health, MarkerCell, Occluded
 from vision.calibration import Calibration, default
+from vision.geometry import project
 from vision.read import BoardReader
 from vision.settle import Commit, Settler
 from vision.sources import Source, SourceError
@@ -88,6 +89,10 @@ class CameraAdapter:
             detail += f"; occluded: {', '.join(sorted(self._occluded))}"
         if self._detail:
             detail += f"; {self._detail}"
+        if self.calibration.lens is None:
+            # geometry as if the lens did not bend: regions near the frame's edges are
+            # sampled off by a few pixels (docs/vision.md, "Lens")
+            detail += "; no lens calibration (companion calibrate lens)"
         state = HEALTH_OF[self.state]
         if self.state == STREAMING and self._detail:
             state = "degraded"
@@ -136,7 +141,8 @@ class CameraAdapter:
         if geometry.detected:
             self._drift = geometry.drift_px
         if not reading.board_found:
-            self._detail = "board not found"
+            why = reading.refused.get("main")
+            self._detail = f"board not found: {why}" if why else "board not found"
             if self.state == STREAMING:
                 self._health(force=True)
             return True
@@ -151,7 +157,9 @@ class CameraAdapter:
         held = {n for n in self._occluded
                 if n in read and n not in reading.occluded
                 and not self._settler.steady(n, reading.t)}
-        occluded = frozenset(reading.occluded | held)
+        # a region read with low confidence (something unknown on it) is as good as hidden:
+        # the reconciler must not compare what was committed before with it
+        occluded = frozenset(reading.occluded | reading.uncertain | held)
         if occluded != self._occluded and not occluded:
             self._emit_commits(commits)
             commits = []
@@ -220,8 +228,8 @@ class CameraAdapter:
             y0 = min(r[1] for r in rects) - margin_mm
             x1 = max(r[2] for r in rects) + margin_mm
             y1 = max(r[3] for r in rects) + margin_mm
-            pts = cv2.perspectiveTransform(
-                np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float32), hom)[0]
+            pts = project(hom, np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32),
+                          self.calibration.lens)
             h, w = frame.shape[:2]
             a0, b0 = np.clip(pts.min(axis=0).astype(int), 0, [w, h])
             a1, b1 = np.clip(np.ceil(pts.max(axis=0)).astype(int), 0, [w, h])

@@ -202,3 +202,26 @@ def test_adapter_from_a_spec_waits_for_a_folder_that_appears(tmp_path: Path) -> 
     _run(adapter, clock, 2.0)
     assert any(isinstance(o, CubeCounts) and o.region == "space:harvest"
                and dict(o.counts) == {"brown": 2} for o in seen)
+
+
+def test_an_uncertain_region_is_reported_hidden_not_counted() -> None:
+    from vision import calibration
+
+    empty = [render(LAYOUT, from_dict({}), Scene(seed=40 + i, camera=1)).image for i in range(2)]
+    cal = calibration.capture_empty(calibration.default(), empty)
+    shot = render(LAYOUT, VIEW, Scene(seed=5, camera=1, pieces=1))
+    img = shot.image.copy()
+    r = LAYOUT.boards["main"].region("space:market")
+    centre = cv2.perspectiveTransform(np.array([[((r.rect[0] + r.rect[2]) / 2,
+                                                  (r.rect[1] + r.rect[3]) / 2)]], np.float32),
+                                      shot.homographies["main"])[0, 0]
+    cv2.circle(img, (int(centre[0]), int(centre[1])), 14, (200, 60, 130), -1)  # a coin
+    seen: list[Observation] = []
+    clock = Clock()
+    adapter = CameraAdapter(lambda: SimSource(lambda n: img, fps=10.0), seen.append,
+                            calibration=cal, clock=clock)
+    _run(adapter, clock, 2.0)
+    hidden = [o for o in seen if isinstance(o, Occluded)]
+    assert hidden and "space:market" in hidden[-1].regions
+    counted = {o.region for o in seen if isinstance(o, CubeCounts)}
+    assert "space:market" not in counted and "space:harvest" in counted

@@ -1,0 +1,100 @@
+"""Cubes told from the board: the empty-board model learnt by ``calibrate empty`` from
+several frames; printed borders, artwork and shadows never count; a reading that fits
+badly is uncertain, never a number."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import bench, calibration
+from vision.layout import Layout
+from vision.lens import Lens
+from vision.render import FRAME, Scene, on_table, render
+from vision.table import TableView, from_dict
+
+CAMERA = Scene(seed=12, camera=12, real=True, fov=70.0, k1=-0.18, k2=0.05, tilt=6.0,
+               blur=0.9, noise=2.5, jpeg=85, light_deg=200.0, gradient=0.1, vignetting=0.15)
+VIEW = {"space:harvest": {"brown": 2}, "space:family": {}, "space:crafts": {"orange": 1},
+        "space:market": {"green": 1, "pink": 1}, "space:travel": {},
+        "space:council": {"plague": 1}, "space:church": {"pink": 2},
+        "supply:red": {"brown": 1}, "supply:blue": {}}
+
+
+def _calibrated(layout: Layout, frames: int = 3) -> calibration.Calibration:
+    lens = Lens.from_fov(FRAME, CAMERA.fov, CAMERA.k1, CAMERA.k2)
+    empty = [render(layout, TableView(), replace(CAMERA, seed=100 + i)).image
+             for i in range(frames)]
+    return calibration.capture_empty(calibration.set_lens(calibration.default(), lens), empty)
+
+
+def test_borders_artwork_and_shadows_are_not_cubes(layout: Layout) -> None:
+    cal = _calibrated(layout)
+    wrong = []
+    for seed in (1, 2, 3):
+        shot = render(layout, from_dict(VIEW), replace(CAMERA, seed=seed, pieces=seed))
+        reading = cal.reader().read(shot.image)
+        wrong += [(seed, n, reading.cubes.get(n)) for n, want in VIEW.items()
+                  if reading.cubes.get(n) != want]
+    # 27 regions; each empty one read empty (nothing invented from the printed borders)
+    assert not [w for w in wrong if not VIEW[w[1]]], wrong
+    assert len(wrong) <= 2, wrong
+
+
+def test_several_frames_make_the_model_and_it_is_saved(layout: Layout, tmp_path: Path) -> None:
+    cal = _calibrated(layout, frames=2)
+    assert "main/space:harvest" in cal.cube_refs and "farm:red/supply:red" in cal.cube_refs
+    assert cal.cube_refs["main/space:harvest"].shape == (70, 110, 3)  # the 1 mm grid
+    path = tmp_path / "cal.json"
+    calibration.save(path, cal)
+    again = calibration.load(path)
+    assert np.array_equal(again.cube_refs["main/space:church"], cal.cube_refs["main/space:church"])
+    moved = calibration.move_region(again, "main", "space:church", (306, 126, 410, 190))
+    assert "main/space:church" not in moved.cube_refs
+    assert "main/space:harvest" in moved.cube_refs
+
+
+def test_something_unknown_makes_a_reading_uncertain(layout: Layout) -> None:
+    cal = _calibrated(layout)
+    shot = render(layout, from_dict(VIEW), replace(CAMERA, seed=4, pieces=4))
+    img = shot.image.copy()
+    r = layout.boards["main"].region("space:family")
+    centre = shot.to_frame("main", np.array([((r.rect[0] + r.rect[2]) / 2,
+                                              (r.rect[1] + r.rect[3]) / 2)], np.float32))[0]
+    cv2.circle(img, (int(centre[0]), int(centre[1])), 16, (200, 60, 130), -1)  # a violet coin
+    reading = cal.reader().read(img)
+    assert "space:family" in reading.uncertain
+    assert "space:family" not in reading.cubes
+    assert "space:family" in reading.to_json()["uncertain"]
+
+
+def test_the_palest_hand_over_the_pale_council_space_hides_it(layout: Layout) -> None:
+    cal = _calibrated(layout)
+    tip = on_table(layout, "space:council")
+    assert tip is not None
+    for seed in (5, 6):
+        scene = replace(CAMERA, seed=seed, pieces=seed, hands=[tip], skin=bench.PALE_SKIN)
+        shot = render(layout, from_dict(VIEW), scene)
+        assert "main/space:council" in shot.covered
+        reading = cal.reader().read(shot.image)
+        assert "space:council" in reading.occluded, seed
+        assert "space:council" not in reading.cubes
+
+
+def test_the_real_table_bench_row_holds_its_floor(layout: Layout) -> None:
+    # the bench measures 90 % over 50 images (docs/vision.md); before issue 16's work the
+    # same row read 19 %. A floor a little under, on 3 images, so a regression fails.
+    row = bench.accuracy(layout, 3, seed=5, conditions=["real-ordinary"])["real-ordinary"]
+    assert row["exact"] >= 0.8, row
+    assert row["board_found"] == 3
+
+
+def test_no_reading_commits_under_a_hand_on_the_real_table(layout: Layout) -> None:
+    # four sequences (hand in, resting while the cubes under it change, out), skins in
+    # turn; the fourth's arm crosses the edge of a farm, over a time track's cell
+    result = bench.occlusion_sequences(layout, 4, seed=1, real=True)
+    assert result["commits"] > 50
+    assert result["committed_under_occlusion"] == 0, result
