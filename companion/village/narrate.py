@@ -204,7 +204,8 @@ def headline(before: GameState, action: Action, after: GameState, viewer: str = 
 def _headline(before: GameState, a: Action, after: GameState, viewer: str) -> str:
     who = colour_name(getattr(a, "player", "")) if hasattr(a, "player") else ""
     if isinstance(a, RevealCustomers):
-        return f"Turn up {count(len(a.tiles), 'customer tile')} and lay them out."
+        them = "it" if len(a.tiles) == 1 else "them"
+        return f"Turn up {count(len(a.tiles), 'customer tile')} and lay {them} out."
     if isinstance(a, FillBag):
         return _fill_text(before, a)
     if isinstance(a, MassDraw):

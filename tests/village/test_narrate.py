@@ -307,3 +307,18 @@ def test_market_auto_passes_are_told(game: list[Step]) -> None:
         chosen = {action.player} if action.type == "pass" else set()
         for c in after.day.passed - passed_before - chosen:
             assert f"{c.value.capitalize()} cannot serve any stall customer and passes." in text
+
+
+def test_one_tile_turned_up_is_laid_out_as_one() -> None:
+    """Issue 18 item 15: "Turn up 1 customer tile and lay them out."."""
+    from companion.village.narrate import headline
+
+    st = v.new_game(["red", "blue"])
+    spec = v.chance_spec(st)
+    assert spec is not None and spec.kind == "reveal_customers"
+    slot, tile = spec.slots[0], spec.contents[0]
+    one = v.parse_action({"type": "reveal_customers", "tiles": {slot: tile}})
+    with_one = st.clone()
+    with_one.to_reveal = with_one.to_reveal[:1]
+    text = headline(with_one, one, v.apply_unchecked(with_one, one))
+    assert text == "Turn up 1 customer tile and lay it out.", text
