@@ -617,7 +617,12 @@ def majority_text(st: GameState) -> str:
         return "Nobody is in the church: no majority prestige this round."
     names = join_words([colour_name(c) for c in winners])
     n = len(st.family(winners[0], frozenset({"church"})))
-    tie = "; tied on members, the leftmost window decides" if _tied(st, winners) else ""
+    if len(winners) > 1:  # « Messe » 3: still tied on the leftmost window, each scores
+        tie = "; tied on members and still tied on the leftmost window"
+    elif _tied(st, winners):
+        tie = "; tied on members, the leftmost window decides"
+    else:
+        tie = ""
     verb = "wins" if len(winners) == 1 else "each win"
     return (
         f"Church majority: {names} {verb} {flow.MAJORITY_PRESTIGE} prestige "

@@ -322,3 +322,19 @@ def test_one_tile_turned_up_is_laid_out_as_one() -> None:
     with_one.to_reveal = with_one.to_reveal[:1]
     text = headline(with_one, one, v.apply_unchecked(with_one, one))
     assert text == "Turn up 1 customer tile and lay it out.", text
+
+
+def test_church_majority_says_why_both_score_when_the_leftmost_window_ties_too() -> None:
+    """Issue 18 item 17 (seed 000 « Messe » 3): 2 prestige each only when still tied on the
+    leftmost window; the words said "the leftmost window decides", then both scored."""
+    from companion.village.narrate import majority_text
+
+    st = v.new_game(["red", "blue"])
+    st.members["red-1a"] = ("church", 3)
+    st.members["blue-1a"] = ("church", 3)
+    both = majority_text(st)
+    assert "Red and Blue each win 2 prestige" in both
+    assert "leftmost window decides" not in both and "still tied" in both, both
+    st.members["blue-1a"] = ("church", 2)
+    one = majority_text(st)
+    assert one.startswith("Church majority: Red wins") and "leftmost window decides" in one
