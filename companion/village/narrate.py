@@ -372,6 +372,13 @@ def space_refusal(st: GameState, c: Color, space: Space) -> str:
             "nobody is on the farm to train, nobody works in a building, nothing can be "
             "bought with what the farm holds, and the mill needs 2 grain"
         )
+    elif space is Space.TRAVEL and st.port is not None:
+        # Le Port replaces the travel map: the voyage needs a captain paid in coins
+        ship = st.port.ships[c]
+        if ship.zone == "port":
+            why = "Le Port: no captain you can pay (coins) for a voyage"
+        else:
+            why = "Le Port: the ship can neither sail on nor return to port now"
     elif space is Space.TRAVEL:
         if player.goods[Good.WAGON] < 1:
             why = "a trip needs a wagon"

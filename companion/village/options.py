@@ -47,6 +47,7 @@ from .narrate import (
     pay_text,
     place_name,
     slot_name,
+    space_refusal,
 )
 from .state import GameState
 from .vocabulary import INFLUENCE, Good, member_generation
@@ -149,14 +150,19 @@ ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth"}
 def choice(st: GameState, a: Action) -> dict[str, Any]:
     """One option for a page: ``steps``, ``cost`` and ``gain`` (``{"time", "coins",
     "grain", "cubes": {colour: n}, "goods": {good: n}, "prestige"}``, zeros left out), and
-    ``cost_text`` / ``bridge`` in words (``bridge`` is None when the bridge is not passed).
-    ``a`` must be legal in ``st`` (an action from `legal_actions`)."""
+    ``cost_text`` / ``bridge`` in words (``bridge`` is None when the bridge is not passed);
+    ``warning``, for a cube (or the well) whose action then has nothing to do, says why
+    before it is taken. ``a`` must be legal in ``st`` (an action from `legal_actions`)."""
     out: dict[str, Any] = {"steps": steps(st, a), "cost": {}, "gain": {}, "bridge": None}
     if not isinstance(a, Decision):
         out["cost_text"] = ""
         return out
     c = a.player
     after = apply_unchecked(st, a)
+    if isinstance(a, TakeCube | UseWell):  # the action that would follow, or is passed over
+        warning = space_refusal(after, c, a.space)
+        if warning:
+            out["warning"] = warning
     p0, p1 = st.p[c], after.p[c]
     cost: dict[str, Any] = {}
     gain: dict[str, Any] = {}

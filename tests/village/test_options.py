@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from scenarios import only_cubes, scenario, started
 
 import companion.village as v
@@ -100,3 +101,47 @@ def test_every_option_of_random_games_has_steps_and_a_cost_in_words() -> None:
             labels = [" / ".join(choice(st, a)["steps"]) for a in options]
             assert len(set(labels)) == len(labels), "two options a person cannot tell apart"
             st = v.apply(st, rng.choice(options))
+
+
+@pytest.mark.parametrize("modules", [(), ("port",)])
+def test_a_cube_whose_action_cannot_be_used_says_so_before_it_is_taken(
+    modules: tuple[str, ...],
+) -> None:
+    """Issue 18 item 3: "Council: take an orange cube – costs nothing" was offered, and only
+    afterwards "Yellow cannot enter or climb the council: …". Every take (or well) whose
+    action then has no option carries the reason beforehand; the others carry none. With
+    Le Port the Travel reason is the voyage's, never the base game's wagon."""
+    import random
+
+    from companion import bags
+    from companion.village.actions import TakeCube, UseWell
+    from companion.village.legal import space_options
+
+    rng = random.Random(5)
+    warned = 0
+    st = v.new_game(["red", "blue", "yellow"], modules=list(modules))
+    for _ in range(400):
+        if st.phase == "over":
+            break
+        spec = v.chance_spec(st)
+        if spec is not None:
+            st = v.apply(st, bags.draw_with_rng(spec, rng))
+            continue
+        moves = v.legal_actions(st)
+        for a in moves:
+            if isinstance(a, TakeCube | UseWell):
+                ch = choice(st, a)
+                after = v.apply_unchecked(st, a)
+                # the market's space has no option step of its own (its sales come on
+                # market day), so it is never "unusable"
+                useless = a.space is not Space.MARKET and not space_options(
+                    after, a.player, a.space
+                )
+                assert bool(ch.get("warning")) == useless, (a, ch)
+                if useless:
+                    warned += 1
+                    assert ch["warning"].startswith(a.player.value.capitalize())
+                    if modules and a.space.value == "travel":
+                        assert "wagon" not in ch["warning"], ch["warning"]
+        st = v.apply(st, rng.choice(moves))
+    assert warned > 0

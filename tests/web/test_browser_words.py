@@ -5,6 +5,7 @@ reach the table, whatever module adds it."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from browserkit import BROWSER, TOKEN, Server, needs_playwright, open_page
@@ -51,3 +52,27 @@ def test_the_commitment_waits_in_a_fold(server: Server, browser: Any) -> None:
     assert len(page.locator("#commitment").text_content()) == 64  # there, for checking
     page.locator("#virtual-panel summary").click()
     assert page.locator("#commitment").is_visible()
+
+
+def test_a_cube_whose_action_cannot_be_used_is_marked_on_its_button(
+    server: Server, browser: Any, shots: Path
+) -> None:
+    """Issue 18 item 3: the reason shows on the option before the cube is taken."""
+    import random
+
+    svc = server.service
+    svc.new_game(["red", "blue", "yellow"])
+    rng = random.Random(5)
+    for _ in range(400):
+        view = svc.legal_view()
+        if any(c.get("warning") for c in view["choices"]):
+            break
+        svc.submit(rng.choice(svc.legal()))
+    else:
+        raise AssertionError("no option carried a warning")
+    warning = next(c["warning"] for c in view["choices"] if c.get("warning"))
+    page = open_page(browser, server.url + f"/play#token={TOKEN}")
+    page.locator(".use-warn").first.wait_for()
+    shown = page.locator(".use-warn").all_inner_texts()
+    assert warning in shown or "some of these cannot be used" in shown, shown
+    page.screenshot(path=str(shots / "play-warning-tablet.png"))

@@ -85,6 +85,9 @@ function costLine(cs) {
   }
   const g = range(gain); // said only when every choice gives the same
   if (g) lines.push(h("span", { class: "gain" }, `gives ${g}`));
+  const warned = cs.filter((c) => c.warning); // the action that follows has nothing to do
+  if (warned.length === cs.length) lines.push(h("span", { class: "use-warn" }, warned[0].warning));
+  else if (warned.length) lines.push(h("span", { class: "use-warn" }, "some of these cannot be used"));
   const bridge = cs.filter((c) => c.bridge);
   if (bridge.length === cs.length) lines.push(h("span", { class: "bridge-warn" }, bridge[0].bridge));
   else if (bridge.length) lines.push(h("span", { class: "bridge-warn" }, "some choices pass the bridge"));
