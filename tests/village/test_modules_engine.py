@@ -488,7 +488,12 @@ def test_random_games_on_a_small_sea_keep_every_invariant() -> None:
 def test_module_actions_are_told_in_words_without_secrets() -> None:
     st = v.new_game(["red", "blue"], modules=["life_goals"])
     st = v.apply(st, draw_with_rng(v.chance_spec(st), random.Random(2)))  # type: ignore[arg-type]
-    assert v.narrate.now_text(st) == "Next: deal a silver life goal, face down, to Red, Blue."
+    # issue 18 item 7: the log's line must not go stale while players report their tiles
+    # one by one on their phones (the play page says who has still to report)
+    assert v.narrate.now_text(st) == (
+        "Next: the silver life goals, face down: each player draws one, or the tablet deals "
+        "them."
+    )
     deal = {"type": "deal_goals", "tier": "silver", "hands": {"red": "writer", "blue": "farmer"}}
     told = " ".join(v.narrate.narrate(st, v.parse_action(deal), v.apply(st, deal)))
     assert "Silver life goals dealt, face down, to Red and Blue." in told

@@ -99,8 +99,12 @@ def now_draw(st: GameState, p: Pending) -> str:
 
 
 def now_deal(st: GameState, p: Pending) -> str:
-    who = ", ".join(colour_name(c) for c in p.detail.get("to_deal", []))
-    return f"Next: deal a {p.detail.get('tier')} life goal, face down, to {who}."
+    """Names nobody: players report their tiles one by one on their phones, sealed, so a
+    list of names here would go stale in the log (the play page says who is left)."""
+    return (
+        f"Next: the {p.detail.get('tier')} life goals, face down: each player draws one, or "
+        "the tablet deals them."
+    )
 
 
 HEADLINES: dict[type[Action], Any] = dict.fromkeys(
