@@ -549,7 +549,8 @@ def _tracks(before: GameState, a: Action, after: GameState, viewer: str) -> list
         gains: list[str] = []
         losses: list[str] = []
         _delta(p1.coins - p0.coins, "coin", gains, losses)
-        if not hide_sale:
+        harvested = isinstance(a, Harvest) and a.player == c  # the headline says it
+        if not hide_sale and not harvested:
             _delta(p1.grain - p0.grain, "grain", gains, losses, plural="grain")
             for g in Good:
                 _delta(p1.goods[g] - p0.goods[g], g.value, gains, losses)

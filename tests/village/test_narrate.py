@@ -338,3 +338,28 @@ def test_church_majority_says_why_both_score_when_the_leftmost_window_ties_too()
     st.members["blue-1a"] = ("church", 2)
     one = majority_text(st)
     assert one.startswith("Church majority: Red wins") and "leftmost window decides" in one
+
+
+def test_a_harvest_says_the_grain_once() -> None:
+    """Issue 18 item 15: "Red harvests 2 grain. / Red gets 2 grain."."""
+    import random
+
+    from companion import bags
+    from companion.village.actions import Harvest
+
+    rng = random.Random(4)
+    st = v.new_game(["red", "blue"])
+    for _ in range(2000):
+        spec = v.chance_spec(st)
+        if spec is not None:
+            st = v.apply(st, bags.draw_with_rng(spec, rng))
+            continue
+        moves = v.legal_actions(st)
+        harvest = next((a for a in moves if isinstance(a, Harvest)), None)
+        if harvest is not None:
+            told = narrate(st, harvest, v.apply(st, harvest))
+            assert any("harvests" in line for line in told), told
+            assert not any("gets" in line and "grain" in line for line in told), told
+            return
+        st = v.apply(st, rng.choice(moves))
+    raise AssertionError("no harvest offered")
