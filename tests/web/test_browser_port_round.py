@@ -46,7 +46,8 @@ def test_a_round_with_a_voyage_and_a_goal_claim(server: Server, browser: Any, sh
     box = open_page(browser, server.url + f"/boxcheck#token={TOKEN}")
     for name in ("port", "life_goals"):
         box.check(f"#boxes input[name=box][value='{name}']")
-    box.click("#save-boxes")
+    with box.expect_navigation():  # the page reloads once the answer is saved
+        box.click("#save-boxes")
     box.locator("section[data-key='port.sea']").wait_for()  # the page reloaded with the box
     box.wait_for_load_state()  # and all of it is there
     assert server.app.config["BOXES_OWNED"] == ["port", "life_goals"]
