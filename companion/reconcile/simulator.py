@@ -47,7 +47,7 @@ from .reconciler import Discrepancy, Prompt, Proposal, Reconciler, Refused
 
 SETUPS = ("pad", "hub", "camera", "hub+camera")
 FRAME = 0.2  # seconds between camera frames (a 5 fps camera)
-MOVE = 3.0  # seconds a move (and the sensors settling after it) takes
+MOVE = 5.0  # seconds from one move to the next (the move, the sensors settling, a thought)
 MEMBER_TYPES = frozenset(
     {"train", "travel", "church", "council_enter", "council_advance", "recall", "church_move"}
 )
