@@ -314,6 +314,11 @@ class Runtime:
         with self._rec_lock:
             return [o.to_json() for o in self.reconciler.answer(prompt_id, choice)]
 
+    def decline(self, prompt_id: int, nothing_happened: bool = False) -> list[JSON]:
+        """"None of these" or "nothing happened" for an open prompt. Raises UnknownOpen."""
+        with self._rec_lock:
+            return [o.to_json() for o in self.reconciler.decline(prompt_id, nothing_happened)]
+
     def resolve(self, discrepancy_id: int, action: JSON | None) -> list[JSON]:
         """Resolve an open discrepancy with an action, or None: "I will fix the board".
         Raises UnknownOpen, or what the table refuses (Refused)."""
