@@ -217,6 +217,10 @@ class ObservedTable:
                 by_region.setdefault(name, {})[src] = cell.settled
         return {r: vals for r, vals in by_region.items() if len(set(vals.values())) > 1}
 
+    def tag_zones(self) -> set[str]:
+        """Zones a tag reader reports on (an arrival there may go unread)."""
+        return {name for (src, name) in self.cells if src.startswith("hub:")}
+
     def ids(self, name: str) -> frozenset[str]:
         """Settled piece ids any source reported in zone ``name``."""
         out: frozenset[str] = frozenset()

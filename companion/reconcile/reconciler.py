@@ -33,8 +33,9 @@ from typing import Any, Protocol
 
 from companion import village as v
 from companion.village import narrate, zones
-from companion.village.actions import Buyout, Train
+from companion.village.actions import Buyout, FillBag, MassDraw, Train
 from companion.village.picture import CUBE_ORDER, ITEM_ORDER, RegionValue, regions_of
+from companion.village.vocabulary import MONK
 
 from .chance import ChanceReader
 from .observations import Observation, to_json
@@ -155,7 +156,7 @@ class Reconciler:
     budget: int = 1500
     listener: Callable[[Outcome], None] | None = None
     table: ObservedTable = field(init=False)
-    timings: list[float] = field(default_factory=list)  # seconds per search
+    timings: list[float] = field(default_factory=list)  # thread CPU seconds per look
     prompt: Prompt | None = None
     discrepancy: Discrepancy | None = None
     _cache: PathCache = field(default_factory=PathCache)
@@ -167,6 +168,7 @@ class Reconciler:
     _due: float | None = None  # look again then, even if nothing changed
     _declined: tuple[Any, ...] | None = None  # the look whose prompt was declined
     _recent: list[tuple[float, frozenset[str]]] = field(default_factory=list)  # applied
+    _history: list[tuple[float, int, Any]] = field(default_factory=list)  # (seen, seq, members)
     _now: float = 0.0
 
     def __post_init__(self) -> None:
@@ -183,10 +185,11 @@ class Reconciler:
         self.table.tick(now)
         if not self.table.quiet(now):
             return []
-        taps = self.table.tapped()
+        taps = list(dict.fromkeys(self.table.tapped()))  # a figure tapped twice: once
         if taps and now - self._last_tap() < self.tap_settle:
             return []
         st, seq = self.link.state(), self.link.seq()
+        self._remember(now, seq, st)
         observed = self.table.settled(now)
         conflicts = self.table.conflicts(now)
         key = (seq, tuple(sorted(observed.items())), tuple(taps), repr(sorted(
@@ -199,7 +202,7 @@ class Reconciler:
         self._waiting = False
         self._due = None
         self._now = now
-        started = time.perf_counter()
+        started = time.thread_time()
         try:
             if conflicts and not taps:
                 asked = self._disagreement(st, seq, observed, conflicts)
@@ -207,7 +210,7 @@ class Reconciler:
                     return asked
             return self._reconcile(st, seq, observed, taps, ask)
         finally:
-            self.timings.append(time.perf_counter() - started)
+            self.timings.append(time.thread_time() - started)
 
     def _disagreement(self, st: v.GameState, seq: int, observed: dict[str, RegionValue],
                       conflicts: dict[str, dict[str, RegionValue]]) -> list[Outcome] | None:
@@ -237,6 +240,21 @@ class Reconciler:
         prompt.question = f"The sensors disagree on {where}: which was it?"
         out.append(prompt)
         return self._emit(out)
+
+    def _remember(self, now: float, seq: int, st: v.GameState) -> None:
+        """Where the figures stood at each seq seen lately (a late tap names a figure
+        that has just moved)."""
+        h = self._history
+        if h and h[-1][1] == seq:
+            h[-1] = (now, seq, h[-1][2])
+            return
+        h.append((now, seq, st.members))
+        while len(h) > 1 and now - h[0][0] > self.late_tap:
+            h.pop(0)
+
+    def _moved_lately(self, st: v.GameState, piece: str) -> bool:
+        return any(members.get(piece) != st.members.get(piece)
+                   for t, _s, members in self._history if self._now - t <= self.late_tap)
 
     def _last_tap(self) -> float:
         return max((t.t for t in self.table.taps), default=float("-inf"))
@@ -295,6 +313,7 @@ class Reconciler:
 
     def _reconcile(self, st: v.GameState, seq: int, observed: dict[str, RegionValue],
                    taps: list[str], ask: bool = False) -> list[Outcome]:
+        observed = self._unread_arrivals(st, observed)
         result = explain(self._cache, st, observed, depth=self.depth, budget=self.budget,
                          chance_from=ChanceReader(observed))
         # a search cut short may have missed the truth: neither act nor ask, say so
@@ -306,7 +325,7 @@ class Reconciler:
             if d is not None and not (d.seq == seq and _about_taps(d)):
                 out.append(self._close_discrepancy("table matches"))
             if taps:
-                out += self._tap_answer(st, seq, taps)
+                out += self._tap_answer(st, seq, taps, observed)
             elif self.prompt is not None:
                 out.append(self._close_prompt("table matches"))
             return self._emit(out)
@@ -326,6 +345,9 @@ class Reconciler:
             wait = self._second_step(matches[0])
             if still < wait:  # perhaps half done: wait for the second step
                 self._due = self.table.last_change + wait
+                return self._emit(out)
+            if self._under_hand(matches[0]):  # what it changes is not seen yet: wait
+                self._due = self._now + 0.5
                 return self._emit(out)
             if self.prompt is not None:
                 out.append(self._close_prompt("moved on"))
@@ -354,11 +376,42 @@ class Reconciler:
         out.append(self._new_discrepancy(st, seq, observed, result.cut))
         return self._emit(out)
 
+    def _unread_arrivals(self, st: v.GameState,
+                         observed: dict[str, RegionValue]) -> dict[str, RegionValue]:
+        """A figure gone from a tag reader's zone and read arriving nowhere may stand on
+        another reader whose read was lost: the tag readers' zones that show no change are
+        then uncertain, left out of the comparison (never taken as unchanged)."""
+        self._cache.reset(st)
+        base = self._cache.base
+        lost: list[str] = []
+        came: list[str] = []
+        for k, val in observed.items():
+            if zones.split(k)[0] not in zones.PIECE_ZONE_KINDS or k not in base:
+                continue
+            was = base[k]
+            if isinstance(was, tuple) and isinstance(val, tuple) and was != val:
+                lost += _minus(was, val)
+                came += _minus(val, was)
+        for sig in came:
+            if sig in lost:
+                lost.remove(sig)
+        if not lost:
+            return observed
+        tags = self.table.tag_zones()
+        return {k: val for k, val in observed.items()
+                if not (k in tags and base.get(k) == val)}
+
     def _unseen(self, path: Path, observed: dict[str, RegionValue]) -> bool:
         """True when a step of ``path`` is one no sensor sees: a skip, a pass, a "done",
-        or a well use (a free action) that changed no region observed."""
+        or a well use (a free action) that changed no region observed; or a chance outcome
+        the sensors cannot vouch for: a green bag's fill read by the camera (a cube's
+        colour misread is as possible as the truth) or a black-bag draw whose monks were
+        inferred from the figures read (a figure whose arrival was not read looks like
+        a monk)."""
         for i, action in enumerate(path):
-            if action.type in UNSEEN:
+            if action.type in UNSEEN or isinstance(action, FillBag):
+                return True
+            if isinstance(action, MassDraw) and MONK in action.figures:
                 return True
             if action.type in TRACELESS:
                 node, parent = self._cache.nodes[path[:i + 1]], self._cache.nodes[path[:i]]
@@ -367,6 +420,16 @@ class Reconciler:
                 if all(now.get(k) == before.get(k) for k in observed):
                     return True
         return False
+
+    def _under_hand(self, path: Path) -> bool:
+        """True when ``path`` changes a region a hand still hides (one resting longer than
+        the occlusion timeout no longer holds the table up, but what it hides is unseen)."""
+        hidden = self.table.hidden(self._now)
+        if not hidden:
+            return False
+        node, base = self._cache.nodes[path], self._cache.base
+        now = {**node.pieces(), **node.others()}
+        return any(now.get(k) != base.get(k) for k in hidden if k in base)
 
     def _second_step(self, path: Path) -> float:
         """Seconds of stillness ``path`` needs before it is committed: a training placed
@@ -381,20 +444,22 @@ class Reconciler:
                     return self.second_step.get(action.type, 0.0)
         return 0.0
 
-    def _tap_answer(self, st: v.GameState, seq: int, taps: list[str]) -> list[Outcome]:
+    def _tap_answer(self, st: v.GameState, seq: int, taps: list[str],
+                    observed: dict[str, RegionValue]) -> list[Outcome]:
         """A tap with nothing else new answers a decision naming a member: the pending one,
         or one that a step nobody sees (a skip, a pass) would bring; the first tap a
         decision naming one member (later taps wait for the next decision), all of them a
         buy-out. One fitting the pending decision alone → submitted; several → asked; none
         → said (a tap naming a member of a recent proposal confirms it, and is dropped)."""
-        paths = _tap_paths(st, taps)
+        paths = _tap_paths(st, taps, observed)
+        late = all(self._moved_lately(st, p) for p in taps)  # perhaps a late tap
         if not paths:
             self.table.committed()  # the taps answer nothing: forget them
             recent = set().union(*(m for t, m in self._recent if self._now - t <= self.late_tap))
-            if all(signature_of(p) in recent for p in taps):
-                return []  # a late or second tap of what was just applied
+            if late or all(signature_of(p) in recent for p in taps):
+                return []  # a late or second tap of what was just done
             return [self._tap_discrepancy(seq, taps)]
-        if len(paths) == 1 and len(paths[0][1]) == 1:
+        if len(paths) == 1 and len(paths[0][1]) == 1 and not late:
             used, path = paths[0]
             rest = self.table.taps[used:]
             out = self._submit([path[0].to_json()], seq, prompted=False)
@@ -504,25 +569,52 @@ def _only_pieces(base: dict[str, RegionValue], observed: dict[str, RegionValue])
     return all(zones.split(k)[0] in zones.PIECE_ZONE_KINDS for k in diff)
 
 
-def _tap_paths(st: v.GameState, taps: list[str]) -> list[tuple[int, Path]]:
+def _tap_paths(st: v.GameState, taps: list[str],
+               observed: dict[str, RegionValue]) -> list[tuple[int, Path]]:
     """Paths (with the number of taps each uses) answering the taps: a decision naming the
-    tapped members now, or after one step nobody sees."""
+    tapped members now, or after one step nobody sees (a skip, or any step that changes
+    no region observed: the first-player token where no sensor sees it)."""
     out: list[tuple[int, Path]] = []
     starts: list[tuple[Path, v.GameState]] = [((), st)]
-    starts += [((a,), v.apply_unchecked(st, a)) for a in v.legal_actions(st)
-               if a.type in UNSEEN]
+    before = regions_of(st)
+    for a in v.legal_actions(st):
+        if member_signatures(a):
+            continue
+        after = v.apply_unchecked(st, a)
+        if a.type in UNSEEN:
+            starts.append(((a,), after))
+            continue
+        now = regions_of(after)
+        if all(now.get(k) == before.get(k) for k in observed):
+            starts.append(((a,), after))
     for prefix, s in starts:
         if s.phase == "over":
             continue
         options = [a for a in v.legal_actions(s) if member_signatures(a)]
-        buyout = any(isinstance(a, Buyout) for a in options)
-        used = taps if buyout else taps[:1]
-        for a in options:
-            if isinstance(a, Buyout) and len(a.members) != len(used):
-                continue
-            if fits_taps(s, (a,), used):
-                out.append((len(used), (*prefix, a)))
+        if any(isinstance(a, Buyout) for a in options):
+            out += [(len(taps), (*prefix, a)) for a in options
+                    if isinstance(a, Buyout) and len(a.members) == len(taps)
+                    and fits_taps(s, (a,), taps)]
+            continue
+        # one member: the first tap, or another figure tapped just after it (the wrong
+        # figure tapped first, then the right one): then both are asked
+        firsts = [taps[0]] + [p for p in taps[1:] if _figure(s, p) != _figure(s, taps[0])]
+        for k, piece in enumerate(dict.fromkeys(firsts)):
+            out += [(1 if k == 0 else len(taps), (*prefix, a)) for a in options
+                    if fits_taps(s, (a,), [piece])]
     return out
+
+
+def _minus(have: tuple[Any, ...], less: tuple[Any, ...]) -> list[Any]:
+    out = list(have)
+    for x in less:
+        if x in out:
+            out.remove(x)
+    return out
+
+
+def _figure(st: v.GameState, piece: str) -> tuple[str, object]:
+    return piece[:-1], st.members.get(piece)
 
 
 def _fingerprint(st: v.GameState) -> int:
