@@ -321,3 +321,55 @@ def test_a_tap_that_fits_no_decision_is_said_not_dropped() -> None:
     assert link.submitted == []
     said = [o for o in out if o.kind == "discrepancy"]
     assert said and "tapped" in said[0].words and said[0].items[0]["region"] == "pad"
+
+
+def test_a_death_tapped_twice_is_one_tap_and_not_read_as_recall_then_death() -> None:
+    """The hub sees the member leave the council and the pad gets its tap twice: a path
+    naming it twice (recall, then death) must not win over skip, then death."""
+    header, truth = random_truth(3, random.Random(7), "random")
+    st = v.start(header)
+    for a in truth[:253]:
+        st = v.apply(st, a)
+    after = states(st, truth[253:255])[-1]
+    link = TruthLink(st, truth[253:])
+    rec = Reconciler(link)
+    feed(rec, hub_start(st, 0.0))
+    run(rec, 0.0, 2.0)
+    member = truth[254]["member"]
+    feed(rec, hub_moves(st, after, 3.0))
+    rec.observe(TagTapped("pad:0", 3.3, reader="0", uid="04AA", piece=member))
+    rec.observe(TagTapped("pad:0", 3.9, reader="0", uid="04AA", piece=member))
+    run(rec, 3.0, 20.0)
+    never_wrong(link)
+
+
+def test_the_wrong_figure_tapped_first_then_the_right_one_is_asked() -> None:
+    pairs = game_states(1)
+    st, die = pairs[53]
+    assert die["type"] == "die"
+    options = sorted({a.to_json()["member"] for a in v.legal_actions(st)} - {die["member"]})
+    link = TruthLink(st, [die])
+    rec = Reconciler(link)
+    rec.observe(TagTapped("pad:0", 1.0, reader="0", uid="04AA", piece=options[0]))
+    rec.observe(TagTapped("pad:0", 2.0, reader="0", uid="04AB", piece=die["member"]))
+    out = run(rec, 1.0, 8.0)
+    never_wrong(link)
+    prompts = [o for o in out if isinstance(o, Prompt)]
+    assert prompts and any(equivalent(st, c[0], die) for c in prompts[-1].candidates)
+
+
+def test_the_green_bag_fill_read_by_the_camera_is_asked_not_applied() -> None:
+    """A colour misread is as likely as the truth for a round's cubes: the fill is shown
+    for a one-tap confirmation."""
+    pairs = game_states(1)
+    st, fill = pairs[46]
+    assert fill["type"] == "fill_bag"
+    link = TruthLink(st, [fill])
+    rec = Reconciler(link)
+    feed(rec, product_camera(st, 0.0))
+    run(rec, 0.0, 2.0)
+    feed(rec, product_camera(v.apply(st, fill), 3.0))
+    out = run(rec, 3.0, 12.0)
+    assert link.submitted == []
+    prompts = [o for o in out if isinstance(o, Prompt)]
+    assert prompts and [fill] in [c[:1] for c in prompts[-1].candidates]
