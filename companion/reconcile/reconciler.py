@@ -459,7 +459,9 @@ class Reconciler:
             if late or all(signature_of(p) in recent for p in taps):
                 return []  # a late or second tap of what was just done
             return [self._tap_discrepancy(seq, taps)]
-        if len(paths) == 1 and len(paths[0][1]) == 1 and not late:
+        several = len({_figure(st, p) for p in taps}) > 1 and not any(
+            isinstance(p[-1], Buyout) for _n, p in paths)  # one of them tapped by mistake
+        if len(paths) == 1 and len(paths[0][1]) == 1 and not late and not several:
             used, path = paths[0]
             rest = self.table.taps[used:]
             out = self._submit([path[0].to_json()], seq, prompted=False)

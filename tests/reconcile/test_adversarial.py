@@ -373,3 +373,21 @@ def test_the_green_bag_fill_read_by_the_camera_is_asked_not_applied() -> None:
     assert link.submitted == []
     prompts = [o for o in out if isinstance(o, Prompt)]
     assert prompts and [fill] in [c[:1] for c in prompts[-1].candidates]
+
+
+def test_a_stray_tap_then_a_death_tap_is_asked_not_applied() -> None:
+    """A figure tapped by mistake (or late, for an earlier move), then one of the family's
+    figures that may die: the two taps together are asked."""
+    pairs = game_states(1)
+    st, die = pairs[53]
+    colour = die["player"]
+    dying = {a.to_json()["member"] for a in v.legal_actions(st)}
+    stray = next(m for m in sorted(st.members) if m.startswith(colour + "-")
+                 and m[:-1] not in {d[:-1] for d in dying})
+    wrong = sorted(dying - {die["member"]})[0]
+    link = TruthLink(st, [die])
+    rec = Reconciler(link)
+    rec.observe(TagTapped("pad:0", 1.0, reader="0", uid="04AA", piece=stray))
+    rec.observe(TagTapped("pad:0", 2.2, reader="0", uid="04AB", piece=wrong))
+    run(rec, 1.0, 8.0)
+    never_wrong(link)
