@@ -128,6 +128,18 @@ class SensingFeed:
             self._listeners.clear()
 
 
+def covered_zones(adapters: list[Any]) -> frozenset[str]:
+    """The zones the reader hubs' zone maps put a tag reader under (as loaded at start):
+    the reconciler never applies a path that needs a figure there unread."""
+    out: set[str] = set()
+    for adapter in adapters:
+        zone_map = getattr(adapter, "zones", None)
+        tables = [getattr(zone_map, "default", {}), *getattr(zone_map, "hubs", {}).values()]
+        for table in tables:
+            out |= {z for z in table.values() if isinstance(z, str) and z != "unmapped"}
+    return frozenset(out)
+
+
 def build_adapters(config: dict[str, Any], emit: Emit,
                    lookup: Callable[[str], str | None]) -> list[Adapter]:
     """The device adapters the config asks for (``PCSC``, ``SERIAL``, ``ZONES``, ``CAMERA``,
@@ -231,6 +243,7 @@ class Runtime:
             raise
         for adapter in self.adapters:
             self.running.add(adapter)
+        self.reconciler.covered = covered_zones(self.adapters)
         self.service.add_listener(self._notices.put)
 
     # -- lifecycle -----------------------------------------------------------------------

@@ -152,6 +152,7 @@ class Reconciler:
     unseen_wait: float = 3.0  # stillness before asking about a path with an unseen step
     discrepancy_wait: float = 3.0  # stillness before a difference nothing explains is raised
     late_tap: float = 15.0  # a tap naming a member of a proposal this recent confirms it
+    covered: frozenset[str] = frozenset()  # zones a tag reader covers (the hubs' zone map)
     depth: int = 3
     budget: int = 1500
     listener: Callable[[Outcome], None] | None = None
@@ -340,7 +341,7 @@ class Reconciler:
             _fingerprint(st), repr([a.to_json() for a in matches[0]])
         ) in self._rejected:
             matches = []
-        unseen = any(self._unseen(m, observed) for m in matches)
+        unseen = any(self._unseen(m, observed) or self._unread(m, observed) for m in matches)
         if len(matches) == 1 and not unseen:
             wait = self._second_step(matches[0])
             if still < wait:  # perhaps half done: wait for the second step
@@ -375,6 +376,16 @@ class Reconciler:
             out.append(self._close_prompt("moved on"))
         out.append(self._new_discrepancy(st, seq, observed, result.cut))
         return self._emit(out)
+
+    def _unread(self, path: Path, observed: dict[str, RegionValue]) -> bool:
+        """True when ``path`` puts a figure in (or takes one from) a zone a tag reader
+        covers but whose reading is not in the comparison (never read, or uncertain): it
+        relies on a read that was never made."""
+        if not self.covered:
+            return False
+        node, base = self._cache.nodes[path], self._cache.base
+        pieces = node.pieces()
+        return any(k not in observed and pieces.get(k) != base.get(k) for k in self.covered)
 
     def _unread_arrivals(self, st: v.GameState,
                          observed: dict[str, RegionValue]) -> dict[str, RegionValue]:

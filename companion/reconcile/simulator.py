@@ -363,7 +363,7 @@ class SimTable:
         """Tags put on a reader: each read (at a later poll now and then) unless put
         where the field does not reach (``lost``)."""
         self.present[zone] = self.present[zone] | pieces
-        read = frozenset(p for p in pieces if self.rng.random() >= self.noise.lost)
+        read = frozenset(p for p in sorted(pieces) if self.rng.random() >= self.noise.lost)
         if read:
             self.read[zone] = self.read[zone] | read
             self._send(t, self._hub_obs(PiecesSeen, t, zone, read), False)
@@ -547,6 +547,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], setup: str, noise:
     link = SimLink(header, truth, counts)
     rec = Reconciler(link, settle=settle)
     sim = SimTable(setup, noise, rng, link.st, rec, counts)
+    rec.covered = frozenset(sim.hub)  # the zone map: where the tag readers are
     clock = _Clock(sim, rec, link, counts, noise, rng)
     sim.start(0.0)
     clock.run(MOVE)

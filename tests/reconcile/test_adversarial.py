@@ -391,3 +391,22 @@ def test_a_stray_tap_then_a_death_tap_is_asked_not_applied() -> None:
     rec.observe(TagTapped("pad:0", 2.2, reader="0", uid="04AB", piece=wrong))
     run(rec, 1.0, 8.0)
     never_wrong(link)
+
+
+def test_a_move_into_a_covered_zone_whose_reader_never_read_it_is_asked() -> None:
+    """Yellow's member leaves the farm for the church (into the black bag), but the reader
+    at the bag's mouth reads nothing: the one path left relies on a read never made, so it
+    is asked, not applied (the zone map says the bag has a reader)."""
+    st, truth = scenario(1, 284, 1)
+    assert truth[0]["type"] == "church"
+    link = TruthLink(st, truth)
+    rec = Reconciler(link)
+    rec.covered = frozenset(hub_zones(st))
+    feed(rec, hub_start(st, 0.0))
+    run(rec, 0.0, 2.0)
+    gone = [o for o in hub_moves(st, v.apply(st, truth[0]), 3.0) if isinstance(o, PiecesGone)]
+    assert gone and all(o.zone.startswith("farm:") for o in gone)
+    feed(rec, gone)  # the bag's SEEN is lost
+    out = run(rec, 3.0, 15.0)
+    assert link.submitted == []
+    assert any(isinstance(o, Prompt) and truth in o.candidates for o in out)
