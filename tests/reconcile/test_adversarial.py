@@ -410,3 +410,28 @@ def test_a_move_into_a_covered_zone_whose_reader_never_read_it_is_asked() -> Non
     out = run(rec, 3.0, 15.0)
     assert link.submitted == []
     assert any(isinstance(o, Prompt) and truth in o.candidates for o in out)
+
+
+def test_a_cube_colour_misread_that_another_gain_explains_is_asked() -> None:
+    """Red gains a green and an orange cube (council privilege 2); the camera reads the
+    green one as pink. The gain of pink and orange would explain that reading exactly: one
+    misread away from the truth, so both are asked, never the misread applied."""
+    st, truth = scenario(1, 326, 1)
+    assert truth[0]["type"] == "privilege" and sorted(truth[0]["gain"]) == ["green", "orange"]
+    link = TruthLink(st, truth)
+    rec = Reconciler(link)
+    feed(rec, product_camera(st, 0.0))
+    run(rec, 0.0, 2.0)
+    after = product_camera(v.apply(st, truth[0]), 3.0)
+    misread: list[Observation] = []
+    for o in after:
+        if isinstance(o, CubeCounts) and o.region == "supply:red":
+            counts = dict(o.counts)
+            counts["green"] -= 1
+            counts["pink"] = counts.get("pink", 0) + 1
+            o = CubeCounts(o.source, o.t, region=o.region, counts=counts)
+        misread.append(o)
+    feed(rec, misread)
+    out = run(rec, 3.0, 12.0)
+    never_wrong(link)
+    assert any(isinstance(o, Prompt) and truth in o.candidates for o in out)
