@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from reconcile_kit import game_states
 
 from companion import village as v
@@ -435,3 +436,36 @@ def test_a_cube_colour_misread_that_another_gain_explains_is_asked() -> None:
     out = run(rec, 3.0, 12.0)
     never_wrong(link)
     assert any(isinstance(o, Prompt) and truth in o.candidates for o in out)
+
+
+def test_a_time_marker_read_one_cell_off_that_another_move_explains_is_asked() -> None:
+    """Yellow takes a green cube from the council and enters the council (1 time); the
+    camera reads the time marker one cell further, which a council advance (2 time)
+    would explain: one misread away, so both are asked (the bench found it)."""
+    for seed in range(1, 8):
+        for st, take in game_states(seed):
+            if take["type"] != "take" or take["space"] != "council":
+                continue
+            took = v.apply(st, take)
+            kinds = {a.type for a in v.legal_actions(took)}
+            if not {"council_enter", "council_advance"} <= kinds:
+                continue
+            enter = next(a.to_json() for a in v.legal_actions(took)
+                         if a.type == "council_enter")
+            link = TruthLink(took, [enter])
+            rec = Reconciler(link)
+            feed(rec, product_camera(took, 0.0))
+            run(rec, 0.0, 2.0)
+            after = v.apply(took, enter)
+            colour = take["player"]
+            seen = [MarkerCell(o.source, o.t, track=o.track, marker=o.marker, cell=o.cell + 1)
+                    if isinstance(o, MarkerCell) and o.track == f"time:{colour}" else o
+                    for o in product_camera(after, 3.0)]
+            feed(rec, seen)
+            run(rec, 3.0, 12.0)
+            if any(a["type"] == "council_advance" for a, _s, _o in link.submitted):
+                never_wrong(link)
+            if rec.prompt is not None or link.submitted:
+                never_wrong(link)
+                return
+    pytest.skip("no council entry a misread turns into an advance in these games")
