@@ -30,9 +30,9 @@ def check_a_game(setup: str, noise: str, game: tuple[dict, list[dict]]) -> None:
     assert c.prompt_had_truth <= c.prompts and c.none_right <= c.answers
     if noise == "none":  # an ideal table: every prompt holds the truth
         assert c.prompt_had_truth == c.prompts
-    if setup == "camera-ideal":
+    if setup == "camera-ideal" and noise != "heavy":  # heavy: only that nothing is wrong
         assert c.auto_correct / c.actions > 0.6
-    if setup == "camera":  # cubes and markers only: figures and goods are asked
+    if setup == "camera" and noise != "heavy":  # cubes and markers: figures are asked
         assert c.auto_correct / c.actions > 0.3
     if setup == "pad":
         assert c.taps > 0 and c.auto_correct > 0
