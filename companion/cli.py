@@ -182,7 +182,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--games", type=int, default=5)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--setup", default="all", help="pad, hub, camera, hub+camera or all")
+    p.add_argument("--setup", default="all",
+                   help="pad, hub, camera, hub+camera, camera-ideal or all")
     p.add_argument("--noise", default="ordinary", help="none, ordinary, heavy or all")
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=3)
     p.add_argument(

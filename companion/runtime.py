@@ -128,6 +128,18 @@ class SensingFeed:
             self._listeners.clear()
 
 
+def covered_zones(adapters: list[Any]) -> frozenset[str]:
+    """The zones the reader hubs' zone maps put a tag reader under (as loaded at start):
+    the reconciler never applies a path that needs a figure there unread."""
+    out: set[str] = set()
+    for adapter in adapters:
+        zone_map = getattr(adapter, "zones", None)
+        tables = [getattr(zone_map, "default", {}), *getattr(zone_map, "hubs", {}).values()]
+        for table in tables:
+            out |= {z for z in table.values() if isinstance(z, str) and z != "unmapped"}
+    return frozenset(out)
+
+
 def build_adapters(config: dict[str, Any], emit: Emit,
                    lookup: Callable[[str], str | None]) -> list[Adapter]:
     """The device adapters the config asks for (``PCSC``, ``SERIAL``, ``ZONES``, ``CAMERA``,
@@ -231,6 +243,7 @@ class Runtime:
             raise
         for adapter in self.adapters:
             self.running.add(adapter)
+        self.reconciler.covered = covered_zones(self.adapters)
         self.service.add_listener(self._notices.put)
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -313,6 +326,11 @@ class Runtime:
         """Answer an open prompt. Raises UnknownOpen, IndexError."""
         with self._rec_lock:
             return [o.to_json() for o in self.reconciler.answer(prompt_id, choice)]
+
+    def decline(self, prompt_id: int, nothing_happened: bool = False) -> list[JSON]:
+        """"None of these" or "nothing happened" for an open prompt. Raises UnknownOpen."""
+        with self._rec_lock:
+            return [o.to_json() for o in self.reconciler.decline(prompt_id, nothing_happened)]
 
     def resolve(self, discrepancy_id: int, action: JSON | None) -> list[JSON]:
         """Resolve an open discrepancy with an action, or None: "I will fix the board".

@@ -7,7 +7,8 @@
   open and each device's latest health. (``/api/sensing/events``, a stream of its own that
   held a server thread per page, is gone.)
 - ``GET /api/sensing/open``: the same open messages as JSON.
-- ``POST /api/sensing/prompts/<id>`` ``{"choice": k}`` (table token): pick candidate k.
+- ``POST /api/sensing/prompts/<id>`` ``{"choice": k}`` (table token): pick candidate k;
+  ``"none"``: none of these, ``"nothing"``: nothing happened (the prompt closes).
 - ``POST /api/sensing/proposals/undo`` ``{"start": seq, "actions": [...]}`` (table token):
   undo a proposal; the reconciler will not propose it again from there.
 - ``POST /api/sensing/discrepancies/<id>`` ``{"action": {...}}`` or ``{"fix": true}``
@@ -63,10 +64,15 @@ def post_prompt(prompt_id: int) -> Response:
     _require_table_token()
     rt = _require_runtime()
     choice = _json_object().get("choice")
-    if not isinstance(choice, int) or isinstance(choice, bool):
-        raise ApiError(400, "bad_choice", "choice must be the candidate's index")
+    if choice not in ("none", "nothing") and (
+            not isinstance(choice, int) or isinstance(choice, bool)):
+        raise ApiError(400, "bad_choice",
+                       'choice must be the candidate\'s index, "none" or "nothing"')
     try:
-        out = rt.answer(prompt_id, choice)
+        if isinstance(choice, str):
+            out = rt.decline(prompt_id, nothing_happened=choice == "nothing")
+        else:
+            out = rt.answer(prompt_id, choice)
     except UnknownOpen as exc:
         raise ApiError(404, "not_open", str(exc)) from None
     except IndexError as exc:

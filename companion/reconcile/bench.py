@@ -1,8 +1,9 @@
 """``companion reconcile-bench``: random games played through simulated sensor setups.
 
 Every setup and noise level sees the same true games (seeded), so the rows compare. The
-compute time is the reconciler's own (search included) per settled change of the table,
-measured with ``time.perf_counter`` on whatever machine runs it.
+compute time is the reconciler's own (search included) per look at the settled table,
+measured as the thread's CPU time (``time.thread_time``) on whatever machine runs it, so
+other processes on a busy machine do not count in it.
 """
 
 from __future__ import annotations
@@ -37,8 +38,12 @@ def row(setup: str, noise: str, counts: Counts) -> dict[str, Any]:
         "prompts": counts.prompts,
         "prompt_had_truth": counts.prompt_had_truth,
         "manual": counts.manual,
+        "prompt_none_right": counts.none_right,
+        "answers": counts.answers,
         "discrepancies": counts.discrepancies,
+        "acknowledged": counts.acks,
         "taps_per_action": round(counts.taps / n, 4),
+        "touches_per_action": round(counts.touches / n, 4),
         "searches": len(counts.timings),
         "compute_ms_p50": round(_pct(counts.timings, 0.50) * 1e3, 3),
         "compute_ms_p95": round(_pct(counts.timings, 0.95) * 1e3, 3),
@@ -84,15 +89,17 @@ def run(games: int, seed: int, setups: list[str], noises: list[str],
 def table(result: dict[str, Any]) -> str:
     """The result as a Markdown table (for the README)."""
     head = ("| setup | noise | actions | auto correct | auto wrong | prompted (prompts, "
-            "with truth) | tablet | discrepancies | taps/action | ms p50 | ms p95 |\n"
-            "|---|---|---|---|---|---|---|---|---|---|---|")
+            "with truth) | tablet | discrepancies | taps/action | touches/action | "
+            "CPU ms p50 | CPU ms p95 |\n"
+            "|---|---|---|---|---|---|---|---|---|---|---|---|")
     lines = [head]
     for r in result["results"]:
         lines.append(
             f"| {r['setup']} | {r['noise']} | {r['actions']} | {r['auto_correct']} "
             f"({r['auto_correct_rate']:.1%}) | {r['auto_wrong']} | {r['prompted']} "
             f"({r['prompts']}, {r['prompt_had_truth']}) | {r['manual']} | "
-            f"{r['discrepancies']} | {r['taps_per_action']:.3f} | {r['compute_ms_p50']} | "
+            f"{r['discrepancies']} | {r['taps_per_action']:.3f} | "
+            f"{r['touches_per_action']:.3f} | {r['compute_ms_p50']} | "
             f"{r['compute_ms_p95']} |"
         )
     return "\n".join(lines)

@@ -7,6 +7,12 @@ settle time) is never committed. Regions whose sources disagree, and regions occ
 longer than ``occlusion_timeout``, are left out of the comparison; `conflicts` names the
 disagreeing ones (the reconciler asks about them, see ``Reconciler.tick``).
 
+Two things a tag reader does are waited out or said plainly: a tag that drops out of its
+reader's field (gone, with no reader seeing it arrive anywhere else) settles only after
+``dropout`` seconds (drop-outs of 0.2-2 s happen while nothing moves, ``docs/sensing.md``),
+and a zone whose reader holds a tag nobody enrolled is *uncertain* (`uncertain`): left out
+of the comparison, never taken as unchanged.
+
 Region values use the flat form of ``Picture.regions()`` (piece zones as figure
 signatures), so they compare directly with what the engine expects.
 """
@@ -48,6 +54,8 @@ class _Cell:
     settled: RegionValue | None = None
     ids: frozenset[str] = frozenset()  # piece zones: the ids the source reported
     settled_ids: frozenset[str] = frozenset()
+    unknown: frozenset[str] = frozenset()  # piece zones: UIDs no piece is enrolled for
+    settled_unknown: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -56,6 +64,7 @@ class ObservedTable:
 
     settle: float = 0.5
     occlusion_timeout: float = 5.0
+    dropout: float = 2.5  # a tag gone from a reader and seen nowhere else settles after this
     cells: dict[tuple[str, str], _Cell] = field(default_factory=dict)
     occluded: dict[str, tuple[frozenset[str], float]] = field(default_factory=dict)
     taps: list[TagTapped] = field(default_factory=list)
@@ -84,13 +93,14 @@ class ObservedTable:
             key = (obs.source, obs.zone)
             old = self.cells.get(key)
             ids = old.ids if old else frozenset()
+            unknown = old.unknown if old else frozenset()
             if isinstance(obs, PiecesSeen):
-                ids = ids | obs.pieces
+                ids, unknown = ids | obs.pieces, unknown | obs.unknown_uids
             elif isinstance(obs, PiecesGone):
-                ids = ids - obs.pieces
+                ids, unknown = ids - obs.pieces, unknown - obs.unknown_uids
             else:
-                ids = obs.pieces
-            self._set(key, signatures(ids), t, ids)
+                ids, unknown = obs.pieces, obs.unknown_uids
+            self._set(key, signatures(ids), t, ids, unknown)
         elif isinstance(obs, CubeCounts):
             self._set((obs.source, obs.region),
                       tuple(obs.counts.get(c.value, 0) for c in CUBE_ORDER), t)
@@ -105,17 +115,33 @@ class ObservedTable:
         self.log.append(obs)
 
     def _set(self, key: tuple[str, str], value: RegionValue, t: float,
-             ids: frozenset[str] = frozenset()) -> None:
+             ids: frozenset[str] = frozenset(), unknown: frozenset[str] = frozenset()) -> None:
         cell = self.cells.get(key)
         if cell is None:
-            self.cells[key] = _Cell(value, t, None, ids)
+            self.cells[key] = _Cell(value, t, None, ids, unknown=unknown)
             self.last_change = max(self.last_change, t)
             return
         cell.ids = ids
-        if cell.raw != value:
+        if cell.raw != value or cell.unknown != unknown:
             cell.raw = value
+            cell.unknown = unknown
             cell.since = t
             self.last_change = max(self.last_change, t)
+
+    def _wait(self, src: str, cell: _Cell) -> float:
+        """How long a cell's new value must stay still: ``dropout`` for a tag gone from a
+        reader that no reader has seen arrive elsewhere, else ``settle``."""
+        lost = cell.settled_ids - cell.ids
+        if not lost or not src.startswith("hub:"):
+            return self.settle
+        for (other, _n), c in self.cells.items():
+            if c is not cell and other.startswith("hub:"):
+                lost = lost - c.ids
+        return self.dropout if lost else self.settle
+
+    def _pending(self, cell: _Cell) -> bool:
+        return (cell.settled != cell.raw or cell.settled_ids != cell.ids
+                or cell.settled_unknown != cell.unknown)
 
     def hidden(self, now: float) -> set[str]:
         """Regions under a hand now (any age)."""
@@ -128,23 +154,24 @@ class ObservedTable:
         """Settle what has stayed still long enough; True if a settled value changed."""
         hidden = self.hidden(now)
         changed = False
-        for (_src, name), cell in self.cells.items():
-            if cell.settled == cell.raw and cell.settled_ids == cell.ids:
+        for (src, name), cell in self.cells.items():
+            if not self._pending(cell):
                 continue
-            if name in hidden or now - cell.since < self.settle:
+            if name in hidden or now - cell.since < self._wait(src, cell):
                 continue
-            if cell.settled != cell.raw:
+            if cell.settled != cell.raw or cell.settled_unknown != cell.unknown:
                 changed = True
             cell.settled = cell.raw
             cell.settled_ids = cell.ids
+            cell.settled_unknown = cell.unknown
         return changed
 
     def next_due(self, now: float) -> float | None:
         """When the earliest value waiting to settle (and not under a hand) will have been
         still for ``settle`` seconds (None if nothing waits): when a tick can commit it."""
         hidden = self.hidden(now)
-        due = [c.since + self.settle for (_s, name), c in self.cells.items()
-               if (c.settled != c.raw or c.settled_ids != c.ids) and name not in hidden]
+        due = [c.since + self._wait(s, c) for (s, name), c in self.cells.items()
+               if self._pending(c) and name not in hidden]
         return min(due, default=None)
 
     def quiet(self, now: float) -> bool:
@@ -155,13 +182,19 @@ class ObservedTable:
                 return False
         hidden = self.hidden(now)
         return all(
-            c.raw == c.settled or name in hidden for (_s, name), c in self.cells.items()
+            (c.raw == c.settled and c.unknown == c.settled_unknown) or name in hidden
+            for (_s, name), c in self.cells.items()
         )
 
+    def uncertain(self, now: float) -> set[str]:
+        """Zones a reader says hold a tag nobody enrolled: what stands there is not known,
+        so they are left out of `settled` (never taken as unchanged)."""
+        return {name for (_s, name), c in self.cells.items() if c.settled_unknown}
+
     def settled(self, now: float) -> dict[str, RegionValue]:
-        """Settled value per region, leaving out occluded regions and regions whose
-        sources disagree."""
-        hidden = self.hidden(now)
+        """Settled value per region, leaving out occluded regions, uncertain zones and
+        regions whose sources disagree."""
+        hidden = self.hidden(now) | self.uncertain(now)
         out: dict[str, RegionValue] = {}
         conflict: set[str] = set()
         for (_src, name), cell in self.cells.items():
@@ -177,12 +210,16 @@ class ObservedTable:
     def conflicts(self, now: float) -> dict[str, dict[str, RegionValue]]:
         """Regions (not under a hand) whose sources settled on different values: region →
         source → its settled value. `settled` leaves these regions out."""
-        hidden = self.hidden(now)
+        hidden = self.hidden(now) | self.uncertain(now)
         by_region: dict[str, dict[str, RegionValue]] = {}
         for (src, name), cell in self.cells.items():
             if cell.settled is not None and name not in hidden:
                 by_region.setdefault(name, {})[src] = cell.settled
         return {r: vals for r, vals in by_region.items() if len(set(vals.values())) > 1}
+
+    def tag_zones(self) -> set[str]:
+        """Zones a tag reader reports on (an arrival there may go unread)."""
+        return {name for (src, name) in self.cells if src.startswith("hub:")}
 
     def ids(self, name: str) -> frozenset[str]:
         """Settled piece ids any source reported in zone ``name``."""

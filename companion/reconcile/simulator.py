@@ -1,31 +1,35 @@
-"""A simulated table: a game played by hand, seen through a named sensor setup with noise.
+"""A simulated table: a game played by people, seen through a named sensor setup.
 
 The true game (a record, or random legal play) moves the pieces of a simulated table; the
 sensors of the setup report what they see as observations, in simulated time (nothing
 sleeps). The real :class:`Reconciler` reads them and submits to a :class:`SimLink`, which
-checks every submitted action against the truth. A prompt is answered with the truth, a
-discrepancy by putting the board right; what no sensor sees is entered on the tablet (the
-link then lags at most one action behind the truth), so every game reaches its end.
+checks every submitted action against the truth. The players answer a prompt (with the
+truth, or "none of these" when it is not there), put the board right after a discrepancy,
+and enter on the tablet what no sensor saw, so every game reaches its end.
 
 Setups (``SETUPS``): ``pad`` (the tap pad only), ``hub`` (tag readers under each farm, at
-the black bag's mouth, on each council level and church window), ``camera`` (action spaces,
-farms with their cubes, goods and time tracks, the main board's figures, the prestige
-track), ``hub+camera``. The tap pad is on the table in every setup: members are tapped
-when the engine asks which member dies or is bought out, and in ``pad`` for every action
-that names a member.
+the black bag's mouth, on each council level and church window), ``camera`` (what the
+product's camera emits, ``companion/sensors/camera.py``: the cubes on the action spaces
+and the farms' supplies, the time and prestige markers; figures and goods are not
+emitted), ``hub+camera``, and ``camera-ideal`` (every region on the board and the farms,
+figures and goods included, no misread: for comparison). The tap pad is on the table in
+every setup: members are tapped when the engine asks which member dies or is bought out,
+and in ``pad`` for every action that names a member.
 
-Noise (``NOISE``), per level: a read missed (a camera frame region dropped, seen again at
-the next frame 0.2 s later; a tag reader's read made at a later poll, 0.1-0.3 s on), a
-read duplicated, a piece slid across a neighbouring reader on its
-way (seen, then gone 0.2 s later), two actions made before the sensors settle, a hand over
-the moved regions during every move, and cubes knocked off an action space.
+Noise (``NOISE``): the behaviour of people and devices, each rate in ``Noise`` with its
+source in ``docs/sensing.md``; ``ordinary`` is a table as it is, ``heavy`` multiplies the
+rates by 3, ``none`` is ideal (every move alone, 5 s apart, read perfectly). The camera's
+misread rates are read from ``docs/vision-bench.json`` (what ``companion vision-bench``
+measures), so the bench follows the real pipeline as it improves.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from companion import village as v
@@ -45,35 +49,85 @@ from .observations import (
 )
 from .reconciler import Discrepancy, Prompt, Proposal, Reconciler, Refused
 
-SETUPS = ("pad", "hub", "camera", "hub+camera")
+SETUPS = ("pad", "hub", "camera", "hub+camera", "camera-ideal")
 FRAME = 0.2  # seconds between camera frames (a 5 fps camera)
-MOVE = 3.0  # seconds a move (and the sensors settling after it) takes
+MOVE = 5.0  # seconds from one move to the next at noise "none"
 MEMBER_TYPES = frozenset(
     {"train", "travel", "church", "council_enter", "council_advance", "recall", "church_move"}
 )
+VISION_BENCH = Path(__file__).resolve().parents[2] / "docs" / "vision-bench.json"
+# ``companion vision-bench`` of docs/vision.md, when the file is not beside the package
+VISION_ACCURACY = {"ordinary": 0.9975, "hands": 0.9856}
+
+
+def vision_accuracy() -> dict[str, float]:
+    """Per-region accuracy of the real camera pipeline by condition, from
+    ``docs/vision-bench.json`` (``companion vision-bench --json``); the figures of
+    docs/vision.md when the file is not there."""
+    try:
+        got = json.loads(VISION_BENCH.read_text())["accuracy"]
+        return {k: float(x) for k, x in got.items()}
+    except (OSError, ValueError, KeyError, TypeError):
+        return dict(VISION_ACCURACY)
 
 
 @dataclass(frozen=True)
 class Noise:
-    miss: float = 0.0  # a read missed
+    """What people and devices do; rates are per event named, sources in docs/sensing.md."""
+
+    miss: float = 0.0  # a read made late: a camera region at the next frame, a tag a poll on
     dup: float = 0.0  # a read duplicated
-    slide: float = 0.0  # a move slides a piece across a neighbouring reader
-    batch: float = 0.0  # a move is two actions before the sensors settle
-    hands: bool = False  # a hand over the moved regions during every move
+    slide: float = 0.0  # a tag read by a neighbouring reader on its way (per arrival)
+    batch: float = 0.0  # two actions made before the sensors settle (per move)
+    hands: bool = False  # a hand over the moved regions during every move (0.6 s)
     knocks: int = 0  # cubes knocked off an action space per game
+    lost: float = 0.0  # a tag's arrival never read (put at the field's edge), per arrival
+    dropout: float = 0.0  # a still tag drops out of its reader for 0.2-2 s, per move
+    unenrolled: float = 0.0  # a tag nobody enrolled, per figure and game
+    misread: float = 0.0  # times the vision bench's per-region error, per region read
+    shadows: int = 0  # a region misread for 0.6-1.5 s (light, a shadow), per game
+    bumps: int = 0  # a bumped board: 3 regions misread for 0.5-2 s, per game
+    steps: bool = False  # a turn's actions 0.5-2.5 s apart, train then produce in 2 steps
+    early: float = 0.0  # the next player takes a cube before the current one finished
+    rest: float = 0.0  # a hand rests 5.5-8 s (past the occlusion timeout), per move
+    late_tap: float = 0.0  # a tap made 2-6 s late
+    double_tap: float = 0.0  # a tap made twice
+    wrong_tap: float = 0.0  # the wrong figure tapped first, the right one 0.5-1.5 s later
+    late_answer: float = 0.0  # a prompt answered 5-15 s late (else 1-4 s)
+    none_answer: float = 0.0  # a prompt holding the truth answered "none of these"
+    imperfect_fix: float = 0.0  # a board put right but one thing left wrong
+    turn_gap: tuple[float, float] = (MOVE, MOVE)  # seconds between two players' turns
 
 
-NOISE = {
-    "none": Noise(),
-    "ordinary": Noise(0.02, 0.01, 0.10, 0.05, True, 1),
-    "heavy": Noise(0.06, 0.03, 0.30, 0.15, True, 3),
-}
+ORDINARY = Noise(miss=0.02, dup=0.01, slide=0.10, batch=0.05, hands=True, knocks=1,
+                 lost=0.01, dropout=0.02, unenrolled=0.02, misread=1.0, shadows=2, bumps=1,
+                 steps=True, early=0.05, rest=0.03, late_tap=0.05, double_tap=0.05,
+                 wrong_tap=0.02, late_answer=0.2, none_answer=0.03, imperfect_fix=0.2,
+                 turn_gap=(4.0, 12.0))
 
 
-def camera_regions(st: v.GameState) -> list[str]:
-    """What the camera setup sees (everything on the board and the farms but the unborn,
-    the black bag and the stock)."""
+def _heavy(n: Noise) -> Noise:
+    """Every rate ×3 (capped at 1), every count ×3."""
+    rates = {k: min(1.0, getattr(n, k) * 3) for k in (
+        "miss", "dup", "slide", "batch", "lost", "dropout", "unenrolled", "early", "rest",
+        "late_tap", "double_tap", "wrong_tap", "late_answer", "none_answer",
+        "imperfect_fix")}
+    return replace(n, **rates, misread=n.misread * 3, knocks=n.knocks * 3,
+                   shadows=n.shadows * 3, bumps=n.bumps * 3)
+
+
+NOISE = {"none": Noise(), "ordinary": ORDINARY, "heavy": _heavy(ORDINARY)}
+
+PRODUCT_CAMERA = (zones.SPACE + ":", zones.SUPPLY + ":", zones.TIME + ":", zones.PRESTIGE + ":")
+
+
+def camera_regions(st: v.GameState, ideal: bool = True) -> list[str]:
+    """What a camera setup sees: the ideal camera everything on the board and the farms but
+    the unborn, the black bag and the stock; the product's camera (``ideal=False``) the
+    cubes on the spaces and supplies and the time and prestige markers."""
     names = picture(st).regions()
+    if not ideal:
+        return [n for n in names if n.startswith(PRODUCT_CAMERA)]
     hidden = (zones.UNBORN + ":", zones.BAG, zones.REMOVED, zones.STOCK, zones.GREEN_BAG)
     return [n for n in names if not n.startswith(hidden)]
 
@@ -117,11 +171,20 @@ class Counts:
     manual: int = 0
     discrepancies: int = 0
     taps: int = 0
+    answers: int = 0  # prompts answered on the tablet (a candidate, or "none of these")
+    none_right: int = 0  # prompts without the truth, answered "none of these"
+    acks: int = 0  # discrepancies acknowledged (the board put right, or "I will fix it")
     timings: list[float] = field(default_factory=list)
+
+    @property
+    def touches(self) -> int:
+        """Touches of the tablet: actions entered, prompts answered, discrepancies met."""
+        return self.manual + self.answers + self.acks
 
     def add(self, other: Counts) -> None:
         for k in ("actions", "auto_correct", "auto_wrong", "prompted", "prompts",
-                  "prompt_had_truth", "manual", "discrepancies", "taps"):
+                  "prompt_had_truth", "manual", "discrepancies", "taps", "answers",
+                  "none_right", "acks"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.timings += other.timings
 
@@ -190,13 +253,24 @@ class SimTable:
         if setup not in SETUPS:
             raise ValueError(f"unknown setup {setup!r}; known: {', '.join(SETUPS)}")
         self.noise, self.rng, self.rec, self.counts = noise, rng, rec, counts
-        self.camera = camera_regions(st) if "camera" in setup else []
+        self.ideal = setup == "camera-ideal"
+        self.camera = camera_regions(st, self.ideal) if "camera" in setup else []
         self.hub = hub_zones(st) if "hub" in setup else []
         self.pad_all = setup == "pad"
         self.knocked: dict[str, int] = {}  # space region → index of the colour knocked off
+        self.override: dict[str, RegionValue] = {}  # a move half made (the next player early)
+        self.misread: dict[str, RegionValue] = {}  # the camera reads these wrong until changed
+        self.transient: list[tuple[float, float, str, RegionValue]] = []  # shadows, bumps
         self.truth = st
         self.events: list[tuple[float, Observation]] = []
-        self.reader_ids = {z: self._ids(st)[z] for z in self.hub}
+        ids = self._ids(st)
+        self.present = {z: ids[z] for z in self.hub}  # on each reader
+        self.read = {z: frozenset[str]() for z in self.hub}  # what each reader reported
+        every = sorted(set().union(*ids.values()))
+        self.unenrolled = {p for p in every if rng.random() < noise.unenrolled}
+        accuracy = vision_accuracy()
+        self.p_misread = 0.0 if self.ideal else noise.misread * (
+            1 - accuracy.get("ordinary", VISION_ACCURACY["ordinary"]))
         self.shown = self._regions(st)
 
     # -- the physical table --------------------------------------------------------------
@@ -210,6 +284,7 @@ class SimTable:
             counts = list(reg[name])  # type: ignore[arg-type]
             counts[i] = max(0, counts[i] - 1)
             reg[name] = tuple(counts)
+        reg.update(self.override)
         return reg
 
     def _send(self, t: float, obs: Observation, lossy: bool = True) -> None:
@@ -241,49 +316,143 @@ class SimTable:
         return ZoneSnapshot(src, t, zone=name, pieces=pieces[name])
 
     def frame(self, t: float, names: Iterable[str] | None = None, lossy: bool = True) -> None:
-        """A camera frame: every region it sees (or ``names``)."""
+        """A camera frame: every region it sees (or ``names``), as the camera reads them."""
         reg = self._regions(self.truth)
         pieces = self._ids(self.truth)
+        now = {name: val for t0, t1, name, val in self.transient if t0 <= t < t1}
         for name in self.camera if names is None else names:
             if name in self.camera:
-                self._send(t, self._camera_obs(t, name, reg[name], pieces), lossy)
+                value = now.get(name, self.misread.get(name, reg[name]))
+                self._send(t, self._camera_obs(t, name, value, pieces), lossy)
+
+    def _wrong(self, value: RegionValue) -> RegionValue:
+        """A misread of ``value``: a cube's colour taken for another or a cube miscounted;
+        a marker one cell off."""
+        if isinstance(value, int):
+            return max(0, value + self.rng.choice((-1, 1)))
+        counts = [n if isinstance(n, int) else 0 for n in value]
+        full = [i for i, n in enumerate(counts) if n > 0]
+        if full and self.rng.random() < 0.5:
+            j = self.rng.choice(full)
+            counts[j] -= 1
+            counts[(j + 1 + self.rng.randrange(len(counts) - 1)) % len(counts)] += 1
+        elif full and self.rng.random() < 0.5:
+            counts[self.rng.choice(full)] -= 1
+        else:
+            counts[self.rng.randrange(len(counts))] += 1
+        return tuple(counts)
 
     def start(self, t: float) -> None:
-        for i, z in enumerate(self.hub):
-            self._send(t, ZoneSnapshot(f"hub:1/reader:{i}", t, zone=z,
-                                       pieces=self.reader_ids[z]), lossy=False)
+        """The hub replays every tag present as SEEN (no word about empty zones); the
+        camera sends its first frame."""
+        ids = self._ids(self.truth)
+        for z in self.hub:
+            self._arrive(t, z, ids[z])
         self.frame(t, lossy=False)
 
+    def _source(self, zone: str) -> str:
+        return f"hub:1/reader:{self.hub.index(zone)}"
+
+    def _hub_obs(self, cls: type[PiecesSeen] | type[PiecesGone], t: float, zone: str,
+                 pieces: frozenset[str]) -> Observation:
+        known = frozenset(p for p in pieces if p not in self.unenrolled)
+        unknown = frozenset(_uid(p) for p in pieces if p in self.unenrolled)
+        return cls(self._source(zone), t, zone=zone, pieces=known, unknown_uids=unknown)
+
+    def _arrive(self, t: float, zone: str, pieces: frozenset[str]) -> None:
+        """Tags put on a reader: each read (at a later poll now and then) unless put
+        where the field does not reach (``lost``)."""
+        self.present[zone] = self.present[zone] | pieces
+        read = frozenset(p for p in sorted(pieces) if self.rng.random() >= self.noise.lost)
+        if read:
+            self.read[zone] = self.read[zone] | read
+            self._send(t, self._hub_obs(PiecesSeen, t, zone, read), False)
+
+    def _leave(self, t: float, zone: str, pieces: frozenset[str]) -> None:
+        self.present[zone] = self.present[zone] - pieces
+        # a tag that had dropped out and is taken away is not read back
+        self.events = [e for e in self.events if not (
+            e[0] > t and isinstance(e[1], PiecesSeen) and e[1].zone == zone
+            and e[1].source == self._source(zone) and e[1].pieces & pieces
+            and e[1].pieces <= self.read[zone])]
+        went = pieces & self.read[zone]
+        if went:
+            self.read[zone] = self.read[zone] - went
+            self._send(t, self._hub_obs(PiecesGone, t, zone, went), False)
+
     def move(self, t: float, new: v.GameState, actions: list[dict[str, Any]]) -> None:
-        """The players make ``actions`` (leading to ``new``); the sensors see it."""
+        """The players make ``actions`` (leading to ``new``, or part of the way there when
+        ``actions`` is empty); the sensors see it."""
         old_reg = self.shown
         self.truth = new
         reg = self._regions(new)
         self.shown = reg
         changed = [k for k in reg if reg[k] != old_reg.get(k)]
         seen_by_camera = [k for k in changed if k in self.camera]
+        hand = 0.6
         if self.noise.hands and seen_by_camera:
+            if self.rng.random() < self.noise.rest:
+                hand = self.rng.uniform(5.5, 8.0)
             self.events.append((t, Occluded("camera:0", t, regions=frozenset(seen_by_camera))))
-            self.events.append((t + 0.6, Occluded("camera:0", t + 0.6)))
+            self.events.append((t + hand, Occluded("camera:0", t + hand)))
+        for k in seen_by_camera:  # read once the hand has gone: the clear-view error rate
+            if self.rng.random() < self.p_misread:
+                self.misread[k] = self._wrong(reg[k])
+            else:
+                self.misread.pop(k, None)
         ids = self._ids(new)
-        for i, z in enumerate(self.hub):
-            src = f"hub:1/reader:{i}"
-            came = ids[z] - self.reader_ids[z]
-            went = self.reader_ids[z] - ids[z]
-            self.reader_ids[z] = ids[z]
+        moved: set[str] = set()
+        for z in self.hub:
+            came = ids[z] - self.present[z]
+            went = self.present[z] - ids[z]
+            if came or went:
+                moved.add(z)
+            if went:
+                self._leave(t + 0.1 + self._poll_delay(), z, went)
             if came:
                 if self.rng.random() < self.noise.slide:
                     self._slide(t, z, came)
-                at = t + 0.15 + self._poll_delay()
-                self._send(at, PiecesSeen(src, at, zone=z, pieces=came), False)
-            if went:
-                at = t + 0.1 + self._poll_delay()
-                self._send(at, PiecesGone(src, at, zone=z, pieces=went), False)
+                self._arrive(t + 0.15 + self._poll_delay(), z, came)
+        if self.hub and self.rng.random() < self.noise.dropout:
+            self._dropout(t, moved)
         for a in actions:
-            for piece in self._taps(a):
-                self.counts.taps += 1
-                self.events.append((t + 0.3, TagTapped("pad:sim", t + 0.3, reader="sim",
-                                                       uid=_uid(piece), piece=piece)))
+            self._tap(t, a)
+
+    def _tap(self, t: float, a: dict[str, Any]) -> None:
+        """The pad: the figures an action names tapped (late, twice, or the wrong one
+        first, now and then)."""
+        at = t + 0.3
+        for piece in self._taps(a):
+            self.counts.taps += 1
+            if self.rng.random() < self.noise.late_tap:
+                at += self.rng.uniform(2.0, 6.0)
+            if self.rng.random() < self.noise.wrong_tap:
+                other = self._other_figure(piece)
+                if other is not None:
+                    self.events.append((at, _tapped(other, at)))
+                    at += self.rng.uniform(0.5, 1.5)
+            self.events.append((at, _tapped(piece, at)))
+            if self.rng.random() < self.noise.double_tap:
+                self.events.append((at + 0.6, _tapped(piece, at + 0.6)))
+            at += 0.3
+
+    def _other_figure(self, piece: str) -> str | None:
+        colour = piece.split("-", 1)[0]
+        others = sorted(m for m in self.truth.members if m.startswith(colour + "-")
+                        and m != piece and self.truth.members[m][0] == "farm")
+        return self.rng.choice(others) if others else None
+
+    def _dropout(self, t: float, moved: set[str]) -> None:
+        """A still tag drops out of its reader's field for 0.2-2 s."""
+        still = [z for z in self.hub if z not in moved and self.read[z]]
+        if not still:
+            return
+        z = self.rng.choice(still)
+        piece = frozenset({self.rng.choice(sorted(self.read[z]))})
+        at = t + self.rng.uniform(0.0, 1.0)
+        back = at + self.rng.uniform(0.2, 2.0)
+        self.events.append((at, self._hub_obs(PiecesGone, at, z, piece)))
+        self.events.append((back, self._hub_obs(PiecesSeen, back, z, piece)))
 
     def _poll_delay(self) -> float:
         """A read missed at one poll of a tag reader is made at a later poll."""
@@ -295,9 +464,8 @@ class SimTable:
     def _slide(self, t: float, dest: str, pieces: frozenset[str]) -> None:
         others = [z for z in self.hub if z != dest]
         z = self.rng.choice(others)
-        src = f"hub:1/reader:{self.hub.index(z)}"
-        self.events.append((t + 0.05, PiecesSeen(src, t + 0.05, zone=z, pieces=pieces)))
-        self.events.append((t + 0.25, PiecesGone(src, t + 0.25, zone=z, pieces=pieces)))
+        self.events.append((t + 0.05, self._hub_obs(PiecesSeen, t + 0.05, z, pieces)))
+        self.events.append((t + 0.25, self._hub_obs(PiecesGone, t + 0.25, z, pieces)))
 
     def _taps(self, a: dict[str, Any]) -> list[str]:
         if a["type"] == "die" or (self.pad_all and a["type"] in MEMBER_TYPES):
@@ -321,16 +489,34 @@ class SimTable:
         self.frame(t, [name])
         return True
 
+    def glitch(self, t: float, regions: int, low: float, high: float) -> None:
+        """A shadow or a bumped board: ``regions`` camera regions misread for a while."""
+        if not self.camera or self.ideal:
+            return
+        reg = self._regions(self.truth)
+        for name in self.rng.sample(self.camera, min(regions, len(self.camera))):
+            self.transient.append((t, t + self.rng.uniform(low, high), name,
+                                   self._wrong(reg[name])))
+
     def put_right(self, t: float, regions: Iterable[str]) -> None:
-        """The players put the board right: knocked cubes back, pieces re-seated on their
-        readers (read again), the camera sees it all."""
-        self.knocked.clear()
+        """The players put the board right: knocked cubes back, misread cubes nudged,
+        pieces re-seated on their readers (read again); now and then one thing is left
+        wrong (``imperfect_fix``)."""
+        keep = self.rng.random() < self.noise.imperfect_fix
+        left = dict(list(self.knocked.items())[:1]) if keep else {}
+        self.knocked = left
+        self.misread = dict(list(self.misread.items())[:1]) if keep and not left else {}
         self.shown = self._regions(self.truth)
         ids = self._ids(self.truth)
-        for i, z in enumerate(self.hub):
-            if self.reader_ids[z] != ids[z]:
-                self.reader_ids[z] = ids[z]
-                self._send(t, ZoneSnapshot(f"hub:1/reader:{i}", t, zone=z, pieces=ids[z]), False)
+        for z in self.hub:
+            self.present[z] = ids[z]
+            if self.read[z] != ids[z]:
+                gone, came = self.read[z] - ids[z], ids[z] - self.read[z]
+                self.read[z] = ids[z]
+                if gone:
+                    self._send(t, self._hub_obs(PiecesGone, t, z, gone), False)
+                if came:
+                    self._send(t, self._hub_obs(PiecesSeen, t, z, came), False)
         self.frame(t, lossy=False)
 
     def flush(self, until: float) -> None:
@@ -340,8 +526,17 @@ class SimTable:
             self.rec.observe(self.events.pop(0)[1])
 
 
+def _tapped(piece: str, t: float) -> TagTapped:
+    return TagTapped("pad:sim", t, reader="sim", uid=_uid(piece), piece=piece)
+
+
 def _uid(piece: str) -> str:
-    return "%08X" % (abs(hash(piece)) % 0xFFFFFFFF)
+    return "%014X" % (sum((i + 1) * ord(c) for i, c in enumerate(piece)) * 2654435761 % (1 << 56))
+
+
+def _player(a: dict[str, Any]) -> str | None:
+    p = a.get("player")
+    return p if isinstance(p, str) else None
 
 
 def play(header: dict[str, Any], truth: list[dict[str, Any]], setup: str, noise: Noise,
@@ -352,12 +547,16 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], setup: str, noise:
     link = SimLink(header, truth, counts)
     rec = Reconciler(link, settle=settle)
     sim = SimTable(setup, noise, rng, link.st, rec, counts)
-    clock = _Clock(sim, rec, link, counts)
+    rec.covered = frozenset(sim.hub)  # the zone map: where the tag readers are
+    clock = _Clock(sim, rec, link, counts, noise, rng)
     sim.start(0.0)
     clock.run(MOVE)
     st = link.st
     moves = [i for i, a in enumerate(truth) if a["type"] != "reveal_customers"]
     knocks = set(rng.sample(moves, min(noise.knocks, len(moves)))) if sim.camera else set()
+    glitches = rng.sample(moves, min(noise.shadows + noise.bumps, len(moves)))
+    shadows = set(glitches[:noise.shadows])
+    bumps = set(glitches[noise.shadows:])
     depth = rec.depth
     i = 0
     while i < len(truth):
@@ -368,35 +567,76 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], setup: str, noise:
             link.submit(a, "tablet", link.n, [])
             st = v.apply(st, a)
             sim.move(clock.t, st, [])
+            clock.done = i + 1
             i += 1
             continue
         batch = [a]
         if (rng.random() < noise.batch and i + 1 < len(truth)
                 and truth[i + 1]["type"] != "reveal_customers"):
             batch.append(truth[i + 1])
+        nxt = i + len(batch)
+        early = (noise.early and nxt < len(truth) and truth[nxt]["type"] == "take"
+                 and _player(truth[nxt]) != _player(batch[-1])
+                 and rng.random() < noise.early)
+        if early:
+            batch.append(truth[nxt])
         # the search looks ``depth`` actions ahead: what it could not see before is
         # entered on the tablet (the pad alone sees nothing but taps)
         clock.catch_up(i if setup == "pad" else i - (depth - len(batch)))
+        before = st
         for b in batch:
             st = v.apply(st, b)
+        if early:  # the next player's cube is taken before the current player finished
+            mid = before
+            for b in batch[:-2]:
+                mid = v.apply(mid, b)
+            take = batch[-1]
+            sim.override = {k: val for k, val in sim._regions(st).items()
+                            if k in (zones.zone(zones.SPACE, take["space"]),
+                                     zones.zone(zones.SUPPLY, take["player"]))}
+            sim.move(clock.t, mid, [])
+            sim.override = {}
+            clock.run(rng.uniform(0.8, 2.0))
+        last = batch[-2] if early else batch[-1]
+        if (noise.steps and last["type"] == "train" and last.get("good")
+                and rng.random() < 0.5):  # the figure placed, then the good produced
+            half = before
+            for b in batch[:batch.index(last)]:
+                half = v.apply(half, b)
+            sim.move(clock.t, v.apply(half, {**last, "good": None}), [])
+            clock.run(rng.uniform(0.5, 2.5))
+        clock.done = i + len(batch)
         sim.move(clock.t, st, batch)
         if i in knocks:
             sim.knock(clock.t + 0.3)
+        if i in shadows:
+            sim.glitch(clock.t + rng.uniform(1.0, 3.0), 1, 0.6, 1.5)
+        if i in bumps:
+            sim.glitch(clock.t + rng.uniform(1.0, 3.0), 3, 0.5, 2.0)
         i += len(batch)
-        clock.run(MOVE)
+        same = i < len(truth) and _player(truth[i]) is not None and (
+            _player(truth[i]) == _player(batch[-1]))
+        clock.run(rng.uniform(0.5, 2.5) if noise.steps and same
+                  else rng.uniform(*noise.turn_gap))
+    clock.run(MOVE)
     clock.catch_up(len(truth))
     counts.timings = rec.timings
     return counts
 
 
 class _Clock:
-    """Simulated time: delivers observations, ticks the reconciler, answers it."""
+    """Simulated time: delivers observations, ticks the reconciler; the players answer it."""
 
-    def __init__(self, sim: SimTable, rec: Reconciler, link: SimLink, counts: Counts) -> None:
+    def __init__(self, sim: SimTable, rec: Reconciler, link: SimLink, counts: Counts,
+                 noise: Noise | None = None, rng: random.Random | None = None) -> None:
         self.sim, self.rec, self.link, self.counts = sim, rec, link, counts
+        self.noise = noise or Noise()
+        self.rng = rng or random.Random(0)
         self.t = 0.0
         self.next_frame = 0.0
         self.fixes: dict[int, int] = {}
+        self.done = 0  # true actions physically made so far
+        self.todo: list[tuple[float, Any]] = []  # (when, prompt or discrepancy) to answer
 
     def run(self, seconds: float) -> None:
         end = self.t + seconds
@@ -409,29 +649,69 @@ class _Clock:
             self.link.mode = "auto"
             for out in self.rec.tick(self.t):
                 self._handle(out)
+            due = [x for x in self.todo if x[0] <= self.t]
+            if due:
+                self.todo = [x for x in self.todo if x[0] > self.t]
+                for _when, what in due:
+                    self._respond(what)
+
+    def _delay(self) -> float:
+        if self.rng.random() < self.noise.late_answer:
+            return self.rng.uniform(5.0, 15.0)
+        return self.rng.uniform(1.0, 4.0) if self.noise.steps else 0.0
 
     def _handle(self, out: Any) -> None:
         if isinstance(out, Prompt):
             self.counts.prompts += 1
-            st = self.link.st
-            for k, cand in enumerate(out.candidates):
-                true = self.link.truth[out.seq: out.seq + len(cand)]
-                if len(true) == len(cand) and self._same(st, cand, true):
-                    self.counts.prompt_had_truth += 1
-                    self.link.mode = "prompted"
-                    self.rec.answer(out.id, k)
-                    self.link.mode = "auto"
-                    return
+            self.counts.prompt_had_truth += self._truth_in(out) is not None
+            self.todo.append((self.t + self._delay(), out))
         elif isinstance(out, Discrepancy):
             self.counts.discrepancies += 1
-            n = self.fixes.get(out.seq, 0)
-            self.fixes[out.seq] = n + 1
-            if n >= 1:  # put right already and still unexplained: enter it on the tablet
-                self.rec.fix_board(out.id)
-                self.catch_up(self.link.n + 1)
-            self.sim.put_right(self.t + 0.5, [i["region"] for i in out.items])
+            self.todo.append((self.t + self._delay(), out))
         elif isinstance(out, Proposal):
             pass
+
+    def _truth_in(self, p: Prompt) -> int | None:
+        st = self.link.st
+        if p.seq != self.link.n:
+            return None
+        for k, cand in enumerate(p.candidates):
+            true = self.link.truth[p.seq: p.seq + len(cand)]
+            if len(true) == len(cand) and p.seq + len(cand) <= self.done and self._same(
+                    st, cand, true):
+                return k
+        return None
+
+    def _respond(self, what: Any) -> None:
+        """The players at the tablet: the truth picked, or "none of these" (then the action
+        entered), or "nothing happened"; a discrepancy met by putting the board right
+        (a second one at the same point: "I will fix the board" and the action entered)."""
+        if isinstance(what, Prompt):
+            if self.rec.prompt is None or self.rec.prompt.id != what.id:
+                return  # closed meanwhile (the table moved on, or matched again)
+            self.counts.answers += 1
+            k = self._truth_in(what)
+            if k is not None and self.rng.random() >= self.noise.none_answer:
+                self.link.mode = "prompted"
+                self.rec.answer(what.id, k)
+                self.link.mode = "auto"
+                return
+            happened = self.link.n < self.done
+            self.counts.none_right += k is None
+            self.rec.decline(what.id, nothing_happened=not happened and what.nothing_happened)
+            if happened:
+                self.catch_up(self.link.n + 1)
+            return
+        if isinstance(what, Discrepancy):
+            if self.rec.discrepancy is None or self.rec.discrepancy.id != what.id:
+                return
+            self.counts.acks += 1
+            n = self.fixes.get(what.seq, 0)
+            self.fixes[what.seq] = n + 1
+            if n >= 1:  # put right already and still unexplained: enter it on the tablet
+                self.rec.fix_board(what.id)
+                self.catch_up(self.link.n + 1)
+            self.sim.put_right(self.t + 0.5, [i["region"] for i in what.items])
 
     def _same(self, st: v.GameState, cand: list[dict[str, Any]],
               true: list[dict[str, Any]]) -> bool:
@@ -442,8 +722,9 @@ class _Clock:
         return True
 
     def catch_up(self, upto: int) -> None:
-        """The players enter on the tablet what the sensors have not made known."""
-        upto = min(upto, len(self.link.truth))
+        """The players enter on the tablet what the sensors have not made known (only what
+        has been done on the table)."""
+        upto = min(upto, len(self.link.truth), self.done)
         while self.link.n < upto:
             self.link.mode = "manual"
             self.link.submit(self.link.truth[self.link.n], "tablet", self.link.n, [])

@@ -107,7 +107,8 @@ def test_a_cube_knocked_off_gives_a_discrepancy_then_closes(situations: dict) ->
     colour = next(c for c in counts if counts[c])
     counts[colour] -= 1
     rec.observe(CubeCounts("camera:0", 1.2, region=region, counts=counts))
-    out = run(rec, 1.2, 2.5)
+    assert run(rec, 1.2, 4.1) == []  # waits out a transient (a shadow, a hand) first
+    out = run(rec, 4.2, 4.5)
     assert [type(o) for o in out] == [Discrepancy] and link.submitted == []
     item = out[0].items[0]
     assert item["region"] == region and colour in item["what"]
@@ -118,8 +119,8 @@ def test_a_cube_knocked_off_gives_a_discrepancy_then_closes(situations: dict) ->
                             f"expected, {n - 1} seen")
     assert item["expected"][colour] == item["seen"][colour] + 1
     assert rec.open()[0]["kind"] == "discrepancy"
-    rec.observe(cubes(st, region, 3.0))  # the cube is put back
-    closed = run(rec, 3.0, 4.0)
+    rec.observe(cubes(st, region, 5.0))  # the cube is put back
+    closed = run(rec, 5.0, 6.0)
     assert [o.kind for o in closed] == ["closed"] and rec.open() == []
 
 
@@ -130,10 +131,10 @@ def test_i_will_fix_the_board_closes_it(situations: dict) -> None:
     run(rec, 0.0, 1.0)
     region = next(r for r, c in picture(st).cubes.items() if r.startswith("space:") and any(c.values()))
     rec.observe(CubeCounts("camera:0", 1.2, region=region, counts={}))
-    d = run(rec, 1.2, 2.5)[0]
+    d = run(rec, 1.2, 4.5)[0]
     assert isinstance(d, Discrepancy)
     assert [o.kind for o in rec.fix_board(d.id)] == ["closed"]
-    assert run(rec, 2.6, 4.0) == []  # the same difference is not raised again
+    assert run(rec, 4.6, 8.0) == []  # the same difference is not raised again
 
 
 def test_two_actions_before_the_sensors_settle(situations: dict) -> None:
@@ -192,8 +193,9 @@ def test_the_tap_pad_answers_a_pending_decision(kind: str, situations: dict) -> 
             assert equivalent(st, o.actions[0], truth)
         else:
             assert isinstance(o, Prompt) and kind in ("train", "travel", "church")
-            assert any(equivalent(st, c[0], truth) for c in o.candidates)
-            assert all(c[0]["member"][:-1] == members[0][:-1] for c in o.candidates)
+            assert any(len(c) == 1 and equivalent(st, c[0], truth) for c in o.candidates)
+            # the tapped figure's decision now, or after a step no sensor saw
+            assert all(c[-1]["member"][:-1] == members[0][:-1] for c in o.candidates)
     assert tried
 
 

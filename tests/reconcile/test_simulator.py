@@ -27,14 +27,19 @@ def check_a_game(setup: str, noise: str, game: tuple[dict, list[dict]]) -> None:
     assert c.actions == sum(1 for a in truth if a["type"] != "reveal_customers")
     assert c.auto_correct + c.auto_wrong + c.prompted + c.manual == c.actions  # all in
     assert c.auto_wrong == 0
-    assert c.prompt_had_truth == c.prompts
-    if "camera" in setup:
-        assert c.auto_correct / c.actions > 0.7
+    assert c.prompt_had_truth <= c.prompts and c.none_right <= c.answers
+    if noise == "none":  # an ideal table: every prompt holds the truth
+        assert c.prompt_had_truth == c.prompts
+    if setup == "camera-ideal" and noise != "heavy":  # heavy: only that nothing is wrong
+        assert c.auto_correct / c.actions > 0.6
+    if setup == "camera" and noise != "heavy":  # cubes and markers: figures are asked
+        assert c.auto_correct / c.actions > 0.3
     if setup == "pad":
         assert c.taps > 0 and c.auto_correct > 0
 
 
-@pytest.mark.parametrize(("setup", "noise"), [("camera", "ordinary"), ("pad", "ordinary")])
+@pytest.mark.parametrize(("setup", "noise"), [("camera", "ordinary"), ("pad", "ordinary"),
+                                             ("camera-ideal", "ordinary")])
 def test_a_game_through_a_setup(setup: str, noise: str, game: tuple[dict, list[dict]]) -> None:
     check_a_game(setup, noise, game)
 
@@ -50,7 +55,6 @@ def test_heavy_noise_with_a_knocked_cube_raises_a_discrepancy(game: tuple[dict, 
     header, truth = game
     c = play(header, truth, "camera", NOISE["heavy"], random.Random(2))
     assert c.discrepancies >= 1 and c.auto_wrong == 0
-    assert c.prompt_had_truth == c.prompts
 
 
 def test_unknown_setup_is_refused(game: tuple[dict, list[dict]]) -> None:
@@ -66,6 +70,7 @@ def test_the_bench_command_prints_json() -> None:
     assert [r["noise"] for r in result["results"]] == ["none", "ordinary", "heavy"]
     for r in result["results"]:
         assert {"actions", "auto_correct", "auto_wrong", "prompted", "prompt_had_truth",
-                "discrepancies", "taps_per_action", "compute_ms_p50", "compute_ms_p95"} <= set(r)
+                "prompt_none_right", "discrepancies", "taps_per_action", "touches_per_action",
+                "compute_ms_p50", "compute_ms_p95"} <= set(r)
     bad = subprocess.run([*cmd[:-1], "--setup", "radar"], capture_output=True, text=True)
     assert bad.returncode == 2 and "unknown setup" in bad.stderr

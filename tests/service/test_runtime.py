@@ -152,3 +152,26 @@ def test_the_stream_sends_open_messages_with_event_names(rt: Runtime) -> None:
     response.close()
     assert "event: discrepancy\ndata: " in text and "event: health\n" in text
     assert "id:" not in text
+
+
+def test_a_prompt_is_declined_through_the_api_none_of_these(rt: Runtime) -> None:
+    """A tap while the player is to do the crafts action: the trainings it may be are
+    asked, with "none of these" and "nothing happened"; "none of these" closes it."""
+    from companion.reconcile.observations import TagTapped
+
+    take = next((a for a in rt.service.legal() if a.get("type") == "take"
+                 and a.get("space") == "crafts"), None)
+    assert take is not None
+    rt.service.submit(take)
+    colour = take["player"]
+    member = sorted(picture(rt.service.state()).pieces[f"farm:{colour}"])[0]
+    rt.emit(TagTapped("pad:0", time.monotonic(), reader="0", uid="04AA", piece=member))
+    client = create_app(rt).test_client()
+    msgs = wait_for(lambda: client.get("/api/sensing/open").get_json()["messages"])
+    p = msgs[0]["data"]
+    assert msgs[0]["event"] == "prompt" and p["none_of_these"] and p["nothing_happened"]
+    r = client.post(f"/api/sensing/prompts/{p['id']}", json={"choice": "none"}, headers=AUTH)
+    assert r.status_code == 200 and r.get_json()["outcomes"][0]["kind"] == "closed"
+    assert client.get("/api/sensing/open").get_json()["messages"] == []
+    r = client.post(f"/api/sensing/prompts/{p['id']}", json={"choice": "nothing"}, headers=AUTH)
+    assert r.status_code == 404

@@ -1,0 +1,129 @@
+"""The simulated table behaves like the product's devices and like people (issue 15): the
+camera setups report what ``companion/sensors/camera.py`` can emit, the hub sends SEEN and
+GONE only, and ``ordinary`` noise holds every behaviour of the model, ``heavy`` three
+times as often."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from typing import Any
+
+import pytest
+
+from companion import village as v
+from companion.reconcile.observations import (
+    CubeCounts,
+    MarkerCell,
+    Observation,
+    Occluded,
+    PiecesGone,
+    PiecesSeen,
+    TagTapped,
+)
+from companion.reconcile.reconciler import Reconciler
+from companion.reconcile.simulator import (
+    NOISE,
+    VISION_BENCH,
+    Counts,
+    SimLink,
+    SimTable,
+    play,
+    random_truth,
+    vision_accuracy,
+)
+
+
+class Recorder(Reconciler):
+    """The real reconciler, keeping every observation it is fed."""
+
+    def __init__(self, link: Any) -> None:
+        super().__init__(link)
+        self.seen: list[Observation] = []
+
+    def observe(self, obs: Observation) -> None:
+        self.seen.append(obs)
+        super().observe(obs)
+
+
+def observations(setup: str, noise: str, n: int = 160, seed: int = 3) -> list[Observation]:
+    """What the setup's sensors report over the first ``n`` actions of a game."""
+    header, truth = random_truth(3, random.Random(seed), "purposeful")
+    truth = truth[:n]
+    import companion.reconcile.simulator as sim
+
+    kept: list[Recorder] = []
+
+    def make(link: Any, settle: float = 0.5) -> Reconciler:
+        rec = Recorder(link)
+        kept.append(rec)
+        return rec
+
+    real = sim.Reconciler
+    sim.Reconciler = make  # type: ignore[assignment,misc]
+    try:
+        play(header, truth, setup, NOISE[noise], random.Random(f"{seed}/{setup}/{noise}"))
+    finally:
+        sim.Reconciler = real  # type: ignore[misc]
+    return kept[0].seen
+
+
+@pytest.mark.parametrize("setup", ["camera", "hub+camera"])
+def test_the_camera_setups_report_only_what_the_product_camera_emits(setup: str) -> None:
+    for o in observations(setup, "ordinary"):
+        if o.source.startswith("camera"):
+            assert isinstance(o, CubeCounts | MarkerCell | Occluded), o
+            if isinstance(o, CubeCounts):
+                assert o.region.startswith(("space:", "supply:")), o
+            if isinstance(o, MarkerCell):
+                assert o.track.startswith(("time:", "prestige")), o
+
+
+def test_the_ideal_camera_stays_for_comparison() -> None:
+    kinds = {o.kind for o in observations("camera-ideal", "none", 60)}
+    assert {"snapshot", "cubes", "marker"} <= kinds
+
+
+def test_the_hub_sends_seen_and_gone_only_and_nothing_about_empty_zones() -> None:
+    seen = [o for o in observations("hub", "none", 60) if o.source.startswith("hub")]
+    assert seen and all(isinstance(o, PiecesSeen | PiecesGone) for o in seen)
+    assert all(o.pieces or o.unknown_uids for o in seen)  # type: ignore[union-attr]
+
+
+def test_ordinary_noise_holds_the_behaviour_model_and_heavy_multiplies_it() -> None:
+    o, h, none = NOISE["ordinary"], NOISE["heavy"], NOISE["none"]
+    rates = ("lost", "dropout", "slide", "unenrolled", "early", "rest", "late_tap",
+             "double_tap", "wrong_tap", "late_answer", "none_answer", "imperfect_fix")
+    for name in rates:
+        assert getattr(o, name) > 0, name
+        assert getattr(h, name) == pytest.approx(min(1.0, 3 * getattr(o, name))), name
+        assert getattr(none, name) == 0, name
+    assert o.misread == 1 and h.misread == 3 and none.misread == 0  # × the vision bench's
+    assert o.steps and o.shadows and o.bumps and o.turn_gap[1] > o.turn_gap[0]
+
+
+def test_heavy_noise_shows_drop_outs_unenrolled_tags_and_late_or_double_taps() -> None:
+    obs = observations("hub", "heavy", 300)
+    hub = [x for x in obs if isinstance(x, PiecesSeen | PiecesGone)]
+    assert any(x.unknown_uids for x in hub), "no unenrolled tag"
+    back = [(g, s) for g in hub if isinstance(g, PiecesGone)
+            for s in hub if isinstance(s, PiecesSeen) and s.source == g.source
+            and s.pieces == g.pieces and s.pieces and 0.2 <= s.t - g.t <= 2.0]
+    assert back, "no drop-out"
+    taps = [x for x in observations("pad", "heavy", 300) if isinstance(x, TagTapped)]
+    twice = [(a, b) for a, b in itertools.pairwise(taps)
+             if a.piece == b.piece and 0 < b.t - a.t < 1.0]
+    assert taps and twice, "no double tap"
+
+
+def test_the_camera_misreads_at_the_vision_bench_rate() -> None:
+    accuracy = json.loads(VISION_BENCH.read_text())["accuracy"]
+    assert vision_accuracy() == accuracy
+    header, _truth = random_truth(3, random.Random(1))
+    st = v.start(header)
+    link = SimLink(header, [], Counts())
+    for setup, noise, factor in (("camera", "ordinary", 1), ("hub+camera", "heavy", 3),
+                                 ("camera-ideal", "ordinary", 0), ("camera", "none", 0)):
+        table = SimTable(setup, NOISE[noise], random.Random(1), st, Reconciler(link), Counts())
+        assert table.p_misread == pytest.approx(factor * (1 - accuracy["ordinary"]))
