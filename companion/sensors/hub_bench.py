@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 
 from companion.reconcile.observations import Observation, PiecesGone, PiecesSeen
+from companion.reconcile.observed import ObservedTable
 from companion.sensors.hub_protocol import frame
 from companion.sensors.serial_hub import SerialHub
 
@@ -275,7 +276,9 @@ def end_to_end(samples: int, settle: float, firmware: bool = True) -> int:
         for i in range(samples):
             if uids["red-2a"] in peer.present:
                 peer.gone(uids["red-2a"])
-                time.sleep(settle + 0.3)
+                # a tag gone and seen nowhere counts as gone only after the reconciler's
+                # drop-out time (a tag back sooner is a drop-out, not a new birth)
+                time.sleep(ObservedTable.dropout + settle + 0.3)
             take = None
             while take is None:
                 svc.new_game(["red", "blue"], first_player="red")
