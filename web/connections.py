@@ -27,7 +27,7 @@ import asyncio
 import contextlib
 import socket
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -58,13 +58,8 @@ class ConnectionLimits:
         if total < 16:
             raise ValueError(f"an open-file limit of {fd_limit} leaves no room for connections")
         base = cls(**overrides)
-        return cls(
-            per_address=min(base.per_address, total),
-            total=min(base.total, total),
-            header_timeout=base.header_timeout,
-            max_header_bytes=base.max_header_bytes,
-            stream_sndbuf=base.stream_sndbuf,
-        )
+        return replace(base, per_address=min(base.per_address, total),
+                       total=min(base.total, total))
 
 
 class Connections:

@@ -61,14 +61,18 @@ class SealedReports:
         """Whether every player still to be dealt has a sealed report."""
         return bool(to_deal) and all(c in self.tiles for c in to_deal)
 
+    def _split(self) -> tuple[dict[str, str], list[str]]:
+        """The reports naming a tile nobody else named, and the players whose reports clash."""
+        named = Counter(self.tiles.values())
+        fine = {c: g for c, g in self.tiles.items() if named[g] == 1}
+        return fine, sorted(c for c in self.tiles if c not in fine)
+
     def open(self) -> Opening:
         """Open the sealed reports: the clash-free ones as one deal, the clashing ones
         dropped and their players asked again. Keeps nothing once a deal is given."""
         if self.tier is None or not self.tiles:
             return Opening(None, ())
-        named = Counter(self.tiles.values())
-        clash = sorted(c for c, g in self.tiles.items() if named[g] > 1)
-        fine = {c: g for c, g in self.tiles.items() if named[g] == 1}
+        fine, clash = self._split()
         if clash:
             for color in clash:
                 del self.tiles[color]
@@ -83,8 +87,7 @@ class SealedReports:
         rest); the clashing ones are dropped (their players are dealt virtually)."""
         if self.tier is None:
             return None
-        named = Counter(self.tiles.values())
-        fine = {c: g for c, g in self.tiles.items() if named[g] == 1}
+        fine, _clash = self._split()
         tier = self.tier
         self.clear()
         if not fine:

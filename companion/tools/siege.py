@@ -155,6 +155,17 @@ def _still_open(sock: socket.socket) -> bool:
     return False
 
 
+def _answer(sock: socket.socket, timeout: float) -> str:
+    """The status line the server answered on ``sock`` (or the error's name); closes it."""
+    sock.settimeout(timeout)
+    try:
+        return sock.recv(64).split(b"\r\n", 1)[0].decode("latin-1")
+    except OSError as exc:
+        return type(exc).__name__
+    finally:
+        sock.close()
+
+
 @contextlib.contextmanager
 def slow(port: int, scale: float) -> Iterator[dict[str, Any]]:
     """Requests whose bodies never finish, from two addresses."""
@@ -169,20 +180,12 @@ def slow(port: int, scale: float) -> Iterator[dict[str, Any]]:
     try:
         yield report
     finally:
-        answers = []
-        for s in socks:
-            s.settimeout(15)
-            try:
-                answers.append(s.recv(64).split(b"\r\n", 1)[0].decode("latin-1"))
-            except OSError as exc:
-                answers.append(type(exc).__name__)
-            s.close()
-        report["answers"] = sorted(set(answers))
+        report["answers"] = sorted({_answer(s, 15) for s in socks})
 
 
 @contextlib.contextmanager
 def header(port: int, scale: float) -> Iterator[dict[str, Any]]:
-    """Requests with a 64 MB header: one, then four at once, from one address."""
+    """Requests with a 64 MB header, four at a time, over and over, from one address."""
     size = int(64 * 1024 * 1024 * scale)
     answers: list[str] = []
     stop = threading.Event()
@@ -195,12 +198,7 @@ def header(port: int, scale: float) -> Iterator[dict[str, Any]]:
                 continue
             with contextlib.suppress(OSError):  # the server may close before the end
                 s.sendall(line)
-            s.settimeout(5)
-            try:
-                answers.append(s.recv(64).split(b"\r\n", 1)[0].decode("latin-1"))
-            except OSError as exc:
-                answers.append(type(exc).__name__)
-            s.close()
+            answers.append(_answer(s, 5))
 
     threads = [threading.Thread(target=attack, daemon=True) for _ in range(4)]
     for t in threads:
@@ -267,13 +265,9 @@ def slow_readers(port: int, scale: float) -> Iterator[dict[str, Any]]:
             c.close()
 
 
-def catch_up(port: int, scale: float) -> contextlib.AbstractContextManager[dict[str, Any]]:
-    """16 threads of one address reopening the whole history (the game is made long)."""
-    return _catch_up(port, scale)
-
-
 @contextlib.contextmanager
-def _catch_up(port: int, scale: float) -> Iterator[dict[str, Any]]:
+def catch_up(port: int, scale: float) -> Iterator[dict[str, Any]]:
+    """16 threads of one address reopening the whole history (the game is made long)."""
     stop = threading.Event()
     counts = {"opened": 0, "refused": 0}
 

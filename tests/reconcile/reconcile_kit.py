@@ -18,3 +18,13 @@ def game_states(seed: int, players: int = 3) -> list[tuple[v.GameState, dict[str
         out.append((st, a))
         st = v.apply(st, a)
     return out
+
+
+def run(rec: Any, start: float, end: float) -> list[Any]:
+    """Tick ``rec`` (a `Reconciler`) every 0.1 s from ``start`` to ``end``; what it said."""
+    out: list[Any] = []
+    t = start
+    while t <= end:
+        out += rec.tick(t)
+        t = round(t + 0.1, 6)
+    return out

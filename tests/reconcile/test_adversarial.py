@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from reconcile_kit import game_states
+from reconcile_kit import game_states, run
 
 from companion import village as v
 from companion.reconcile.bench import run as bench_run
@@ -52,14 +52,6 @@ class TruthLink(MemoryLink):
             self.wrong.append((action, true))
         return super().submit(action, source, expected_seq, observations)
 
-
-def run(rec: Reconciler, start: float, end: float) -> list[Any]:
-    out: list[Any] = []
-    t = start
-    while t <= end:
-        out += rec.tick(t)
-        t = round(t + 0.1, 6)
-    return out
 
 
 # -- what the devices report -----------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from reconcile_kit import game_states
+from reconcile_kit import game_states, run
 
 from companion import village as v
 from companion.reconcile.links import MemoryLink
@@ -42,14 +42,6 @@ def feed(rec: Reconciler, obs: list[Observation]) -> None:
     for o in obs:
         rec.observe(o)
 
-
-def run(rec: Reconciler, start: float, end: float) -> list[Any]:
-    out: list[Any] = []
-    t = start
-    while t <= end:
-        out += rec.tick(t)
-        t = round(t + 0.1, 6)
-    return out
 
 
 def first_take(situations: dict[str, Any]) -> tuple[v.GameState, dict[str, Any]]:

@@ -5,20 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from reconcile_kit import run
+
 from companion import village as v
 from companion.reconcile.links import MemoryLink
 from companion.reconcile.observations import ZoneSnapshot
 from companion.reconcile.reconciler import Prompt, Proposal, Reconciler
 from companion.village.picture import picture
-
-
-def _run(rec: Reconciler, start: float, end: float) -> list[Any]:
-    out: list[Any] = []
-    t = start
-    while t <= end:
-        out += rec.tick(t)
-        t = round(t + 0.1, 6)
-    return out
 
 
 def test_reader_and_camera_disagree_on_a_farm(situations: dict[str, Any]) -> None:
@@ -32,11 +25,11 @@ def test_reader_and_camera_disagree_on_a_farm(situations: dict[str, Any]) -> Non
     # both agree on the farm as it is: nothing to do
     rec.observe(ZoneSnapshot("hub:1/reader:0", 0.0, zone=zone, pieces=before_ids))
     rec.observe(ZoneSnapshot("camera:0", 0.0, zone=zone, pieces=before_ids))
-    assert not [o for o in _run(rec, 0.1, 1.0) if isinstance(o, Proposal)]
+    assert not [o for o in run(rec, 0.1, 1.0) if isinstance(o, Proposal)]
     # the reader sees the child, the camera does not: no birth applied on the reader's word
     rec.observe(ZoneSnapshot("hub:1/reader:0", 2.0, zone=zone, pieces=after_ids))
     rec.observe(ZoneSnapshot("camera:0", 2.0, zone=zone, pieces=before_ids))
-    outcomes = _run(rec, 2.1, 20.0)
+    outcomes = run(rec, 2.1, 20.0)
     assert not [o for o in outcomes if isinstance(o, Proposal)], outcomes
     assert link.seq() == 0 and link.state() is st
     # ... but a prompt naming the zone and both sources, the reader's explanation offered
@@ -58,10 +51,10 @@ def test_sources_that_agree_again_need_no_answer(situations: dict[str, Any]) -> 
     rec = Reconciler(link)
     rec.observe(ZoneSnapshot("hub:1/reader:0", 0.0, zone=zone, pieces=after_ids))
     rec.observe(ZoneSnapshot("camera:0", 0.0, zone=zone, pieces=picture(st).pieces[zone]))
-    assert [o for o in _run(rec, 0.1, 2.0) if isinstance(o, Prompt)]
+    assert [o for o in run(rec, 0.1, 2.0) if isinstance(o, Prompt)]
     # the camera comes round to what the reader saw: the birth is applied, the prompt closed
     rec.observe(ZoneSnapshot("camera:0", 3.0, zone=zone, pieces=after_ids))
-    outcomes = _run(rec, 3.1, 5.0)
+    outcomes = run(rec, 3.1, 5.0)
     proposals = [o for o in outcomes if isinstance(o, Proposal)]
     assert proposals and proposals[0].actions == [birth], outcomes
     assert rec.prompt is None
