@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from browserkit import BROWSER, TOKEN, Server, needs_playwright, open_page
+from browserkit import BROWSER, PHONE, TOKEN, Server, needs_playwright, open_page
 
 from companion import village as v
 
@@ -76,3 +76,6 @@ def test_a_cube_whose_action_cannot_be_used_is_marked_on_its_button(
     shown = page.locator(".use-warn").all_inner_texts()
     assert warning in shown or "some of these cannot be used" in shown, shown
     page.screenshot(path=str(shots / "play-warning-tablet.png"))
+    phone = open_page(browser, server.url + f"/play#token={TOKEN}", PHONE)
+    phone.locator(".use-warn").first.wait_for()
+    phone.screenshot(path=str(shots / "play-warning-phone.png"), full_page=True)
