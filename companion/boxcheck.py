@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion.paths import config_dir
 from companion.village.data import (
     BoardDataError,
     check_value,
@@ -35,9 +36,7 @@ BOXES = {"port": "Port", "life_goals": "Life goals"}
 def overlay_path(override: str | None = None) -> Path:
     if override:
         return Path(override)
-    home = os.environ.get("VILLAGE_COMPANION_HOME")
-    base = Path(home) if home else Path.home() / ".config" / "village-companion"
-    return base / "boxcheck.json"
+    return config_dir() / "boxcheck.json"
 
 
 def boxes_path(overlay: Path) -> Path:
@@ -265,3 +264,40 @@ def interactive(path: Path, stdin: TextIO, stdout: TextIO) -> int:
             stdout.write("  saved.\n")
             break
     return 0
+
+
+class BoxAnswers:
+    """The owner's box-check answers as the running process holds them: read leniently at
+    start (a file that cannot be used, wholly or in part, leaves the shipped values and a
+    sentence in `problems`), changed by the box-check page and saved at once. Used by every
+    game started afterwards."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = overlay_path(None if path is None else str(path))
+        overlay, problems = load_overlay_lenient(self.path)
+        answer: tuple[str, ...] | None
+        try:
+            answer = load_boxes(boxes_path(self.path))
+        except BoardDataError as exc:  # an unreadable answer: every box, as if never answered
+            problems = [*problems, str(exc)]
+            answer = None
+        self.overlay: dict[str, Any] = overlay
+        self.boxes_answer: tuple[str, ...] | None = answer
+        """The boxes the owner said they own besides Village (None: never said)."""
+        self.problems: list[str] = problems
+        """Why a saved answer is not used (empty once the owner answers again)."""
+
+    def owned(self) -> tuple[str, ...]:
+        """The boxes owned besides Village (every box until the owner says)."""
+        return owned(self.boxes_answer)
+
+    def set_boxes(self, boxes: tuple[str, ...]) -> None:
+        """Save which boxes the owner has. Raises what `save_boxes` raises."""
+        save_boxes(boxes_path(self.path), boxes)
+        self.boxes_answer = tuple(boxes)
+
+    def set_overlay(self, overlay: dict[str, Any]) -> None:
+        """Save the answers (validated first). Raises what `save_overlay` raises."""
+        save_overlay(self.path, overlay)
+        self.overlay = overlay
+        self.problems = []

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.serve import DEFAULT_DB
+from companion.paths import DEFAULT_DB
 
 
 def calibration_path(args: argparse.Namespace) -> Path:

@@ -1,6 +1,6 @@
 """The process in one place: store, table service, sensors, reconciler and demo.
 
-    rt = Runtime({"DB_PATH": path, "TABLE_TOKEN": token, "SENSORS": "sim", "DEMO": True})
+    rt = Runtime(Settings(db_path=path, table_token=token, sensors="sim", demo=True))
     rt.start()          # threads: listener worker, reconciler, adapters, demo
     app = create_app(rt)
     ...
@@ -30,11 +30,13 @@ from types import FrameType
 from typing import Any
 
 import companion.village as v
+from companion.boxcheck import BoxAnswers
 from companion.reconcile.observations import Health, Observation, to_json
 from companion.reconcile.reconciler import Closed, Outcome, Reconciler, Refused
 from companion.sensors import Adapter, Emit
 from companion.sensors.registry import TagRegistry
 from companion.sensors.running import RunningSensors
+from companion.settings import Settings
 from companion.store import EventStore
 from companion.table import TableService
 from companion.table.errors import TableError
@@ -140,39 +142,40 @@ def covered_zones(adapters: list[Any]) -> frozenset[str]:
     return frozenset(out)
 
 
-def build_adapters(config: dict[str, Any], emit: Emit,
+def build_adapters(settings: Settings, emit: Emit,
                    lookup: Callable[[str], str | None]) -> list[Adapter]:
-    """The device adapters the config asks for (``PCSC``, ``SERIAL``, ``ZONES``, ``CAMERA``,
-    ``CAMERA_CALIBRATION``; see `Runtime`), not started. A device that is not there is no
-    error: its adapter waits for it and its health says so. Raises OSError or ZoneMapError
-    (zone map), CalibrationError (camera calibration)."""
+    """The device adapters the settings ask for (``pcsc``, ``serial``, ``zones``, ``camera``,
+    ``camera_calibration``), not started. A device that is not there is no error: its
+    adapter waits for it and its health says so. Raises OSError or ZoneMapError (zone map),
+    CalibrationError (camera calibration)."""
     adapters: list[Adapter] = []
-    db = Path(config["DB_PATH"])
-    if config.get("PCSC"):
+    assert settings.db_path is not None, "the runtime names the database first"
+    db = settings.db_path
+    if settings.pcsc:
         from companion.sensors.pcsc_pad import PcscPad
 
         adapters.append(PcscPad(emit, lookup, name="pad"))
-    ports = list(config.get("SERIAL") or [])
-    if ports:
+    if settings.serial:
         from companion.sensors import zone_config
         from companion.sensors.serial_hub import SerialHub, ZoneMap
 
-        zones_file = config.get("ZONES")
+        zones_file = settings.zones
         if zones_file is None and zone_config.default_path(db).exists():
             zones_file = zone_config.default_path(db)
         # the same check as the readers page: a zone a reader cannot have stops the start
         zones = zone_config.load(zones_file) if zones_file else ZoneMap({}, {})
-        for i, port in enumerate(ports):
+        for i, port in enumerate(settings.serial):
             scan = port == "auto"
             adapters.append(SerialHub(None if scan else port, emit, zones, lookup,
                                       name=f"serial:scan{i}" if scan else None))
-    if config.get("CAMERA"):
+    if settings.camera:
         from companion.sensors.camera import camera_adapter
 
-        calibration = config.get("CAMERA_CALIBRATION")
-        if calibration is None and db.with_suffix(".camera.json").exists():
-            calibration = db.with_suffix(".camera.json")
-        adapters.append(camera_adapter(str(config["CAMERA"]), emit,
+        calibration = settings.camera_calibration_file
+        if settings.camera_calibration is None and calibration is not None \
+                and not calibration.exists():
+            calibration = None
+        adapters.append(camera_adapter(settings.camera, emit,
                                        str(calibration) if calibration else None))
     return adapters
 
@@ -180,15 +183,12 @@ def build_adapters(config: dict[str, Any], emit: Emit,
 class Runtime:
     """Builds and owns the parts of the process; ``start()`` then ``close()``.
 
-    ``config`` keys: ``DB_PATH`` (None: a temporary database), ``TABLE_TOKEN``, ``DEMO``
-    (a game plays itself), ``SENSORS`` (``"none"`` or ``"sim"``: the demo is played on a
-    simulated table seen through ``SIM_SETUP``/``SIM_NOISE`` and the real reconciler),
-    ``DEMO_INTERVAL``. Real devices (`build_adapters`): ``PCSC`` (True: the PC/SC tap pad),
-    ``SERIAL`` (serial ports of reader hubs; ``"auto"``: a hub found by its hello),
-    ``ZONES`` (the hubs' reader → zone map file; default ``<db>.zones.json`` when present),
-    ``CAMERA`` (a camera spec: V4L2 index, video file, image folder, ``sim``) and
-    ``CAMERA_CALIBRATION`` (default ``<db>.camera.json`` when present); with ``DEMO``,
-    ``CAMERA="sim"`` renders the demo table's true state for the real camera adapter
+    The composition root: the store, the table service, the box-check answers, the tag
+    registry, the device adapters (`build_adapters`), the reconciler and the demo are made
+    here from one `Settings` (``settings.db_path`` None: a temporary database; the token
+    generated when not given). With ``demo``, ``sensors="sim"`` plays the demo on a
+    simulated table seen through ``sim_setup``/``sim_noise`` and the real reconciler, and
+    ``camera="sim"`` renders the demo table's true state for the real camera adapter
     (`companion.reconcile.live.camera_demo`). Every observation
     goes to ``running`` (the health panel and the taps for enrolment, the same object the
     web app shows) and to the reconciler; tag UIDs are looked up in ``registry``.
@@ -198,19 +198,20 @@ class Runtime:
     `vision.calibration.CalibrationError` for a camera calibration file that is not one.
     """
 
-    def __init__(self, config: dict[str, Any] | None = None,
+    def __init__(self, settings: Settings | None = None,
                  adapters: list[Adapter] | None = None) -> None:
-        self.config: dict[str, Any] = {"DB_PATH": None, "TABLE_TOKEN": None, "DEMO": False,
-                                       "SENSORS": "none", "SIM_SETUP": "hub+camera",
-                                       "SIM_NOISE": "ordinary", "DEMO_INTERVAL": 0.4,
-                                       **(config or {})}
-        db = self.config["DB_PATH"]
-        if db is None:
-            db = Path(tempfile.mkdtemp(prefix="village-companion-")) / "games.sqlite3"
-            self.config["DB_PATH"] = db
+        settings = settings or Settings()
+        if settings.db_path is None:
+            temporary = Path(tempfile.mkdtemp(prefix="village-companion-")) / "games.sqlite3"
+            settings = settings.with_(db_path=temporary)
+        db = Path(settings.db_path or "")
+        self.boxes = BoxAnswers(settings.boxcheck_path)
+        """The owner's box-check answers (read leniently: see `BoxAnswers`)."""
         self.store = EventStore(db)
-        self.service = TableService(self.store, self.config["TABLE_TOKEN"])
-        self.config["TABLE_TOKEN"] = self.service.table_token
+        self.service = TableService(self.store, settings.table_token)
+        self.settings: Settings = settings.with_(db_path=db,
+                                                 table_token=self.service.table_token)
+        """The settings in force: the database and the token filled in."""
         self.sensing = SensingFeed()
         self.link = ServiceLink(self.service)
         self._rec_lock = threading.RLock()
@@ -230,14 +231,14 @@ class Runtime:
         self.adapters: list[Adapter] = list(adapters or [])
         self._camera_demo: Any = None
         try:
-            if self.config["DEMO"] and self.config.get("CAMERA") == "sim":
+            if self.settings.demo and self.settings.camera == "sim":
                 from companion.reconcile.live import camera_demo
 
                 self._camera_demo, camera = camera_demo(self)
                 self.adapters.append(camera)
-            self.adapters += build_adapters({**self.config, "CAMERA": None}
-                                            if self._camera_demo is not None else self.config,
-                                            self.running.observe, self.registry.lookup)
+            self.adapters += build_adapters(
+                self.settings.with_(camera=None) if self._camera_demo is not None
+                else self.settings, self.running.observe, self.registry.lookup)
         except BaseException:
             self.store.close()
             raise
@@ -260,19 +261,18 @@ class Runtime:
                 adapter.start()
             except ImportError as exc:  # e.g. pyscard missing: the panel shows it down
                 log.error("cannot start %s: %s", adapter.name, exc)
-        if self.config["DEMO"]:
+        if self.settings.demo:
             if self._camera_demo is not None:
                 self._demo = self._camera_demo
-            elif self.config["SENSORS"] == "sim":
+            elif self.settings.sensors == "sim":
                 from companion.reconcile.live import LiveSimTable
 
-                self._demo = LiveSimTable(self, self.config["SIM_SETUP"],
-                                          self.config["SIM_NOISE"])
+                self._demo = LiveSimTable(self, self.settings.sim_setup,
+                                          self.settings.sim_noise)
             else:
                 from companion.table.demo import DemoTable
 
-                self._demo = DemoTable(self.service,
-                                       interval=float(self.config["DEMO_INTERVAL"]))
+                self._demo = DemoTable(self.service, interval=self.settings.demo_interval)
             self._demo.start()
 
     def close(self) -> None:
@@ -282,6 +282,7 @@ class Runtime:
             return
         self._closed = True
         self._stop.set()
+        self.running.stop_waiting()
         if self._demo is not None:
             self._demo.stop()
         for adapter in self.adapters:

@@ -23,16 +23,13 @@ from types import FrameType
 from typing import TYPE_CHECKING, Final
 
 from companion.addresses import public_url
+from companion.paths import DEFAULT_DB, DEMO_DB
+from companion.settings import DEMO_SECONDS, FeedLimits, Settings
 
 if TYPE_CHECKING:
     from web.connections import ConnectionLimits
 
-DATA_DIR: Final = Path("~/.local/share/village-companion")
-DEFAULT_DB: Final = DATA_DIR / "games.sqlite3"
-DEMO_DB: Final = DATA_DIR / "demo.sqlite3"
-DEMO_SECONDS: Final = 1.8
-"""Seconds between two demo actions: a pace a person watching the scoreboard can follow."""
-THREADS: Final = 12
+THREADS: Final = FeedLimits().read_workers
 """Flask worker threads for requests without the table token (live streams hold none)."""
 USER_TIMEOUT_MS: Final = 3000
 """TCP_USER_TIMEOUT: a connection whose sent data stays unacknowledged this long is dropped
@@ -129,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
         StoreError,
         storage_error,
     )
+    from companion.table.limits import raise_file_limit
     from web import create_app
     from web.asgi import make_asgi
     from web.connections import Connections, guarded_protocol
@@ -137,32 +135,47 @@ def run(args: argparse.Namespace) -> int:
     if args.speed <= 0:
         print("companion serve: --speed must be a positive number of seconds", file=sys.stderr)
         return 2
+    fd_limit = raise_file_limit(8192)  # one descriptor per open connection
+    try:
+        limits = connection_limits(args, fd_limit)
+    except ValueError as exc:
+        print(f"companion serve: {exc}", file=sys.stderr)
+        return 2
+    try:
+        sock = listening_socket(args.host, args.port)
+    except OSError as exc:
+        print(f"companion serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 2
+    port = int(sock.getsockname()[1])
+    base = public_url(args.public_url, args.host, port)
     try:
         db.parent.mkdir(parents=True, exist_ok=True)
         unusable = unwritable(db)
         if unusable is not None:
+            sock.close()
             print(f"companion serve: cannot use the database {db}: {unusable}", file=sys.stderr)
             return 2
         token = args.token or load_or_make_token(db.with_suffix(".token"))
-        runtime = Runtime(
-            {
-                "DB_PATH": db,
-                "TABLE_TOKEN": token,
-                "DEMO": args.demo,
-                "DEMO_INTERVAL": args.speed,
-                "BOXCHECK_PATH": args.boxcheck,
-                "READ_WORKERS": max(args.threads, 2),
-                "SENSORS": args.sensors,
-                "PCSC": args.pcsc,
-                "SERIAL": args.serial,
-                "ZONES": args.zones,
-                "CAMERA": args.camera,
-            }
-        )
+        runtime = Runtime(Settings(
+            db_path=db,
+            table_token=token,
+            demo=args.demo,
+            demo_interval=args.speed,
+            boxcheck_path=args.boxcheck,
+            sensors=args.sensors,
+            pcsc=args.pcsc,
+            serial=tuple(args.serial),
+            zones=args.zones,
+            camera=args.camera,
+            public_url=base,
+            feed=FeedLimits(read_workers=max(args.threads, 2), max_streams=stream_cap(limits)),
+        ))
     except ValueError as exc:  # ZoneMapError, CalibrationError: a file that is not one
+        sock.close()
         print(f"companion serve: {exc}", file=sys.stderr)
         return 2
     except (StoreError, OSError) as exc:
+        sock.close()
         if args.zones is not None and isinstance(exc, OSError) and exc.filename is not None \
                 and Path(exc.filename) == args.zones:
             print(f"companion serve: cannot read the zone map {args.zones}: {exc.strerror}",
@@ -178,26 +191,9 @@ def run(args: argparse.Namespace) -> int:
         detail = error.detail if isinstance(error, StorageUnavailable) else str(error)
         print(f"companion serve: cannot use the database {db}: {why} ({detail})", file=sys.stderr)
         return 2
-    from companion.table.limits import raise_file_limit
-
-    fd_limit = raise_file_limit(8192)  # one descriptor per open connection
-    try:
-        limits = connection_limits(args, fd_limit)
-    except ValueError as exc:
-        runtime.close()
-        print(f"companion serve: {exc}", file=sys.stderr)
-        return 2
-    try:
-        sock = listening_socket(args.host, args.port)
-    except OSError as exc:
-        runtime.close()
-        print(f"companion serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
-        return 2
     runtime.start()
     app = create_app(runtime)
-    app.config["SSE_MAX_STREAMS"] = stream_cap(limits)
     connections = Connections(limits)
-    app.extensions["connections"] = connections
     config = uvicorn.Config(
         make_asgi(app),
         http=guarded_protocol(connections),
@@ -219,9 +215,6 @@ def run(args: argparse.Namespace) -> int:
     # before uvicorn's own handlers are in place, and when it re-raises the signal after its
     # graceful stop: a clean exit
     signal.signal(signal.SIGTERM, _stop)
-    port = int(sock.getsockname()[1])
-    base = public_url(args.public_url, args.host, port)
-    app.config["PUBLIC_URL"] = base
     url = f"{base}/play#token={token}"
     print(f"village-companion: database {db}", flush=True)
     print(f"village-companion: listening on http://{args.host}:{port}", flush=True)

@@ -7,104 +7,32 @@ player's private view needs that player's token. Errors are JSON
 
 from __future__ import annotations
 
-import json
 from typing import Any, NoReturn
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
 import companion.village as v
 from companion import boxcheck
 from companion.store import NothingToUndo, RecordError
 from companion.table import (
     DRAW_KEY,
-    NoDrawPending,
     NoGame,
-    NotYourReport,
-    StaleCommitment,
-    StaleSeq,
     TableService,
 )
-from companion.table.errors import TableError
 from companion.village.data import BoardDataError
+from web.access import bearer_token, require_table_token, runtime, service
+from web.errors import ApiError
+from web.inputs import int_arg, json_object, no_body, only
 
-__all__ = ["ApiError", "api_error", "bearer_token", "bp", "service"]
+__all__ = ["bp", "latest_chance"]
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 PUBLIC_VIEWERS = frozenset({"table", "observer"})
 
 
-class ApiError(Exception):
-    """A refusal with its HTTP status, stable ``code`` and message."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-
-    def to_json(self) -> dict[str, Any]:
-        return {"error": "ApiError", "code": self.code, "message": str(self), "rule": None}
-
-
-def service() -> TableService:
-    """The app's `TableService`."""
-    svc: TableService = current_app.extensions["table"]
-    return svc
-
-
-def bearer_token() -> str | None:
-    """The token of an ``Authorization: Bearer <token>`` header, None without one."""
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
-
-
-def _require_table_token() -> None:
-    if not service().is_table_token(bearer_token()):
-        raise ApiError(401, "unauthorized", "this needs the table token: Authorization: Bearer …")
-
-
 def _fail(status: int, code: str, message: str) -> NoReturn:
     raise ApiError(status, code, message)
-
-
-def _reject_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def _json_body() -> Any:
-    """The request body parsed as JSON. Raises ApiError 400 if it is not JSON."""
-    raw = request.get_data(cache=True)
-    try:
-        return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
-    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
-        _fail(400, "bad_json", f"the body is not JSON: {exc}")
-
-
-def _json_object() -> dict[str, Any]:
-    body = _json_body()
-    if not isinstance(body, dict):
-        _fail(400, "malformed", f"expected a JSON object, got {type(body).__name__}")
-    return body
-
-
-def _only(body: dict[str, Any], allowed: frozenset[str] | set[str], what: str) -> None:
-    """Refuse (400 ``unknown_fields``) a body with fields other than ``allowed``, naming
-    them and what is accepted."""
-    unknown = sorted(set(body) - set(allowed))
-    if unknown:
-        names = ", ".join(repr(k) for k in unknown)
-        accepted = ", ".join(repr(k) for k in sorted(allowed)) or "no fields"
-        _fail(400, "unknown_fields", f"{what} does not take {names}; it takes {accepted}")
-
-
-def _no_body(what: str) -> None:
-    """Refuse a body on an endpoint that takes none (an empty body or ``{}`` is fine)."""
-    raw = request.get_data(cache=True)
-    if raw.strip() and _json_object():
-        _only(_json_object(), frozenset(), what)
 
 
 NEW_GAME_FIELDS = frozenset(
@@ -117,47 +45,6 @@ VIRTUAL_DRAW_FIELDS = frozenset({"type", "draw", "commitment"})
 """What a ``{"type": "virtual_draw"}`` action takes (the seed and outcome are the server's)."""
 REPORT_FIELDS = frozenset({"player", "action"})
 """What ``POST /api/report`` takes."""
-
-
-def _int_arg(name: str) -> int | None:
-    text = request.args.get(name)
-    if text is None or text == "":
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        _fail(400, "bad_parameter", f"{name} must be an integer, not {text[:40]!r}")
-    if not -(2**63) <= value < 2**63:
-        _fail(400, "bad_parameter", f"{name} is out of range")
-    return value
-
-
-def _error(status: int, body: dict[str, Any]) -> tuple[Response, int]:
-    return jsonify(body), status
-
-
-# -- errors ------------------------------------------------------------------------------
-
-
-@bp.errorhandler(ApiError)
-def api_error(exc: ApiError) -> tuple[Response, int]:
-    """The JSON answer to an `ApiError` (with ``WWW-Authenticate`` for a 401)."""
-    response, status = _error(exc.status, exc.to_json())
-    if status == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="village-companion"'
-    return response, status
-
-
-@bp.errorhandler(v.RulesError)
-def _rules_error(exc: v.RulesError) -> tuple[Response, int]:
-    return _error(400 if isinstance(exc, v.MalformedAction) else 422, exc.to_json())
-
-
-@bp.errorhandler(TableError)
-def _table_error(exc: TableError) -> tuple[Response, int]:
-    status = {NoGame: 404, StaleSeq: 409, StaleCommitment: 409, NoDrawPending: 422,
-              NotYourReport: 403}
-    return _error(status.get(type(exc), 422), exc.to_json())
 
 
 # -- reading -----------------------------------------------------------------------------
@@ -201,8 +88,8 @@ def get_export() -> Response:
     ``evidence=1`` each sensor-made action keeps the observations that led to it
     (``_observed``). It tells who served which customer (face down at the table), so it
     needs the table token."""
-    _require_table_token()
-    game_id = _int_arg("game")
+    require_table_token()
+    game_id = int_arg("game")
     with_evidence = request.args.get("evidence") in ("1", "true", "yes")
     text = service().export_record(game_id, evidence=with_evidence)
     name = f"village-game-{game_id or service().current_game_id}.jsonl"
@@ -242,7 +129,7 @@ def latest_chance(svc: TableService, game_id: int | None) -> dict[str, Any]:
 def get_draws() -> Response:
     """The virtual draws of ``game=<id>`` or of the current game, seeds revealed, and the
     latest chance action in effect of each kind (virtual or by hand)."""
-    game_id = _int_arg("game")
+    game_id = int_arg("game")
     svc = service()
     return jsonify({"draws": svc.draws(game_id), "latest": latest_chance(svc, game_id)})
 
@@ -254,8 +141,8 @@ def get_log() -> Response:
     (``undo``: what an undo would take back, in words); ``after=<seq>`` and ``limit=<n>``
     (the latest n) narrow it."""
     svc = service()
-    limit = _int_arg("limit")
-    entries = svc.log(after=_int_arg("after") or 0, limit=limit if limit and limit > 0 else None)
+    limit = int_arg("limit")
+    entries = svc.log(after=int_arg("after") or 0, limit=limit if limit and limit > 0 else None)
     return jsonify({"game_id": svc.current_game_id, "entries": entries, "undo": svc.next_undo()})
 
 
@@ -265,13 +152,13 @@ def get_log() -> Response:
 @bp.post("/actions")
 def post_action() -> Response:
     """Apply one record action (or ``{"type": "virtual_draw"}``); answers its seq."""
-    _require_table_token()
-    action = _json_object()
+    require_table_token()
+    action = json_object()
     if DRAW_KEY in action:
         _fail(400, "malformed", f"{DRAW_KEY!r} is written by the server only, never sent")
     if action.get("type") == "virtual_draw":
-        _only(action, VIRTUAL_DRAW_FIELDS, "a virtual draw")
-    expected = _int_arg("expected_seq")
+        only(action, VIRTUAL_DRAW_FIELDS, "a virtual draw")
+    expected = int_arg("expected_seq")
     svc = service()
     seq = svc.submit(action, "tablet", expected_seq=expected)
     return jsonify({"game_id": svc.current_game_id, "seq": seq})
@@ -282,7 +169,7 @@ def post_anytime() -> Response:
     """A player's own action allowed at any moment (claim a life goal, cash a treasure),
     with that player's token (``?token=`` or Bearer) instead of the table's; answers its
     seq. Any other action needs the table token (``POST /api/actions``)."""
-    action = _json_object()
+    action = json_object()
     svc = service()
     viewer = action.get("player")
     token = request.args.get("token") or bearer_token()
@@ -303,8 +190,8 @@ def post_report() -> Response:
     they took); answers ``{"game_id", "seq", "sealed"}``: a goal tile stays sealed until
     every player of the tier has reported (`companion.table.sealed`). 403
     ``not_your_report`` when it is not that player's share of the draw waited for now."""
-    body = _json_object()
-    _only(body, REPORT_FIELDS, "a report")
+    body = json_object()
+    only(body, REPORT_FIELDS, "a report")
     svc = service()
     viewer = body.get("player")
     token = request.args.get("token") or bearer_token()
@@ -317,11 +204,11 @@ def post_report() -> Response:
 @bp.post("/undo")
 def post_undo() -> Response:
     """Revert the latest action in effect; answers the revert's seq."""
-    _require_table_token()
-    _no_body("undo")
+    require_table_token()
+    no_body("undo")
     svc = service()
     try:
-        seq = svc.undo("tablet", expected_seq=_int_arg("expected_seq"))
+        seq = svc.undo("tablet", expected_seq=int_arg("expected_seq"))
     except NothingToUndo as exc:
         _fail(422, "nothing_to_undo", str(exc))
     return jsonify({"game_id": svc.current_game_id, "seq": seq})
@@ -332,9 +219,9 @@ def post_game() -> tuple[Response, int]:
     """Start a new game: ``{"players": [...], "first_player": ..., "label": ...,
     "house_rules": {name: true/false}, "modules": ["port", "life_goals"], "goal_claims":
     "manual" | "auto"}`` (house rules left out take their default; no modules: the base game)."""
-    _require_table_token()
-    body = _json_object()
-    _only(body, NEW_GAME_FIELDS, "a new game")
+    require_table_token()
+    body = json_object()
+    only(body, NEW_GAME_FIELDS, "a new game")
     players = body.get("players")
     first = body.get("first_player")
     label = body.get("label")
@@ -357,7 +244,7 @@ def post_game() -> tuple[Response, int]:
         v.make_header(["red", "blue"], modules=modules, goal_claims=claims)
     except ValueError as exc:
         _fail(400, "bad_modules", str(exc))
-    overlay = current_app.config.get("BOX_OVERLAY") or {}
+    overlay = runtime().boxes.overlay
     try:
         values = boxcheck.for_new_game(overlay, _boxes_answer(), modules)
     except BoardDataError as exc:
@@ -387,8 +274,8 @@ def post_game() -> tuple[Response, int]:
 @bp.post("/games/<int:game_id>/select")
 def post_select(game_id: int) -> Response:
     """Make a stored game the current one."""
-    _require_table_token()
-    _no_body("selecting a game")
+    require_table_token()
+    no_body("selecting a game")
     try:
         service().select_game(game_id)
     except ValueError as exc:
@@ -399,7 +286,7 @@ def post_select(game_id: int) -> Response:
 @bp.post("/import")
 def post_import() -> tuple[Response, int]:
     """Store a game record (the body, JSON Lines) as a new game and make it current."""
-    _require_table_token()
+    require_table_token()
     try:
         text = request.get_data().decode("utf-8")
         game_id = service().import_record(text, label=request.args.get("label"))
@@ -417,7 +304,7 @@ def post_import() -> tuple[Response, int]:
 @bp.get("/tokens")
 def get_tokens() -> Response:
     """The players' tokens for their private views (table token needed)."""
-    _require_table_token()
+    require_table_token()
     svc = service()
     tokens = svc.player_tokens()
     return jsonify(
@@ -433,13 +320,12 @@ def get_tokens() -> Response:
 
 def _boxes_answer() -> tuple[str, ...] | None:
     """The boxes the owner said they own (None: not answered)."""
-    answer = current_app.config.get("BOXES_OWNED")
-    return tuple(answer) if answer is not None else None
+    return runtime().boxes.boxes_answer
 
 
 def _boxcheck_doc(problems: list[str]) -> dict[str, Any]:
     answer = _boxes_answer()
-    overlay = current_app.config.get("BOX_OVERLAY") or {}
+    overlay = runtime().boxes.overlay
     return {
         "values": boxcheck.status(overlay, boxcheck.owned(answer)),
         "boxes": {"owned": list(boxcheck.owned(answer)), "answered": answer is not None,
@@ -452,7 +338,7 @@ def _boxcheck_doc(problems: list[str]) -> dict[str, Any]:
 def get_boxcheck() -> Response:
     """Every printed value of the boxes owned (confidence, source, question, verified or
     not) and the boxes owned (``answered`` false: never said, every box is asked)."""
-    return jsonify(_boxcheck_doc(current_app.config.get("BOX_OVERLAY_PROBLEMS") or []))
+    return jsonify(_boxcheck_doc(runtime().boxes.problems))
 
 
 @bp.post("/boxcheck")
@@ -463,9 +349,9 @@ def post_boxcheck() -> Response:
     asked, only their modules offered). Saved at once; used by every game started
     afterwards. Table token needed; a malformed answer is refused (400), a value that does
     not fit, or one on a box not owned (422), saying what is expected."""
-    _require_table_token()
-    body = _json_object()
-    _only(body, BOXCHECK_FIELDS, "a box-check answer")
+    require_table_token()
+    body = json_object()
+    only(body, BOXCHECK_FIELDS, "a box-check answer")
     if "boxes" in body:
         if set(body) != {"boxes"}:
             _fail(400, "bad_answer", 'give "boxes" alone')
@@ -473,13 +359,12 @@ def post_boxcheck() -> Response:
             boxes = boxcheck.check_boxes(body["boxes"])
         except BoardDataError as exc:
             _fail(400, "bad_boxes", str(exc))
-        boxcheck.save_boxes(boxcheck.boxes_path(current_app.config["BOXCHECK_PATH"]), boxes)
-        current_app.config["BOXES_OWNED"] = list(boxes)
+        runtime().boxes.set_boxes(boxes)
         return jsonify(_boxcheck_doc([]))
     key = body.get("key")
     if not isinstance(key, str):
         _fail(400, "bad_key", "key must be the name of a board value, e.g. time_track.length")
-    overlay = dict(current_app.config.get("BOX_OVERLAY") or {})
+    overlay = dict(runtime().boxes.overlay)
     boxes = boxcheck.owned(_boxes_answer())
     rows = {r["key"]: r for r in boxcheck.status(overlay, boxes)}
     if key not in rows:
@@ -502,7 +387,5 @@ def post_boxcheck() -> Response:
         overlay = boxcheck.set_answer(overlay, key, value, boxes)
     except BoardDataError as exc:
         _fail(422, "bad_value", str(exc))
-    boxcheck.save_overlay(current_app.config["BOXCHECK_PATH"], overlay)
-    current_app.config["BOX_OVERLAY"] = overlay
-    current_app.config["BOX_OVERLAY_PROBLEMS"] = []
+    runtime().boxes.set_overlay(overlay)
     return jsonify(_boxcheck_doc([]))

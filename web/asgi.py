@@ -6,19 +6,20 @@
 - ``GET /api/events`` is answered on the event loop itself (`LiveHub`): an open stream costs
   a socket and a few objects, no thread. The service's feed reaches the loop once per event
   (one thread-safe call), and the hub writes the same bytes to every stream. A heartbeat
-  comment every ``SSE_HEARTBEAT`` seconds keeps data in flight, so with the kernel's
+  comment every ``heartbeat`` seconds keeps data in flight, so with the kernel's
   ``TCP_USER_TIMEOUT`` (set on the listening socket by ``companion serve``) a client that
   vanished is released within a few seconds; one that closed or reset is released at once.
 - Every other request goes to Flask through a2wsgi thread pools: requests bearing the table
   token get their own small pool, so the table's writes never queue behind readers.
-- Caps: open streams per client address (``SSE_MAX_PER_ADDRESS``) and in all
-  (``SSE_MAX_STREAMS``), and requests in progress per address without the table token
-  (``HTTP_MAX_PER_ADDRESS``). Over a cap the answer is 503 with ``Retry-After``.
+- Caps (`companion.settings.FeedLimits`): open streams per client address
+  (``max_per_address``) and in all (``max_streams``), and requests in progress per address
+  without the table token (``http_per_address``). Over a cap the answer is 503 with ``Retry-After``.
 
-The event format is `web.events`' (``id: <seq>``, ``data: <JSON>``; resume with
-``Last-Event-ID`` or ``?after=``, ``?game=``), so a Flask test client and this server say
-the same thing. With a runtime, the sensing messages (`companion.runtime.SensingFeed`) go
-on the same streams as named events without id; a stream that opens gets those still open
+This is the only live-feed server (docs/api.md has the format: ``id: <seq>``, ``data:
+<JSON>``: the stored event, ``state``, the public view after it, and ``legal``; resume with
+``Last-Event-ID`` or ``?after=``, ``?game=``; a ``new_game`` event first when another game
+is current). The sensing messages (`companion.runtime.SensingFeed`) go on the same streams
+as named events without id; a stream that opens gets those still open
 first. (A message published just as a stream opens may reach it twice; each names the
 prompt, discrepancy or device it is about, so a page applies it twice to the same effect.)
 """
@@ -38,12 +39,13 @@ from urllib.parse import parse_qs
 from a2wsgi import WSGIMiddleware
 from flask import Flask
 
+from companion.settings import FeedLimits
 from companion.table import Notice, TableService
 
 if TYPE_CHECKING:
     from companion.runtime import SensingFeed
 
-__all__ = ["ASGI_DEFAULTS", "LiveHub", "make_asgi"]
+__all__ = ["LiveHub", "make_asgi"]
 
 log = logging.getLogger(__name__)
 
@@ -51,22 +53,6 @@ Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
-
-ASGI_DEFAULTS: Final[dict[str, Any]] = {
-    "SSE_HEARTBEAT": 2.0,  # seconds between heartbeat comments on each stream
-    "SSE_MAX_STREAMS": 2000,  # open streams in all
-    "SSE_MAX_PER_ADDRESS": 64,  # open streams from one client address
-    "SSE_MAX_BUFFERED": 256 * 1024,  # live bytes a slow stream may lag before it is cut
-    "HTTP_MAX_PER_ADDRESS": 8,  # requests in progress from one address (no table token)
-    "READ_WORKERS": 12,  # Flask threads for requests without the table token
-    "WRITE_WORKERS": 4,  # Flask threads reserved for requests with the table token
-    "RETRY_AFTER": 5,  # seconds, sent with every 503
-    "SSE_MAX_RESERVED": 64,  # streams opened with the table's or a player's token (own cap)
-    "BODY_TIMEOUT": 10.0,  # seconds a request's body may take to arrive, whole
-    "CATCH_UP_BURST": 6,  # long catch-ups one address may start at once...
-    "CATCH_UP_PER_SECOND": 0.5,  # ...and then this many a second (long: CATCH_UP_LONG events)
-    "CATCH_UP_LONG": 50,  # a catch-up of more events than this is rate-limited per address
-}
 
 PREAMBLE: Final = b"retry: 2000\n: connected\n\n"
 HEARTBEAT: Final = b": heartbeat\n\n"
@@ -165,20 +151,18 @@ class LiveHub:
     """
 
     def __init__(
-        self, service: TableService, config: dict[str, Any], sensing: SensingFeed | None = None
+        self, service: TableService, limits: FeedLimits, sensing: SensingFeed | None = None
     ) -> None:
         self.service = service
         self.sensing = sensing
-        self.heartbeat = float(config["SSE_HEARTBEAT"])
-        self.max_streams = int(config["SSE_MAX_STREAMS"])
-        self.max_per_address = int(config["SSE_MAX_PER_ADDRESS"])
-        self.max_buffered = int(config["SSE_MAX_BUFFERED"])
-        self.max_reserved = int(config["SSE_MAX_RESERVED"])
+        self.heartbeat = limits.heartbeat
+        self.max_streams = limits.max_streams
+        self.max_per_address = limits.max_per_address
+        self.max_buffered = limits.max_buffered
+        self.max_reserved = limits.max_reserved
         self.reserved = 0
-        self.catch_ups = RateLimits(
-            float(config["CATCH_UP_BURST"]), float(config["CATCH_UP_PER_SECOND"])
-        )
-        self.long_catch_up = int(config["CATCH_UP_LONG"])
+        self.catch_ups = RateLimits(float(limits.catch_up_burst), limits.catch_up_per_second)
+        self.long_catch_up = limits.catch_up_long
         self.streams: set[_Stream] = set()
         self.per_address: dict[str, int] = {}
         self.catching_up: dict[_Stream, list[tuple[int, Notice]]] = {}
@@ -358,18 +342,20 @@ async def _json(send: Send, status: int, code: str, message: str, retry: int | N
 class TableASGI:
     """The ASGI app (see the module docstring)."""
 
-    def __init__(self, app: Flask) -> None:
-        config = {**ASGI_DEFAULTS, **{k: app.config[k] for k in ASGI_DEFAULTS if k in app.config}}
+    def __init__(self, app: Flask, limits: FeedLimits | None = None) -> None:
+        from web import runtime_of
+
+        runtime = runtime_of(app)
+        limits = limits or runtime.settings.feed
         self.flask = app
-        self.service: TableService = app.extensions["table"]
-        runtime = app.extensions.get("runtime")
-        self.hub = LiveHub(self.service, config, runtime.sensing if runtime is not None else None)
-        self.reads = WSGIMiddleware(app, workers=int(config["READ_WORKERS"]))  # type: ignore[arg-type]
-        self.writes = WSGIMiddleware(app, workers=int(config["WRITE_WORKERS"]))  # type: ignore[arg-type]
-        self.max_per_address = int(config["HTTP_MAX_PER_ADDRESS"])
-        self.retry_after = int(config["RETRY_AFTER"])
-        self.body_timeout = float(config["BODY_TIMEOUT"])
-        self.max_body = int(app.config.get("MAX_CONTENT_LENGTH") or 4 * 1024 * 1024)
+        self.service: TableService = runtime.service
+        self.hub = LiveHub(self.service, limits, runtime.sensing)
+        self.reads = WSGIMiddleware(app, workers=limits.read_workers)  # type: ignore[arg-type]
+        self.writes = WSGIMiddleware(app, workers=limits.write_workers)  # type: ignore[arg-type]
+        self.max_per_address = limits.http_per_address
+        self.retry_after = limits.retry_after
+        self.body_timeout = limits.body_timeout
+        self.max_body = limits.max_body
         self.in_progress: dict[str, int] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -519,7 +505,7 @@ class TableASGI:
         stream.wake.set()
 
 
-def make_asgi(app: Flask) -> TableASGI:
-    """The ASGI app serving ``app`` (made by `web.create_app`) with its live feed; settings
-    from ``app.config`` over `ASGI_DEFAULTS`."""
-    return TableASGI(app)
+def make_asgi(app: Flask, limits: FeedLimits | None = None) -> TableASGI:
+    """The ASGI app serving ``app`` (made by `web.create_app`) with its live feed; its
+    limits are ``limits``, else the runtime's settings' (`companion.settings.FeedLimits`)."""
+    return TableASGI(app, limits)

@@ -3,9 +3,9 @@
 The page shows the rectified board from the camera with the layout drawn over it; the
 owner drags regions into place and teaches the empty boards and the cube colours. The
 calibration is saved as ``<db>.camera.json`` beside the database (or the file named by the
-``CAMERA_CALIBRATION`` setting). Frames come from the running camera adapter
-(``app.extensions["camera"]``) when there is one, else from the source named by the
-``CAMERA_SOURCE`` setting (a device index, ``/dev/videoN``, a file, a folder or ``sim``).
+``camera_calibration`` setting). Frames come from the running camera adapter
+(``Runtime.camera()``) when there is one, else from the source named by the
+``camera_source`` setting (a device index, ``/dev/videoN``, a file, a folder or ``sim``).
 Changes need the table token. ``GET /api/camera/crop.png?region=R``: the running camera's
 last frame cut around region R (for a discrepancy shown on the tablet).
 """
@@ -15,22 +15,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request
 
-from web.api import ApiError, _json_object, _require_table_token, api_error
+from web.access import require_table_token, runtime
+from web.errors import ApiError
+from web.inputs import json_object
 from web.pages import board_facts
 
 bp = Blueprint("camera", __name__)
-bp.register_error_handler(ApiError, api_error)
 PX_PER_MM = 1.6
 
 
 def calibration_path() -> Path:
     """Where the calibration is kept: beside the database unless configured."""
-    configured = current_app.config.get("CAMERA_CALIBRATION")
+    configured = runtime().settings.camera_calibration
     if configured:
         return Path(configured)
-    return Path(current_app.config["DB_PATH"]).with_suffix(".camera.json")
+    return runtime().store.path.with_suffix(".camera.json")
 
 
 def _load() -> Any:
@@ -44,12 +45,12 @@ def _load() -> Any:
 
 def _frame() -> Any:
     """The latest camera frame; ApiError 404 when there is no camera."""
-    adapter = current_app.extensions.get("camera")
+    adapter = runtime().camera()
     if adapter is not None:
         frame = adapter.last_frame()
         if frame is not None:
             return frame
-    spec = current_app.config.get("CAMERA_SOURCE")
+    spec = runtime().settings.camera_source
     if spec:
         from vision.sources import SourceError, open_source
 
@@ -64,7 +65,7 @@ def _frame() -> Any:
             raise ApiError(404, "no_camera", str(exc)) from None
         if got is not None:
             return got.image
-    raise ApiError(404, "no_camera", "no camera frame: start the camera or set CAMERA_SOURCE")
+    raise ApiError(404, "no_camera", "no camera frame: start the camera (companion serve --camera)")
 
 
 def _summary(cal: Any) -> dict[str, Any]:
@@ -98,10 +99,7 @@ def get_calibration() -> Response:
 def _require_viewing_token() -> None:
     """Camera pictures show the players' hands and the table: the table token only (as a
     Bearer header, or ``?token=`` for an ``<img>``). Raises ApiError 401."""
-    from web.api import bearer_token, service
-
-    if not service().is_table_token(request.args.get("token") or bearer_token()):
-        raise ApiError(401, "unauthorized", "camera pictures need the table token")
+    require_table_token(in_query=True, message="camera pictures need the table token")
 
 
 @bp.get("/api/camera/rectified.png")
@@ -138,7 +136,7 @@ def crop() -> Response:
     region = request.args.get("region", "")
     if not region:
         raise ApiError(400, "malformed", "give ?region=<region name>, e.g. space:market")
-    adapter = current_app.extensions.get("camera")
+    adapter = runtime().camera()
     if adapter is None or adapter.last_frame() is None:
         raise ApiError(404, "no_camera", "no running camera, or no frame yet")
     png = adapter.crop_png(region)
@@ -157,10 +155,10 @@ def _save(cal: Any) -> Response:
 @bp.post("/api/camera/region")
 def post_region() -> Response:
     """``{"board": "main"|"farm", "key": "space:harvest", "rect": [x0, y0, x1, y1]}``."""
-    _require_table_token()
+    require_table_token()
     from vision import calibration
 
-    body = _json_object()
+    body = json_object()
     rect = body.get("rect")
     if not (isinstance(rect, list) and len(rect) == 4
             and all(isinstance(v, int | float) for v in rect)):
@@ -176,7 +174,7 @@ def post_region() -> Response:
 @bp.post("/api/camera/empty")
 def post_empty() -> Response:
     """Learn the empty boards from the camera's frame now."""
-    _require_table_token()
+    require_table_token()
     from vision import calibration
 
     try:
@@ -189,10 +187,10 @@ def post_empty() -> Response:
 @bp.post("/api/camera/cubes")
 def post_cubes() -> Response:
     """``{"placed": {"space:church": ["brown", 3], …}}``: learn the cube colours."""
-    _require_table_token()
+    require_table_token()
     from vision import calibration
 
-    placed = _json_object().get("placed")
+    placed = json_object().get("placed")
     shape = 'placed is {"space:church": ["brown", 3], …}'
     if not isinstance(placed, dict) or not placed:
         raise ApiError(400, "bad_placed", shape)

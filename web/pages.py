@@ -16,12 +16,13 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import segno
-from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask import Blueprint, Response, abort, render_template, request
 
 from companion import boxcheck
 from companion.village import HOUSE_RULES, load_board
 from companion.village.data import DataItem, items_with_overlay
 from companion.village.vocabulary import Color
+from web.access import runtime
 from web.boxform import form_rows
 
 bp = Blueprint("pages", __name__)
@@ -42,14 +43,12 @@ SETUP_KEYS: tuple[str, ...] = (
 
 def _overlay() -> dict[str, Any] | None:
     """The owner's box-check answers, if the app was configured with some."""
-    overlay = current_app.config.get("BOX_OVERLAY")
-    return overlay if isinstance(overlay, dict) else None
+    return runtime().boxes.overlay
 
 
 def _owned() -> tuple[str, ...]:
     """The boxes the owner has besides Village (every box until they say)."""
-    answer = current_app.config.get("BOXES_OWNED")
-    return boxcheck.owned(None if answer is None else tuple(answer))
+    return runtime().boxes.owned()
 
 
 def _value_text(value: Any) -> str:
@@ -184,7 +183,7 @@ def _page(template: str, title: str, script: str | None, **extra: Any) -> str:
         title=title,
         script=script,
         facts=board_facts(),
-        public_url=public_base(current_app.config.get("PUBLIC_URL"), request.host_url, _lan),
+        public_url=public_base(runtime().settings.public_url, request.host_url, _lan),
         **extra,
     )
 
@@ -221,7 +220,7 @@ def box_check() -> str:
     owned = _owned()
     rows = form_rows(items_with_overlay(_overlay(), owned))
     unverified = sum(1 for r in rows if not r["verified"])
-    problems = current_app.config.get("BOX_OVERLAY_PROBLEMS") or []
+    problems = runtime().boxes.problems
     return _page(
         "boxcheck.html",
         "Box check",
@@ -231,7 +230,7 @@ def box_check() -> str:
         problems=problems,
         boxes=boxcheck.BOXES,
         owned=owned,
-        boxes_answered=current_app.config.get("BOXES_OWNED") is not None,
+        boxes_answered=runtime().boxes.boxes_answer is not None,
     )
 
 

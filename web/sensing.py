@@ -1,8 +1,8 @@
 """What the sensors make of the table, for the pages (``/api/sensing``).
 
-- The messages themselves come on the live feed, ``GET /api/events`` (`web.events`,
-  `web.asgi`), as named events without id: ``event:`` one of ``proposal`` ("here is what I
-  think happened"), ``prompt``, ``discrepancy``, ``closed`` (a prompt or discrepancy is
+- The messages themselves come on the live feed, ``GET /api/events`` (`web.asgi`), as
+  named events without id: ``event:`` one of ``proposal`` ("here is what I think
+  happened"), ``prompt``, ``discrepancy``, ``closed`` (a prompt or discrepancy is
   gone) and ``health``; a page that connects first gets the prompts and discrepancies still
   open and each device's latest health. (``/api/sensing/events``, a stream of its own that
   held a server thread per page, is gone.)
@@ -15,55 +15,42 @@
   ("I will fix the board") (table token).
 - ``GET /api/sensing/evidence?game=<id>``: the observations behind each sensor-made action.
 
-Without a runtime (an app made from a config) there are no such messages and the answers
-are 404.
+A runtime without sensors has no such messages: ``open`` is empty, and a prompt or
+discrepancy named is 404 ``not_open``.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, jsonify
 
 from companion.reconcile.reconciler import Refused, UnknownOpen
-from web.api import ApiError, _json_object, _require_table_token, api_error, service
+from web.access import require_table_token, runtime, service
+from web.errors import ApiError
+from web.inputs import json_object
 
 __all__ = ["bp"]
 
 bp = Blueprint("sensing", __name__, url_prefix="/api/sensing")
-bp.register_error_handler(ApiError, api_error)
-
-
-def _runtime() -> Any:
-    return current_app.extensions.get("runtime")
-
-
-def _require_runtime() -> Any:
-    rt = _runtime()
-    if rt is None:
-        raise ApiError(404, "no_sensing", "this server runs without sensors")
-    return rt
 
 
 @bp.get("/open")
 def get_open() -> Response:
-    rt = _runtime()
-    messages = rt.sensing.open_messages() if rt is not None else []
+    messages = runtime().sensing.open_messages()
     return jsonify({"messages": [{"event": n, "data": d} for n, d in messages]})
 
 
 @bp.get("/evidence")
 def get_evidence() -> Response:
-    rt = _require_runtime()
+    rt = runtime()
     game = service().current_game_id
     return jsonify({"game_id": game, "evidence": rt.evidence(game) if game else []})
 
 
 @bp.post("/prompts/<int:prompt_id>")
 def post_prompt(prompt_id: int) -> Response:
-    _require_table_token()
-    rt = _require_runtime()
-    choice = _json_object().get("choice")
+    require_table_token()
+    rt = runtime()
+    choice = json_object().get("choice")
     if choice not in ("none", "nothing") and (
             not isinstance(choice, int) or isinstance(choice, bool)):
         raise ApiError(400, "bad_choice",
@@ -83,9 +70,9 @@ def post_prompt(prompt_id: int) -> Response:
 @bp.post("/proposals/undo")
 def post_undo_proposal() -> Response:
     """``{"start": seq, "actions": [...]}``: undo a proposal, never propose it again."""
-    _require_table_token()
-    rt = _require_runtime()
-    body = _json_object()
+    require_table_token()
+    rt = runtime()
+    body = json_object()
     start, actions = body.get("start"), body.get("actions")
     if not isinstance(start, int) or not isinstance(actions, list) or not actions:
         raise ApiError(400, "bad_body", 'send {"start": seq, "actions": [...]}')
@@ -98,9 +85,9 @@ def post_undo_proposal() -> Response:
 
 @bp.post("/discrepancies/<int:discrepancy_id>")
 def post_discrepancy(discrepancy_id: int) -> Response:
-    _require_table_token()
-    rt = _require_runtime()
-    body = _json_object()
+    require_table_token()
+    rt = runtime()
+    body = json_object()
     action = body.get("action")
     if action is None and body.get("fix") is not True:
         raise ApiError(400, "bad_body", 'send {"action": {...}} or {"fix": true}')

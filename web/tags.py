@@ -11,18 +11,15 @@
                                 table token)
     GET  /api/sensors           each running adapter's health and its readers
 
-`init_app` opens the registry on the games database (``app.extensions["tags"]``) and gives
-the app an empty `RunningSensors` (``app.extensions["sensors"]``) unless they were put
-there already: an app built around a `companion.runtime.Runtime` shows the runtime's own
-registry and adapters (``Runtime.registry``, ``Runtime.running``).
+The registry and the adapters shown are the runtime's own (``Runtime.registry``,
+``Runtime.running``).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request
 
 from companion.sensors.registry import (
     COLOURS,
@@ -35,60 +32,31 @@ from companion.sensors.registry import (
     piece_label,
 )
 from companion.sensors.running import RunningSensors
-from web.api import ApiError, api_error, service
+from web.access import has_table_token, require_table_token, runtime
+from web.errors import ApiError
+from web.inputs import json_object
 
-__all__ = ["bp", "init_app", "registry", "sensors"]
+__all__ = ["bp", "registry", "sensors", "without_uids"]
 
 bp = Blueprint("tags", __name__)
-bp.register_error_handler(ApiError, api_error)
 
 MAX_WAIT_S = 10.0
 
 
-def init_app(app: Flask, db_path: str | Path) -> None:
-    """Open the tag registry in ``db_path`` and register the blueprint.
-
-    Raises sqlite3.DatabaseError if the file is not an SQLite database."""
-    if "tags" not in app.extensions:
-        app.extensions["tags"] = TagRegistry(db_path)
-    app.extensions.setdefault("sensors", RunningSensors())
-    app.register_blueprint(bp)
-
-
 def registry() -> TagRegistry:
-    reg: TagRegistry = current_app.extensions["tags"]
-    return reg
+    """The runtime's tag registry."""
+    return runtime().registry
 
 
 def sensors() -> RunningSensors:
-    running: RunningSensors = current_app.extensions["sensors"]
-    return running
-
-
-def _require_table_token() -> None:
-    from web.api import bearer_token
-
-    if not service().is_table_token(bearer_token()):
-        raise ApiError(401, "unauthorized", "this needs the table token: Authorization: Bearer …")
-
-
-def _body() -> dict[str, Any]:
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise ApiError(400, "malformed", "expected a JSON object")
-    return body
+    """The runtime's running adapters (the health panel, the taps)."""
+    return runtime().running
 
 
 def _tag_error(exc: TagError) -> ApiError:
     if isinstance(exc, TagTaken):
         return ApiError(409, "tag_taken", str(exc))
     return ApiError(400, "bad_tag", str(exc))
-
-
-def _has_table_token() -> bool:
-    from web.api import bearer_token
-
-    return service().is_table_token(bearer_token())
 
 
 def _pieces(with_uids: bool) -> dict[str, Any]:
@@ -121,15 +89,15 @@ def tags_page() -> str:
 @bp.get("/api/tags")
 def list_tags() -> Response:
     """Every piece, whether it is tagged, and (table token) its tag's UID."""
-    return jsonify(_pieces(_has_table_token()))
+    return jsonify(_pieces(has_table_token()))
 
 
 @bp.post("/api/tags/enrol")
 def enrol() -> tuple[Response, int]:
     """``{uid, piece}``: 201 with ``{uid, piece, label, replaced, already, enrolled}``;
     409 ``tag_taken`` when the tag is another piece's; 400 ``bad_tag``."""
-    _require_table_token()
-    body = _body()
+    require_table_token()
+    body = json_object()
     try:
         e = registry().enrol(str(body.get("uid", "")), str(body.get("piece", "")))
     except TagError as exc:
@@ -140,8 +108,8 @@ def enrol() -> tuple[Response, int]:
 @bp.post("/api/tags/undo")
 def undo() -> Response:
     """``{uid, piece, replaced}`` as `enrol` answered: the enrolment is taken back."""
-    _require_table_token()
-    body = _body()
+    require_table_token()
+    body = json_object()
     replaced = body.get("replaced")
     try:
         e = Enrolment(normalise_uid(str(body.get("uid", ""))), str(body.get("piece", "")),
@@ -154,9 +122,9 @@ def undo() -> Response:
 
 @bp.post("/api/tags/retire")
 def retire() -> Response:
-    _require_table_token()
+    require_table_token()
     try:
-        piece = registry().retire(str(_body().get("uid", "")))
+        piece = registry().retire(str(json_object().get("uid", "")))
     except TagError as exc:
         raise _tag_error(exc) from None
     return jsonify({"piece": piece, "enrolled": len(registry().enrolled())})
@@ -165,7 +133,7 @@ def retire() -> Response:
 @bp.get("/api/tags/export")
 def export() -> Response:
     """The registry as a file (every UID): table token needed."""
-    _require_table_token()
+    require_table_token()
     response = jsonify(registry().export())
     response.headers["Content-Disposition"] = 'attachment; filename="village-tags.json"'
     return response
@@ -173,9 +141,9 @@ def export() -> Response:
 
 @bp.post("/api/tags/import")
 def import_() -> Response:
-    _require_table_token()
+    require_table_token()
     try:
-        n = registry().import_(_body())
+        n = registry().import_(json_object())
     except TagError as exc:
         raise _tag_error(exc) from None
     return jsonify({"enrolled": n})
@@ -185,7 +153,7 @@ def import_() -> Response:
 def taps() -> Response:
     """Taps numbered above ``after`` (default: none yet, only ``last``), waiting up to
     ``wait`` seconds for one. Table token needed (a tap names a tag's UID)."""
-    _require_table_token()
+    require_table_token()
     try:
         after = int(request.args.get("after", "-1"))
         wait = min(max(float(request.args.get("wait", "0")), 0.0), MAX_WAIT_S)
@@ -203,7 +171,7 @@ def sensor_health() -> Response:
     """``{"adapters": [{name, health, readers: [...]}]}`` (empty without adapters); the
     readers' tag UIDs only with the table token."""
     report = sensors().report()
-    if not _has_table_token():
+    if not has_table_token():
         for adapter in report:
             adapter["readers"] = without_uids(adapter["readers"])
     return jsonify({"adapters": report})

@@ -4,12 +4,12 @@
     GET  /api/zones   {map, file, problem, choices, hubs}
     POST /api/zones   the whole map (table token): checked, saved, applied to running hubs
 
-The map is kept in the file ``app.config["ZONES"]`` when set (``companion serve --zones``),
+The map is kept in the file of the ``zones`` setting when set (``companion serve --zones``),
 else beside the games database (`companion.sensors.zone_config.default_path`). A POSTed
 map is checked (400 ``bad_zone_map`` naming the bad entry: nothing saved, nothing
 applied), written atomically, then given to every running adapter that takes a zone map
 (``set_zones``, e.g. `companion.sensors.serial_hub.SerialHub`) in
-``app.extensions["sensors"]``.
+``Runtime.running``.
 """
 
 from __future__ import annotations
@@ -18,26 +18,27 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template
 
 from companion.reconcile.observations import to_json as obs_json
 from companion.sensors import zone_config
 from companion.sensors.serial_hub import ZoneMap, ZoneMapError
-from web.api import ApiError, api_error
+from web.access import has_table_token, require_table_token, runtime
+from web.errors import ApiError
+from web.inputs import json_object
 
 __all__ = ["bp", "zone_file"]
 
 bp = Blueprint("zones", __name__)
-bp.register_error_handler(ApiError, api_error)
 _save_lock = threading.Lock()
 
 
 def zone_file() -> Path:
     """The zone map file this app reads and writes."""
-    configured = current_app.config.get("ZONES")
-    if configured:
-        return Path(configured)
-    return zone_config.default_path(current_app.config["DB_PATH"])
+    settings = runtime().settings
+    if settings.zones is not None:
+        return Path(settings.zones)
+    return zone_config.default_path(runtime().store.path)
 
 
 def _hub_adapters() -> list[Any]:
@@ -77,11 +78,11 @@ def get_zones() -> Response:
     None), ``choices`` ([{zone, group, label}]) and ``hubs``: each running hub adapter's
     ``name``, ``hub_id``, ``health`` and ``readers`` (rows of ``readers()``, each with
     the ``zone`` it uses now and its ``label``)."""
-    from web.tags import _has_table_token, without_uids
+    from web.tags import without_uids
 
     zone_map, problem = _current()
     hubs = []
-    table = _has_table_token()
+    table = has_table_token()
     for hub in _hub_adapters():
         rows = [{**r, "label": zone_config.label(r["zone"])} for r in hub.readers()]
         rows = rows if table else without_uids(rows)
@@ -103,12 +104,8 @@ def post_zones() -> Response:
     ``{map, file, applied}`` (the hub adapters that took it); 400 ``bad_zone_map`` naming
     the bad entry; 401 without the table token; 503 ``not_saved`` if the file cannot be
     written (the running hubs keep their map)."""
-    from web.tags import _require_table_token
-
-    _require_table_token()
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise ApiError(400, "malformed", "expected a JSON object")
+    require_table_token()
+    body = json_object()
     try:
         zone_map = zone_config.parse(body)
     except ZoneMapError as exc:

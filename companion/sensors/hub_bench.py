@@ -200,6 +200,7 @@ def end_to_end(samples: int, settle: float, firmware: bool = True) -> int:
     import uvicorn
 
     from companion.runtime import Runtime
+    from companion.settings import Settings
     from web import create_app
     from web.asgi import make_asgi
 
@@ -224,7 +225,7 @@ def end_to_end(samples: int, settle: float, firmware: bool = True) -> int:
             peer.present.add(uids[piece])
         zones = tmp / "zones.json"
         zones.write_text(json.dumps({"default": {"0": "farm:red"}}))
-        rt = Runtime({"DB_PATH": tmp / "games.sqlite3", "SERIAL": [a], "ZONES": zones})
+        rt = Runtime(Settings(db_path=tmp / "games.sqlite3", serial=(a,), zones=zones))
         rt.reconciler.table.settle = settle
         for piece, uid in uids.items():
             rt.registry.enrol(uid, piece)

@@ -32,6 +32,7 @@ class RunningSensors:
         self._taps: deque[dict[str, Any]] = deque(maxlen=keep)
         self._seq = 0
         self._listeners: list[Callable[[Observation], None]] = []
+        self._stopped = False
 
     def add(self, adapter: Adapter) -> None:
         """Show this adapter on the health panel (by its ``name``; a second one with the
@@ -80,7 +81,8 @@ class RunningSensors:
         ``piece``, ``source``, ``t``) plus ``seq`` and ``time`` (epoch seconds)."""
         deadline = time.monotonic() + wait
         with self._lock:
-            while self._seq <= seq and (left := deadline - time.monotonic()) > 0:
+            while self._seq <= seq and not self._stopped \
+                    and (left := deadline - time.monotonic()) > 0:
                 self._lock.wait(left)
             return [t for t in self._taps if t["seq"] > seq]
 
@@ -99,7 +101,14 @@ class RunningSensors:
             )
         return out
 
+    def stop_waiting(self) -> None:
+        """End every wait for a tap now, and wait no more (the server is stopping)."""
+        with self._lock:
+            self._stopped = True
+            self._lock.notify_all()
+
     def close(self) -> None:
-        """Close every adapter (each returns within ~2 s)."""
+        """End the waits for a tap, close every adapter (each returns within ~2 s)."""
+        self.stop_waiting()
         for adapter in self.adapters():
             adapter.close()

@@ -50,7 +50,7 @@ class SourceError(RuntimeError):
 
 
 def _default_db() -> Path:
-    from companion.serve import DEFAULT_DB
+    from companion.paths import DEFAULT_DB
 
     return DEFAULT_DB.expanduser()
 

@@ -13,7 +13,7 @@ after).
 
 - ``latency_ms``: action POST → the same event read by one SSE client, p50/p95/max, over
   ``--actions`` legal actions posted one after another to a real server process
-  (``python -m companion.serve`` under waitress on 127.0.0.1; virtual draws included).
+  (``python -m companion.serve`` under uvicorn on 127.0.0.1; virtual draws included).
 - ``restart``: a four-player game played to its end with undo/redo pairs until its log
   holds ``--restart-events`` events; the time to open the store and replay it into a
   `TableService` (what a restart does), best of 5, the time of the first table log after it

@@ -11,11 +11,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from appkit import make_app
 from pcscdkit import MAIN, READER_0, READER_1, Pcscd, reader_names, skip_reason
 from vcard import VirtualTag
 
 from companion.reconcile.observations import Health, Observation, TagTapped
 from companion.sensors.pcsc_pad import PcscPad
+from web import runtime_of
 
 UID_A = "04A2B3C4D5E680"
 UID_B = "DEADBEEF"
@@ -159,11 +161,9 @@ def test_close_is_prompt_and_idempotent(pad: PcscPad) -> None:
 def test_taps_and_health_reach_the_server(pcscd: Pcscd, tmp_path: Path) -> None:
     """The pad wired as the runtime would: emit → RunningSensors of a real app; the tap and
     the reader rows come out of /api/tags/taps and /api/sensors."""
-    from web import create_app, table_service
 
-    app = create_app({"DB_PATH": tmp_path / "games.sqlite3", "TABLE_TOKEN": "t",
-                      "BOXCHECK_PATH": str(tmp_path / "b.json"), "TESTING": True})
-    running, registry = app.extensions["sensors"], app.extensions["tags"]
+    app = make_app(db_path=tmp_path / "games.sqlite3", table_token="t", boxcheck_path=str(tmp_path / "b.json"))
+    running, registry = runtime_of(app).running, runtime_of(app).registry
     registry.enrol(UID_A, "blue-3b")
     pad = PcscPad(running.observe, registry.lookup, name="pad")
     running.add(pad)
@@ -185,4 +185,4 @@ def test_taps_and_health_reach_the_server(pcscd: Pcscd, tmp_path: Path) -> None:
             assert rows[READER_0]["reads_per_s"] > 0 and rows[READER_1]["state"] == "empty"
     finally:
         running.close()
-        table_service(app).store.close()
+        runtime_of(app).close()

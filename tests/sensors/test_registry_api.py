@@ -9,12 +9,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from appkit import make_app
 from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.reconcile.observations import Health, TagTapped
 from companion.sensors.registry import TagRegistry
-from web import create_app, table_service
+from web import runtime_of
 
 TOKEN = "tags-test-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -22,10 +23,9 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
-    app = create_app({"DB_PATH": tmp_path / "games.sqlite3", "TABLE_TOKEN": TOKEN,
-                      "BOXCHECK_PATH": str(tmp_path / "boxcheck.json"), "TESTING": True})
+    app = make_app(db_path=tmp_path / "games.sqlite3", table_token=TOKEN, boxcheck_path=str(tmp_path / "boxcheck.json"))
     yield app
-    table_service(app).store.close()
+    runtime_of(app).close()
 
 
 @pytest.fixture
@@ -70,8 +70,7 @@ def test_export_then_import(client: FlaskClient, app: Flask, tmp_path: Path) -> 
     assert client.get("/api/tags/export").status_code == 401
     exported = client.get("/api/tags/export", headers=AUTH)
     assert "attachment" in exported.headers["Content-Disposition"]
-    other = create_app({"DB_PATH": tmp_path / "other.sqlite3", "TABLE_TOKEN": TOKEN,
-                        "BOXCHECK_PATH": str(tmp_path / "boxcheck.json"), "TESTING": True})
+    other = make_app(db_path=tmp_path / "other.sqlite3", table_token=TOKEN, boxcheck_path=str(tmp_path / "boxcheck.json"))
     try:
         c2 = other.test_client()
         assert c2.post("/api/tags/import", json=exported.get_json()).status_code == 401
@@ -81,11 +80,11 @@ def test_export_then_import(client: FlaskClient, app: Flask, tmp_path: Path) -> 
         r = c2.post("/api/tags/import", json={"format": "nope"}, headers=AUTH)
         assert r.status_code == 400 and "not a tag registry export" in r.get_json()["message"]
     finally:
-        table_service(other).store.close()
+        runtime_of(other).close()
 
 
 def test_taps_long_poll(client: FlaskClient, app: Flask) -> None:
-    running = app.extensions["sensors"]
+    running = runtime_of(app).running
     assert client.get("/api/tags/taps", headers=AUTH).get_json() == {"last": 0, "taps": []}
 
     def tap_later() -> None:
@@ -126,7 +125,7 @@ class FakeAdapter:
 
 def test_sensors_report(client: FlaskClient, app: Flask) -> None:
     assert client.get("/api/sensors").get_json() == {"adapters": []}
-    app.extensions["sensors"].add(FakeAdapter())
+    runtime_of(app).running.add(FakeAdapter())
     (a,) = client.get("/api/sensors").get_json()["adapters"]
     assert a["name"] == "hub:1"
     assert (a["health"]["state"], a["health"]["errors"], a["health"]["detail"]) == (

@@ -1,5 +1,5 @@
 """The tags page in Debian's Chromium, driven by real taps: a real pcscd with vpcd, the
-PC/SC pad feeding the server as the runtime would (``app.extensions["sensors"]``), the page
+PC/SC pad feeding the server as the runtime would (``runtime_of(app).running``), the page
 enrolling the black monks tap by tap (a tag tapped twice and a tag of another piece caught,
 skip, undo), the reader panel, an unknown tag enrolled on the spot; screenshots at
 1280×800 and 390×844."""
@@ -7,7 +7,6 @@ skip, undo), the reader panel, an unknown tag enrolled on the spot; screenshots 
 from __future__ import annotations
 
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,7 @@ from pcscdkit import READER_0, Pcscd
 from vcard import VirtualTag
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
+from appkit import make_app
 from browserkit import (
     BROWSER,
     CHROMIUM,
@@ -29,6 +29,7 @@ from browserkit import (
 )
 
 from companion.sensors.pcsc_pad import PcscPad
+from web import runtime_of
 
 pytestmark = BROWSER
 sync_api = needs_playwright()
@@ -36,32 +37,26 @@ TOKEN = "tags-browser-token"
 
 
 class TagServer:
-    """The app under waitress on 127.0.0.1 with the tap pad attached."""
+    """The app served as in production on 127.0.0.1 with the tap pad attached."""
 
     def __init__(self, db: Path) -> None:
-        import waitress
+        from browserkit import Served
 
-        from web import create_app, table_service
-
-        self.app = create_app({"DB_PATH": db, "TABLE_TOKEN": TOKEN,
-                               "BOXCHECK_PATH": str(db.with_name("boxcheck.json"))})
-        self.service = table_service(self.app)
-        self.registry = self.app.extensions["tags"]
-        running = self.app.extensions["sensors"]
+        self.app = make_app(db_path=db, table_token=TOKEN, boxcheck_path=db.with_name("boxcheck.json"))
+        self.runtime = runtime_of(self.app)
+        self.service = self.runtime.service
+        self.registry = self.runtime.registry
+        running = self.runtime.running
         self.pad = PcscPad(running.observe, self.registry.lookup, name="pad")
         running.add(self.pad)
         self.pad.start()
-        self.server = waitress.create_server(self.app, host="127.0.0.1", port=0, threads=16)
-        self.url = f"http://127.0.0.1:{self.server.effective_port}"  # type: ignore[union-attr]
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
+        self.served = Served(self.app)
+        self.url = self.served.url
 
     def close(self) -> None:
         self.pad.close()
-        self.server.close()
-        self.server.task_dispatcher.shutdown(timeout=3)  # type: ignore[union-attr]
-        self.thread.join(timeout=5)
-        self.service.store.close()
+        self.served.close()
+        self.runtime.close()
 
 
 @pytest.fixture

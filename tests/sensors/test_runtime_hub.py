@@ -12,6 +12,7 @@ import pytest
 from hub_support import SimHub, build_firmware, wait_for
 
 from companion.runtime import Runtime
+from companion.settings import Settings
 from companion.table.feed import Notice
 from web import create_app
 
@@ -44,7 +45,7 @@ def test_hub_in_simavr_to_an_action_on_the_live_feed(uno_elf: Any, tmp_path: Pat
     with SimHub(uno_elf) as sim:
         for piece in ("red-1a", "red-1b", "red-1c", "red-1d"):
             sim.cmd(f"add 0 {RED[piece]}")
-        rt = Runtime({"DB_PATH": db, "SERIAL": [sim.pty]})
+        rt = Runtime(Settings(db_path=db, serial=(sim.pty,)))
         try:
             for piece, uid in RED.items():
                 rt.registry.enrol(uid, piece)
@@ -97,8 +98,8 @@ def test_hub_in_simavr_to_an_action_on_the_live_feed(uno_elf: Any, tmp_path: Pat
 
 def test_no_device_the_service_runs_and_the_panel_says_so(tmp_path: Path) -> None:
     missing = str(tmp_path / "no-such-tty")
-    rt = Runtime({"DB_PATH": tmp_path / "g.sqlite3", "SERIAL": [missing], "CAMERA": str(
-        tmp_path / "no-such-video.mp4")})
+    rt = Runtime(Settings(db_path=tmp_path / "g.sqlite3", serial=(missing,), camera=str(
+        tmp_path / "no-such-video.mp4")))
     with rt:
         rt.service.new_game(["red", "blue"])
         client = create_app(rt).test_client()
@@ -116,4 +117,4 @@ def test_a_zone_map_that_is_not_one_is_refused(tmp_path: Path) -> None:
     zones = tmp_path / "z.json"
     zones.write_text('{"default": {"x": "farm:red"}}')
     with pytest.raises(ZoneMapError, match="default"):
-        Runtime({"DB_PATH": tmp_path / "g.sqlite3", "SERIAL": ["auto"], "ZONES": zones})
+        Runtime(Settings(db_path=tmp_path / "g.sqlite3", serial=("auto",), zones=zones))

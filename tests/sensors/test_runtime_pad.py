@@ -12,6 +12,7 @@ from pcscdkit import READER_0, Pcscd
 from vcard import VirtualTag
 
 from companion.runtime import Runtime
+from companion.settings import Settings
 from web import create_app
 
 TOKEN = "pad-table-token"
@@ -29,7 +30,7 @@ def _wait(check: Any, timeout: float = 10.0) -> Any:
 
 
 def test_unknown_tag_enrolled_on_the_spot(pcscd: Pcscd, tmp_path: Path) -> None:
-    with Runtime({"DB_PATH": tmp_path / "g.sqlite3", "TABLE_TOKEN": TOKEN, "PCSC": True}) as rt:
+    with Runtime(Settings(db_path=tmp_path / "g.sqlite3", table_token=TOKEN, pcsc=True)) as rt:
         rt.service.new_game(["red", "blue"])
         client = create_app(rt).test_client()
         _wait(lambda: [a for a in client.get("/api/sensors").get_json()["adapters"]

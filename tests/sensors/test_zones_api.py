@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from appkit import make_app
 from flask import Flask
 from flask.testing import FlaskClient
 from hub_support import PeerHub, SocatPair, wait_for
 
 from companion.reconcile.observations import Observation, PiecesGone, PiecesSeen
 from companion.sensors.serial_hub import SerialHub, ZoneMap
-from web import create_app, table_service
+from web import runtime_of
 
 TOKEN = "zones-test-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -31,12 +32,11 @@ class Rig:
 
     def __init__(self, tmp_path: Path) -> None:
         self.db = tmp_path / "games.sqlite3"
-        self.app = create_app({"DB_PATH": self.db, "TABLE_TOKEN": TOKEN, "TESTING": True,
-                               "BOXCHECK_PATH": str(tmp_path / "boxcheck.json")})
+        self.app = make_app(db_path=self.db, table_token=TOKEN, boxcheck_path=str(tmp_path / "boxcheck.json"))
         self.client = self.app.test_client()
-        registry = self.app.extensions["tags"]
+        registry = runtime_of(self.app).registry
         registry.enrol(UID, "red-1a")
-        running = self.app.extensions["sensors"]
+        running = runtime_of(self.app).running
         self.seen: list[Observation] = []
         self._lock = threading.Lock()
         running.subscribe(self._record)
@@ -77,7 +77,7 @@ class Rig:
         self.hub.close()
         self.peer.close()
         self.pair.close()
-        table_service(self.app).store.close()
+        runtime_of(self.app).close()
 
 
 @pytest.fixture
@@ -164,12 +164,11 @@ def test_a_new_map_is_saved_and_moves_the_tag_on_reader_0(rig: Rig, tmp_path: Pa
     assert len(rig.moves()) == 5
 
     # another app on the same database reads the saved map
-    other = create_app({"DB_PATH": rig.db, "TABLE_TOKEN": TOKEN, "TESTING": True,
-                        "BOXCHECK_PATH": str(tmp_path / "boxcheck.json")})
+    other = make_app(db_path=rig.db, table_token=TOKEN, boxcheck_path=str(tmp_path / "boxcheck.json"))
     try:
         assert other.test_client().get("/api/zones").get_json()["map"] == new
     finally:
-        table_service(other).store.close()
+        runtime_of(other).close()
 
 
 def test_an_unusable_file_is_said_and_a_save_replaces_it(rig: Rig) -> None:
@@ -191,9 +190,7 @@ def test_an_unwritable_file_is_a_503_and_the_hub_keeps_its_map(rig: Rig) -> None
 
 def test_the_zones_file_can_be_configured(tmp_path: Path) -> None:
     target = tmp_path / "elsewhere.json"
-    app: Flask = create_app({"DB_PATH": tmp_path / "g.sqlite3", "TABLE_TOKEN": TOKEN,
-                             "ZONES": str(target), "TESTING": True,
-                             "BOXCHECK_PATH": str(tmp_path / "boxcheck.json")})
+    app: Flask = make_app(db_path=tmp_path / "g.sqlite3", table_token=TOKEN, zones=str(target), boxcheck_path=str(tmp_path / "boxcheck.json"))
     try:
         c = app.test_client()
         assert c.get("/api/zones").get_json()["hubs"] == []
@@ -201,4 +198,4 @@ def test_the_zones_file_can_be_configured(tmp_path: Path) -> None:
         assert json.loads(target.read_text()) == {"hubs": {}, "default": {"3": "church:4"}}
         assert not (tmp_path / "g.zones.json").exists()
     finally:
-        table_service(app).store.close()
+        runtime_of(app).close()

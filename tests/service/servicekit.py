@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from appkit import make_app
 from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.table import TableService
-from web import create_app, table_service
+from web import runtime_of, table_service
 
 TOKEN = "test-table-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -32,9 +33,9 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def app(db_path: Path) -> Iterator[Flask]:
-    app = create_app({"DB_PATH": db_path, "TABLE_TOKEN": TOKEN, "TESTING": True})
+    app = make_app(db_path=db_path, table_token=TOKEN)
     yield app
-    table_service(app).store.close()
+    runtime_of(app).close()
 
 
 @pytest.fixture

@@ -7,9 +7,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from appkit import make_app
 from servicekit import TOKEN
 
-from web import create_app, table_service
+from web import runtime_of
 from web.asgi import make_asgi
 
 
@@ -42,7 +43,7 @@ def _request(app: Any, path: str, client: str, token: str | None = None) -> dict
 
 
 def test_requests_in_progress_per_address_are_capped_but_not_the_table(tmp_path: Path) -> None:
-    flask_app = create_app({"DB_PATH": tmp_path / "g.sqlite3", "TABLE_TOKEN": TOKEN})
+    flask_app = make_app(db_path=tmp_path / "g.sqlite3", table_token=TOKEN)
     asgi = make_asgi(flask_app)
     try:
         assert _request(asgi, "/api/games", "10.0.0.1")["status"] == 200
@@ -54,11 +55,11 @@ def test_requests_in_progress_per_address_are_capped_but_not_the_table(tmp_path:
         assert _request(asgi, "/api/games", "10.0.0.1", token=TOKEN)["status"] == 200  # the table
         assert asgi.in_progress == {"10.0.0.1": asgi.max_per_address}  # nothing leaked
     finally:
-        table_service(flask_app).store.close()
+        runtime_of(flask_app).close()
 
 
 def test_stream_caps_answer_503_with_retry_after(tmp_path: Path) -> None:
-    flask_app = create_app({"DB_PATH": tmp_path / "g.sqlite3", "TABLE_TOKEN": TOKEN})
+    flask_app = make_app(db_path=tmp_path / "g.sqlite3", table_token=TOKEN)
     asgi = make_asgi(flask_app)
     try:
         asgi.hub.per_address["10.0.0.3"] = asgi.hub.max_per_address
@@ -68,4 +69,4 @@ def test_stream_caps_answer_503_with_retry_after(tmp_path: Path) -> None:
         bad = _request(asgi, "/api/events?after=x", "10.0.0.4")
         assert bad["status"] == 400 and b"after must be an integer" in bad["body"]
     finally:
-        table_service(flask_app).store.close()
+        runtime_of(flask_app).close()

@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from appkit import Served, make_app, read_stream
 from flask.testing import FlaskClient
 
 from companion import boxcheck
 from companion.store import EventStore
 from companion.table import TableService
 from companion.village.data import BoardDataError, check_value, schemas, shipped_items
-from web import create_app, table_service
+from web import runtime_of
 
 TOKEN = "board-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -25,13 +26,7 @@ PAGES = ["/", "/new", "/boxcheck", "/play", "/scoreboard"]
 
 
 def _app_client(tmp_path: Path) -> FlaskClient:
-    app = create_app(
-        {
-            "DB_PATH": tmp_path / "g.sqlite3",
-            "TABLE_TOKEN": TOKEN,
-            "BOXCHECK_PATH": tmp_path / "box.json",
-        }
-    )
+    app = make_app(db_path=tmp_path / "g.sqlite3", table_token=TOKEN, boxcheck_path=tmp_path / "box.json")
     return app.test_client()
 
 
@@ -146,7 +141,7 @@ def test_a_stored_game_that_cannot_be_loaded_is_named_and_the_table_goes_on(
     con.commit()
     con.close()
 
-    app = create_app({"DB_PATH": db, "TABLE_TOKEN": TOKEN, "BOXCHECK_PATH": tmp_path / "b.json"})
+    app = make_app(db_path=db, table_token=TOKEN, boxcheck_path=tmp_path / "b.json")
     client = app.test_client()
     state = client.get("/api/state")
     assert state.status_code == 404
@@ -154,11 +149,16 @@ def test_a_stored_game_that_cannot_be_loaded_is_named_and_the_table_goes_on(
     assert f"game {broken} cannot be loaded" in message and "time_track.length" in message
     games = {g["id"]: g for g in client.get("/api/games").get_json()["games"]}
     assert "time_track.length" in games[broken]["broken"] and games[first]["broken"] is None
-    for path in ["/api/legal", "/api/draws", "/api/events?after=0", *PAGES]:
+    for path in ["/api/legal", "/api/draws", *PAGES]:
         assert client.get(path).status_code < 500, path
+    served = Served(app)
+    try:
+        assert read_stream(served.url, "/api/events?after=0", 1)[0] == 200
+    finally:
+        served.close()
     refused = client.post(f"/api/games/{broken}/select", headers=AUTH)
     assert refused.status_code == 422 and "time_track.length" in refused.get_json()["message"]
     assert client.post(f"/api/games/{first}/select", headers=AUTH).status_code == 200
     assert client.get("/api/state").get_json()["game_id"] == first
     assert client.post("/api/games", json={"players": ["red", "blue"]}, headers=AUTH).status_code == 201
-    table_service(app).store.close()
+    runtime_of(app).close()

@@ -5,22 +5,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from appkit import make_app
 from flask.testing import FlaskClient
 
-from web import create_app, table_service
+from web import runtime_of
 
 TOKEN = "box-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
 def _client(tmp_path: Path) -> FlaskClient:
-    app = create_app(
-        {
-            "DB_PATH": tmp_path / "g.sqlite3",
-            "TABLE_TOKEN": TOKEN,
-            "BOXCHECK_PATH": tmp_path / "box.json",
-        }
-    )
+    app = make_app(db_path=tmp_path / "g.sqlite3", table_token=TOKEN, boxcheck_path=tmp_path / "box.json")
     return app.test_client()
 
 
@@ -66,12 +61,6 @@ def test_a_new_game_uses_the_answers(tmp_path: Path) -> None:
     header = client.get("/api/export", headers=AUTH).get_data(as_text=True).splitlines()[0]
     assert json.loads(header)["data"]["time_track.length"] == 7
     # a restart keeps them
-    again = create_app(
-        {
-            "DB_PATH": tmp_path / "g2.sqlite3",
-            "TABLE_TOKEN": TOKEN,
-            "BOXCHECK_PATH": tmp_path / "box.json",
-        }
-    )
-    assert again.config["BOX_OVERLAY"] == {"time_track.length": 7}
-    table_service(again).store.close()
+    again = make_app(db_path=tmp_path / "g2.sqlite3", table_token=TOKEN, boxcheck_path=tmp_path / "box.json")
+    assert runtime_of(again).boxes.overlay == {"time_track.length": 7}
+    runtime_of(again).close()

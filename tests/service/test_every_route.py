@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from appkit import Served, make_app, read_stream
 from flask import Flask
 from flask.testing import FlaskClient
 from servicekit import AUTH, TOKEN
 
-from web import create_app, table_service
+from web import runtime_of
 
 HUGE = "99999999999999999999"
 DEEP = "[" * 10_000 + "]" * 10_000
@@ -28,10 +29,9 @@ QUERIES = ["", f"?game={HUGE}", f"?after={HUGE}", f"?after=-{HUGE}", f"?limit={H
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
-    app = create_app({"DB_PATH": tmp_path / "g.sqlite3", "TABLE_TOKEN": TOKEN,
-                      "BOXCHECK_PATH": tmp_path / "box.json"})
+    app = make_app(db_path=tmp_path / "g.sqlite3", table_token=TOKEN, boxcheck_path=tmp_path / "box.json")
     yield app
-    table_service(app).store.close()
+    runtime_of(app).close()
 
 
 def _routes(app: Flask) -> list[tuple[str, str]]:
@@ -72,8 +72,12 @@ def test_no_route_answers_5xx_to_strange_input(app: Flask) -> None:
 def test_events_parameters_out_of_range_are_refused(app: Flask) -> None:
     client = app.test_client()
     client.post("/api/games", json={"players": ["red", "blue"]}, headers=AUTH)
-    for query in (f"?after={HUGE}", f"?game={HUGE}", "?after=x"):
-        assert client.get("/api/events" + query).status_code == 400
+    served = Served(app)
+    try:
+        for query in (f"?after={HUGE}", f"?game={HUGE}", "?after=x"):
+            assert read_stream(served.url, "/api/events" + query, 1)[0] == 400, query
+    finally:
+        served.close()
 
 
 def test_the_issue_s_5xx_list(app: Flask) -> None:
@@ -107,7 +111,7 @@ def test_untokened_reads_show_no_path_no_uid_no_picture(app: Flask) -> None:
     r = client.post("/api/tags/enrol", json={"uid": "04A1B2C3D4E5F6", "piece": "red-1a"},
                     headers=AUTH)
     assert r.status_code == 201
-    db = str(app.config["DB_PATH"])
+    db = str(runtime_of(app).store.path)
     folder = str(Path(db).parent)
     for path in ("/api/zones", "/api/camera/calibration", "/api/tags", "/api/games",
                  "/api/sensors", "/api/boxcheck"):

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from companion.runtime import Runtime
+from companion.settings import FeedLimits, Settings
 from companion.tools.sse import SSEClient, SSEEvent
 from web import create_app
 from web.asgi import make_asgi
@@ -27,21 +28,10 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 @pytest.fixture
 def rt(tmp_path: Path) -> Iterator[Runtime]:
-    runtime = Runtime({"DB_PATH": tmp_path / "g.sqlite3", "TABLE_TOKEN": TOKEN,
-                       "BOXCHECK_PATH": str(tmp_path / "boxcheck.json")})
+    runtime = Runtime(Settings(db_path=tmp_path / "g.sqlite3", table_token=TOKEN, boxcheck_path=tmp_path / "boxcheck.json"))
     runtime.start()
     yield runtime
     runtime.close()
-
-
-def _blocks(response: Any) -> Iterator[str]:
-    """The SSE blocks (text between blank lines) of a Flask streaming response."""
-    text = ""
-    for chunk in response.response:
-        text += chunk.decode() if isinstance(chunk, bytes) else chunk
-        while "\n\n" in text:
-            block, text = text.split("\n\n", 1)
-            yield block
 
 
 def _fields(block: str) -> dict[str, str]:
@@ -57,32 +47,6 @@ def _play(rt: Runtime, n: int, seed: int = 5) -> None:
     rng = random.Random(seed)
     for _ in range(n):
         rt.service.submit(rng.choice(rt.service.legal()), "tablet")
-
-
-def test_flask_feed_carries_open_then_live_named_messages_and_events(rt: Runtime) -> None:
-    rt.service.new_game(["red", "blue"])
-    rt.sensing.publish("discrepancy", {"kind": "discrepancy", "id": 7, "items": []})
-    rt.sensing.publish("prompt", {"kind": "prompt", "id": 8, "words": ["a"]})
-    rt.sensing.publish("closed", {"kind": "closed", "id": 8})  # no longer open
-    rt.sensing.publish("health", {"device": "hub:1", "state": "up"})
-    client = create_app(rt).test_client()
-    response = client.get(f"/api/events?after={rt.service.seq()}")
-    blocks = (f for f in map(_fields, _blocks(response)) if "data" in f)
-    first = [next(blocks), next(blocks)]
-    assert [(f.get("event"), json.loads(f["data"]).get("id")) for f in first] == [
-        ("discrepancy", 7), ("health", None)]
-    assert all("id" not in f for f in first)
-    rt.sensing.publish("prompt", {"kind": "prompt", "id": 9, "words": ["x", "y"]})
-    got = next(blocks)
-    assert got.get("event") == "prompt" and json.loads(got["data"])["id"] == 9 and "id" not in got
-    _play(rt, 1)
-    stored = next(blocks)
-    assert "event" not in stored and int(stored["id"]) == rt.service.seq()
-    data = json.loads(stored["data"])
-    assert data["state"] == client.get("/api/state").get_json()
-    assert data["legal"] == client.get("/api/legal").get_json()
-    response.close()
-    assert rt.sensing._listeners == []  # the stream stopped listening when it closed
 
 
 def test_every_event_carries_what_api_legal_answers_then(rt: Runtime) -> None:
@@ -125,8 +89,8 @@ def served(rt: Runtime) -> Iterator[tuple[Runtime, int]]:
 
     port = _free_port()
     app = create_app(rt)
-    app.config["SSE_HEARTBEAT"] = 60.0  # no comments: a missing event times out the read
-    config = uvicorn.Config(make_asgi(app), host="127.0.0.1", port=port,
+    quiet = FeedLimits(heartbeat=60.0)  # no comments: a missing event times out the read
+    config = uvicorn.Config(make_asgi(app, quiet), host="127.0.0.1", port=port,
                             log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

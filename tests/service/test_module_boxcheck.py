@@ -8,12 +8,12 @@ import json
 import random
 from pathlib import Path
 
+from appkit import make_app
 from flask.testing import FlaskClient
 from test_board_values import _mutations
 
 from companion.village.data import check_value
 from companion.village.modules.module_data import shipped_items
-from web import create_app
 
 TOKEN = "module-box-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -21,9 +21,7 @@ MODULE_KEYS = {**shipped_items("port"), **shipped_items("life_goals")}
 
 
 def _client(tmp_path: Path) -> FlaskClient:
-    app = create_app(
-        {"DB_PATH": tmp_path / "g.sqlite3", "TABLE_TOKEN": TOKEN, "BOXCHECK_PATH": tmp_path / "box.json"}
-    )
+    app = make_app(db_path=tmp_path / "g.sqlite3", table_token=TOKEN, boxcheck_path=tmp_path / "box.json")
     return app.test_client()
 
 

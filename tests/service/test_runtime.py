@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from appkit import Served, read_stream
 
 from companion.reconcile.observations import CubeCounts, Observation, ZoneSnapshot
 from companion.runtime import Runtime
+from companion.settings import Settings
 from companion.store import EventStore
 from companion.store.record import parse_record
 from companion.table import TableService
@@ -45,7 +47,7 @@ def frame(rt: Runtime) -> list[Observation]:
 
 @pytest.fixture
 def rt(tmp_path: Path) -> Any:
-    runtime = Runtime({"DB_PATH": tmp_path / "g.sqlite3", "TABLE_TOKEN": TOKEN})
+    runtime = Runtime(Settings(db_path=tmp_path / "g.sqlite3", table_token=TOKEN))
     runtime.start()
     runtime.service.new_game(["red", "blue"])
     while runtime.service.legal() == [] or "virtual_draw" in json.dumps(runtime.service.legal()):
@@ -56,7 +58,7 @@ def rt(tmp_path: Path) -> Any:
 
 def test_start_and_close_leave_no_thread_behind(tmp_path: Path) -> None:
     before = set(threading.enumerate())
-    rt = Runtime({"DB_PATH": tmp_path / "g.sqlite3", "DEMO": True, "SENSORS": "sim"})
+    rt = Runtime(Settings(db_path=tmp_path / "g.sqlite3", demo=True, sensors="sim"))
     rt.start()
     wait_for(lambda: rt.service.current_game_id is not None)
     time.sleep(1.0)
@@ -115,7 +117,7 @@ def test_a_proposal_then_a_discrepancy_answered_through_the_api(rt: Runtime) -> 
     header, actions = parse_record(full)
     assert v.summary(v.replay(header, actions)) == v.summary(rt.service.state())
     # kept beside the event: a service opened afresh on the same database still has it
-    again = TableService(EventStore(rt.config["DB_PATH"]), TOKEN)
+    again = TableService(EventStore(rt.store.path), TOKEN)
     assert again.evidence(rt.service.current_game_id) == evidence
 
     # a cube knocked off a space: a discrepancy, open for a page that connects
@@ -142,14 +144,11 @@ def test_a_proposal_then_a_discrepancy_answered_through_the_api(rt: Runtime) -> 
 def test_the_stream_sends_open_messages_with_event_names(rt: Runtime) -> None:
     rt.sensing.publish("discrepancy", {"kind": "discrepancy", "id": 7, "items": []})
     rt.sensing.publish("health", {"device": "hub:1", "state": "up"})
-    app = create_app(rt)
-    response = app.test_client().get("/api/events")
-    chunks = iter(response.response)
-    text = ""
-    while text.count("\n\n") < 3:
-        chunk = next(chunks)
-        text += chunk.decode() if isinstance(chunk, bytes) else chunk
-    response.close()
+    served = Served(create_app(rt))
+    try:
+        _, _, text = read_stream(served.url, "/api/events", 3)
+    finally:
+        served.close()
     assert "event: discrepancy\ndata: " in text and "event: health\n" in text
     assert "id:" not in text
 

@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 import pytest
+from appkit import make_app
 from flask import Flask
 from flask.testing import FlaskClient
 from servicekit import AUTH, TOKEN, play_to_end
@@ -15,7 +16,7 @@ from servicekit import AUTH, TOKEN, play_to_end
 import companion.village as v
 from companion import bags
 from companion.table import TableService
-from web import create_app, table_service
+from web import runtime_of, table_service
 
 
 def legal(client: FlaskClient) -> list[dict[str, Any]]:
@@ -436,9 +437,9 @@ def test_private_view_needs_the_players_token(
 
 def test_player_tokens_survive_a_restart(db_path: Any, app: Flask, game: int) -> None:
     tokens = table_service(app).player_tokens()
-    again = create_app({"DB_PATH": db_path, "TABLE_TOKEN": TOKEN})
+    again = make_app(db_path=db_path, table_token=TOKEN)
     try:
         assert table_service(again).player_tokens() == tokens
         assert table_service(again).current_game_id == game
     finally:
-        table_service(again).store.close()
+        runtime_of(again).close()

@@ -5,44 +5,60 @@ from __future__ import annotations
 import json
 
 import pytest
+from appkit import Served, read_stream
+from flask import Flask
 from flask.testing import FlaskClient
 from servicekit import AUTH
 
+from companion.settings import FeedLimits
 from companion.table import TableService
 from companion.table import feed as feed_module
-from web.events import stream
 
 
-def test_stream_sends_keep_alive_comments_when_idle(service: TableService, game: int) -> None:
-    sub = service.subscribe()
-    gen = stream(sub, keepalive=0.01)
-    assert next(gen).startswith("retry: 2000\n")
-    assert next(gen) == ": keep-alive\n\n"
-    service.submit({"type": "virtual_draw"}, "tablet")
-    text = next(gen)
-    assert text.startswith("id: 1\ndata: ")
-    assert json.loads(text.split("data: ", 1)[1])["draw"]["kind"] == "reveal_customers"
-    gen.close()
-    assert service.subscriber_count == 0
+def test_stream_sends_heartbeats_when_idle(app: Flask, service: TableService,
+                                           game: int) -> None:
+    served = Served(app, limits=FeedLimits(heartbeat=0.05))
+    try:
+        status, _, text = read_stream(served.url, "/api/events", 2)
+        assert status == 200
+        assert text.startswith("retry: 2000\n") and ": heartbeat\n\n" in text
+        service.submit({"type": "virtual_draw"}, "tablet")
+        _, _, text = read_stream(served.url, "/api/events?after=0", 2)
+        first = text.split("\n\n")[1]
+        assert first.startswith("id: 1\ndata: ")
+        assert json.loads(first.split("data: ", 1)[1])["draw"]["kind"] == "reveal_customers"
+    finally:
+        served.close()
 
 
-def test_events_route_streams_with_event_stream_type(client: FlaskClient, game: int) -> None:
+def test_events_route_streams_with_event_stream_type(app: Flask, client: FlaskClient,
+                                                      game: int) -> None:
     client.post("/api/actions", json={"type": "virtual_draw"}, headers=AUTH)
-    r = client.get("/api/events", query_string={"after": 0}, buffered=False)
-    assert r.status_code == 200
-    assert r.mimetype == "text/event-stream"
-    assert r.headers["Cache-Control"] == "no-cache"
-    chunks = iter(r.response)
-    assert next(chunks).startswith(b"retry:")
-    first = next(chunks).decode()
-    assert first.startswith("id: 1\n")
-    r.close()
+    served = Served(app)
+    try:
+        status, head, text = read_stream(served.url, "/api/events?after=0", 2)
+    finally:
+        served.close()
+    assert status == 200
+    assert head["content-type"].startswith("text/event-stream")
+    assert head["cache-control"] == "no-cache"
+    assert text.startswith("retry:")
+    assert text.split("\n\n")[1].startswith("id: 1\n")
 
 
-def test_bad_resume_parameters_are_400(client: FlaskClient, game: int) -> None:
-    assert client.get("/api/events", query_string={"after": "x"}).status_code == 400
-    assert client.get("/api/events", headers={"Last-Event-ID": "abc"}).status_code == 400
-    assert client.get("/api/events", query_string={"game": "1.5"}).status_code == 400
+def test_bad_resume_parameters_are_400(app: Flask, game: int) -> None:
+    served = Served(app)
+    try:
+        for path, headers in (("/api/events?after=x", {}), ("/api/events", {"Last-Event-ID": "abc"}),
+                              ("/api/events?game=1.5", {})):
+            assert read_stream(served.url, path, 1, headers)[0] == 400, path
+    finally:
+        served.close()
+
+
+def test_the_flask_app_alone_has_no_live_feed(client: FlaskClient) -> None:
+    """One live-feed server: `web.asgi` (the Flask app answers 404)."""
+    assert client.get("/api/events").status_code == 404
 
 
 def test_notice_per_change_in_order(service: TableService, game: int) -> None:

@@ -1,4 +1,4 @@
-"""A real server process (``python -m companion.serve`` under waitress) on 127.0.0.1:
+"""A real server process (``python -m companion.serve`` under uvicorn) on 127.0.0.1:
 durability across ``kill -9``, live updates to 50 clients at once, catching up."""
 
 from __future__ import annotations

@@ -11,9 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from appkit import make_app
 from servicekit import AUTH, REPO
 
-from web import create_app, table_service
+from web import runtime_of
 
 
 def _mount_tmpfs(where: Path, size: str) -> None:
@@ -51,13 +52,7 @@ def _fill(disk: Path) -> Path:
 
 
 def test_a_full_disk_answers_507_in_words_and_loses_nothing(small_disk: Path) -> None:
-    app = create_app(
-        {
-            "DB_PATH": small_disk / "g.sqlite3",
-            "TABLE_TOKEN": AUTH["Authorization"].split()[1],
-            "BOXCHECK_PATH": small_disk / "box.json",
-        }
-    )
+    app = make_app(db_path=small_disk / "g.sqlite3", table_token=AUTH["Authorization"].split()[1], boxcheck_path=small_disk / "box.json")
     client = app.test_client()
     assert client.post("/api/games", json={"players": ["red", "blue"]}, headers=AUTH).status_code == 201
     accepted = 0
@@ -95,10 +90,10 @@ def test_a_full_disk_answers_507_in_words_and_loses_nothing(small_disk: Path) ->
     action = client.get("/api/legal").get_json()["actions"][0]
     r = client.post("/api/actions", json=action, headers=AUTH)
     assert r.status_code == 200 and r.get_json()["seq"] == accepted + 1
-    table_service(app).store.close()
-    reopened = create_app({"DB_PATH": small_disk / "g.sqlite3", "BOXCHECK_PATH": small_disk / "b"})
+    runtime_of(app).close()
+    reopened = make_app(db_path=small_disk / "g.sqlite3", boxcheck_path=small_disk / "b")
     assert reopened.test_client().get("/api/state").get_json()["seq"] == accepted + 1
-    table_service(reopened).store.close()
+    runtime_of(reopened).close()
 
 
 def _serve(db: Path) -> subprocess.CompletedProcess[str]:
@@ -117,13 +112,13 @@ def test_serve_on_a_read_only_database_says_so_in_one_line(tmp_path: Path) -> No
     where = tmp_path / "ro"
     _mount_tmpfs(where, "4m")
     try:
-        app = create_app({"DB_PATH": where / "g.sqlite3", "BOXCHECK_PATH": where / "b.json"})
+        app = make_app(db_path=where / "g.sqlite3", boxcheck_path=where / "b.json")
         app.test_client().post(
             "/api/games",
             json={"players": ["red", "blue"]},
-            headers={"Authorization": f"Bearer {app.config['TABLE_TOKEN']}"},
+            headers={"Authorization": f"Bearer {runtime_of(app).service.table_token}"},
         )
-        table_service(app).store.close()
+        runtime_of(app).close()
         remount = subprocess.run(["mount", "-o", "remount,ro", str(where)], capture_output=True)
         if remount.returncode != 0:
             pytest.skip(f"cannot remount read-only: {remount.stderr!r}")
@@ -149,8 +144,8 @@ def test_serve_on_a_database_path_that_cannot_exist_says_so(tmp_path: Path) -> N
 def test_serve_on_a_database_this_user_cannot_write_exits_with_one_line(tmp_path: Path) -> None:
     """Mode 0444 and a user that is not allowed past it (root without CAP_DAC_OVERRIDE, as
     the service user would be): one line, exit 2, and no -wal/-shm made read-only."""
-    app = create_app({"DB_PATH": tmp_path / "g.sqlite3", "BOXCHECK_PATH": tmp_path / "b.json"})
-    table_service(app).store.close()
+    app = make_app(db_path=tmp_path / "g.sqlite3", boxcheck_path=tmp_path / "b.json")
+    runtime_of(app).close()
     for extra in tmp_path.glob("g.sqlite3-*"):
         extra.unlink()
     (tmp_path / "g.sqlite3").chmod(0o444)
@@ -171,8 +166,7 @@ def test_serve_on_a_database_this_user_cannot_write_exits_with_one_line(tmp_path
 
 def test_tag_enrolment_on_a_full_disk_answers_507(small_disk: Path) -> None:
     token = AUTH["Authorization"].split()[1]
-    app = create_app({"DB_PATH": small_disk / "g.sqlite3", "TABLE_TOKEN": token,
-                      "BOXCHECK_PATH": small_disk / "box.json"})
+    app = make_app(db_path=small_disk / "g.sqlite3", table_token=token, boxcheck_path=small_disk / "box.json")
     client = app.test_client()
     filler = _fill(small_disk)
     try:
@@ -185,4 +179,4 @@ def test_tag_enrolment_on_a_full_disk_answers_507(small_disk: Path) -> None:
         assert 507 in answers
     finally:
         filler.unlink()
-        table_service(app).store.close()
+        runtime_of(app).close()

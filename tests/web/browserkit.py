@@ -1,18 +1,17 @@
-"""Helpers for the real-browser tests: the app under waitress on 127.0.0.1, opening a page
-that records script errors, and clicking legal options. The fixtures that use them
+"""Helpers for the real-browser tests: the app served as in production on 127.0.0.1,
+opening a page that records script errors, and clicking legal options. The fixtures that use them
 (``server``, ``browser``, ``shots``) are in ``conftest.py``."""
 
 from __future__ import annotations
 
 import json
-import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
-from waitress import wasyncore
+from appkit import Served, bound_socket, make_app
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-dev-shm-usage"]
@@ -32,58 +31,22 @@ def needs_playwright() -> Any:
     return pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 
-class Waitress:
-    """A WSGI app under waitress on 127.0.0.1, in a thread; `url`. `close` stops it and
-    closes every connection still open (a browser's live stream), so none is left to the
-    garbage collector: its "unclosed socket" warning would fail whichever test runs then."""
-
-    def __init__(self, app: Any, threads: int = 32) -> None:
-        import waitress
-
-        self.server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
-        self.url = f"http://127.0.0.1:{self.server.effective_port}"  # type: ignore[union-attr]
-        self.closing = False
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        try:
-            self.server.run()
-        except OSError:
-            # closing the listening socket under the running loop (a stream still open
-            # pulls the loop's trigger) may end the loop with EBADF: expected while closing
-            if not self.closing:
-                raise
-
-    def close(self) -> None:
-        self.closing = True
-        self.server.close()
-        self.server.task_dispatcher.shutdown(timeout=3)  # type: ignore[union-attr]
-        self.thread.join(timeout=5)
-        wasyncore.close_all(self.server._map, ignore_all=True)
-
-
 class Server:
-    """The app under waitress in a thread; `url`, and JSON helpers that use the real API."""
+    """The app served as in production (`Served`) in a thread; `url`, and JSON helpers
+    that use the real API."""
 
     def __init__(self, db: Path) -> None:
-        from web import create_app, table_service
+        from web import runtime_of
 
-        # short keep-alives: a stream notices a closed browser soon, so shutdown is quick
-        self.app = create_app(
-            {
-                "DB_PATH": db,
-                "BOXCHECK_PATH": str(db.with_name("boxcheck.json")),
-                "TABLE_TOKEN": TOKEN,
-                "SSE_KEEPALIVE": 0.3,
-            }
-        )
-        self.service = table_service(self.app)
-        self.served = Waitress(self.app)
-        self.url = self.served.url
+        sock, url = bound_socket()
         # links for phones: given explicitly here (a loopback address is otherwise replaced
         # by the host's LAN address, where this test server does not listen)
-        self.app.config["PUBLIC_URL"] = self.url
+        self.app = make_app(db_path=db, boxcheck_path=db.with_name("boxcheck.json"),
+                            table_token=TOKEN, public_url=url)
+        self.runtime = runtime_of(self.app)
+        self.service = self.runtime.service
+        self.served = Served(self.app, sock)
+        self.url = self.served.url
 
     def get(self, path: str) -> Any:
         with urllib.request.urlopen(self.url + path, timeout=5) as r:
@@ -100,7 +63,7 @@ class Server:
 
     def close(self) -> None:
         self.served.close()
-        self.service.store.close()
+        self.runtime.close()
 
 
 def open_page(browser: Any, url: str, viewport: dict[str, int] = TABLET) -> Any:

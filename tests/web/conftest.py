@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from appkit import make_app
 from flask import Flask
 from flask.testing import FlaskClient
 
-from web import create_app, table_service
+from web import runtime_of
 
 TOKEN = "pages-test-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -20,16 +21,9 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
-    app = create_app(
-        {
-            "DB_PATH": tmp_path / "games.sqlite3",
-            "BOXCHECK_PATH": str(tmp_path / "boxcheck.json"),  # not the host's answers
-            "TABLE_TOKEN": TOKEN,
-            "TESTING": True,
-        }
-    )
+    app = make_app(db_path=tmp_path / "games.sqlite3", boxcheck_path=tmp_path / "boxcheck.json", table_token=TOKEN)
     yield app
-    table_service(app).store.close()
+    runtime_of(app).close()
 
 
 @pytest.fixture
@@ -45,7 +39,7 @@ def auth() -> dict[str, str]:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Any]:
-    """The app under waitress on 127.0.0.1 (`browserkit.Server`)."""
+    """The app under uvicorn on 127.0.0.1 (`browserkit.Server`)."""
     from browserkit import Server
 
     s = Server(tmp_path / "games.sqlite3")

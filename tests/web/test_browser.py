@@ -1,5 +1,5 @@
 """A real browser (Debian's Chromium driven by Playwright) plays through the pages against a
-real waitress server on 127.0.0.1: new game, customer tiles and the green-bag virtual draw,
+real server (uvicorn, as `companion serve` runs it) on 127.0.0.1: new game, customer tiles and the green-bag virtual draw,
 several actions, a refusal, a stale button, undo with confirmation, the private view, and
 the scoreboard following live. Screenshots at tablet and phone sizes go to a temporary
 folder (``VILLAGE_SCREENSHOTS=docs/screenshots`` writes them there instead)."""

@@ -1,6 +1,6 @@
 """A discrepancy seen by a running camera, in a real browser: the runtime watches a folder of
 rendered frames (``companion serve --camera FOLDER``) through the real camera adapter and
-the real reconciler, behind a real waitress server. The frames show the game's table with
+the real reconciler, behind a real server (uvicorn, as `companion serve` runs it). The frames show the game's table with
 cubes on two action spaces that no legal action puts there, so a discrepancy is raised;
 on the play page its card shows, for each differing region, the camera's crop of that
 region (``/api/camera/crop.png?region=R``), loaded, and cut from the frame at that region."""
@@ -19,11 +19,12 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from browserkit import BROWSER, PHONE, TABLET, TOKEN, Waitress, needs_playwright, open_page
+from browserkit import BROWSER, PHONE, TABLET, TOKEN, Served, needs_playwright, open_page
 
 import companion.village as v
 from companion.reconcile.camera_game import table_view
 from companion.runtime import Runtime
+from companion.settings import Settings
 from companion.village.picture import picture
 from vision.layout import load
 from vision.render import Scene, render
@@ -44,11 +45,9 @@ def served(tmp_path: Path) -> Iterator[tuple[Runtime, str, Path]]:
     from web import create_app
 
     folder = tmp_path / "frames"
-    rt = Runtime({"DB_PATH": tmp_path / "g.sqlite3", "TABLE_TOKEN": TOKEN,
-                  "BOXCHECK_PATH": str(tmp_path / "boxcheck.json"), "SSE_KEEPALIVE": 0.3,
-                  "CAMERA": str(folder)})
+    rt = Runtime(Settings(db_path=tmp_path / "g.sqlite3", table_token=TOKEN, boxcheck_path=tmp_path / "boxcheck.json", camera=str(folder)))
     rt.start()
-    served = Waitress(create_app(rt), threads=16)
+    served = Served(create_app(rt))
     yield rt, served.url, folder
     served.close()
     rt.close()

@@ -1,6 +1,6 @@
 """The pages redraw from the live events alone: while another tablet plays, the play page,
 the scoreboard and the mass page follow each event without asking for ``/api/state`` or
-``/api/legal`` again (Chromium against a real waitress server); after the stream
+``/api/legal`` again (Chromium against a real server (uvicorn, as `companion serve` runs it)); after the stream
 reconnects they do ask once."""
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from browserkit import BROWSER, PHONE, TOKEN, Server, needs_playwright, open_pag
 from test_browser_game import assert_plain
 
 from companion.village.modules.module_data import shipped_values
+from web import runtime_of
 
 pytestmark = BROWSER
 needs_playwright()
@@ -50,7 +51,7 @@ def test_a_round_with_a_voyage_and_a_goal_claim(server: Server, browser: Any, sh
         box.click("#save-boxes")
     box.locator("section[data-key='port.sea']").wait_for()  # the page reloaded with the box
     box.wait_for_load_state()  # and all of it is there
-    assert server.app.config["BOXES_OWNED"] == ["port", "life_goals"]
+    assert runtime_of(server.app).boxes.boxes_answer == ("port", "life_goals")
     assert "Life goals" in box.locator("section[data-key='goals.prestige'] h2").inner_text()
     assert_plain(box, "box check with the Port and Life goals boxes")
     silver = {goal: {} for goal in shipped_values("life_goals")["goals.silver.items"]}

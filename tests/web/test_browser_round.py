@@ -1,4 +1,4 @@
-"""Real-browser tests (Debian's Chromium, Playwright, waitress on 127.0.0.1) of the green bag
+"""Real-browser tests (Debian's Chromium, Playwright, uvicorn on 127.0.0.1) of the green bag
 after a reload and by hand, and of a whole round played through the pages up to the mass
 and the next round's green bag."""
 

@@ -1,5 +1,5 @@
 """The sensing panel in a real browser: a runtime with the real reconciler behind a real
-waitress server; camera observations and taps go in, and on the play page a proposal
+server (uvicorn); camera observations and taps go in, and on the play page a proposal
 appears (and is undone), a prompt appears and is answered with one tap, and a discrepancy
 appears and is closed with "I will fix the board"."""
 
@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import BROWSER, TOKEN, Waitress, needs_playwright, open_page
+from browserkit import BROWSER, TOKEN, Served, needs_playwright, open_page
 
 import companion.village as v
 from companion.reconcile.observations import CubeCounts, Observation, TagTapped, ZoneSnapshot
 from companion.runtime import Runtime
+from companion.settings import Settings
 from companion.village.picture import picture
 
 pytestmark = BROWSER
@@ -37,10 +38,9 @@ def frame(st: v.GameState, t: float) -> list[Observation]:
 def runtime(tmp_path: Path) -> Iterator[tuple[Runtime, str]]:
     from web import create_app
 
-    rt = Runtime({"DB_PATH": tmp_path / "g.sqlite3", "TABLE_TOKEN": TOKEN,
-                  "BOXCHECK_PATH": str(tmp_path / "boxcheck.json"), "SSE_KEEPALIVE": 0.3})
+    rt = Runtime(Settings(db_path=tmp_path / "g.sqlite3", table_token=TOKEN, boxcheck_path=tmp_path / "boxcheck.json"))
     rt.start()
-    served = Waitress(create_app(rt), threads=16)
+    served = Served(create_app(rt))
     yield rt, served.url
     served.close()
     rt.close()

@@ -22,6 +22,7 @@ from hub_support import PeerHub, SocatPair, wait_for
 
 from companion.reconcile.observations import Observation, PiecesGone, PiecesSeen
 from companion.sensors.serial_hub import SerialHub
+from web import runtime_of
 
 pytestmark = BROWSER
 sync_api = needs_playwright()
@@ -33,10 +34,10 @@ class Hubs:
     the server's `RunningSensors`; `moves` records the piece observations."""
 
     def __init__(self, server: Server, tmp_path: Path) -> None:
-        registry = server.app.extensions["tags"]
+        registry = runtime_of(server.app).registry
         registry.enrol(UID_RED, "red-1a")
         registry.enrol(UID_MONK, "monk-2")
-        running = server.app.extensions["sensors"]
+        running = runtime_of(server.app).running
         self.obs: list[Observation] = []
         self.lock = threading.Lock()
         running.subscribe(self._record)

@@ -13,6 +13,7 @@ from browserkit import BROWSER, TOKEN, Server, open_page
 from vision.layout import load
 from vision.render import Scene, render
 from vision.table import TableView
+from web import runtime_of
 
 pytestmark = BROWSER
 
@@ -22,7 +23,7 @@ def test_drag_a_region_and_it_is_saved(server: Server, browser: Any, shots: Path
     frames = tmp_path / "frames"
     frames.mkdir()
     cv2.imwrite(str(frames / "a.png"), render(load(), TableView(), Scene(seed=1)).image)
-    server.app.config["CAMERA_SOURCE"] = str(frames)
+    server.runtime.settings = server.runtime.settings.with_(camera_source=str(frames))
     page = open_page(browser, server.url + f"/calibrate#token={TOKEN}")
     region = page.locator('.cal-region[data-key="space:harvest"]')
     region.wait_for()
@@ -36,7 +37,7 @@ def test_drag_a_region_and_it_is_saved(server: Server, browser: Any, shots: Path
     page.mouse.move(box["x"] + 30 + 10 * k, box["y"] + 30 + 5 * k, steps=4)
     page.mouse.up()
     page.wait_for_function("document.getElementById('cal-steps').textContent.includes('moved')")
-    saved = json.loads(Path(server.app.config["DB_PATH"]).with_suffix(".camera.json")
+    saved = json.loads(Path(runtime_of(server.app).store.path).with_suffix(".camera.json")
                        .read_text())
     harvest = next(r for r in saved["layout"]["boards"]["main"]["regions"]
                    if r["name"] == "space:harvest")

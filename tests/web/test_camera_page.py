@@ -14,6 +14,7 @@ from tests.web.conftest import AUTH
 from vision.layout import load
 from vision.render import Scene, render
 from vision.table import TableView, from_dict
+from web import runtime_of
 
 
 @pytest.fixture
@@ -22,7 +23,8 @@ def camera_app(app: Flask, tmp_path: Path) -> Flask:
     frames.mkdir()
     layout = load()
     cv2.imwrite(str(frames / "a.png"), render(layout, TableView(), Scene(seed=1)).image)
-    app.config["CAMERA_SOURCE"] = str(frames)
+    rt = runtime_of(app)
+    rt.settings = rt.settings.with_(camera_source=str(frames))
     return app
 
 
@@ -89,6 +91,6 @@ def test_frames_come_from_the_running_camera(app: Flask) -> None:
     image = render(layout, TableView(), Scene(seed=4)).image
     adapter = CameraAdapter(lambda: SimSource(lambda n: image), lambda o: None)
     adapter.step()
-    app.extensions["camera"] = adapter
+    runtime_of(app).adapters.append(adapter)
     res = app.test_client().get("/api/camera/rectified.png?board=farm:blue", headers=AUTH)
     assert res.status_code == 200 and res.data.startswith(b"\x89PNG")

@@ -9,9 +9,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from appkit import make_app
 from flask.testing import FlaskClient
 
 from companion.village.data import items_with_overlay
+from web import runtime_of
 from web.pages import box_check_rows, setup_rows
 
 TOKEN = "pages-test-token"  # the conftest's app token
@@ -167,13 +169,10 @@ def test_box_check_is_a_form_per_value_unverified_first(client: FlaskClient) -> 
 
 
 def test_box_check_honours_an_overlay(tmp_path: Path) -> None:
-    from web import create_app, table_service
 
     answers = tmp_path / "boxcheck.json"
     answers.write_text(json.dumps({"time_track.length": 12}))
-    app = create_app(
-        {"DB_PATH": tmp_path / "g.sqlite3", "TABLE_TOKEN": TOKEN, "BOXCHECK_PATH": str(answers)}
-    )
+    app = make_app(db_path=tmp_path / "g.sqlite3", table_token=TOKEN, boxcheck_path=str(answers))
     try:
         html = app.test_client().get("/boxcheck").get_data(as_text=True)
         row = re.search(
@@ -184,7 +183,7 @@ def test_box_check_honours_an_overlay(tmp_path: Path) -> None:
         assert 'value="12"' in row.group(2)
         assert "checked by you" in row.group(2)
     finally:
-        table_service(app).store.close()
+        runtime_of(app).close()
 
 
 def test_new_game_shows_setup_values_for_each_count(client: FlaskClient) -> None:
