@@ -13,9 +13,9 @@ from companion import serve
 
 def _replay(args: argparse.Namespace) -> int:
     from companion import village as v
-    from companion.render import render
     from companion.store.errors import RecordError
     from companion.store.record import parse_record
+    from companion.transcript import render
 
     try:
         header, actions = parse_record(Path(args.file).read_text("utf-8"))
@@ -43,7 +43,7 @@ def _modules(text: str) -> tuple[str, ...]:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from companion.simulate import simulate
+    from companion.sim.random_games import simulate
 
     result = simulate(
         args.games,
@@ -65,7 +65,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from companion.bench import bench
+    from companion.bench.engine import bench
 
     result = bench(args.seconds, args.seed, _modules(args.modules))
     if args.json:
@@ -127,7 +127,7 @@ def _boxcheck(args: argparse.Namespace) -> int:
 
 
 def _reconcile_bench(args: argparse.Namespace) -> int:
-    from companion.reconcile import bench as rbench
+    from companion.bench import reconcile as rbench
 
     try:
         print(rbench.main(args.games, args.seed, args.setup, args.noise, args.json,

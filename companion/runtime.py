@@ -32,10 +32,17 @@ from typing import Any
 import companion.village as v
 from companion.boxcheck import BoxAnswers
 from companion.reconcile.observations import Health, Observation, to_json
-from companion.reconcile.reconciler import Closed, Outcome, Reconciler, Refused
+from companion.reconcile.reconciler import (
+    Closed,
+    Discrepancy,
+    Outcome,
+    Prompt,
+    Reconciler,
+    Refused,
+)
 from companion.sensors import Adapter, Emit
-from companion.sensors.registry import TagRegistry
 from companion.sensors.running import RunningSensors
+from companion.sensors.tag_registry import TagRegistry
 from companion.settings import Settings
 from companion.store import EventStore
 from companion.table import TableService
@@ -232,7 +239,7 @@ class Runtime:
         self._camera_demo: Any = None
         try:
             if self.settings.demo and self.settings.camera == "sim":
-                from companion.reconcile.live import camera_demo
+                from companion.demo.sensing_table import camera_demo
 
                 self._camera_demo, camera = camera_demo(self)
                 self.adapters.append(camera)
@@ -265,12 +272,12 @@ class Runtime:
             if self._camera_demo is not None:
                 self._demo = self._camera_demo
             elif self.settings.sensors == "sim":
-                from companion.reconcile.live import LiveSimTable
+                from companion.demo.sensing_table import LiveSimTable
 
                 self._demo = LiveSimTable(self, self.settings.sim_setup,
                                           self.settings.sim_noise)
             else:
-                from companion.table.demo import DemoTable
+                from companion.demo.table import DemoTable
 
                 self._demo = DemoTable(self.service, interval=self.settings.demo_interval)
             self._demo.start()
@@ -355,6 +362,21 @@ class Runtime:
                 raise Refused(str(exc)) from exc
             self.reconciler.reject(self.service.state(), actions)
             return seq
+
+    def observe(self, obs: Observation) -> None:
+        """A device's observation: to the health panel and the reconciler (as an adapter's
+        ``emit``)."""
+        self.running.observe(obs)
+
+    def open_questions(self) -> tuple[Prompt | None, Discrepancy | None]:
+        """The reconciler's open prompt and discrepancy (read under its lock)."""
+        with self._rec_lock:
+            return self.reconciler.prompt, self.reconciler.discrepancy
+
+    def entered(self) -> int:
+        """How many actions of the current game are in effect (0 without a game)."""
+        game_id = self.service.current_game_id
+        return 0 if game_id is None else len(self.store.effective_actions(game_id))
 
     def evidence(self, game_id: int) -> list[JSON]:
         """The observations behind each sensor-made action of a game, by seq (read from the

@@ -66,7 +66,7 @@ class Settings:
     table_token: str | None = None
     """The table token; None: generated (`companion.table.tokens`)."""
     demo: bool = False
-    """A game plays itself (`companion.table.demo`, or the simulated table with sensors)."""
+    """A game plays itself (`companion.demo.table`, or the simulated table with sensors)."""
     demo_interval: float = DEMO_SECONDS
     """Seconds between two demo actions."""
     sensors: Literal["none", "sim"] = "none"

@@ -21,7 +21,8 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from companion.sensors.registry import (
+from companion.sensors.running import RunningSensors
+from companion.sensors.tag_registry import (
     COLOURS,
     PIECES,
     Enrolment,
@@ -31,7 +32,6 @@ from companion.sensors.registry import (
     normalise_uid,
     piece_label,
 )
-from companion.sensors.running import RunningSensors
 from web.access import has_table_token, require_table_token, runtime
 from web.errors import ApiError
 from web.inputs import json_object

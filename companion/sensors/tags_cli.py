@@ -5,7 +5,7 @@
     companion tags list | export FILE | import FILE | retire UID
 
 Every command takes ``--db`` (default: the service's games database), where the registry
-lives beside the games (``companion.sensors.registry``).
+lives beside the games (``companion.sensors.tag_registry``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from companion.reconcile.observations import (
     to_json,
 )
 from companion.sensors import Adapter, Emit
-from companion.sensors.registry import (
+from companion.sensors.serial_hub import SerialHub, TagEvent
+from companion.sensors.tag_registry import (
     COLOURS,
     PIECES,
     Enrolment,
@@ -40,7 +41,6 @@ from companion.sensors.registry import (
     piece_label,
     pieces_of,
 )
-from companion.sensors.serial_hub import SerialHub, TagEvent
 
 __all__ = ["SourceError", "add_parser", "open_sources"]
 

@@ -1,3 +1,2 @@
-"""Clients for tests and benchmarks, outside the service: a raw-socket SSE client
-(`sse`), a crowd of hundreds of them (`crowd`) and the table benchmark (`bench`,
-``python -m companion.tools.bench``)."""
+"""Tools for the people who work on the companion: the layers of the code read from its
+imports (``python -m companion.tools.layers``)."""

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from companion import village as v
-from companion.simulate import random_game
+from companion.sim.random_games import random_game
 
 
 def game_states(seed: int, players: int = 3) -> list[tuple[v.GameState, dict[str, Any]]]:

@@ -12,8 +12,7 @@ import pytest
 from reconcile_kit import game_states, run
 
 from companion import village as v
-from companion.reconcile.bench import run as bench_run
-from companion.reconcile.links import MemoryLink
+from companion.bench.reconcile import run as bench_run
 from companion.reconcile.observations import (
     CubeCounts,
     ItemCounts,
@@ -25,7 +24,8 @@ from companion.reconcile.observations import (
     ZoneSnapshot,
 )
 from companion.reconcile.reconciler import Prompt, Reconciler
-from companion.reconcile.simulator import equivalent, hub_zones, random_truth
+from companion.sim.memory_link import MemoryLink
+from companion.sim.table import equivalent, hub_zones, random_truth
 from companion.village import zones
 from companion.village.picture import ITEM_ORDER, picture
 

@@ -23,7 +23,7 @@ from companion.reconcile.observations import (
     TagTapped,
 )
 from companion.reconcile.reconciler import Reconciler
-from companion.reconcile.simulator import (
+from companion.sim.table import (
     NOISE,
     VISION_BENCH,
     Counts,
@@ -51,7 +51,7 @@ def observations(setup: str, noise: str, n: int = 160, seed: int = 3) -> list[Ob
     """What the setup's sensors report over the first ``n`` actions of a game."""
     header, truth = random_truth(3, random.Random(seed), "purposeful")
     truth = truth[:n]
-    import companion.reconcile.simulator as sim
+    import companion.sim.table as sim
 
     kept: list[Recorder] = []
 

@@ -1,14 +1,14 @@
 """A recorded game seen only by the rendered camera: real renderer, camera adapter, vision
-reader and reconciler (``companion.reconcile.camera_game``)."""
+reader and reconciler (``companion.sim.camera_game``)."""
 
 from __future__ import annotations
 
 import cv2
 import pytest
 
-from companion.reconcile.camera_game import load_record, play
 from companion.reconcile.observations import CubeCounts, Observation, Occluded
 from companion.sensors.camera import CameraAdapter
+from companion.sim.camera_game import load_record, play
 from vision.layout import load
 from vision.render import Scene, on_table, render
 from vision.sources import SimSource
@@ -40,7 +40,7 @@ def test_first_rounds_of_a_golden_game_through_the_rendered_camera() -> None:
 def test_four_rounds_of_a_golden_game_through_the_rendered_camera() -> None:
     """The first 118 of the two-player record's 290 actions (its first three rounds and the
     fourth fill of the board, ~1,300 frames; 43 s in one run on the shared machine). The whole
-    game: ``python -m companion.reconcile.camera_game``."""
+    game: ``python -m companion.sim.camera_game``."""
     header, truth = load_record("two-players")
     game = play(header, truth[:118])
     _check(game, sum(1 for a in truth[:118] if a["type"] != "reveal_customers"))

@@ -9,7 +9,6 @@ import pytest
 from reconcile_kit import game_states, run
 
 from companion import village as v
-from companion.reconcile.links import MemoryLink
 from companion.reconcile.observations import (
     CubeCounts,
     Observation,
@@ -20,7 +19,8 @@ from companion.reconcile.observations import (
     ZoneSnapshot,
 )
 from companion.reconcile.reconciler import Discrepancy, Prompt, Proposal, Reconciler
-from companion.reconcile.simulator import equivalent
+from companion.sim.memory_link import MemoryLink
+from companion.sim.table import equivalent
 from companion.village.picture import CUBE_ORDER, picture
 
 

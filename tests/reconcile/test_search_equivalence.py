@@ -26,7 +26,7 @@ from companion.reconcile.search import (
     _options,
     involved,
 )
-from companion.reconcile.simulator import (
+from companion.sim.table import (
     NOISE,
     SETUPS,
     camera_regions,

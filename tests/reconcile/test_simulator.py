@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from companion.reconcile.simulator import NOISE, SETUPS, play, random_truth
+from companion.sim.table import NOISE, SETUPS, play, random_truth
 
 
 @pytest.fixture(scope="module")

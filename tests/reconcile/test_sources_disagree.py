@@ -8,9 +8,9 @@ from typing import Any
 from reconcile_kit import run
 
 from companion import village as v
-from companion.reconcile.links import MemoryLink
 from companion.reconcile.observations import ZoneSnapshot
 from companion.reconcile.reconciler import Prompt, Proposal, Reconciler
+from companion.sim.memory_link import MemoryLink
 from companion.village.picture import picture
 
 

@@ -10,7 +10,7 @@ import sys
 
 def test_the_hub_benchmark_counts_every_line() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "companion.sensors.hub_bench", "--lines", "60", "--burst", "600"],
+        [sys.executable, "-m", "companion.bench.hub", "--lines", "60", "--burst", "600"],
         capture_output=True, text=True, timeout=120, check=True,
     ).stdout
     assert "(socat pty, 60/60 lines" in out, out
@@ -21,7 +21,7 @@ def test_the_hub_benchmark_counts_every_line() -> None:
 def test_the_firmware_benchmark_prints_simulated_latencies() -> None:
     """The firmware image in simavr: placements timed on the AVR's clock, a crowd reported."""
     out = subprocess.run(
-        [sys.executable, "-m", "companion.sensors.hub_firmware_bench", "--samples", "5",
+        [sys.executable, "-m", "companion.bench.hub_firmware", "--samples", "5",
          "--crowd", "3"],
         capture_output=True, text=True, timeout=300, check=True,
     ).stdout
@@ -37,7 +37,7 @@ def test_the_firmware_benchmark_prints_simulated_latencies() -> None:
 def test_end_to_end_starts_at_the_placement() -> None:
     """--end-to-end measures the firmware first, then the path to the live feed."""
     out = subprocess.run(
-        [sys.executable, "-m", "companion.sensors.hub_bench", "--end-to-end", "--samples", "3"],
+        [sys.executable, "-m", "companion.bench.hub", "--end-to-end", "--samples", "3"],
         capture_output=True, text=True, timeout=300, check=True,
     ).stdout
     assert "placement -> SEEN line (firmware in simavr" in out and "(3/3 births" in out, out

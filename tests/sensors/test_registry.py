@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.sensors.registry import (
+from companion.sensors.tag_registry import (
     PIECES,
     Enrolment,
     TagError,

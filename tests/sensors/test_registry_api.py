@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.reconcile.observations import Health, TagTapped
-from companion.sensors.registry import TagRegistry
+from companion.sensors.tag_registry import TagRegistry
 from web import runtime_of
 
 TOKEN = "tags-test-token"

@@ -18,7 +18,7 @@ import pytest
 from pcscdkit import READER_0, READER_1, Pcscd
 from vcard import VirtualTag
 
-from companion.sensors.registry import TagRegistry
+from companion.sensors.tag_registry import TagRegistry
 
 REPO = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}

@@ -1,9 +1,9 @@
 """Nobody without a token can lock the table out: a real ``companion serve`` under each attack
-of `companion.tools.siege`, the table playing meanwhile.
+of `companion.bench.siege`, the table playing meanwhile.
 
 The bounds here are loose on purpose (a busy CI machine): they tell "the table plays" from
 "the table is locked out" (before the connection guard: seconds, or no answer at all). The
-figures themselves come from ``python -m companion.tools.siege`` (docs/service.md).
+figures themselves come from ``python -m companion.bench.siege`` (docs/service.md).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from servicekit import ServerProcess
 
-from companion.tools import siege
+from companion.bench import siege
 
 pytestmark = pytest.mark.slow
 

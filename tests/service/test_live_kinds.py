@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
+from companion.bench.sse import SSEClient, SSEEvent
 from companion.runtime import Runtime
 from companion.settings import FeedLimits, Settings
-from companion.tools.sse import SSEClient, SSEEvent
 from web import create_app
 from web.asgi import make_asgi
 

@@ -1,7 +1,7 @@
 """The live feed of a real server process under load: 500 streams with churn while a client
 plays, vanished clients released, caps per address answered 503, the table never blocked.
 
-Loose bounds only: the figures belong to ``python -m companion.tools.bench --clients 500``.
+Loose bounds only: the figures belong to ``python -m companion.bench.service --clients 500``.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from servicekit import AUTH, ServerProcess
 
-from companion.tools.bench import check_delivery
-from companion.tools.crowd import Crowd, raise_file_limit
-from companion.tools.sse import SSEClient
+from companion.bench.crowd import Crowd, raise_file_limit
+from companion.bench.service import check_delivery
+from companion.bench.sse import SSEClient
 
 
 def _counts(pid: int) -> tuple[int, int]:

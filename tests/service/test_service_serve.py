@@ -13,7 +13,7 @@ import pytest
 from servicekit import REPO, ServerProcess
 
 from companion import addresses, serve
-from companion.tools.sse import SSEClient
+from companion.bench.sse import SSEClient
 
 
 def test_options_and_defaults() -> None:

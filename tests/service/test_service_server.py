@@ -17,9 +17,9 @@ import pytest
 from servicekit import AUTH, ServerProcess
 
 import companion.village as v
+from companion.bench.sse import SSEClient
 from companion.store import EventStore
 from companion.table.service import engine_action
-from companion.tools.sse import SSEClient
 
 
 class Http:

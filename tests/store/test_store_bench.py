@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.store import bench
+from companion.bench import store as bench
 
 
 def test_bench_prints_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,7 +13,7 @@ from hypothesis import strategies as hs
 
 from companion import village as v
 from companion.bags import draw_with_rng
-from companion.simulate import random_game
+from companion.sim.random_games import random_game
 from companion.village import data
 from companion.village.actions import ACTION_TYPES, FIELD_NAMES
 from companion.village.invariants import violations

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.render import render
-from companion.simulate import random_game
+from companion.sim.random_games import random_game
 from companion.store.record import format_record, parse_record
+from companion.transcript import render
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 SCRIPTS: dict[str, tuple[int, int, tuple[str, ...], str]] = {

@@ -15,7 +15,7 @@ from test_port import fragment_values
 
 from companion import village as v
 from companion.bags import draw_with_rng
-from companion.simulate import random_game
+from companion.sim.random_games import random_game
 from companion.village import data as board_data
 from companion.village import options
 from companion.village.errors import IllegalAction

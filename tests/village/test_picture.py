@@ -8,7 +8,7 @@ import random
 import pytest
 
 from companion import village as v
-from companion.simulate import random_game
+from companion.sim.random_games import random_game
 from companion.village import zones
 from companion.village.picture import picture, regions_of
 

@@ -22,9 +22,9 @@ import pytest
 from browserkit import BROWSER, PHONE, TABLET, TOKEN, Served, needs_playwright, open_page
 
 import companion.village as v
-from companion.reconcile.camera_game import table_view
 from companion.runtime import Runtime
 from companion.settings import Settings
+from companion.sim.camera_game import table_view
 from companion.village.picture import picture
 from vision.layout import load
 from vision.render import Scene, render

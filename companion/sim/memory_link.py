@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion import village as v
-
-from .reconciler import Refused
+from companion.reconcile.reconciler import Refused
 
 
 class MemoryLink:

@@ -16,30 +16,50 @@ import logging
 import random
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import companion.village as v
 from companion.bags import draw_with_rng
+from companion.reconcile.observations import Health, Observation
+from companion.reconcile.reconciler import Discrepancy, Prompt, Refused, UnknownOpen
+from companion.sim.table import FRAME, NOISE, Counts, SimTable, equivalent
+from companion.table import TableService
 from companion.table.errors import TableError
-
-from .observations import Health, Observation
-from .reconciler import Refused, UnknownOpen
-from .simulator import FRAME, NOISE, Counts, SimTable, equivalent
-
-if TYPE_CHECKING:
-    from companion.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
 PLAYERS = (("red", "yellow", "blue"), ("red", "blue"))
 
 
-class _Emit:
-    def __init__(self, runtime: Runtime) -> None:
-        self.runtime = runtime
+class SensingHost(Protocol):
+    """What the sensing demo needs of the process it runs in (`companion.runtime.Runtime`
+    is one): the table service, a way in for observations, the open questions, answers."""
+
+    @property
+    def service(self) -> TableService: ...
+
+    def emit(self, obs: Observation) -> None:
+        """Hand an observation to the reconciler (as a device would)."""
 
     def observe(self, obs: Observation) -> None:
-        self.runtime.emit(obs)
+        """Hand a device's observation to the health panel and the reconciler."""
+
+    def open_questions(self) -> tuple[Prompt | None, Discrepancy | None]:
+        """The reconciler's open prompt and discrepancy, read under its lock."""
+
+    def answer(self, prompt_id: int, choice: int) -> list[dict[str, Any]]:
+        """Answer an open prompt. Raises UnknownOpen, IndexError, Refused."""
+
+    def entered(self) -> int:
+        """How many actions of the current game are in effect (0 without a game)."""
+
+
+class _Emit:
+    def __init__(self, host: SensingHost) -> None:
+        self.host = host
+
+    def observe(self, obs: Observation) -> None:
+        self.host.emit(obs)
 
 
 class PictureSource:
@@ -84,14 +104,14 @@ class PictureSource:
         return None
 
 
-def camera_demo(runtime: Runtime) -> tuple[LiveSimTable, Any]:
+def camera_demo(host: SensingHost) -> tuple[LiveSimTable, Any]:
     """The demo of ``--demo --camera sim``: a `LiveSimTable` whose players tap members on the
     pad and enter on the tablet what no sensor sees, and a real `CameraAdapter` watching the
-    rendered table (its observations go through ``runtime.running`` like any device's)."""
+    rendered table (its observations go through ``host.observe`` like any device's)."""
     from companion.sensors.camera import CameraAdapter
 
-    demo = LiveSimTable(runtime, setup="pad", noise="none")
-    camera = CameraAdapter(lambda: PictureSource(demo.truth), runtime.running.observe,
+    demo = LiveSimTable(host, setup="pad", noise="none")
+    camera = CameraAdapter(lambda: PictureSource(demo.truth), host.observe,
                            name="camera:sim", settle_s=0.4)
     return demo, camera
 
@@ -99,9 +119,9 @@ def camera_demo(runtime: Runtime) -> tuple[LiveSimTable, Any]:
 class LiveSimTable:
     """Plays on a simulated table every ``move`` seconds; answers after ``patience``."""
 
-    def __init__(self, runtime: Runtime, setup: str = "hub+camera", noise: str = "ordinary",
+    def __init__(self, host: SensingHost, setup: str = "hub+camera", noise: str = "ordinary",
                  move: float = 1.5, patience: float = 4.0, seed: int | None = None) -> None:
-        self.runtime, self.setup, self.noise = runtime, setup, NOISE[noise]
+        self.host, self.setup, self.noise = host, setup, NOISE[noise]
         self.move, self.patience = move, patience
         self.rng = random.Random(seed)
         self._stop = threading.Event()
@@ -126,7 +146,7 @@ class LiveSimTable:
     # -- the players ---------------------------------------------------------------------
 
     def _run(self) -> None:
-        self.runtime.emit(Health("sim:" + self.setup, time.monotonic(), device="sim:" +
+        self.host.emit(Health("sim:" + self.setup, time.monotonic(), device="sim:" +
                                  self.setup, state="up", detail=f"simulated {self.setup}"))
         while not self._stop.is_set():
             try:
@@ -136,11 +156,11 @@ class LiveSimTable:
                 self._stop.wait(2.0)
 
     def _game(self) -> None:
-        svc = self.runtime.service
+        svc = self.host.service
         svc.new_game(list(self.rng.choice(PLAYERS)), label="demo (simulated sensors)")
         truth = svc.state()
         actions: list[dict[str, Any]] = []
-        sim = SimTable(self.setup, self.noise, self.rng, truth, _Emit(self.runtime),  # type: ignore[arg-type]
+        sim = SimTable(self.setup, self.noise, self.rng, truth, _Emit(self.host),  # type: ignore[arg-type]
                        self.counts)
         sim.start(time.monotonic())
         self._sim = sim
@@ -158,8 +178,7 @@ class LiveSimTable:
             actions.append(a)
             if a["type"] == "reveal_customers":
                 self._enter(a, len(actions) - 1)
-                sim.truth = truth
-                sim.shown = sim._regions(truth)
+                sim.show(truth)
                 continue
             sim.move(time.monotonic(), truth, [a])
             self._wait(sim, actions)
@@ -176,8 +195,7 @@ class LiveSimTable:
                 sim.frame(now)
                 next_frame = now + FRAME
             sim.flush(now)
-            rec = self.runtime.reconciler
-            p, d = rec.prompt, rec.discrepancy
+            p, d = self.host.open_questions()
             if p is not None and time.monotonic() - self._seen(p.id) > self.patience:
                 self._answer(p, actions)
             if d is not None and time.monotonic() - self._seen(d.id) > self.patience:
@@ -191,20 +209,18 @@ class LiveSimTable:
 
     def _answer(self, p: Any, actions: list[dict[str, Any]]) -> None:
         done = self._done()
-        st = self.runtime.service.state()
+        st = self.host.service.state()
         for k, cand in enumerate(p.candidates):
             true = actions[done: done + len(cand)]
             if len(true) == len(cand) and all(
                 equivalent(st, a, b) for a, b in zip(cand, true, strict=True)
             ):
                 with contextlib.suppress(UnknownOpen, IndexError, Refused):
-                    self.runtime.answer(p.id, k)
+                    self.host.answer(p.id, k)
                 return
 
     def _done(self) -> int:
-        svc = self.runtime.service
-        gid = svc.current_game_id
-        return len(svc.store.effective_actions(gid)) if gid is not None else 0
+        return self.host.entered()
 
     def _catch_up(self, actions: list[dict[str, Any]], upto: int) -> None:
         while (done := self._done()) < upto and not self._stop.is_set():
@@ -213,7 +229,7 @@ class LiveSimTable:
     def _enter(self, action: dict[str, Any], index: int) -> None:
         if self._done() != index:
             return
-        svc = self.runtime.service
+        svc = self.host.service
         try:
             svc.submit(action, "tablet", svc.seq())
         except (TableError, v.RulesError) as exc:

@@ -1,6 +1,6 @@
 """Benchmark: the hub firmware's own latency and capacity, in simulated time.
 
-    python -m companion.sensors.hub_firmware_bench [--board uno|mega] [--readers N]
+    python -m companion.bench.hub_firmware [--board uno|mega] [--readers N]
         [--samples N] [--crowd N [N ...]]
 
 Builds the firmware image (``make`` in ``firmware/``, ``READERS=N`` if given) and the
@@ -191,7 +191,7 @@ def _pct(xs: list[float], q: float) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m companion.sensors.hub_firmware_bench")
+    ap = argparse.ArgumentParser(prog="python -m companion.bench.hub_firmware")
     ap.add_argument("--board", choices=sorted(MCU), default="uno")
     ap.add_argument("--readers", type=int, default=None, help="build with READERS=N")
     ap.add_argument("--samples", type=int, default=40)

@@ -18,7 +18,7 @@ Unlike the simulator's link, :class:`CameraLink` applies what was submitted: an 
 is not the true one (up to interchangeable figures) stays applied, so the game drifts from
 its record and the final state shows it.
 
-``python -m companion.reconcile.camera_game [--game two-players] [--actions N] [--json]``
+``python -m companion.sim.camera_game [--game two-players] [--actions N] [--json]``
 prints the counts and the time per frame.
 """
 
@@ -36,17 +36,16 @@ import cv2
 import numpy as np
 
 from companion import village as v
+from companion.reconcile.observations import CubeCounts, MarkerCell, Observation
+from companion.reconcile.reconciler import Discrepancy, Prompt, Reconciler
 from companion.sensors.camera import CameraAdapter
+from companion.sim.table import Counts, SimLink, equivalent
 from companion.village import parse_action
 from companion.village.picture import picture, regions_of
 from vision.layout import Layout, load
 from vision.render import Scene, on_table, render
 from vision.sources import SimSource
 from vision.table import TableView, from_dict
-
-from .observations import CubeCounts, MarkerCell, Observation
-from .reconciler import Discrepancy, Prompt, Reconciler
-from .simulator import Counts, SimLink, equivalent
 
 FPS = 5.0  # camera frames per second (simulated time)
 MOVE_FRAMES = 14  # frames per move: the hand, then the table settling (2.8 s)
@@ -320,7 +319,7 @@ def _region(name: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m companion.reconcile.camera_game",
+    p = argparse.ArgumentParser(prog="python -m companion.sim.camera_game",
                                 description=__doc__.split("\n")[0])
     p.add_argument("--game", default="two-players", help="golden record name or a path")
     p.add_argument("--actions", type=int, default=0, help="only the first N actions (0: all)")

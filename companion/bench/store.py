@@ -1,6 +1,6 @@
 """Measure the event store on this machine's disk.
 
-    python -m companion.store.bench --events 2000
+    python -m companion.bench.store --events 2000
 
 Appends ``--events`` events to a fresh game (every ``--undo-every``-th one an undo), each
 committed with ``synchronous=FULL`` as in production, then times reading the game back.
@@ -86,7 +86,7 @@ def run(db: Path, events: int, undo_every: int) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse arguments, run the benchmark, print its JSON; return the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m companion.store.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m companion.bench.store", description=__doc__)
     parser.add_argument("--events", type=int, default=2000, help="events to append (2000)")
     parser.add_argument(
         "--undo-every", type=int, default=25, help="make every Nth event an undo (25; 0: none)"

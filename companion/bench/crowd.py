@@ -13,8 +13,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from companion.bench.sse import SSEClient
 from companion.table.limits import raise_file_limit
-from companion.tools.sse import SSEClient
 
 __all__ = ["Crowd", "Member", "loopback_address", "raise_file_limit"]
 

@@ -1,7 +1,7 @@
 """Benchmark: serial line written → observation emitted by the serial hub adapter.
 
-    python -m companion.sensors.hub_bench [--lines N] [--interval-ms MS] [--burst N]
-    python -m companion.sensors.hub_bench --end-to-end [--samples N] [--settle S] [--no-firmware]
+    python -m companion.bench.hub [--lines N] [--interval-ms MS] [--burst N]
+    python -m companion.bench.hub --end-to-end [--samples N] [--settle S] [--no-firmware]
 
 A socat pseudo-terminal pair stands for the USB cable; a peer writes checksummed ``SEEN``
 / ``GONE`` lines as the firmware would, the real `SerialHub` reads the other end. Prints
@@ -49,7 +49,7 @@ def _percentile(xs: list[float], q: float) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m companion.sensors.hub_bench")
+    ap = argparse.ArgumentParser(prog="python -m companion.bench.hub")
     ap.add_argument("--lines", type=int, default=2000, help="lines timed one by one")
     ap.add_argument("--interval-ms", type=float, default=2.0, help="pause between them")
     ap.add_argument("--burst", type=int, default=20000, help="lines for the throughput run")
@@ -206,7 +206,7 @@ def end_to_end(samples: int, settle: float, firmware: bool = True) -> int:
 
     hub_ms: list[float] = []
     if firmware:
-        from companion.sensors.hub_firmware_bench import placement_latencies
+        from companion.bench.hub_firmware import placement_latencies
 
         hub_ms = placement_latencies(samples)[0]
     uids = {"red-1a": "04A1B2C3D4E5F6", "red-1b": "11223344", "red-1c": "04C1C2C3C4C5C6",

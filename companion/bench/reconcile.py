@@ -15,7 +15,7 @@ import random
 import time
 from typing import Any
 
-from .simulator import NOISE, SETUPS, Counts, play, random_truth
+from companion.sim.table import NOISE, SETUPS, Counts, play, random_truth
 
 
 def _pct(values: list[float], q: float) -> float:

@@ -1,8 +1,8 @@
 """The table under siege from its own Wi-Fi: does it keep playing?
 
-    python -m companion.tools.siege                 # every scenario, full size, a table
-    python -m companion.tools.siege --json          # the same as JSON
-    python -m companion.tools.siege --only idle,header --scale 0.25
+    python -m companion.bench.siege                 # every scenario, full size, a table
+    python -m companion.bench.siege --json          # the same as JSON
+    python -m companion.bench.siege --only idle,header --scale 0.25
 
 Each scenario starts a real ``companion serve`` (loopback, a fresh database, a 2-player
 game), starts an attack from loopback addresses other than the table's, then plays the
@@ -40,9 +40,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from companion.store import EventStore
-from companion.table import TableService
-from companion.tools.bench import (
+from companion.bench.crowd import raise_file_limit
+from companion.bench.service import (
     TOKEN,
     _Client,
     _free_port,
@@ -51,8 +50,9 @@ from companion.tools.bench import (
     _start_server,
     _stop,
 )
-from companion.tools.crowd import raise_file_limit
-from companion.tools.sse import SSEClient
+from companion.bench.sse import SSEClient
+from companion.store import EventStore
+from companion.table import TableService
 
 TABLE = "127.0.0.1"
 SCENARIOS = ("idle", "slow", "header", "streams", "catch_up", "slow_readers")
@@ -350,7 +350,7 @@ def run_scenario(name: str, scale: float = 1.0, actions: int = 40) -> dict[str, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m companion.tools.siege",
+    parser = argparse.ArgumentParser(prog="python -m companion.bench.siege",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--only", default=",".join(SCENARIOS),
                         help=f"comma-separated scenarios (default: all of {', '.join(SCENARIOS)})")

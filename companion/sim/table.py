@@ -33,10 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import village as v
-from companion.village import zones
-from companion.village.picture import CUBE_ORDER, ITEM_ORDER, RegionValue, picture
-
-from .observations import (
+from companion.reconcile.observations import (
     CubeCounts,
     ItemCounts,
     MarkerCell,
@@ -47,7 +44,9 @@ from .observations import (
     TagTapped,
     ZoneSnapshot,
 )
-from .reconciler import Discrepancy, Prompt, Proposal, Reconciler, Refused
+from companion.reconcile.reconciler import Discrepancy, Prompt, Proposal, Reconciler, Refused
+from companion.village import zones
+from companion.village.picture import CUBE_ORDER, ITEM_ORDER, RegionValue, picture
 
 SETUPS = ("pad", "hub", "camera", "hub+camera", "camera-ideal")
 FRAME = 0.2  # seconds between camera frames (a 5 fps camera)
@@ -277,6 +276,12 @@ class SimTable:
 
     def _ids(self, st: v.GameState) -> dict[str, frozenset[str]]:
         return picture(st).pieces
+
+    def show(self, truth: v.GameState) -> None:
+        """The table is now ``truth`` and every sensor sees it so (what no sensor watches
+        changed: customer tiles turned up)."""
+        self.truth = truth
+        self.shown = self._regions(truth)
 
     def _regions(self, st: v.GameState) -> dict[str, RegionValue]:
         reg = picture(st).regions()
@@ -743,14 +748,14 @@ def random_truth(players: int, rng: random.Random,
     (no skip, pass or done while anything else is possible, no well used for a space
     whose action cannot be done). Raises ValueError for another ``play``."""
     if play == "random":
-        from companion.simulate import random_game
+        from companion.sim.random_games import random_game
 
         game = random_game(players, rng, check=False)
         return game.header, game.actions
     if play != "purposeful":
         raise ValueError(f"unknown play {play!r}; known: {', '.join(PLAYS)}")
     from companion.bags import draw_with_rng
-    from companion.simulate import MAX_ACTIONS
+    from companion.sim.random_games import MAX_ACTIONS
     from companion.village.vocabulary import Color
 
     header = v.make_header([c.value for c in list(Color)[:players]])

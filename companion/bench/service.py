@@ -1,7 +1,7 @@
 """Benchmark of the table service; prints one JSON object.
 
-    python -m companion.tools.bench [--actions 1000] [--restart-events 2000]
-    python -m companion.tools.bench --clients 500 [--crowd-actions 200] [--churn 10]
+    python -m companion.bench.service [--actions 1000] [--restart-events 2000]
+    python -m companion.bench.service --clients 500 [--crowd-actions 200] [--churn 10]
 
 With ``--clients N``, the live-feed load instead (`bench_crowd`): N streams open from
 distinct loopback addresses while one client plays legal actions, another loads pages and
@@ -39,11 +39,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion.bench.crowd import Crowd, Member
+from companion.bench.sse import SSEClient
 from companion.store import EventStore
 from companion.table.limits import raise_file_limit
 from companion.table.service import TableService
-from companion.tools.crowd import Crowd, Member
-from companion.tools.sse import SSEClient
 
 TOKEN = "bench-token"
 
@@ -354,7 +354,7 @@ def bench_restart(n_events: int, workdir: Path) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmarks and print their JSON."""
-    parser = argparse.ArgumentParser(prog="python -m companion.tools.bench")
+    parser = argparse.ArgumentParser(prog="python -m companion.bench.service")
     parser.add_argument("--actions", type=int, default=1000)
     parser.add_argument("--restart-events", type=int, default=2000)
     parser.add_argument("--clients", type=int, default=0, help="run the live-feed load instead")

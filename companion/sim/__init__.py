@@ -1,0 +1,4 @@
+"""Simulators: a table played by simulated people and seen by simulated sensors
+(`table`), random legal games (`random_games`), a game seen through the rendered camera
+(`camera_game`), an engine state standing in for the table service (`memory_link`).
+They use the product; the product never imports them."""
