@@ -1,17 +1,15 @@
 """The process in one place: store, table service, sensors, reconciler and demo.
 
     rt = Runtime({"DB_PATH": path, "TABLE_TOKEN": token, "SENSORS": "sim", "DEMO": True})
-    rt.start()          # threads: listener worker, reconciler, adapters, demo
+    rt.start()          # threads: reconciler, adapters, demo
     app = create_app(rt)
     ...
     rt.close()          # every thread stopped, devices released, the store closed
 
-Listener calls (``add_listener``) run on one worker thread fed by a queue, so a slow
-listener never holds up a write. Sensor observations go through another queue to the
-reconciler thread, which ticks it ten times a second; its outcomes (proposals, prompts,
-discrepancies, closings) and sensor health go through a `SensingFeed` onto the live feed
-(``/api/events``, as named events without id); a page that connects gets the ones still
-open.
+Sensor observations go through a queue to the reconciler thread, which ticks it ten times
+a second; its outcomes (proposals, prompts, discrepancies, closings) and sensor health go
+through a `SensingFeed` onto the live feed (``/api/events``, as named events without id); a
+page that connects gets the ones still open.
 """
 
 from __future__ import annotations
@@ -215,8 +213,6 @@ class Runtime:
         self.link = ServiceLink(self.service)
         self._rec_lock = threading.RLock()
         self.reconciler = Reconciler(self.link, listener=self._outcome)
-        self._listeners: list[Callable[[Notice], None]] = []
-        self._notices: queue.Queue[Notice | None] = queue.Queue()
         self._inbox: queue.Queue[Observation | None] = queue.Queue()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -244,7 +240,6 @@ class Runtime:
         for adapter in self.adapters:
             self.running.add(adapter)
         self.reconciler.covered = covered_zones(self.adapters)
-        self.service.add_listener(self._notices.put)
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -253,7 +248,6 @@ class Runtime:
         if self._started:
             return
         self._started = True
-        self._spawn("runtime-listeners", self._listener_loop)
         self._spawn("runtime-reconciler", self._reconciler_loop)
         for adapter in self.adapters:
             try:
@@ -289,7 +283,6 @@ class Runtime:
                 adapter.close()
             except Exception:
                 log.exception("closing adapter %s failed", getattr(adapter, "name", adapter))
-        self._notices.put(None)
         self._inbox.put(None)
         for t in self._threads:
             t.join(5.0)
@@ -313,10 +306,6 @@ class Runtime:
         self.close()
 
     # -- what others call ----------------------------------------------------------------
-
-    def add_listener(self, listener: Callable[[Notice], None]) -> None:
-        """``listener(notice)`` after each change, on the listener worker thread."""
-        self._listeners.append(listener)
 
     def emit(self, obs: Observation) -> None:
         """The adapters' ``emit``: an observation for the reconciler (thread-safe)."""
@@ -375,17 +364,6 @@ class Runtime:
         t = threading.Thread(target=target, name=name, daemon=True)
         self._threads.append(t)
         t.start()
-
-    def _listener_loop(self) -> None:
-        while True:
-            notice = self._notices.get()
-            if notice is None:
-                return
-            for listener in list(self._listeners):
-                try:
-                    listener(notice)
-                except Exception:
-                    log.exception("listener failed")
 
     def _reconciler_loop(self) -> None:
         last_tick = 0.0

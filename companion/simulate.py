@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from dataclasses import dataclass, field
@@ -116,6 +115,3 @@ def simulate(
         "violation_examples": examples[:10],
     }
 
-
-def main_json(result: dict[str, Any]) -> str:
-    return json.dumps(result, indent=1)

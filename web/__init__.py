@@ -8,8 +8,6 @@ module exists and exposes ``bp``.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import logging
 import sqlite3
 import tempfile
@@ -102,10 +100,9 @@ def create_app(config: dict[str, Any] | Any | None = None) -> Flask:
     from web import zones  # which reader is which zone: /readers and /api/zones
 
     app.register_blueprint(zones.bp)
-    if importlib.util.find_spec("web.pages") is not None:
-        pages = importlib.import_module("web.pages")
-        if hasattr(pages, "bp"):
-            app.register_blueprint(pages.bp)
+    from web import pages  # the tablet's and the phones' pages
+
+    app.register_blueprint(pages.bp)
     from web import camera  # the camera calibration page (OpenCV loads only when used)
 
     app.register_blueprint(camera.bp)

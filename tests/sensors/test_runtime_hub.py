@@ -50,7 +50,7 @@ def test_hub_in_simavr_to_an_action_on_the_live_feed(uno_elf: Any, tmp_path: Pat
                 rt.registry.enrol(uid, piece)
             take = _game_with_family_take(rt)
             notices: list[Notice] = []
-            rt.add_listener(notices.append)
+            rt.service.add_listener(notices.append)
             rt.start()
             hub = rt.adapters[0]
             assert wait_for(lambda: hub.health().state in ("up", "degraded"), 15)
