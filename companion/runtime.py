@@ -153,7 +153,8 @@ def build_adapters(config: dict[str, Any], emit: Emit,
     ports = list(config.get("SERIAL") or [])
     if ports:
         from companion.sensors import zone_config
-        from companion.sensors.serial_hub import SerialHub, ZoneMap
+        from companion.sensors.serial_hub import SerialHub
+        from companion.sensors.zone_map import ZoneMap
 
         zones_file = config.get("ZONES")
         if zones_file is None and zone_config.default_path(db).exists():
@@ -192,7 +193,7 @@ class Runtime:
     web app shows) and to the reconciler; tag UIDs are looked up in ``registry``.
 
     Raises what `EventStore` raises for a database it cannot open, OSError or
-    `companion.sensors.serial_hub.ZoneMapError` for a zone map it cannot use,
+    `companion.sensors.zone_map.ZoneMapError` for a zone map it cannot use,
     `vision.calibration.CalibrationError` for a camera calibration file that is not one.
     """
 

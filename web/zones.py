@@ -22,7 +22,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from companion.reconcile.observations import to_json as obs_json
 from companion.sensors import zone_config
-from companion.sensors.serial_hub import ZoneMap, ZoneMapError
+from companion.sensors.zone_map import ZoneMap, ZoneMapError
 from web.api import ApiError, api_error
 
 __all__ = ["bp", "zone_file"]

@@ -111,7 +111,7 @@ def test_no_device_the_service_runs_and_the_panel_says_so(tmp_path: Path) -> Non
 
 
 def test_a_zone_map_that_is_not_one_is_refused(tmp_path: Path) -> None:
-    from companion.sensors.serial_hub import ZoneMapError
+    from companion.sensors.zone_map import ZoneMapError
 
     zones = tmp_path / "z.json"
     zones.write_text('{"default": {"x": "farm:red"}}')
