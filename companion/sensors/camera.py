@@ -208,7 +208,8 @@ class CameraAdapter:
     def _change_state(self, state: CameraState, why: str = "") -> None:
         """The one way the state changes: logged, and a Health observation sent at once."""
         if state != self.state:
-            log.info("%s: %s -> %s%s", self.name, self.state, state, f" ({why})" if why else "")
+            log.log(logging.WARNING if state is LOST else logging.INFO, "%s: %s -> %s%s",
+                    self.name, self.state, state, f" ({why})" if why else "")
             self.state = state
             self._health(force=True)
 

@@ -353,9 +353,10 @@ class PcscPad:
         (`_publish_health` sends a Health observation if what it shows changed)."""
         with self._lock:
             old, self._link, self._link_detail = self._link, link, detail
-        if old != link:
-            log.info("tap pad %s: %s -> %s%s", self.name, old, link,
-                     f" ({detail})" if detail else "")
+        if old != link:  # pcscd lost while watching is worth a warning
+            lost = old is PadLink.WATCHING and detail != "closed"
+            log.log(logging.WARNING if lost else logging.INFO, "tap pad %s: %s -> %s%s",
+                    self.name, old, link, f" ({detail})" if detail else "")
         self._publish_health()
 
     def _health_locked(self) -> Health:

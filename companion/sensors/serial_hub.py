@@ -289,8 +289,9 @@ class SerialHub:
         panel told (`_emit_health` sends a Health observation if what it shows changed)."""
         with self._lock:
             old, self.state = self.state, state
-        if old != state:
-            log.info("%s: %s -> %s%s", self._device(), old, state, f" ({why})" if why else "")
+        if old != state:  # a lost link is worth a warning: a hub unplugged mid-game
+            log.log(logging.WARNING if state is LOST else logging.INFO, "%s: %s -> %s%s",
+                    self._device(), old, state, f" ({why})" if why else "")
         self._emit_health()
 
     def _emit_health(self) -> None:
