@@ -1,17 +1,15 @@
 """The process in one place: store, table service, sensors, reconciler and demo.
 
     rt = Runtime(Settings(db_path=path, table_token=token, sensors="sim", demo=True))
-    rt.start()          # threads: listener worker, reconciler, adapters, demo
+    rt.start()          # threads: reconciler, adapters, demo
     app = create_app(rt)
     ...
     rt.close()          # every thread stopped, devices released, the store closed
 
-Listener calls (``add_listener``) run on one worker thread fed by a queue, so a slow
-listener never holds up a write. Sensor observations go through another queue to the
-reconciler thread, which ticks it ten times a second; its outcomes (proposals, prompts,
-discrepancies, closings) and sensor health go through a `SensingFeed` onto the live feed
-(``/api/events``, as named events without id); a page that connects gets the ones still
-open.
+Sensor observations go through a queue to the reconciler thread, which ticks it ten times
+a second; its outcomes (proposals, prompts, discrepancies, closings) and sensor health go
+through a `SensingFeed` onto the live feed (``/api/events``, as named events without id); a
+page that connects gets the ones still open.
 """
 
 from __future__ import annotations
@@ -164,7 +162,8 @@ def build_adapters(settings: Settings, emit: Emit,
         adapters.append(PcscPad(emit, lookup, name="pad"))
     if settings.serial:
         from companion.sensors import zone_config
-        from companion.sensors.serial_hub import SerialHub, ZoneMap
+        from companion.sensors.serial_hub import SerialHub
+        from companion.sensors.zone_map import ZoneMap
 
         zones_file = settings.zones
         if zones_file is None and zone_config.default_path(db).exists():
@@ -196,12 +195,12 @@ class Runtime:
     generated when not given). With ``demo``, ``sensors="sim"`` plays the demo on a
     simulated table seen through ``sim_setup``/``sim_noise`` and the real reconciler, and
     ``camera="sim"`` renders the demo table's true state for the real camera adapter
-    (`companion.reconcile.live.camera_demo`). Every observation
+    (`companion.demo.sensing_table.camera_demo`). Every observation
     goes to ``running`` (the health panel and the taps for enrolment, the same object the
     web app shows) and to the reconciler; tag UIDs are looked up in ``registry``.
 
     Raises what `EventStore` raises for a database it cannot open, OSError or
-    `companion.sensors.serial_hub.ZoneMapError` for a zone map it cannot use,
+    `companion.sensors.zone_map.ZoneMapError` for a zone map it cannot use,
     `vision.calibration.CalibrationError` for a camera calibration file that is not one.
     """
 
@@ -223,8 +222,6 @@ class Runtime:
         self.link = ServiceLink(self.service)
         self._rec_lock = threading.RLock()
         self.reconciler = Reconciler(self.link, listener=self._outcome)
-        self._listeners: list[Callable[[Notice], None]] = []
-        self._notices: queue.Queue[Notice | None] = queue.Queue()
         self._inbox: queue.Queue[Observation | None] = queue.Queue()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -252,7 +249,6 @@ class Runtime:
         for adapter in self.adapters:
             self.running.add(adapter)
         self.reconciler.covered = covered_zones(self.adapters)
-        self.service.add_listener(self._notices.put)
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -261,7 +257,6 @@ class Runtime:
         if self._started:
             return
         self._started = True
-        self._spawn("runtime-listeners", self._listener_loop)
         self._spawn("runtime-reconciler", self._reconciler_loop)
         for adapter in self.adapters:
             try:
@@ -297,7 +292,6 @@ class Runtime:
                 adapter.close()
             except Exception:
                 log.exception("closing adapter %s failed", getattr(adapter, "name", adapter))
-        self._notices.put(None)
         self._inbox.put(None)
         for t in self._threads:
             t.join(5.0)
@@ -321,10 +315,6 @@ class Runtime:
         self.close()
 
     # -- what others call ----------------------------------------------------------------
-
-    def add_listener(self, listener: Callable[[Notice], None]) -> None:
-        """``listener(notice)`` after each change, on the listener worker thread."""
-        self._listeners.append(listener)
 
     def emit(self, obs: Observation) -> None:
         """The adapters' ``emit``: an observation for the reconciler (thread-safe)."""
@@ -398,17 +388,6 @@ class Runtime:
         t = threading.Thread(target=target, name=name, daemon=True)
         self._threads.append(t)
         t.start()
-
-    def _listener_loop(self) -> None:
-        while True:
-            notice = self._notices.get()
-            if notice is None:
-                return
-            for listener in list(self._listeners):
-                try:
-                    listener(notice)
-                except Exception:
-                    log.exception("listener failed")
 
     def _reconciler_loop(self) -> None:
         last_tick = 0.0

@@ -22,7 +22,7 @@ from flask import Blueprint, Response, jsonify, render_template
 
 from companion.reconcile.observations import to_json as obs_json
 from companion.sensors import zone_config
-from companion.sensors.serial_hub import ZoneMap, ZoneMapError
+from companion.sensors.zone_map import ZoneMap, ZoneMapError
 from web.access import has_table_token, require_table_token, runtime
 from web.errors import ApiError
 from web.inputs import json_object

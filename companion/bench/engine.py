@@ -13,27 +13,30 @@ from typing import Any
 
 from companion import village as v
 from companion.bags import draw_with_rng
+from companion.sim import random_games as simulate
+
+
+def _pick(st: v.GameState, rng: random.Random) -> v.Action:
+    """As `companion.sim.random_games.random_legal`, without the record form (as python-chess)."""
+    spec = v.chance_spec(st)
+    if spec is not None:
+        return v.parse_action(draw_with_rng(spec, rng))
+    return rng.choice(v.legal_actions(st))
 
 
 def engine_steps(
     seconds: float, rng: random.Random, modules: tuple[str, ...] = ()
 ) -> tuple[int, float]:
-    steps = 0
+    played = 0
     start = time.perf_counter()
     board = v.load_board()
     game = 0
     while time.perf_counter() - start < seconds:
         st = v.new_game(["red", "yellow", "blue", "white"][: 2 + game % 3], board, modules=modules)
         game += 1
-        while st.phase != "over":
-            spec = v.chance_spec(st)
-            if spec is not None:
-                action = v.parse_action(draw_with_rng(spec, rng))
-            else:
-                action = rng.choice(v.legal_actions(st))
-            st = v.apply_unchecked(st, action)
-            steps += 1
-    return steps, time.perf_counter() - start
+        for _ in simulate.steps(st, _pick, rng, apply=v.apply_unchecked, limit=None):
+            played += 1
+    return played, time.perf_counter() - start
 
 
 def chess_steps(seconds: float, rng: random.Random) -> tuple[int, float]:

@@ -19,9 +19,9 @@ import time
 from typing import Any, Protocol
 
 import companion.village as v
-from companion.bags import draw_with_rng
 from companion.reconcile.observations import Health, Observation
 from companion.reconcile.reconciler import Discrepancy, Prompt, Refused, UnknownOpen
+from companion.sim.random_games import random_legal, steps
 from companion.sim.table import FRAME, NOISE, Counts, SimTable, equivalent
 from companion.table import TableService
 from companion.table.errors import TableError
@@ -164,17 +164,16 @@ class LiveSimTable:
                        self.counts)
         sim.start(time.monotonic())
         self._sim = sim
-        while truth.phase != "over" and not self._stop.is_set():
-            spec = v.chance_spec(truth)
-            if spec is not None:
-                a = draw_with_rng(spec, self.rng)
-            else:
-                a = self.rng.choice(v.legal_actions(truth)).to_json()
+        play = steps(truth, random_legal, self.rng, limit=None)
+        while not self._stop.is_set():
+            a, after = next(play, (None, truth))
+            if a is None:
+                break  # the game is over
             if a["type"] == "reveal_customers":
                 self._catch_up(actions, len(actions))
             else:
                 self._catch_up(actions, len(actions) - 2)
-            truth = v.apply(truth, a)
+            truth = after
             actions.append(a)
             if a["type"] == "reveal_customers":
                 self._enter(a, len(actions) - 1)

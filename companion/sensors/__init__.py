@@ -1,7 +1,10 @@
 """Sensor adapters: each turns one kind of device into observations.
 
-Every adapter is a small state machine (e.g. disconnected → opening → streaming → lost)
-running on its own thread, built with an ``emit`` callback that receives
+Every adapter is a small state machine (e.g. disconnected → opening → streaming → lost;
+an enum per adapter, changed by one function that logs the change, at WARNING when the
+device is lost, and tells the health panel) running on its own thread, trying its device
+again after a capped exponential back-off with jitter (`companion.sensors.backoff`),
+built with an ``emit`` callback that receives
 ``companion.reconcile.observations.Observation`` values, and follows the `Adapter`
 protocol below so the runtime can start, stop and watch any of them alike. Adapters never
 touch the game state (``docs/sensing.md``).

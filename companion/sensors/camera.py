@@ -1,9 +1,14 @@
 """The camera adapter: frames -> settled readings -> observations (``docs/vision.md``).
 
-A small state machine on its own thread::
+A small state machine on its own thread (`CameraState`, changed only by
+``_change_state``, which logs the change and tells the health panel)::
 
     no camera --open--> opening --board found--> calibrated --first settled reading-->
     streaming --frames stop--> lost --reopened--> opening …
+
+A camera that cannot be opened is tried again after a back-off
+(`companion.sensors.backoff`): ``reconnect_s``, doubling up to ``reconnect_cap_s``, each
+cut by up to 20 % at random; back to ``reconnect_s`` once a frame is read.
 
 Only settled, unoccluded regions are emitted (``vision.settle``): ``CubeCounts`` per cube
 region, ``MarkerCell`` per marker that moved, ``Occluded`` whenever the set of regions
@@ -14,9 +19,11 @@ frame cut around a region, for a discrepancy shown on the tablet.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
+from enum import StrEnum
 
 import cv2
 import numpy as np
@@ -29,9 +36,22 @@ from vision.settle import Commit, Settler
 from vision.sources import Source, SourceError
 
 from . import Emit
+from .backoff import Backoff
 
-NO_CAMERA, OPENING, CALIBRATED, STREAMING, LOST = (
-    "no camera", "opening", "calibrated", "streaming", "lost")
+log = logging.getLogger(__name__)
+
+
+class CameraState(StrEnum):
+    """The camera adapter's state (its words start the health panel's detail)."""
+
+    NO_CAMERA = "no camera"
+    OPENING = "opening"
+    CALIBRATED = "calibrated"
+    STREAMING = "streaming"
+    LOST = "lost"
+
+
+NO_CAMERA, OPENING, CALIBRATED, STREAMING, LOST = CameraState
 HEALTH_OF = {NO_CAMERA: "down", OPENING: "connecting", CALIBRATED: "connecting",
              STREAMING: "up", LOST: "down"}
 
@@ -42,22 +62,24 @@ class CameraAdapter:
     def __init__(self, source: Callable[[], Source], emit: Emit, name: str = "camera:0",
                  calibration: Calibration | None = None, settle_s: float = 0.6,
                  reconnect_s: float = 1.0, health_every_s: float = 5.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 reconnect_cap_s: float = 4.0) -> None:
         self.name = name
         self._make_source = source
         self._emit = emit
         self.calibration = calibration or default()
         self.settle_s = settle_s
         self.reconnect_s = reconnect_s
+        self.retry = Backoff(reconnect_s, max(reconnect_s, reconnect_cap_s))
         self.health_every_s = health_every_s
         self.clock = clock
-        self.state = NO_CAMERA
+        self.state: CameraState = NO_CAMERA
         self.errors = 0
         self._source: Source | None = None
         self._reader: BoardReader | None = None
         self._settler = Settler(settle_s)
         self._occluded: frozenset[str] = frozenset()
-        self._last_try = -1e9
+        self._next_try = -1e9  # clock time of the next attempt to open the camera
         self._last_health = -1e9
         self._frames: list[float] = []
         self._frame: np.ndarray | None = None
@@ -109,27 +131,30 @@ class CameraAdapter:
         """One turn of the machine; returns True if a frame was read."""
         now = self.clock()
         if self.state in (NO_CAMERA, LOST):
-            if now - self._last_try < self.reconnect_s:
+            if now < self._next_try:
                 return False
-            self._last_try = now
+            self._next_try = now + self.retry.next()
             source = self._make_source()
             try:
                 source.open()
             except SourceError as exc:
+                if str(exc) != self._detail:
+                    log.info("%s: %s; next try in %.1f s", self.name, exc, self._next_try - now)
                 self._detail = str(exc)
                 return False
             self._source = source
             self._reader = self.calibration.reader()
             self._settler = Settler(self.settle_s)
-            self._set(OPENING)
+            self._change_state(OPENING)
         assert self._source is not None and self._reader is not None
         frame = self._source.read()
         if frame is None:
             self.errors += 1
             self._release()
             self._frames.clear()
-            self._set(LOST)
+            self._change_state(LOST, "no frame")
             return False
+        self.retry.reset()
         self._frames.append(now)
         reading = self._reader.read(frame.image, frame.t)
         geometry = self._reader.tracker.geometry
@@ -148,7 +173,7 @@ class CameraAdapter:
             return True
         self._detail = ""
         if self.state == OPENING:
-            self._set(CALIBRATED)
+            self._change_state(CALIBRATED)
         commits = self._settler.feed(reading)
         # a region a hand has left stays reported occluded until it has settled again
         # (its new value committed, or its old one steady): until then what was committed
@@ -173,15 +198,18 @@ class CameraAdapter:
     def _emit_commits(self, commits: list[Commit]) -> None:
         for commit in commits:
             if self.state == CALIBRATED:
-                self._set(STREAMING)
+                self._change_state(STREAMING)
             if commit.kind == "cubes":
                 self._emit(CubeCounts(self.name, commit.t, commit.name, dict(commit.value)))
             else:
                 for colour, cell in sorted(commit.value.items()):
                     self._emit(MarkerCell(self.name, commit.t, commit.name, colour, cell))
 
-    def _set(self, state: str) -> None:
+    def _change_state(self, state: CameraState, why: str = "") -> None:
+        """The one way the state changes: logged, and a Health observation sent at once."""
         if state != self.state:
+            log.log(logging.WARNING if state is LOST else logging.INFO, "%s: %s -> %s%s",
+                    self.name, self.state, state, f" ({why})" if why else "")
             self.state = state
             self._health(force=True)
 

@@ -1,10 +1,14 @@
 """The tap pad: every PC/SC reader present (an ACR122U…), through pcscd and pyscard.
 
-One thread, one small state machine for the link to pcscd::
+One thread, one small state machine for the link to pcscd (`PadLink`, changed only by
+``_change_link``, which logs the change and tells the health panel)::
 
     connecting ──context made──▶ watching ──pcscd gone──▶ connecting
                                    │  ▲
                         readers changed (PnP notification, or the list every second)
+
+pcscd out of reach is tried again after a back-off (`companion.sensors.backoff`): 0.5 s,
+doubling up to 4 s, each cut by up to 20 % at random; back to 0.5 s once it answers.
 
 and per reader ``empty → present (UID read once, one TagTapped) → empty``. A tap is a card
 arriving on a reader: the UID is read with ``FF CA 00 00 00`` (GET DATA) and one
@@ -26,13 +30,15 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from types import ModuleType
 from typing import Any, Final
 
 from companion.reconcile.observations import Health, Observation, TagTapped
 from companion.sensors import Emit
+from companion.sensors.backoff import Backoff
 
-__all__ = ["GET_UID", "PNP_READER", "PcscPad", "ReaderState"]
+__all__ = ["GET_UID", "PNP_READER", "PadLink", "PcscPad", "ReaderState"]
 
 log = logging.getLogger(__name__)
 
@@ -40,10 +46,18 @@ GET_UID: Final = [0xFF, 0xCA, 0x00, 0x00, 0x00]
 PNP_READER: Final = "\\\\?PnP?\\Notification"
 WAIT_MS: Final = 250  # one SCardGetStatusChange; close() also cancels it
 RELIST_S: Final = 1.0  # list the readers again at least this often (no PnP support)
-RETRY_S: Final = 0.5  # between two attempts to reach pcscd
+RETRY_S: Final = 0.5  # between two attempts to reach pcscd, at first …
+RETRY_CAP_S: Final = 4.0  # … and at most
 RATE_WINDOW_S: Final = 10.0  # reads per second over this window
 READ_TRIES: Final = 3
 RETRY_READ_S: Final = 0.2
+
+
+class PadLink(StrEnum):
+    """The pad's link to pcscd (the ``link`` of each reader row)."""
+
+    CONNECTING = "connecting"
+    WATCHING = "watching"
 
 
 @dataclass
@@ -95,8 +109,9 @@ class PcscPad:
         self._thread: threading.Thread | None = None
         self._context: Any = None
         self._readers: dict[str, ReaderState] = {}
-        self._link = "connecting"  # connecting | watching
+        self._link = PadLink.CONNECTING
         self._link_detail = "looking for pcscd"
+        self.retry = Backoff(RETRY_S, RETRY_CAP_S)
         self._pnp_state = 0
         self._pnp = True  # pcscd answers the PnP pseudo-reader
         self._listed_at = 0.0
@@ -169,23 +184,24 @@ class PcscPad:
             self._publish_health()
         self._release()
         with self._lock:
-            self._link, self._link_detail = "connecting", "closed"
             self._readers.clear()
-        self._publish_health()
+        self._change_link(PadLink.CONNECTING, "closed")
 
     def _connect(self) -> None:
         s = self._scard
         assert s is not None
         hr, ctx = s.SCardEstablishContext(s.SCARD_SCOPE_USER)
         if hr != s.SCARD_S_SUCCESS:
-            self._set_link("connecting", f"pcscd not reachable ({_text(s, hr)}); retrying")
-            self._stop.wait(RETRY_S)
+            self._change_link(PadLink.CONNECTING,
+                              f"pcscd not reachable ({_text(s, hr)}); retrying")
+            self._stop.wait(self.retry.next())
             return
         self._context = ctx
         self._pnp_state = 0
         self._listed_at = 0.0
-        self._set_link("watching", "")
-        self._relist()
+        if self._relist():  # else lost again: still connecting
+            self.retry.reset()
+            self._change_link(PadLink.WATCHING, "")
 
     def _watch_once(self) -> None:
         s = self._scard
@@ -321,8 +337,8 @@ class PcscPad:
         with self._lock:
             self._errors += 1
             self._readers.clear()
-        self._set_link("connecting", why)
-        self._stop.wait(RETRY_S)
+        self._change_link(PadLink.CONNECTING, why)
+        self._stop.wait(self.retry.next())
 
     def _release(self) -> None:
         ctx, self._context = self._context, None
@@ -332,15 +348,22 @@ class PcscPad:
 
     # -- health ----------------------------------------------------------------------------
 
-    def _set_link(self, link: str, detail: str) -> None:
+    def _change_link(self, link: PadLink, detail: str) -> None:
+        """The one way the link changes: logged when it does, and the health panel told
+        (`_publish_health` sends a Health observation if what it shows changed)."""
         with self._lock:
-            self._link, self._link_detail = link, detail
+            old, self._link, self._link_detail = self._link, link, detail
+        if old != link:  # pcscd lost while watching is worth a warning
+            lost = old is PadLink.WATCHING and detail != "closed"
+            log.log(logging.WARNING if lost else logging.INFO, "tap pad %s: %s -> %s%s",
+                    self.name, old, link, f" ({detail})" if detail else "")
+        self._publish_health()
 
     def _health_locked(self) -> Health:
         now = time.monotonic()
         readers = list(self._readers.values())
         rate = round(sum(r.reads_per_s(now) for r in readers), 3)
-        if self._link != "watching":
+        if self._link is not PadLink.WATCHING:
             state, detail = "connecting", self._link_detail
         elif not readers:
             state, detail = "down", "no PC/SC reader present"

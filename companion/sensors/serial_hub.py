@@ -10,7 +10,7 @@ API (what ``companion tags listen --serial PORT`` and the runtime use)::
     hub.lines, hub.bad_lines, hub.gaps, hub.observations   # counters, readable any time
     hub.send("RATE 40")  # a command to the hub (PROTOCOL.md); hub.naks counts refusals
     hub.set_zones(zone_map)  # a new zone map while running (pieces on readers re-announced)
-    hub.state          # "disconnected" | "opening" | "hello" | "streaming" | "lost"
+    hub.state          # a HubLink: disconnected | opening | hello | streaming | lost
     hub.close()        # idempotent, returns within ~1 s
 
 - ``emit(obs)`` receives `PiecesSeen` / `PiecesGone` (``zone`` from the zone map,
@@ -20,92 +20,58 @@ API (what ``companion tags listen --serial PORT`` and the runtime use)::
 - ``on_tag(TagEvent)`` (optional) receives every debounced tag event with its reader and
   UID, for diagnostics such as ``tags listen``.
 - ``zones``: a `ZoneMap` (per hub id, from the JSON file ``hardware.md`` describes, see
-  `load_zone_map`) or a plain ``{reader index: zone}`` for whichever hub answers.
+  `companion.sensors.zone_config.load`) or a plain ``{reader index: zone}`` for whichever
+  hub answers.
 - Counters: ``lines`` every line received, ``bad_lines`` lines skipped (not ASCII, no or
   wrong checksum, bad fields, too long), ``gaps`` sequence breaks (the line is used, and
   the adapter asks the hub to replay what it sees), ``observations`` piece observations
   emitted.
 
-State machine: disconnected → opening → hello (port open, waiting for the hub's hello;
-the board may be resetting) → streaming (after ``START``; the hub replays present tags,
-then ``SYNC n``) → lost (read error, unplug or silence for ``link_timeout``) →
-disconnected → … reopened every ``retry_s``.
+State machine (`HubLink`, changed only by ``_change_state``, which logs the change and
+tells the health panel): disconnected → opening → hello (port open, waiting for the hub's
+hello; the board may be resetting) → streaming (after ``START``; the hub replays present
+tags, then ``SYNC n``) → lost (read error, unplug or silence for ``link_timeout``) →
+disconnected → … reopened after a back-off (`companion.sensors.backoff`): ``retry_s``,
+doubling up to ``retry_cap_s`` (1 s, so a replugged hub streams again within about 1.5 s),
+each cut by up to 20 % at random; back to ``retry_s`` once the hub has said hello. Port
+discovery lives in `companion.sensors.ports`, the zone map's format in
+`companion.sensors.zone_map`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import glob
-import json
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from enum import StrEnum
 from typing import Any
 
 from companion.reconcile.observations import Health, PiecesGone, PiecesSeen
 from companion.sensors import Emit
+from companion.sensors.backoff import Backoff
 from companion.sensors.hub_protocol import BadLine, HubLine, command, parse_line
+from companion.sensors.ports import ask_hello, candidate_ports, claim, release
+from companion.sensors.zone_map import ZoneMap
+
+log = logging.getLogger(__name__)
 
 Lookup = Callable[[str], str | None]
 
-DISCONNECTED, OPENING, HELLO, STREAMING, LOST = (
-    "disconnected", "opening", "hello", "streaming", "lost")
-UNMAPPED = "unmapped"
+
+class HubLink(StrEnum):
+    """The adapter's link to its hub (the words the reader-health panel shows)."""
+
+    DISCONNECTED = "disconnected"
+    OPENING = "opening"  # a port is open
+    HELLO = "hello"  # waiting for the hub's hello (the board may be resetting)
+    STREAMING = "streaming"  # after START: tag events flow
+    LOST = "lost"  # a read error, an unplug or silence ended the session
 
 
-class ZoneMapError(ValueError):
-    """A zone map file that is not one (see ``hardware.md``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ZoneMap:
-    """Reader → zone, per hub id; ``default`` applies to hubs the file does not list."""
-
-    hubs: Mapping[int, Mapping[int, str]]
-    default: Mapping[int, str]
-
-    def zone(self, hub_id: int | None, reader: int) -> str:
-        table = self.hubs.get(hub_id, self.default) if hub_id is not None else self.default
-        return table.get(reader, UNMAPPED)
-
-
-def parse_zone_map(data: Any) -> ZoneMap:
-    """``{"hubs": {"1": {"0": "farm:red", …}}, "default": {…}}`` → ZoneMap.
-
-    Raises ZoneMapError naming what is wrong."""
-    if not isinstance(data, Mapping) or set(data) - {"hubs", "default"}:
-        raise ZoneMapError('a zone map is {"hubs": {hub id: {reader: zone}}, "default": {…}}')
-
-    def table(t: Any, where: str) -> dict[int, str]:
-        if not isinstance(t, Mapping):
-            raise ZoneMapError(f"{where}: expected {{reader: zone}}")
-        out: dict[int, str] = {}
-        for k, v in t.items():
-            if not str(k).isdigit() or not isinstance(v, str) or not v:
-                raise ZoneMapError(f"{where}: {k!r}: {v!r} is not reader index: zone")
-            out[int(k)] = v
-        return out
-
-    hubs_raw = data.get("hubs", {})
-    if not isinstance(hubs_raw, Mapping):
-        raise ZoneMapError("hubs: expected {hub id: {reader: zone}}")
-    hubs: dict[int, dict[int, str]] = {}
-    for h, t in hubs_raw.items():
-        if not str(h).isdigit():
-            raise ZoneMapError(f"hubs: {h!r} is not a hub id")
-        hubs[int(h)] = table(t, f"hub {h}")
-    return ZoneMap(hubs, table(data.get("default", {}), "default"))
-
-
-def load_zone_map(path: str | Path) -> ZoneMap:
-    """Read a zone map JSON file; raises OSError, ZoneMapError."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ZoneMapError(f"{path}: not JSON: {exc}") from None
-    return parse_zone_map(data)
+DISCONNECTED, OPENING, HELLO, STREAMING, LOST = HubLink
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,23 +85,6 @@ class TagEvent:
     piece: str | None
     zone: str
     t: float
-
-
-def candidate_ports() -> list[str]:
-    """Serial ports that may hold a hub: USB serial adapters and CDC-ACM boards."""
-    ports: set[str] = set(glob.glob("/dev/ttyUSB*")) | set(glob.glob("/dev/ttyACM*"))
-    try:
-        from serial.tools import list_ports
-
-        ports |= {p.device for p in list_ports.comports() if p.vid is not None}
-    except ImportError:  # pragma: no cover - pyserial without tools
-        pass
-    return sorted(ports)
-
-
-# ports held by scanning adapters of this process
-_CLAIMED: set[str] = set()
-_CLAIMS_LOCK = threading.Lock()
 
 
 class _Reader:
@@ -169,6 +118,7 @@ class SerialHub:
         baudrate: int = 115200,
         candidates: Callable[[], Iterable[str]] = candidate_ports,
         retry_s: float = 0.1,
+        retry_cap_s: float = 1.0,
         hello_timeout: float = 4.0,
         link_timeout: float = 3.5,
         name: str | None = None,
@@ -184,10 +134,11 @@ class SerialHub:
         self.baudrate = baudrate
         self._candidates = candidates
         self.retry_s = retry_s
+        self.retry = Backoff(retry_s, max(retry_s, retry_cap_s))
         self.hello_timeout = hello_timeout
         self.link_timeout = link_timeout
         self.name = name or f"serial:{port or 'scan'}"
-        self.state = DISCONNECTED
+        self.state: HubLink = DISCONNECTED
         self.lines = self.bad_lines = self.gaps = self.observations = 0
         self.connects = 0
         self.naks = 0  # commands the hub refused (NAK lines)
@@ -333,9 +284,14 @@ class SerialHub:
     def _device(self) -> str:
         return f"hub:{self.hub_id}" if self.hub_id is not None else f"serial:{self.port or 'scan'}"
 
-    def _set_state(self, state: str) -> None:
+    def _change_state(self, state: HubLink, why: str = "") -> None:
+        """The one way the link's state changes: logged when it does, and the health
+        panel told (`_emit_health` sends a Health observation if what it shows changed)."""
         with self._lock:
-            self.state = state
+            old, self.state = self.state, state
+        if old != state:  # a lost link is worth a warning: a hub unplugged mid-game
+            log.log(logging.WARNING if state is LOST else logging.INFO, "%s: %s -> %s%s",
+                    self._device(), old, state, f" ({why})" if why else "")
         self._emit_health()
 
     def _emit_health(self) -> None:
@@ -350,7 +306,7 @@ class SerialHub:
             try:
                 self._open()
                 if self._serial is None:
-                    self._stop.wait(self.retry_s)
+                    self._wait_to_retry("no hub answers")
                     continue
                 self._session()
             except Exception as exc:  # a vanished device: anything pyserial/OS raises
@@ -359,9 +315,14 @@ class SerialHub:
             if self._scan:
                 self._release()
             if self.state != DISCONNECTED:
-                self._set_state(LOST)
-                self._set_state(DISCONNECTED)
-            self._stop.wait(self.retry_s)
+                self._change_state(LOST, self.last_error)
+                self._change_state(DISCONNECTED)
+            self._wait_to_retry(self.last_error)
+
+    def _wait_to_retry(self, why: str) -> None:
+        delay = self.retry.next()
+        log.debug("%s: %s; next try in %.2f s", self.name, why or "closed", delay)
+        self._stop.wait(delay)
 
     def _open(self) -> None:
         import serial
@@ -370,7 +331,7 @@ class SerialHub:
         for p in ports:
             if self._stop.is_set():
                 return
-            if self._scan and not self._claim(p):
+            if self._scan and not claim(p):
                 continue  # another adapter of this process holds it
             try:
                 ser = serial.Serial(p, self.baudrate, timeout=0.05, write_timeout=0.5,
@@ -380,36 +341,28 @@ class SerialHub:
                     self._release(p)
                 continue
             self._serial = ser
-            self._set_state(OPENING)
+            self._change_state(OPENING)
             if self._scan:
                 if self._await_hello(ser, p):
                     self.port = p
                     return
                 self._close_port()
                 self._release(p)
-                self._set_state(DISCONNECTED)
+                self._change_state(DISCONNECTED, f"no hello on {p}")
                 continue
             return
-
-    def _claim(self, port: str) -> bool:
-        with _CLAIMS_LOCK:
-            if port in _CLAIMED:
-                return False
-            _CLAIMED.add(port)
-            return True
 
     def _release(self, port: str | None = None) -> None:
         port = port or self.port
         if port is None:
             return
-        with _CLAIMS_LOCK:
-            _CLAIMED.discard(port)
+        release(port)
         if self._scan and port == self.port:
             self.port = None
 
     def _await_hello(self, ser: Any, port: str) -> bool:
         """Scanning: does this port say a village hub's hello within hello_timeout?"""
-        self._set_state(HELLO)
+        self._change_state(HELLO)
         hello = ask_hello(ser, self.hello_timeout, self._stop)
         if hello is None:
             return False
@@ -419,7 +372,7 @@ class SerialHub:
     def _session(self) -> None:
         ser = self._serial
         self.connects += 1
-        self._set_state(HELLO)
+        self._change_state(HELLO)
         self._expected_seq = None
         pending, self._pending_hello = self._pending_hello, None
         if pending is not None:
@@ -508,7 +461,8 @@ class SerialHub:
             self._syncing = set()
             self._expected_seq = None
         self.send("START")
-        self._set_state(STREAMING)
+        self.retry.reset()
+        self._change_state(STREAMING)
 
     def _apply(self, line: HubLine) -> None:
         n = len(self._readers)
@@ -608,50 +562,4 @@ class SerialHub:
                 ser.close()
 
 
-def ask_hello(ser: Any, timeout: float, stop: threading.Event | None = None) -> HubLine | None:
-    """Send HELLO on an open port and read until a hub's hello comes back (other and
-    garbled lines skipped); None after ``timeout`` seconds or once ``stop`` is set."""
-    deadline = time.monotonic() + timeout
-    buf = b""
-    ser.write(command("HELLO"))
-    while time.monotonic() < deadline and not (stop is not None and stop.is_set()):
-        buf += ser.read(256)
-        while b"\n" in buf:
-            raw, buf = buf.split(b"\n", 1)
-            try:
-                line = parse_line(raw.rstrip(b"\r"))
-            except BadLine:
-                continue
-            if line.type == "HELLO":
-                return line
-    return None
-
-
-def discover_hubs(
-    candidates: Iterable[str] | None = None, timeout: float = 3.0, baudrate: int = 115200
-) -> list[tuple[str, dict[str, str]]]:
-    """Ports that answer a village hub hello within ``timeout``: [(port, hello params)]."""
-    import serial
-
-    found = []
-    for p in candidates if candidates is not None else candidate_ports():
-        try:
-            ser = serial.Serial(p, baudrate, timeout=0.05, exclusive=True)
-        except (OSError, serial.SerialException, ValueError):
-            continue
-        try:
-            hello = ask_hello(ser, timeout)
-            if hello is not None:
-                found.append((p, dict(hello.params)))
-        except (OSError, serial.SerialException):
-            pass
-        finally:
-            with contextlib.suppress(Exception):
-                ser.close()
-    return found
-
-
-__all__ = [
-    "SerialHub", "TagEvent", "ZoneMap", "ZoneMapError", "candidate_ports",
-    "discover_hubs", "load_zone_map", "parse_zone_map",
-]
+__all__ = ["HubLink", "SerialHub", "TagEvent"]

@@ -1,6 +1,6 @@
 """The hubs' zone map file: where it lives, which zones a reader may have, save and load.
 
-The file (format: `companion.sensors.serial_hub.parse_zone_map`, explained in
+The file (format: `companion.sensors.zone_map.parse_zone_map`, explained in
 ``hardware.md``) lives beside the games database: ``games.sqlite3`` → ``games.zones.json``
 (`default_path`). A reader's zone is a piece zone of ``docs/sensing.md`` where a reader
 can sit (`READER_ZONES`, each with the words the page shows); readers the map does not
@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from companion.sensors.serial_hub import ZoneMap, ZoneMapError, parse_zone_map
+from companion.sensors.zone_map import ZoneMap, ZoneMapError, parse_zone_map
 from companion.village import zones as Z
 from companion.village.vocabulary import Building, Color, Section
 

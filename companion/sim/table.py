@@ -754,26 +754,27 @@ def random_truth(players: int, rng: random.Random,
         return game.header, game.actions
     if play != "purposeful":
         raise ValueError(f"unknown play {play!r}; known: {', '.join(PLAYS)}")
-    from companion.bags import draw_with_rng
-    from companion.sim.random_games import MAX_ACTIONS
+    from companion.sim.random_games import play_out
     from companion.village.vocabulary import Color
 
     header = v.make_header([c.value for c in list(Color)[:players]])
-    st = v.start(header)
-    actions: list[dict[str, Any]] = []
-    while st.phase != "over" and len(actions) < MAX_ACTIONS:
-        spec = v.chance_spec(st)
-        if spec is not None:
-            a = draw_with_rng(spec, rng)
-        else:
-            options = v.legal_actions(st)
-            useful = [o for o in options if o.type not in ("skip", "pass", "done")
-                      and (o.type != "well"
-                           or v.pending(v.apply_unchecked(st, o)).player == st.current_color)]
-            a = rng.choice(useful or options).to_json()
-        actions.append(a)
-        st = v.apply(st, a)
+    _, actions = play_out(v.start(header), purposeful, rng)
     return header, actions
+
+
+def purposeful(st: v.GameState, rng: random.Random) -> dict[str, Any]:
+    """A draw made with ``rng`` at a chance step, else an action picked uniformly among
+    those that do something (see `random_truth`), or among all when none does."""
+    from companion.bags import draw_with_rng
+
+    spec = v.chance_spec(st)
+    if spec is not None:
+        return draw_with_rng(spec, rng)
+    options = v.legal_actions(st)
+    useful = [o for o in options if o.type not in ("skip", "pass", "done")
+              and (o.type != "well"
+                   or v.pending(v.apply_unchecked(st, o)).player == st.current_color)]
+    return rng.choice(useful or options).to_json()
 
 
 __all__ = ["NOISE", "PLAYS", "SETUPS", "Counts", "Noise", "SimLink", "SimTable", "camera_regions",

@@ -50,7 +50,7 @@ from .actions import (
 from .deaths import death_candidates
 from .legal import BUY_FROM, council_pay_options, farm_reps, space_options
 from .pending import pending
-from .state import GameState, Loc
+from .state import DEAD_ZONES, GameState, Loc
 from .vocabulary import INFLUENCE, MONK, Color, Cube, Good, Space
 
 SPACE_NAMES = {s: s.value.capitalize() for s in Space}
@@ -469,9 +469,6 @@ def _market_moves(before: GameState, after: GameState) -> list[str]:
 
 # --- figures moving and dying -----------------------------------------------------------
 
-_DEAD = frozenset({"chronicle", "grave", "removed"})
-
-
 def placed_by(before: GameState, a: Action) -> dict[str, Loc]:
     """Where the action itself put its member, before any death at the end of the turn."""
     if isinstance(a, Train):
@@ -495,7 +492,7 @@ def _moves(before: GameState, a: Action, after: GameState, dead: bool) -> list[s
         old = before.members[m]
         if old == loc:
             continue
-        died = loc[0] in _DEAD
+        died = loc[0] in DEAD_ZONES
         if dead and died:
             at = place_name(mid.get(m, old))
             if loc[0] == "removed":

@@ -28,7 +28,6 @@ FARM: Loc = ("farm", None)
 BAG: Loc = ("bag", None)
 GRAVE: Loc = ("grave", None)
 REMOVED: Loc = ("removed", None)
-VISIBLE_ZONES = frozenset({"farm", "craft", "council", "travel", "church"})
 DEAD_ZONES = frozenset({"chronicle", "grave", "removed"})
 
 INFLUENCE_PER_COLOUR = 18  # seed 000 « Contenu »: 72 influence cubes, 18 of each colour

@@ -12,7 +12,7 @@ from typing import Any
 from . import scoring
 from .deaths import death_candidates
 from .engine import pending
-from .state import GameState, Loc
+from .state import MONKS, GameState, Loc
 from .vocabulary import Section, member_generation
 
 
@@ -98,7 +98,7 @@ def summary(st: GameState) -> dict[str, Any]:
             "graves": {"members": list(st.graves), "capacity": d.grave_capacity(n)},
             "graves_free": d.grave_capacity(n) - len(st.graves),
             "black_bag": {
-                "monks": 4,
+                "monks": MONKS,
                 "members": sorted(m for m, loc in st.members.items() if loc[0] == "bag"),
             },
             "next_first_player": st.next_first.value if st.next_first else None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import cv2
@@ -90,11 +91,12 @@ def test_states_observations_and_reconnection() -> None:
     assert adapter.health().state == "down"
     assert _states(seen) == [LOST]
 
-    # it comes back: reopened, calibrated again, streaming again; nothing is re-sent
-    # that has not changed since (the adapter starts a fresh settle, so it re-commits)
+    # it comes back: reopened (after at most the back-off's cap), calibrated again,
+    # streaming again; nothing is re-sent that has not changed since (the adapter starts a
+    # fresh settle, so it re-commits)
     cam.gone = False
     seen.clear()
-    _run(adapter, clock, 2.5)
+    _run(adapter, clock, 1.5 + adapter.retry.cap)
     assert adapter.state == STREAMING
     assert _states(seen)[:3] == [OPENING, CALIBRATED, STREAMING]
     assert any(isinstance(o, CubeCounts) and o.region == "space:harvest" for o in seen)
@@ -199,7 +201,7 @@ def test_adapter_from_a_spec_waits_for_a_folder_that_appears(tmp_path: Path) -> 
     folder.mkdir()
     for i in range(12):
         cv2.imwrite(str(folder / f"{i:03}.png"), Camera().frame(i))
-    _run(adapter, clock, 2.0)
+    _run(adapter, clock, 1.0 + adapter.retry.cap)  # tried again within the back-off's cap
     assert any(isinstance(o, CubeCounts) and o.region == "space:harvest"
                and dict(o.counts) == {"brown": 2} for o in seen)
 
@@ -225,3 +227,33 @@ def test_an_uncertain_region_is_reported_hidden_not_counted() -> None:
     assert hidden and "space:market" in hidden[-1].regions
     counted = {o.region for o in seen if isinstance(o, CubeCounts)}
     assert "space:market" not in counted and "space:harvest" in counted
+
+
+def test_a_missing_camera_is_tried_again_less_and_less_often_up_to_the_cap() -> None:
+    """Back-off on the adapter's own clock: 1, 2, 4, 4 … s between attempts (each cut by
+    at most 20 %), and back to 1 s after the camera has given a frame."""
+    cam, clock, seen = Camera(), Clock(), []
+    tries: list[float] = []
+
+    def source() -> SimSource:
+        tries.append(clock.t)
+        return cam.source()
+
+    cam.gone = True
+    adapter = CameraAdapter(source, seen.append, clock=clock, reconnect_s=1.0,
+                            reconnect_cap_s=4.0)
+    _run(adapter, clock, 20.0, dt=0.01)
+    gaps = [b - a for a, b in itertools.pairwise(tries)]
+    assert len(gaps) >= 5
+    for gap, full in zip(gaps, [1.0, 2.0, 4.0, 4.0, 4.0], strict=False):
+        assert 0.8 * full - 0.02 <= gap <= full + 0.02, gaps
+    assert adapter.state == NO_CAMERA
+
+    cam.gone = False
+    _run(adapter, clock, 4.0 + 1.5, dt=0.05)
+    assert adapter.state == STREAMING and adapter.retry.failures == 0
+    cam.gone = True
+    tries.clear()
+    _run(adapter, clock, 2.0, dt=0.01)
+    assert adapter.state == LOST and len(tries) >= 2  # at once, then about 1 s later
+    assert 0.8 - 0.02 <= tries[1] - tries[0] <= 1.0 + 0.02

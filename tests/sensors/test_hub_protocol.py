@@ -8,12 +8,8 @@ from pathlib import Path
 import pytest
 
 from companion.sensors.hub_protocol import BadLine, command, crc8, frame, parse_line
-from companion.sensors.serial_hub import (
-    UNMAPPED,
-    ZoneMapError,
-    load_zone_map,
-    parse_zone_map,
-)
+from companion.sensors.zone_config import load as load_zone_map
+from companion.sensors.zone_map import UNMAPPED, ZoneMapError, parse_zone_map
 
 
 def test_crc8_check_value_matches_the_firmware() -> None:

@@ -6,6 +6,8 @@ raises."""
 
 from __future__ import annotations
 
+import itertools
+import logging
 import threading
 import time
 from types import SimpleNamespace
@@ -13,7 +15,8 @@ from types import SimpleNamespace
 import pytest
 
 from companion.reconcile.observations import Health, Observation, TagTapped
-from companion.sensors.pcsc_pad import GET_UID, PNP_READER, PcscPad
+from companion.sensors.backoff import Backoff
+from companion.sensors.pcsc_pad import GET_UID, PNP_READER, PadLink, PcscPad
 
 scard = pytest.importorskip("smartcard.scard", reason="pyscard is not installed")
 
@@ -25,6 +28,8 @@ class FakePcscd:
         self.lock = threading.Lock()
         self.readers: dict[str, dict[str, object]] = {}
         self.fail_reads = 0
+        self.unreachable = 0  # attempts to reach pcscd that fail from now on
+        self.attempts: list[float] = []  # when the pad tried to reach pcscd
         self.module = SimpleNamespace(**{k: getattr(scard, k) for k in dir(scard) if k.startswith("SCARD_")})
         for name in ("SCardEstablishContext", "SCardListReaders", "SCardGetStatusChange",
                      "SCardConnect", "SCardTransmit", "SCardDisconnect", "SCardCancel",
@@ -48,6 +53,10 @@ class FakePcscd:
 
     # the scard functions
     def SCardEstablishContext(self, scope: int) -> tuple[int, int]:
+        self.attempts.append(time.monotonic())
+        if self.unreachable:
+            self.unreachable -= 1
+            return scard.SCARD_E_NO_SERVICE, 0
         return scard.SCARD_S_SUCCESS, 1
 
     def SCardReleaseContext(self, ctx: int) -> int:
@@ -217,3 +226,28 @@ def test_a_consumer_that_raises_does_not_stop_the_pad() -> None:
             time.sleep(0.01)
     finally:
         pad.close()
+
+
+def test_pcscd_out_of_reach_is_tried_less_and_less_often(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """0.05, 0.1, 0.2, 0.4, 0.4 s between attempts (each cut by at most 20 %); the link's
+    changes logged; once pcscd answers the back-off starts again from the first delay."""
+    caplog.set_level(logging.INFO, logger="companion.sensors.pcsc_pad")
+    fake, sink = FakePcscd(), Sink()
+    fake.unreachable = 6
+    pad = PcscPad(sink, name="pad", scard=fake.module)  # type: ignore[arg-type]
+    pad.retry = Backoff(0.05, 0.4)
+    pad.start()
+    try:
+        sink.until(lambda: pad.health().state == "down", 5)
+        assert pad.retry.failures == 0 and len(fake.attempts) == 7
+    finally:
+        pad.close()
+    gaps = [b - a for a, b in itertools.pairwise(fake.attempts)]
+    for gap, full in zip(gaps, [0.05, 0.1, 0.2, 0.4, 0.4, 0.4], strict=True):
+        assert gap >= 0.8 * full - 0.005, gaps  # never early (late: the load)
+    assert sink.states[:3] == ["connecting", "connecting", "down"]  # looking, not reachable
+    said = [r.getMessage() for r in caplog.records]
+    assert said[0] == "tap pad pad: connecting -> watching"
+    assert said[-1] == "tap pad pad: watching -> connecting (closed)"
+    assert pad.readers() == [] and PadLink.CONNECTING == "connecting"

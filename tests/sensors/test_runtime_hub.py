@@ -51,7 +51,7 @@ def test_hub_in_simavr_to_an_action_on_the_live_feed(uno_elf: Any, tmp_path: Pat
                 rt.registry.enrol(uid, piece)
             take = _game_with_family_take(rt)
             notices: list[Notice] = []
-            rt.add_listener(notices.append)
+            rt.service.add_listener(notices.append)
             rt.start()
             hub = rt.adapters[0]
             assert wait_for(lambda: hub.health().state in ("up", "degraded"), 15)
@@ -112,7 +112,7 @@ def test_no_device_the_service_runs_and_the_panel_says_so(tmp_path: Path) -> Non
 
 
 def test_a_zone_map_that_is_not_one_is_refused(tmp_path: Path) -> None:
-    from companion.sensors.serial_hub import ZoneMapError
+    from companion.sensors.zone_map import ZoneMapError
 
     zones = tmp_path / "z.json"
     zones.write_text('{"default": {"x": "farm:red"}}')

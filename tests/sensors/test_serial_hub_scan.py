@@ -9,7 +9,9 @@ from pathlib import Path
 from hub_support import PeerHub, SocatPair, wait_for
 
 from companion.reconcile.observations import Observation, PiecesSeen
-from companion.sensors.serial_hub import SerialHub, ZoneMap, discover_hubs
+from companion.sensors.ports import discover_hubs
+from companion.sensors.serial_hub import SerialHub
+from companion.sensors.zone_map import ZoneMap
 
 
 class Chatter:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.sensors import zone_config
-from companion.sensors.serial_hub import ZoneMap, ZoneMapError
+from companion.sensors.zone_map import ZoneMap, ZoneMapError
 
 
 def test_default_path_is_beside_the_database(tmp_path: Path) -> None:

@@ -18,7 +18,8 @@ from flask.testing import FlaskClient
 from hub_support import PeerHub, SocatPair, wait_for
 
 from companion.reconcile.observations import Observation, PiecesGone, PiecesSeen
-from companion.sensors.serial_hub import SerialHub, ZoneMap
+from companion.sensors.serial_hub import SerialHub
+from companion.sensors.zone_map import ZoneMap
 from web import runtime_of
 
 TOKEN = "zones-test-token"

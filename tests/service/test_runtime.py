@@ -63,27 +63,12 @@ def test_start_and_close_leave_no_thread_behind(tmp_path: Path) -> None:
     wait_for(lambda: rt.service.current_game_id is not None)
     time.sleep(1.0)
     assert {t.name for t in set(threading.enumerate()) - before} >= {
-        "runtime-listeners", "runtime-reconciler", "demo-sim-table"}
+        "runtime-reconciler", "demo-sim-table"}
     started = time.monotonic()
     rt.close()
     rt.close()  # idempotent
     assert time.monotonic() - started < 8
     assert set(threading.enumerate()) - before == set()
-
-
-def test_a_slow_listener_never_blocks_a_write(rt: Runtime) -> None:
-    heard: list[int] = []
-
-    def slow(notice: Any) -> None:
-        time.sleep(1.5)
-        heard.append(notice.seq)
-
-    rt.add_listener(slow)
-    action = rt.service.legal()[0]
-    started = time.monotonic()
-    seq = rt.service.submit(action, "tablet")
-    assert time.monotonic() - started < 0.5
-    assert wait_for(lambda: seq in heard)
 
 
 def test_a_proposal_then_a_discrepancy_answered_through_the_api(rt: Runtime) -> None:

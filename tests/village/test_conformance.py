@@ -13,7 +13,7 @@ from hypothesis import strategies as hs
 
 from companion import village as v
 from companion.bags import draw_with_rng
-from companion.sim.random_games import random_game
+from companion.sim.random_games import play_out, random_game, random_legal
 from companion.village import data
 from companion.village.actions import ACTION_TYPES, FIELD_NAMES
 from companion.village.invariants import violations
@@ -73,15 +73,8 @@ def test_rules_hold_under_other_board_values(name: str) -> None:
 
 
 def _state_after(seed: int, steps: int, players: int) -> v.GameState:
-    rng = random.Random(seed)
     st = v.new_game(["red", "yellow", "blue", "white"][:players])
-    for _ in range(steps):
-        if st.phase == "over":
-            break
-        spec = v.chance_spec(st)
-        action = draw_with_rng(spec, rng) if spec else rng.choice(v.legal_actions(st)).to_json()
-        st = v.apply(st, action)
-    return st
+    return play_out(st, random_legal, random.Random(seed), limit=steps)[0]
 
 
 FIELDS = sorted(FIELD_NAMES)

@@ -305,17 +305,16 @@ def _to_the_end_with(goal: str, claims: str, seed: int = 1) -> GameState:
     is drawn as usual, then Red's tile is swapped: goals change no decision, so the game
     plays out the same whatever Red holds)."""
     import random
+    from typing import Any
 
     import companion.village as v
     from companion import bags
+    from companion.sim.random_games import play_out
 
-    rng = random.Random(seed)
-    st = v.new_game(["red", "blue"], modules=["life_goals"], goal_claims=claims)
-    while st.phase != "over":
+    def red_holds_goal(st: GameState, rng: random.Random) -> v.Action | dict[str, Any]:
         spec = v.chance_spec(st)
         if spec is None:
-            st = v.apply(st, rng.choice(v.legal_actions(st)))
-            continue
+            return rng.choice(v.legal_actions(st))
         outcome = bags.draw_with_rng(spec, rng)
         if outcome["type"] == "deal_goals" and outcome["tier"] == "silver":
             hands = outcome["hands"]
@@ -323,8 +322,10 @@ def _to_the_end_with(goal: str, claims: str, seed: int = 1) -> GameState:
             if other is not None:
                 hands[other] = hands["red"]
             hands["red"] = goal
-        st = v.apply(st, outcome)
-    return st
+        return outcome
+
+    st = v.new_game(["red", "blue"], modules=["life_goals"], goal_claims=claims)
+    return play_out(st, red_holds_goal, random.Random(seed), limit=None)[0]
 
 
 def test_a_goal_met_by_the_last_move_can_still_be_claimed() -> None:

@@ -12,6 +12,7 @@ from hypothesis import strategies as hs
 
 from companion import village as v
 from companion.bags import draw_with_rng
+from companion.sim.random_games import play_out, random_legal_or_anytime
 from companion.village.actions import ACTION_TYPES, FIELD_NAMES
 from companion.village.invariants import violations
 
@@ -25,18 +26,7 @@ def _state_after(seed: int, steps: int, players: int, auto: bool) -> v.GameState
         modules=MODULES,
         goal_claims="auto" if auto else "manual",
     )
-    for _ in range(steps):
-        if st.phase == "over":
-            break
-        spec = v.chance_spec(st)
-        if spec is not None:
-            action = draw_with_rng(spec, rng)
-        else:
-            options = v.legal_actions(st)
-            options += [a for c in st.players for a in v.anytime_actions(st, c)]
-            action = rng.choice(options).to_json()
-        st = v.apply(st, action)
-    return st
+    return play_out(st, random_legal_or_anytime, rng, limit=steps)[0]
 
 
 FIELDS = sorted(FIELD_NAMES)

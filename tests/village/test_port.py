@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from scenarios import scenario
 
-from companion.village import scoring
 from companion.village.actions import Action
 from companion.village.data import BoardDataError
 from companion.village.errors import IllegalAction
@@ -488,16 +487,6 @@ def test_the_last_sea_cemetery_space_ends_the_game(three: GameState) -> None:
     ps.ships[RED].hold.append("red-1b")
     assert pt.bury_at_sea(st, ps, FULL, "red-1b") is None
     assert st.members["red-1b"] == ("removed", None)  # full: out of the game (ambiguity 8)
-
-
-def test_no_travel_score_with_the_port(three: GameState) -> None:
-    st = scenario(three)
-    st.p[RED].cities = ["north", "south", "east"]
-    parts = scoring.score(st, RED)
-    assert parts["travel"] > 0
-    port = pt.score_parts(parts)
-    assert port["travel"] == 0  # PE4
-    assert port["total"] == parts["total"] - parts["travel"]
 
 
 # --- invariants and data -----------------------------------------------------------------------

@@ -148,11 +148,6 @@ def add_extra_cubes(supply: dict[Cube, int], data: PortData) -> None:
         supply[cube] += n
 
 
-def influence_per_colour(base: int, data: PortData) -> dict[Cube, int]:
-    """Cubes of each colour in play with Port (for the conservation invariant)."""
-    return {c: base + data.extra_cubes.get(c, 0) for c in INFLUENCE}
-
-
 def hold_counts(ps: PortState | None, color: Color) -> dict[str, int]:
     """Pieces on ``color``'s hold tile, by kind."""
     out: dict[str, int] = {}
@@ -664,15 +659,6 @@ def bury_at_sea(st: GameState, ps: PortState, data: PortData, member: str) -> st
     st.members[member] = ("sea", i)
     st.p[color].prestige += prestige[i]
     return "sea" if len(free) == 1 else None
-
-
-def score_parts(parts: dict[str, int]) -> dict[str, int]:
-    """PE4: no Travel step in the final scoring (sea prestige is won at once)."""
-    out = dict(parts)
-    out["final"] -= out["travel"]
-    out["total"] -= out["travel"]
-    out["travel"] = 0
-    return out
 
 
 def violations(st: GameState, ps: PortState, data: PortData) -> list[str]:
