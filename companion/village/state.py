@@ -7,7 +7,7 @@ changes the clone (``clone()`` copies every mutable part). Treat states as immut
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .data import BoardData
 from .house import HouseRules
@@ -15,9 +15,13 @@ from .rules import GameConfig
 from .vocabulary import INFLUENCE, Color, Cube, Good, Section, Space, member_ids
 
 if TYPE_CHECKING:
-    from .modules.life_goals import GoalsState
-    from .modules.port import PortState
     from .rules import Rules
+
+
+class ModuleState(Protocol):
+    """A rule module's part of the table (``GameState.modules[name]``)."""
+
+    def clone(self) -> ModuleState: ...
 
 # Where a member is: (zone, where). Zones: "unborn", "farm", "craft" (building), "council"
 # (level 1-4), "travel" (city), "bag" (the black bag), "church" (window 1-4, 1 = rightmost),
@@ -97,7 +101,8 @@ class GameState:
     - ``over``: the game has ended.
 
     A module adds its own steps (see ``rules.py``); ``rules`` holds the merged tables of the
-    game's modules, ``port`` and ``goals`` their parts of the table when switched on.
+    game's modules, ``modules`` their parts of the table by module name (each module reads
+    its own through a typed accessor, e.g. ``modules.port.port_of``).
     """
 
     data: BoardData
@@ -111,6 +116,7 @@ class GameState:
     unseen: set[str]  # customer tiles still in the face-down stack
     chronicle: dict[Section, list[str]]
     graves: list[str]
+    rules: Rules  # the merged tables of the game's modules
     round: int = 1
     first: int = 0
     current: int = 0
@@ -133,9 +139,7 @@ class GameState:
     prestige_log: list[tuple[int, dict[Color, int]]] = field(default_factory=list)
     round_fill: dict[Space, dict[Cube, int]] = field(default_factory=dict)  # this round's draw
     house: HouseRules = field(default_factory=HouseRules)  # the game's house rules (frozen)
-    rules: Rules = field(default_factory=lambda: base_rules())  # the modules' merged tables
-    port: PortState | None = None  # Le Port's part of the table, when the module is on
-    goals: GoalsState | None = None  # the life goals, when the module is on
+    modules: dict[str, ModuleState] = field(default_factory=dict)  # switched-on modules' parts
     cube_totals: dict[Cube, int] = field(
         default_factory=lambda: dict.fromkeys(INFLUENCE, INFLUENCE_PER_COLOUR)
     )  # influence cubes in play per colour (set at setup, never changed after)
@@ -177,8 +181,7 @@ class GameState:
             round_fill=self.round_fill,  # replaced whole by the engine, never changed in place
             house=self.house,
             rules=self.rules,
-            port=self.port.clone() if self.port is not None else None,
-            goals=self.goals.clone() if self.goals is not None else None,
+            modules={name: part.clone() for name, part in self.modules.items()},
             cube_totals=self.cube_totals,
         )
 
@@ -206,32 +209,25 @@ class GameState:
         return not any(n for cubes in self.spaces.values() for n in cubes.values())
 
 
-def base_rules() -> Rules:
-    """The rules of the base game alone."""
-    from .modules.registry import rules_for
-
-    return rules_for(())
-
-
 def new_game(
     players: list[Color] | tuple[Color, ...],
     data: BoardData,
     first_player: Color | None = None,
     house: HouseRules | None = None,
     config: GameConfig | None = None,
+    *,
+    rules: Rules,
 ) -> GameState:
     """The table after setup (seed 000 « Mise en place »), waiting for the customer tiles.
 
     ``players`` is the seat order (clockwise); the first player is the oldest player, the
     first in seat order unless given; ``house``: the house rules (default: the documented
     reading); ``config``: the rule modules switched on, their values and choices (default:
-    the base game alone). Raises ValueError for a bad player list, RulesError for an
-    unknown module and BoardDataError for module values that are missing or malformed.
+    the base game alone); ``rules``: the merged tables of those modules (the game's
+    catalogue builds them, `modules.registry.rules_for`). Raises ValueError for a bad
+    player list and BoardDataError for module values that are missing or malformed.
     """
-    from .modules.registry import rules_for
-
     config = config or GameConfig()
-    rules = rules_for(config.modules)
     seats = tuple(players)
     if not 2 <= len(seats) <= 4:
         raise ValueError(f"Village is for 2 to 4 players, got {len(seats)}")

@@ -11,7 +11,7 @@ from pathlib import Path
 from flask.testing import FlaskClient
 from test_board_values import _mutations
 
-from companion.village.data import check_value
+from companion.village.box_values import check_value
 from companion.village.modules.module_data import shipped_items
 from web import create_app
 

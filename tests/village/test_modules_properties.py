@@ -12,8 +12,11 @@ from hypothesis import strategies as hs
 
 from companion import village as v
 from companion.bags import draw_with_rng
-from companion.village.actions import ACTION_TYPES, FIELD_NAMES
 from companion.village.invariants import violations
+from companion.village.modules.registry import forms
+
+ACTION_TYPES = forms().types
+FIELD_NAMES = forms().field_names
 
 MODULES = ("port", "life_goals")
 

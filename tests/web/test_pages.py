@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from companion.village.data import items_with_overlay
+from companion.village.box_values import items_with_overlay
 from web.pages import box_check_rows, setup_rows
 
 TOKEN = "pages-test-token"  # the conftest's app token

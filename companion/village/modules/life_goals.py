@@ -197,6 +197,13 @@ class GoalsState:
         return set(self.silver.values()) | set(self.gold.values())
 
 
+def goals_of(st: GameState) -> GoalsState | None:
+    """The life goals' part of the table (None: the module is off)."""
+    found = st.modules.get("life_goals")
+    assert found is None or isinstance(found, GoalsState)
+    return found
+
+
 def new_goals(
     expansions: frozenset[str], *, auto: bool = False, data: GoalsData | None = None
 ) -> GoalsState:

@@ -122,6 +122,13 @@ class PortState:
         )
 
 
+def port_of(st: GameState) -> PortState | None:
+    """Le Port's part of the table (None: the module is off)."""
+    found = st.modules.get("port")
+    assert found is None or isinstance(found, PortState)
+    return found
+
+
 def new_port(players: tuple[Color, ...], data: PortData) -> PortState:
     """Port's part of the setup (PS4–PS10): ships in port, captains in their piles,
     stacks sized by player count, treasures face down, churches and cemetery empty.

@@ -8,28 +8,35 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from companion.games.chance import ChanceSpec
+
 from .. import deaths, flow
 from ..actions import Action
-from ..chance import ChanceSpec
 from ..pending import Pending
 from ..rules import GameConfig, Module, Phase, Zone
 from ..state import GameState
 from ..vocabulary import INFLUENCE, Color, Section, Space
+from . import narration
 from . import port as pt
 from .port_actions import (
+    FIELD_PARSERS,
+    PORT_ACTIONS,
     VOYAGE_ACTIONS,
     CashTreasure,
     DrawTreasure,
     Load,
     Recruit,
     SellExotic,
+    public_form,
+    treasure_outcome,
 )
 from .port_data import PortData, build_data
 
 
 def _ps(st: GameState) -> pt.PortState:
-    assert st.port is not None
-    return st.port
+    ps = pt.port_of(st)
+    assert ps is not None
+    return ps
 
 
 def _data(st: GameState) -> PortData:
@@ -42,7 +49,7 @@ def setup(st: GameState, cfg: GameConfig) -> None:
     """PS2–PS11: the sea board, ships, captains, stacks; the Port setup tile's numbers for
     the green bag (PS3); the 12 extra cubes in the supply (PS11)."""
     data = build_data({k: v for k, v in cfg.values.items() if k.startswith("port.")})
-    st.port = pt.new_port(st.players, data)
+    st.modules["port"] = pt.new_port(st.players, data)
     st.data = replace(st.data, bag=data.bag, space_cubes=data.space_cubes)
     pt.add_extra_cubes(st.supply, data)
     st.cube_totals = {c: st.cube_totals[c] + data.extra_cubes.get(c, 0) for c in INFLUENCE}
@@ -84,7 +91,9 @@ def _treasure_pending(st: GameState) -> Pending:
 
 
 def _treasure_spec(st: GameState) -> ChanceSpec:
-    return ChanceSpec("draw_treasure", pt.draw_treasure_spec(_ps(st)), 1, ("hold",))
+    return ChanceSpec(
+        "draw_treasure", pt.draw_treasure_spec(_ps(st)), 1, ("hold",), outcome=treasure_outcome
+    )
 
 
 def _no_options(st: GameState) -> list[Action]:
@@ -224,4 +233,12 @@ def module() -> Module:
             CashTreasure: explain,
         },
         canonical={Load: canonical_voyage, Recruit: canonical_voyage},
+        action_types=PORT_ACTIONS,
+        field_parsers=FIELD_PARSERS,
+        public_forms=(public_form,),
+        headlines=dict.fromkeys(PORT_ACTIONS, narration.headline),
+        places=narration.PLACES,
+        now=narration.PORT_NOW,
+        steps=dict.fromkeys(PORT_ACTIONS, narration.steps),
+        space_refusals={Space.TRAVEL: narration.travel_refusal},
     )
