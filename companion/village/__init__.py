@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from companion.games.chance import ChanceSpec
+from companion.games.errors import ReplayError
 
 from . import narrate
 from .actions import Action
@@ -44,7 +45,7 @@ from .modules.registry import (
     rules_for,
 )
 from .picture import Picture, picture
-from .record import ReplayError, make_header, replay, start
+from .record import make_header, replay, start
 from .rules import GameConfig
 from .state import GameState
 from .state import new_game as _new_game

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from companion.games.errors import SetupError
+
 from .schema import SchemaError, check
 from .vocabulary import INFLUENCE, Building, Cube, Good, Section, Space
 
@@ -23,7 +25,7 @@ CONFIDENCES = ("high", "medium", "low", "unknown")
 REWARDS = ("prestige", "coin", "cubes")
 
 
-class BoardDataError(SchemaError):
+class BoardDataError(SchemaError, SetupError):
     """Raised when board data (shipped, overlay or header) is not well formed; the message
     names the key and says what is expected."""
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from companion.games.words import join_words
+
 from . import flow
 from .actions import (
     Action,
@@ -133,13 +135,6 @@ def count(n: int, word: str, plural: str | None = None) -> str:
 def article(noun: str) -> str:
     """``a brown cube``, ``an orange cube``, ``an ox``."""
     return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
-
-
-def join_words(parts: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def pay_text(pay: Pay) -> str:
@@ -714,6 +709,7 @@ def now_text(st: GameState) -> str:
 __all__ = [
     "count",
     "headline",
+    "join_words",
     "majority_text",
     "member_name",
     "narrate",

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from companion.games.errors import ReplayError, RulesError
+
 from . import box_values, house
 from . import data as board_data
 from .engine import apply
-from .errors import RulesError
 from .modules.module_data import PREFIXES, require_keys, shipped_values
 from .modules.registry import canonical, header_options, parse_action, rules_for
 from .rules import GameConfig
@@ -20,15 +21,6 @@ from .state import GameState, new_game
 from .vocabulary import Color
 
 RECORD_VERSION = 1
-
-
-class ReplayError(ValueError):
-    """A record whose header is unusable or whose action number ``index`` is refused."""
-
-    def __init__(self, message: str, index: int | None = None, cause: RulesError | None = None):
-        super().__init__(message)
-        self.index = index
-        self.cause = cause
 
 
 def make_header(

@@ -249,9 +249,10 @@ def test_a_treasure_loaded_from_the_table_is_named_without_its_tile() -> None:
     private = [m for m in moves if any(p.startswith("treasure:t") for p in m.get("cargo", []))]
     assert {p for m in private for p in m["cargo"] if p.startswith("treasure")} == {
         f"treasure:{low}", f"treasure:{high}"}
+    from companion import games
     from companion.table.disclosure import public_options
 
-    listed, _ = public_options(moves, [{} for _ in moves])
+    listed, _ = public_options(games.get("village"), moves, [{} for _ in moves])
     assert '"treasure:t' not in _strings(listed)
     masked = [m for m in listed if "treasure:?" in m.get("cargo", [])]
     assert masked and len(masked) < len(private)  # alike options merged

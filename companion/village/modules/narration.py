@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games.words import join_words
+
 from ..actions import Action
-from ..narrate import colour_name, join_words, member_name, pay_text
+from ..narrate import colour_name, member_name, pay_text
 from ..pending import Pending
 from ..state import GameState
 from ..vocabulary import Color
