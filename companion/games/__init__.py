@@ -75,7 +75,10 @@ class Game(Protocol):
     `AmbiguousAction` (all `RulesError`) and `ReplayError` for a record that does not
     replay."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The record header's ``game`` for this game."""
+        ...
 
     # -- records -------------------------------------------------------------------------
     def make_header(
