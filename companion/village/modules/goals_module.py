@@ -11,13 +11,13 @@ from ..errors import IllegalAction
 from ..pending import Pending
 from ..rules import GameConfig, Module, Phase
 from ..state import GameState
-from ..vocabulary import Color
+from ..vocabulary import Color, PhaseName
 from . import life_goals as lg
 from . import narration
 from .goal_actions import FIELD_PARSERS, PHASE_OF_TIER, ClaimGoal, DealGoals, deal_spec, public_form
 from .port import port_of
 
-NEXT = {"deal_silver": "deal_gold", "deal_gold": "fill_bag"}
+NEXT = {"deal_silver": PhaseName("deal_gold"), "deal_gold": PhaseName("fill_bag")}
 TIER_OF_PHASE = {v: k for k, v in PHASE_OF_TIER.items()}
 
 
@@ -38,7 +38,7 @@ def setup(st: GameState, cfg: GameConfig) -> None:
     expansions = frozenset(m for m in cfg.modules if m in lg.EXPANSIONS)
     data = lg.build_data({k: v for k, v in cfg.values.items() if k.startswith("goals.")})
     st.modules["life_goals"] = lg.new_goals(expansions, auto=cfg.goal_claims == "auto", data=data)
-    st.after_reveal = "deal_silver"
+    st.after_reveal = PhaseName("deal_silver")
 
 
 def _pending(phase: str) -> Phase:

@@ -15,7 +15,7 @@ from ..actions import Action
 from ..pending import Pending
 from ..rules import GameConfig, Module, Phase, Zone
 from ..state import GameState
-from ..vocabulary import INFLUENCE, Color, Section, Space
+from ..vocabulary import INFLUENCE, Color, PhaseName, Section, Space
 from . import narration
 from . import port as pt
 from .port_actions import (
@@ -70,9 +70,9 @@ def _voyage(st: GameState, a: Action) -> None:
     if over:
         flow.finish_action(st)
     elif ps.voyage is not None and ps.voyage.step == "treasure":
-        st.phase = "draw_treasure"
+        st.phase = PhaseName("draw_treasure")
     else:
-        st.phase = "voyage"
+        st.phase = PhaseName("voyage")
 
 
 def _voyage_pending(st: GameState) -> Pending:
@@ -108,7 +108,7 @@ def _check_draw(st: GameState, a: Action) -> None:
 def _draw(st: GameState, a: Action) -> None:
     assert isinstance(a, DrawTreasure)
     pt.apply_draw_treasure(_ps(st), a)
-    st.phase = "voyage"
+    st.phase = PhaseName("voyage")
 
 
 def market_sales(st: GameState, c: Color) -> list[Action]:
