@@ -4,9 +4,11 @@ A ``Module`` lists what it adds or replaces: phases (with their pending decision
 and chance draw), action handlers and chance checks, per-space options, member zones and
 how death treats them, score adjustments, setup and after-action hooks, actions a player
 may take at any moment, chance outcomes a player reports alone (a tile drawn by hand that
-only they see), market sales, invariants, views and public forms. ``Rules`` is
-the merge for one game (base first), carried by the state; the engine's entry points are
-lookups in it, so the base code never asks which expansion is on.
+only they see), market sales, invariants, views and public forms, its action types and
+their record form, and its words (headlines, places, steps, pending texts, refusals of the
+spaces it replaces). ``Rules`` is the merge for one game (base first), carried by the
+state; the engine's entry points, the narration and the record form are lookups in it, so
+the base code never asks which expansion is on and no module changes the engine's globals.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .actions import BASE_FORMS
+from .vocabulary import PhaseName
 
 if TYPE_CHECKING:
     from companion.games.chance import ChanceSpec
@@ -82,7 +85,7 @@ class Zone:
 @dataclass(frozen=True, slots=True)
 class Module:
     name: str
-    phases: Mapping[str, Phase] = field(default_factory=dict)
+    phases: Mapping[PhaseName, Phase] = field(default_factory=dict)
     handlers: Mapping[type[Action], Handler] = field(default_factory=dict)
     chance_checks: Mapping[type[Action], Check] = field(default_factory=dict)
     space_options: Mapping[Space, SpaceOptions] = field(default_factory=dict)
@@ -109,6 +112,11 @@ class Module:
     space_refusals: Mapping[Space, RefusalFn] = field(default_factory=dict)  # replaced spaces
 
 
+def steps(table: Mapping[str, Phase]) -> dict[PhaseName, Phase]:
+    """A module's ``phases`` table written with plain step names."""
+    return {PhaseName(name): phase for name, phase in table.items()}
+
+
 class ModuleError(ValueError):
     """Two modules claim the same table entry, or a module is unknown."""
 
@@ -118,7 +126,7 @@ class Rules:
     """The merged tables of one game's modules (base first)."""
 
     modules: tuple[str, ...]
-    phases: dict[str, Phase]
+    phases: dict[PhaseName, Phase]
     handlers: dict[type[Action], Handler]
     chance_checks: dict[type[Action], Check]
     space_options: dict[Space, SpaceOptions]
@@ -146,7 +154,7 @@ class Rules:
     steps: dict[type[Action], StepsFn]
     space_refusals: dict[Space, RefusalFn]
 
-    def is_chance(self, phase: str) -> bool:
+    def is_chance(self, phase: PhaseName) -> bool:
         return self.phases[phase].chance is not None
 
 
@@ -176,7 +184,7 @@ def merge(modules: Sequence[Module], catalogue: Sequence[Module] | None = None) 
     taken for a typo). Raises ModuleError when two modules claim the same phase, action,
     zone or space (a module may replace a space's options only by naming it in
     ``replaces_spaces``, and its refusal text with it)."""
-    phases: dict[str, Phase] = {}
+    phases: dict[PhaseName, Phase] = {}
     handlers: dict[type[Action], Handler] = {}
     checks: dict[type[Action], Check] = {}
     spaces: dict[Space, SpaceOptions] = {}

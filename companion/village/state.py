@@ -33,6 +33,7 @@ class ModuleState(Protocol):
 
     def clone(self) -> ModuleState: ...
 
+
 # Where a member is: (zone, where). Zones: "unborn", "farm", "craft" (building), "council"
 # (level 1-4), "travel" (city), "bag" (the black bag), "church" (window 1-4, 1 = rightmost),
 # "chronicle" (section), "grave", "removed".

@@ -9,7 +9,7 @@ from typing import Any
 from ..actions import Action
 from ..errors import IllegalAction
 from ..pending import Pending
-from ..rules import GameConfig, Module, Phase
+from ..rules import GameConfig, Module, Phase, steps
 from ..state import GameState
 from ..vocabulary import Color, PhaseName
 from . import life_goals as lg
@@ -41,7 +41,7 @@ def setup(st: GameState, cfg: GameConfig) -> None:
     st.after_reveal = PhaseName("deal_silver")
 
 
-def _pending(phase: str) -> Phase:
+def _pending(phase: PhaseName) -> Phase:
     tier = TIER_OF_PHASE[phase]
 
     def pending(st: GameState) -> Pending:
@@ -167,7 +167,7 @@ def _hand(st: GameState, gs: lg.GoalsState, c: Color, viewer: str) -> dict[str, 
 def module() -> Module:
     return Module(
         name="life_goals",
-        phases={"deal_silver": _pending("deal_silver"), "deal_gold": _pending("deal_gold")},
+        phases=steps({p: _pending(PhaseName(p)) for p in ("deal_silver", "deal_gold")}),
         handlers={DealGoals: _deal, ClaimGoal: _claim},
         chance_checks={DealGoals: check_deal},
         anytime=(claims,),

@@ -13,7 +13,7 @@ from companion.games.chance import ChanceSpec
 from .. import deaths, flow
 from ..actions import Action
 from ..pending import Pending
-from ..rules import GameConfig, Module, Phase, Zone
+from ..rules import GameConfig, Module, Phase, Zone, steps
 from ..state import GameState
 from ..vocabulary import INFLUENCE, Color, PhaseName, Section, Space
 from . import narration
@@ -79,7 +79,7 @@ def _voyage_pending(st: GameState) -> Pending:
     v = _ps(st).voyage
     assert v is not None
     zone = _ps(st).ships[v.player].zone
-    return Pending("voyage", v.player, {"step": v.step, "zone": zone, "moves": v.moves})
+    return Pending(PhaseName("voyage"), v.player, {"step": v.step, "zone": zone, "moves": v.moves})
 
 
 def _voyage_options(st: GameState) -> list[Action]:
@@ -87,7 +87,7 @@ def _voyage_options(st: GameState) -> list[Action]:
 
 
 def _treasure_pending(st: GameState) -> Pending:
-    return Pending("draw_treasure", None, {"left": len(_ps(st).treasures)})
+    return Pending(PhaseName("draw_treasure"), None, {"left": len(_ps(st).treasures)})
 
 
 def _treasure_spec(st: GameState) -> ChanceSpec:
@@ -205,10 +205,10 @@ def module() -> Module:
     at_sea = Zone(visible=True, section=Section.TRAVEL)  # not recallable (PF1)
     return Module(
         name="port",
-        phases={
+        phases=steps({
             "voyage": Phase(_voyage_pending, _voyage_options),
             "draw_treasure": Phase(_treasure_pending, _no_options, _treasure_spec),
-        },
+        }),
         handlers={
             **dict.fromkeys(VOYAGE_ACTIONS, _voyage),
             SellExotic: _sell,
