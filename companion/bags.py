@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from companion.village.chance import ChanceSpec, outcome_action
+from companion.games.chance import ChanceSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +43,9 @@ def draw(spec: ChanceSpec, seed: str | int) -> list[str]:
 
 def draw_action(spec: ChanceSpec, seed: str | int) -> dict[str, Any]:
     """The record form of the chance action a draw with ``seed`` produces."""
-    return outcome_action(spec, draw(spec, seed))
+    return spec.action(draw(spec, seed))
 
 
 def draw_with_rng(spec: ChanceSpec, rng: random.Random) -> dict[str, Any]:
     """A draw from an existing generator (simulations)."""
-    return outcome_action(spec, rng.sample(list(spec.contents), spec.count))
+    return spec.action(rng.sample(list(spec.contents), spec.count))

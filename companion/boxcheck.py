@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.paths import config_dir
-from companion.village.data import (
-    BoardDataError,
+from companion.village.box_values import (
     check_value,
     expectation,
     items_with_overlay,
     module_values,
 )
+from companion.village.data import BoardDataError
 from companion.village.modules.module_data import module_of
 
 BOXES = {"port": "Port", "life_goals": "Life goals"}

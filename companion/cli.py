@@ -12,20 +12,20 @@ from companion import serve
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from companion import village as v
+    from companion import games
+    from companion.games.errors import ReplayError
     from companion.store.errors import RecordError
     from companion.store.record import parse_record
-    from companion.transcript import render
 
     try:
         header, actions = parse_record(Path(args.file).read_text("utf-8"))
+        game = games.for_header(header)  # the record's "game": Village today
         if args.json:
-            print(
-                json.dumps(v.summary(v.replay(header, actions)), indent=None if args.compact else 1)
-            )
+            summary = game.summary(game.replay(header, actions))
+            print(json.dumps(summary, indent=None if args.compact else 1))
         else:
-            sys.stdout.write(render(header, actions, narration=not args.brief))
-    except (OSError, RecordError, v.ReplayError) as exc:
+            sys.stdout.write(game.render(header, actions, narration=not args.brief))
+    except (OSError, RecordError, ReplayError) as exc:
         print(f"companion replay: {exc}", file=sys.stderr)
         return 2
     return 0

@@ -61,7 +61,8 @@ class ServiceLink:
         self.service = service
 
     def state(self) -> v.GameState:
-        return self.service.state()
+        st: v.GameState = self.service.state()  # the reconciler reads Village's tables
+        return st
 
     def seq(self) -> int:
         return self.service.seq()

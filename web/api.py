@@ -12,7 +12,8 @@ from typing import Any, NoReturn
 from flask import Blueprint, Response, jsonify, request
 
 import companion.village as v
-from companion import boxcheck
+from companion import boxcheck, games
+from companion.games.errors import ReplayError, SetupError
 from companion.store import NothingToUndo, RecordError
 from companion.table import (
     DRAW_KEY,
@@ -36,9 +37,11 @@ def _fail(status: int, code: str, message: str) -> NoReturn:
 
 
 NEW_GAME_FIELDS = frozenset(
-    {"players", "first_player", "label", "house_rules", "modules", "goal_claims"}
+    {"players", "first_player", "label", "house_rules", "modules", "goal_claims", "game"}
 )
 """What ``POST /api/games`` takes."""
+OTHER_GAME_FIELDS = frozenset({"players", "first_player", "label", "game"})
+"""What ``POST /api/games`` takes for a game other than the default one."""
 BOXCHECK_FIELDS = frozenset({"key", "value", "confirm", "boxes"})
 """What ``POST /api/boxcheck`` takes."""
 VIRTUAL_DRAW_FIELDS = frozenset({"type", "draw", "commitment"})
@@ -175,8 +178,7 @@ def post_anytime() -> Response:
     token = request.args.get("token") or bearer_token()
     if not isinstance(viewer, str) or not svc.is_player_token(viewer, token):
         _fail(401, "unauthorized", "an action of your own needs your player token")
-    kind = v.ACTION_TYPES.get(str(action.get("type")))
-    if kind is None or not getattr(kind, "anytime", False):
+    if not svc.game().is_anytime(action):
         _fail(400, "not_anytime", "only an action allowed at any moment can be sent this way")
     seq = svc.submit(action, "tablet")
     return jsonify({"game_id": svc.current_game_id, "seq": seq})
@@ -231,6 +233,16 @@ def post_game() -> tuple[Response, int]:
         _fail(400, "bad_players", "first_player must be a colour")
     if label is not None and not isinstance(label, str):
         _fail(400, "bad_label", "label must be text")
+    name = body.get("game", games.DEFAULT)
+    if name != games.DEFAULT:  # another game: its own rules, none of Village's options
+        only(body, OTHER_GAME_FIELDS, "a new game of another game")
+        try:
+            game_id = service().new_game(players, first, label=label, game=str(name))
+        except SetupError as exc:
+            _fail(422, "bad_board", str(exc))
+        except ValueError as exc:
+            _fail(400, "bad_game", str(exc))
+        return jsonify({"game_id": game_id, "players": service().player_tokens()}), 201
     house = body.get("house_rules")
     try:
         v.house_rules(house)
@@ -264,7 +276,7 @@ def post_game() -> tuple[Response, int]:
             module_values=values,
             goal_claims=claims,
         )
-    except BoardDataError as exc:
+    except SetupError as exc:
         _fail(422, "bad_board", str(exc))
     except ValueError as exc:
         _fail(400, "bad_players", str(exc))
@@ -294,7 +306,7 @@ def post_import() -> tuple[Response, int]:
         _fail(400, "bad_record", f"the record is not UTF-8 text: {exc}")
     except RecordError as exc:
         _fail(400, "bad_record", str(exc))
-    except v.ReplayError as exc:
+    except ReplayError as exc:
         _fail(422, "replay_refused", str(exc))
     except RecursionError:
         _fail(400, "bad_record", "the record nests too deeply")

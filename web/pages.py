@@ -20,7 +20,8 @@ from flask import Blueprint, Response, abort, render_template, request
 
 from companion import boxcheck
 from companion.village import HOUSE_RULES, load_board
-from companion.village.data import DataItem, items_with_overlay
+from companion.village.box_values import items_with_overlay
+from companion.village.data import DataItem
 from companion.village.vocabulary import Color
 from web.access import runtime
 from web.boxform import form_rows

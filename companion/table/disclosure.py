@@ -2,8 +2,8 @@
 
 Every public output (the live feed's events, ``legal`` and ``state``; ``/api/state``,
 ``/api/legal``, ``/api/log``, ``/api/draws``) is built through these functions, from the
-engine's own view of an action (`companion.village.public_action`) and of a state
-(`companion.village.view`):
+game's own view of an action (`companion.games.Game.public_action`) and of a state
+(``Game.view``):
 
 - an action is published in its public form: a goal deal without the tiles, a treasure
   drawn or loaded without its tile, a sale without the customer;
@@ -14,15 +14,15 @@ engine's own view of an action (`companion.village.public_action`) and of a stat
   end. A public draw (the green bag, the black bag, the market) shows its seed at once;
 - the legal options are listed with their private pieces masked, options that become
   alike merged
-  (`public_options`); the table sends such a form back and the engine completes it
-  (`companion.village.from_public`).
+  (`public_options`); the table sends such a form back and the game completes it
+  (``Game.from_public``).
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-import companion.village as v
+from companion.games import Game
 from companion.store import JSONObject
 
 __all__ = ["DRAW_KEY", "OBSERVED_KEY", "draw_entry", "engine_action", "is_private_draw",
@@ -43,48 +43,48 @@ def engine_action(payload: JSONObject) -> JSONObject:
     return {k: val for k, val in payload.items() if k not in (DRAW_KEY, OBSERVED_KEY)}
 
 
-def public_action(payload: JSONObject) -> JSONObject:
-    """The stored action as anyone may see it (the engine's public form)."""
-    return v.public_action(engine_action(payload))
+def public_action(game: Game, payload: JSONObject) -> JSONObject:
+    """The stored action as anyone may see it (the game's public form)."""
+    return game.public_action(engine_action(payload))
 
 
-def is_private_draw(payload: JSONObject) -> bool:
+def is_private_draw(game: Game, payload: JSONObject) -> bool:
     """Whether the outcome stored in ``payload`` hides something from somebody (its public
     form differs from the record), so that its seed must be withheld."""
     action = engine_action(payload)
-    return v.public_action(action) != action
+    return game.public_action(action) != action
 
 
-def public_draw(payload: JSONObject, over: bool) -> dict[str, Any] | None:
+def public_draw(game: Game, payload: JSONObject, over: bool) -> dict[str, Any] | None:
     """The draw audit of a stored event as anyone may see it (None: no virtual draw).
     A private draw's seed is left out (``"withheld": true``) until the game is ``over``."""
     audit = payload.get(DRAW_KEY)
     if not isinstance(audit, dict):
         return None
-    if over or not is_private_draw(payload):
+    if over or not is_private_draw(game, payload):
         return dict(audit)
     return {k: val for k, val in audit.items() if k != "seed"} | {"withheld": True}
 
 
-def draw_entry(seq: int, payload: JSONObject, over: bool) -> dict[str, Any]:
+def draw_entry(game: Game, seq: int, payload: JSONObject, over: bool) -> dict[str, Any]:
     """A virtual draw for checking (``/api/draws``): its audit as `public_draw` shows it, and
     the action: whole once the seed is shown, its public form while it is withheld."""
-    audit = public_draw(payload, over) or {}
-    action = engine_action(payload) if "seed" in audit else public_action(payload)
+    audit = public_draw(game, payload, over) or {}
+    action = engine_action(payload) if "seed" in audit else public_action(game, payload)
     return {"seq": seq, **audit, "action": action}
 
 
 def public_options(
-    actions: list[JSONObject], choices: list[dict[str, Any]]
+    game: Game, actions: list[JSONObject], choices: list[dict[str, Any]]
 ) -> tuple[list[JSONObject], list[dict[str, Any]]]:
     """The legal actions and their choices as the pages may list them
-    (`companion.village.public_option`), in order, each once (two loads that differ only by
+    (``game.public_option``), in order, each once (two loads that differ only by
     which treasure become one option)."""
     seen: set[str] = set()
     out_actions: list[JSONObject] = []
     out_choices: list[dict[str, Any]] = []
     for i, action in enumerate(actions):
-        public = v.public_option(action)
+        public = game.public_option(action)
         key = repr(sorted(public.items()))
         if key in seen:
             continue

@@ -10,9 +10,9 @@ For each scripted game of `SCRIPTS`:
   `companion.sim.random_games.random_game`, then kept as it is, so a rule change shows as a
   change in what the same actions do (``--new-records`` plays the games again with
   today's rules; only when a record no longer replays);
-- ``<name>.txt``: the record as readable text (`companion.transcript.render`);
+- ``<name>.txt``: the record as readable text (`companion.village.transcript.render`);
 - ``<name>.steps.jsonl``: per step, in the manner of OpenSpiel's playthroughs, the legal
-  actions (`companion.transcript.describe` of each; at a chance step the draw: kind, pieces
+  actions (`companion.village.transcript.describe` of each; at a chance step the draw: kind, pieces
   drawn, pieces to draw from), what each viewer sees (`village.view`: ``table`` is what
   everyone sees; a player's entry is only where their view differs from the table's,
   so it holds what they alone may see) and the action taken. Views are flattened to
@@ -36,8 +36,7 @@ from typing import Any
 from companion import village as v
 from companion.sim.random_games import random_game
 from companion.store.record import format_record, parse_record
-from companion.transcript import describe, render
-from companion.village.chance import outcome_action
+from companion.village.transcript import describe, render
 
 __all__ = ["SCRIPTS", "TooBig", "build", "chance_outcomes", "differences", "new_record",
            "perft", "step_lines"]
@@ -141,7 +140,7 @@ def chance_outcomes(spec: v.ChanceSpec, limit: int = CHANCE_LIMIT) -> list[dict[
             looked += 1
             if looked > limit:
                 raise TooBig(f"{spec.kind}: more than {limit} draws")
-            out = outcome_action(spec, list(drawn))
+            out = spec.action(list(drawn))
             outcomes.setdefault(json.dumps(out, sort_keys=True), out)
             return
         for piece in counts:

@@ -25,9 +25,9 @@ __all__ = ["LAYERS", "ROOMS", "Report", "cycles", "imports", "package_of", "repo
 
 LAYERS: Final[tuple[tuple[str, ...], ...]] = (
     ("vision", "companion.paths", "companion.addresses", "companion.settings"),
-    ("companion.village", "companion.store"),
-    ("companion.games", "companion.bags", "companion.boxcheck"),
-    ("companion.table", "companion.reconcile"),
+    ("companion.games", "companion.store"),
+    ("companion.village", "companion.bags"),
+    ("companion.boxcheck", "companion.table", "companion.reconcile"),
     ("companion.sensors",),
     ("companion.runtime",),
     ("web",),
@@ -36,7 +36,7 @@ LAYERS: Final[tuple[tuple[str, ...], ...]] = (
 """The product's packages, lowest layer first."""
 
 ROOMS: Final[tuple[str, ...]] = ("companion.sim", "companion.demo", "companion.bench",
-                                 "companion.tools", "companion.transcript")
+                                 "companion.tools")
 """Beside the product: they may import it; only the composition root imports a room
 (`companion.runtime` → `companion.demo`), and the command line (`companion.cli`) runs them."""
 

@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from companion.games.chance import ChanceSpec
+from companion.games.errors import ReplayError
+
 from . import narrate
-from .actions import ACTION_TYPES, Action, parse_action
-from .chance import ChanceSpec, chance_spec
+from .actions import Action
+from .box_values import load as load_board
+from .chance import chance_spec
 from .data import BoardData
-from .data import load as load_board
 from .engine import (
     Pending,
     anytime_actions,
@@ -31,9 +34,18 @@ from .engine import (
 from .errors import AmbiguousAction, IllegalAction, MalformedAction, RulesError
 from .house import HOUSE_RULES, HouseRules, house_rules
 from .modules.module_data import shipped_values
-from .modules.registry import canonical, from_public, is_masked, public_action, public_option
+from .modules.registry import (
+    canonical,
+    forms,
+    from_public,
+    is_masked,
+    parse_action,
+    public_action,
+    public_option,
+    rules_for,
+)
 from .picture import Picture, picture
-from .record import ReplayError, make_header, replay, start
+from .record import make_header, replay, start
 from .rules import GameConfig
 from .state import GameState
 from .state import new_game as _new_game
@@ -60,7 +72,12 @@ def new_game(
         board or load_board(),
         Color(first_player) if first_player else None,
         config=GameConfig(mods, values, goal_claims),
+        rules=rules_for(mods),
     )
+
+
+ACTION_TYPES = forms().types
+"""Every action type of Village and its modules, by its record ``type``."""
 
 
 def module_defaults(modules: Iterable[str]) -> dict[str, Any]:

@@ -442,26 +442,6 @@ _FIELD_PARSERS: dict[str, Callable[[Any], Any]] = {
 }
 
 
-FIELD_NAMES: frozenset[str] = frozenset(_FIELD_PARSERS)
-"""Every field name an action may carry besides ``type``."""
-
-
-def register(types: tuple[type[Action], ...], parsers: Mapping[str, Callable[[Any], Any]]) -> None:
-    """Add a module's action types and field parsers to the record form (parsing knows every
-    module's actions; whether a game uses them is the engine's check). Raises ValueError
-    when a type or field name is taken by a different definition."""
-    global FIELD_NAMES
-    for cls in types:
-        if ACTION_TYPES.get(cls.type, cls) is not cls:
-            raise ValueError(f"action type {cls.type!r} is defined twice")
-    for name, parse in parsers.items():
-        if _FIELD_PARSERS.get(name, parse) is not parse:
-            raise ValueError(f"action field {name!r} is parsed two ways")
-    ACTION_TYPES.update({cls.type: cls for cls in types})
-    _FIELD_PARSERS.update(parsers)
-    FIELD_NAMES = frozenset(_FIELD_PARSERS)
-
-
 # Fields whose type differs from the field of the same name elsewhere.
 _CLASS_FIELD_PARSERS: dict[tuple[type[Action], str], Callable[[Any], Any]] = {
     (Train, "good"): _good_or_none,  # null: train without producing
@@ -469,26 +449,59 @@ _CLASS_FIELD_PARSERS: dict[tuple[type[Action], str], Callable[[Any], Any]] = {
 }
 
 
-def parse_action(obj: Any) -> Action:
-    """Build an action from its record form.
+@dataclass(frozen=True, slots=True)
+class RecordForms:
+    """The record form of a set of action types: ``type`` → class, field name → parser.
+    The base game's is `BASE_FORMS`; each rule module's types are added with `with_types`
+    (a game's rules carry the forms of every module it knows, `Rules.forms`)."""
 
-    Raises MalformedAction for an unknown ``type``, a missing, extra or mistyped field.
-    """
-    if not isinstance(obj, dict):
-        raise MalformedAction(f"an action is a JSON object, got {obj!r}")
-    kind = obj.get("type")
-    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise MalformedAction(f"unknown action type {kind!r}; known: {sorted(ACTION_TYPES)}")
-    known = fields(cls)
-    extra = set(obj) - {f.name for f in known} - {"type"}
-    if extra:
-        raise MalformedAction(f"{kind}: unexpected field(s) {sorted(extra)}")
-    kwargs: dict[str, Any] = {}
-    for f in known:
-        if f.name in obj:
-            parse = _CLASS_FIELD_PARSERS.get((cls, f.name), _FIELD_PARSERS[f.name])
-            kwargs[f.name] = parse(obj[f.name])
-        elif f.default is MISSING:
-            raise MalformedAction(f"{kind}: missing field {f.name!r}")
-    return cls(**kwargs)
+    types: Mapping[str, type[Action]]
+    parsers: Mapping[str, Callable[[Any], Any]]
+
+    @property
+    def field_names(self) -> frozenset[str]:
+        """Every field name an action may carry besides ``type``."""
+        return frozenset(self.parsers)
+
+    def with_types(
+        self, types: tuple[type[Action], ...], parsers: Mapping[str, Callable[[Any], Any]]
+    ) -> RecordForms:
+        """These forms and a module's action types and field parsers. Raises ValueError
+        when a type or field name is taken by a different definition."""
+        for cls in types:
+            if self.types.get(cls.type, cls) is not cls:
+                raise ValueError(f"action type {cls.type!r} is defined twice")
+        for name, parse in parsers.items():
+            if self.parsers.get(name, parse) is not parse:
+                raise ValueError(f"action field {name!r} is parsed two ways")
+        return RecordForms(
+            {**self.types, **{cls.type: cls for cls in types}}, {**self.parsers, **parsers}
+        )
+
+    def parse(self, obj: Any) -> Action:
+        """Build an action from its record form.
+
+        Raises MalformedAction for an unknown ``type``, a missing, extra or mistyped field.
+        """
+        if not isinstance(obj, dict):
+            raise MalformedAction(f"an action is a JSON object, got {obj!r}")
+        kind = obj.get("type")
+        cls = self.types.get(kind) if isinstance(kind, str) else None
+        if cls is None:
+            raise MalformedAction(f"unknown action type {kind!r}; known: {sorted(self.types)}")
+        known = fields(cls)
+        extra = set(obj) - {f.name for f in known} - {"type"}
+        if extra:
+            raise MalformedAction(f"{kind}: unexpected field(s) {sorted(extra)}")
+        kwargs: dict[str, Any] = {}
+        for f in known:
+            if f.name in obj:
+                parse = _CLASS_FIELD_PARSERS.get((cls, f.name), self.parsers[f.name])
+                kwargs[f.name] = parse(obj[f.name])
+            elif f.default is MISSING:
+                raise MalformedAction(f"{kind}: missing field {f.name!r}")
+        return cls(**kwargs)
+
+
+BASE_FORMS = RecordForms(ACTION_TYPES, _FIELD_PARSERS)
+"""The base game's action types (a rule module's are in its game's `Rules.forms`)."""

@@ -3,8 +3,7 @@ and for checking a hand draw. The engine never draws: see ``companion.bags``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from companion.games.chance import ChanceSpec
 
 from . import flow
 from .actions import (
@@ -19,18 +18,6 @@ from .state import BAG, MONKS, GameState
 from .vocabulary import INFLUENCE, MONK, Cube, Space
 
 
-@dataclass(frozen=True, slots=True)
-class ChanceSpec:
-    """A draw to make. ``contents``: what is in the bag or stack (one entry per piece, in a
-    fixed order); ``count``: how many come out; ``slots``: where they go, in order
-    (market slot numbers for customers, action spaces repeated per cube for the green bag)."""
-
-    kind: str
-    contents: tuple[str, ...]
-    count: int
-    slots: tuple[str, ...]
-
-
 def chance_spec(st: GameState) -> ChanceSpec | None:
     """The pending draw, or None when the game waits for a person."""
     spec = st.rules.phases[st.phase].chance
@@ -40,7 +27,7 @@ def chance_spec(st: GameState) -> ChanceSpec | None:
 def reveal_spec(st: GameState) -> ChanceSpec:
     tiles = tuple(sorted(st.unseen))
     slots = tuple(str(s) for s in st.to_reveal[: len(tiles)])
-    return ChanceSpec("reveal_customers", tiles, len(slots), slots)
+    return ChanceSpec("reveal_customers", tiles, len(slots), slots, outcome=_reveal_outcome)
 
 
 def fill_spec(st: GameState) -> ChanceSpec:
@@ -48,18 +35,15 @@ def fill_spec(st: GameState) -> ChanceSpec:
     contents = tuple(c.value for c in Cube for _ in range(bag[c]))
     card = st.data.space_cubes[len(st.players)]
     slots = tuple(s.value for s in Space for _ in range(card[s]))
-    return ChanceSpec("fill_bag", contents, min(len(contents), len(slots)), slots)
+    return ChanceSpec(
+        "fill_bag", contents, min(len(contents), len(slots)), slots, outcome=_fill_outcome
+    )
 
 
 def draw_spec(st: GameState) -> ChanceSpec:
     members = sorted(m for m, loc in st.members.items() if loc[0] == "bag")
     contents = (MONK,) * MONKS + tuple(members)
-    return ChanceSpec("mass_draw", contents, flow.draw_count(st), ())
-
-
-def outcome_action(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
-    """The record form of the action for ``drawn`` (the first ``spec.count`` pieces drawn)."""
-    return OUTCOMES[spec.kind](spec, drawn)
+    return ChanceSpec("mass_draw", contents, flow.draw_count(st), (), outcome=_draw_outcome)
 
 
 def _reveal_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
@@ -75,14 +59,6 @@ def _fill_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
 
 def _draw_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
     return {"type": "mass_draw", "figures": sorted(drawn)}
-
-
-OUTCOMES: dict[str, Callable[[ChanceSpec, list[str]], dict[str, object]]] = {
-    "reveal_customers": _reveal_outcome,
-    "fill_bag": _fill_outcome,
-    "mass_draw": _draw_outcome,
-}
-"""Chance kind → the record form of an outcome; modules add their own kinds."""
 
 
 # --- checking an outcome reported by a bag or by hand ---------------------------------

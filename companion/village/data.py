@@ -12,19 +12,20 @@ from __future__ import annotations
 import copy
 import functools
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from .schema import SchemaError, check, expected
+from companion.games.errors import SetupError
+
+from .schema import SchemaError, check
 from .vocabulary import INFLUENCE, Building, Cube, Good, Section, Space
 
 CONFIDENCES = ("high", "medium", "low", "unknown")
 REWARDS = ("prestige", "coin", "cubes")
 
 
-class BoardDataError(SchemaError):
+class BoardDataError(SchemaError, SetupError):
     """Raised when board data (shipped, overlay or header) is not well formed; the message
     names the key and says what is expected."""
 
@@ -136,101 +137,29 @@ def shipped_items() -> dict[str, DataItem]:
     }
 
 
-def _schema(key: str) -> dict[str, Any]:
-    raw = _shipped_raw()
-    if key in raw:
-        schema: dict[str, Any] = raw[key]["schema"]
-        return schema
-    from .modules.module_data import schema_of
-
-    found = schema_of(key)
-    if found is None:
-        raise BoardDataError(f"no board value is called {key!r}")
-    return found
-
-
 def schemas() -> dict[str, dict[str, Any]]:
     """Each key's schema (see `companion.village.schema`), as shipped."""
     return {key: v["schema"] for key, v in _shipped_raw().items()}
 
 
-def check_value(key: str, value: Any) -> None:
-    """Raise `BoardDataError` unless ``value`` fits the schema of board value ``key`` (an
-    unknown key too; a rule module's value, ``port.*``, ``goals.*``, too); the message says
-    what is expected."""
-    schema = _schema(key)
+def check_base_value(key: str, value: Any) -> None:
+    """Raise `BoardDataError` unless ``value`` fits the schema of base game value ``key``
+    (an unknown key too); the message says what is expected. A rule module's values are
+    checked by `box_values.check_value`."""
+    raw = _shipped_raw()
+    if key not in raw:
+        raise BoardDataError(f"no board value is called {key!r}")
     try:
-        check(schema, value, key)
+        check(raw[key]["schema"], value, key)
     except BoardDataError:
         raise
     except SchemaError as exc:
         raise BoardDataError(str(exc)) from None
 
 
-def expectation(key: str) -> str:
-    """What board value ``key`` (a module's too) accepts, in words. Raises BoardDataError
-    for an unknown key."""
-    return expected(_schema(key))
-
-
-def items_with_overlay(
-    overlay: dict[str, Any] | None = None, modules: Iterable[str] = ()
-) -> dict[str, DataItem]:
-    """Shipped items, the base game's and those of ``modules`` (``port``, ``life_goals``),
-    with the owner's confirmed values applied (those become verified). Answers for a module
-    not asked for are left aside.
-
-    Raises BoardDataError if the overlay names an unknown key or the result is malformed
-    (BoardDataError too for an unknown module).
-    """
-    from .modules.module_data import module_of, schema_of, validate
-    from .modules.module_data import shipped_items as module_items
-
-    mods = list(dict.fromkeys(modules))
-    items = shipped_items()
-    for m in mods:
-        items.update(module_items(m))
-    for key, value in (overlay or {}).items():
-        if key not in items:
-            if module_of(key) is not None and schema_of(key) is not None:
-                check_value(key, value)
-                continue  # a module not asked for: kept, not used here
-            raise BoardDataError(f"box check overlay names unknown value {key!r}")
-        old = items[key]
-        check_value(key, value)
-        items[key] = DataItem(
-            key,
-            value,
-            old.confidence,
-            True,
-            "box check by the owner",
-            old.question,
-            old.title,
-            old.look,
-            old.schema,
-        )
-    values = {k: i.value for k, i in items.items()}
-    from_values({k: v for k, v in values.items() if module_of(k) is None})  # validate
-    for m in mods:
-        validate(m, values)
-    return items
-
-
-def module_values(
-    overlay: dict[str, Any] | None, modules: Iterable[str]
-) -> dict[str, Any]:
-    """The printed values of ``modules`` (``port.*``, ``goals.*``): shipped, with the owner's
-    answers applied. Raises BoardDataError as `items_with_overlay`."""
-    from .modules.module_data import module_of
-
-    items = items_with_overlay(overlay, modules)
-    return {k: i.value for k, i in items.items() if module_of(k) is not None}
-
-
-def load(overlay: dict[str, Any] | None = None) -> BoardData:
-    """The board data in force: shipped values plus the owner's overlay (its answers for
-    the modules' values are left aside)."""
-    return from_values({k: i.value for k, i in items_with_overlay(overlay).items()})
+def load() -> BoardData:
+    """The shipped board data of the base game (the owner's overlay: `box_values.load`)."""
+    return from_values({k: i.value for k, i in shipped_items().items()})
 
 
 def from_values(values: dict[str, Any]) -> BoardData:
@@ -244,7 +173,7 @@ def from_values(values: dict[str, Any]) -> BoardData:
     if missing:
         raise BoardDataError(f"board data lacks {sorted(missing)}")
     for key in _shipped_raw():
-        check_value(key, values[key])
+        check_base_value(key, values[key])
     try:
         return _build(values)
     except BoardDataError:

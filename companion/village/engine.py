@@ -12,12 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import deaths
-from .actions import (
-    Action,
-    Buyout,
-    Decision,
-    parse_action,
-)
+from .actions import Action, Buyout, Decision
 from .errors import AmbiguousAction, IllegalAction
 from .legal import legal_actions
 from .narrate import now_text
@@ -36,9 +31,10 @@ def is_legal(st: GameState, action: Action) -> bool:
 
 
 def apply(st: GameState, action: Action | dict[str, Any]) -> GameState:
-    """The state after ``action``; raises MalformedAction or IllegalAction, state untouched."""
+    """The state after ``action`` (an action, or its record form in the game's
+    ``rules.forms``); raises MalformedAction or IllegalAction, state untouched."""
     if not isinstance(action, Action):
-        action = parse_action(action)
+        action = st.rules.forms.parse(action)
     _check(st, action)
     return apply_unchecked(st, action)
 

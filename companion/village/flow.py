@@ -9,7 +9,7 @@ from __future__ import annotations
 from . import deaths
 from .payments import cube_options
 from .state import MONKS, GameState, MarketDay
-from .vocabulary import Color, Cube, Good, member_generation
+from .vocabulary import Color, Cube, Good, PhaseName, member_generation
 
 
 def finish_action(st: GameState) -> None:
@@ -29,7 +29,7 @@ def end_turn(st: GameState) -> None:
             st.owed_turn_end = 0
             break
         if not deaths.single_group(st, candidates):
-            st.phase = "death"
+            st.phase = PhaseName("death")
             st.death_player = color
             return
         deaths.bury(st, min(candidates))
@@ -50,7 +50,7 @@ def next_turn(st: GameState) -> None:
     if st.final_queue is not None:
         if st.final_queue:
             st.current = st.seat(st.final_queue.pop(0))
-            st.phase = "turn"
+            st.phase = PhaseName("turn")
         else:
             start_mass(st)
         return
@@ -58,7 +58,7 @@ def next_turn(st: GameState) -> None:
         start_mass(st)
         return
     st.current = (st.current + 1) % len(st.players)
-    st.phase = "turn"
+    st.phase = PhaseName("turn")
 
 
 # --- market day -------------------------------------------------------------------------
@@ -132,7 +132,7 @@ def continue_market(st: GameState) -> None:
             day.passed.add(color)
             day.turn = st.after(color)[0]
             continue
-        st.phase = "market"
+        st.phase = PhaseName("market")
         return
     end_market(st)
 
@@ -146,7 +146,7 @@ def resolve_immediate_deaths(st: GameState) -> bool:
                 st.owed_now[color] = 0
                 break
             if not deaths.single_group(st, candidates):
-                st.phase = "death"
+                st.phase = PhaseName("death")
                 st.death_player = color
                 return True
             deaths.bury(st, min(candidates))
@@ -175,9 +175,9 @@ def end_market(st: GameState) -> None:
         empty = [i for i in queue if st.market[i] is None]
         reveal = tuple(empty[: len(st.unseen)])
         if reveal:
-            st.phase = "reveal_customers"
+            st.phase = PhaseName("reveal_customers")
             st.to_reveal = reveal
-            st.after_reveal = "end_turn"
+            st.after_reveal = PhaseName("end_turn")
             return
     end_turn(st)
 
@@ -195,7 +195,7 @@ def bag_figures(st: GameState) -> int:
 
 def start_mass(st: GameState) -> None:
     """Mass (seed 000 « Messe »): buy-outs in turn order from the round's first player."""
-    st.phase = "buyout"
+    st.phase = PhaseName("buyout")
     st.mass_out = 0
     first = st.players[st.first]
     st.mass_order = [first, *st.after(first)]
@@ -210,10 +210,10 @@ def advance_buyout(st: GameState) -> None:
     while st.mass_order and not can_buy_out(st, st.mass_order[0]):
         st.mass_order.pop(0)
     if st.mass_order:
-        st.phase = "buyout"
+        st.phase = PhaseName("buyout")
         return
     if 4 - st.mass_out > 0 and bag_figures(st) > 0:
-        st.phase = "mass_draw"
+        st.phase = PhaseName("mass_draw")
         return
     start_moves(st)
 
@@ -238,7 +238,7 @@ def church_moves(st: GameState, color: Color) -> list[str]:
 
 
 def start_moves(st: GameState) -> None:
-    st.phase = "church_move"
+    st.phase = PhaseName("church_move")
     first = st.players[st.first]
     st.mass_order = [first, *st.after(first)]
     advance_moves(st)
@@ -248,7 +248,7 @@ def advance_moves(st: GameState) -> None:
     while st.mass_order and not church_moves(st, st.mass_order[0]):
         st.mass_order.pop(0)
     if st.mass_order:
-        st.phase = "church_move"
+        st.phase = PhaseName("church_move")
         return
     church_majority(st)
     after_mass(st)
@@ -288,14 +288,14 @@ def after_mass(st: GameState) -> None:
     st.mass_order = []
     st.prestige_log.append((st.round, {c: st.p[c].prestige for c in st.players}))
     if st.final_queue is not None:
-        st.phase = "over"
+        st.phase = PhaseName("over")
         return
     st.round += 1
     if st.next_first is not None:
         st.first = st.seat(st.next_first)
         st.next_first = None
     st.current = st.first
-    st.phase = "fill_bag"
+    st.phase = PhaseName("fill_bag")
 
 
 def youngest_unborn(st: GameState, color: Color) -> str | None:

@@ -34,7 +34,7 @@ from .actions import (
 from .legal import BUY_FROM, privilege_options, space_options
 from .payments import apply_pay
 from .state import BAG, FARM, MAX_GRAIN, GameState
-from .vocabulary import INFLUENCE, MONK, Color, Cube, Good, Space
+from .vocabulary import INFLUENCE, MONK, Color, Cube, Good, PhaseName, Space
 
 
 def _reveal(st: GameState, a: Action) -> None:
@@ -64,7 +64,7 @@ def _fill(st: GameState, a: Action) -> None:
             st.bag[cube] -= n
     st.round_fill = {space: dict(cubes) for space, cubes in st.spaces.items()}
     st.current = st.first
-    st.phase = "turn"
+    st.phase = PhaseName("turn")
 
 
 def _mass_draw(st: GameState, a: Action) -> None:
@@ -80,7 +80,7 @@ def _enter_space(st: GameState, space: Space) -> None:
     if space is Space.MARKET:
         flow.start_market(st)
         return
-    st.phase = "action"
+    st.phase = PhaseName("action")
     st.act_space = space
     if not space_options(st, st.current_color, space):
         flow.finish_action(st)
@@ -243,7 +243,7 @@ def _council_advance(st: GameState, a: Action) -> None:
 
 def _offer_privilege(st: GameState, color: Color, level: int) -> None:
     st.privilege_max = level
-    st.phase = "privilege"
+    st.phase = PhaseName("privilege")
     if not privilege_options(st, color, level):
         flow.finish_action(st)
 

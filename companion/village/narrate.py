@@ -14,8 +14,9 @@ own view (``viewer=<colour>`` of the seller) may. Pure: no I/O, the states are n
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
+
+from companion.games.words import join_words
 
 from . import flow
 from .actions import (
@@ -53,6 +54,9 @@ from .pending import pending
 from .state import DEAD_ZONES, GameState, Loc
 from .vocabulary import INFLUENCE, MONK, Color, Cube, Good, Space
 
+if TYPE_CHECKING:
+    from .rules import Rules
+
 SPACE_NAMES = {s: s.value.capitalize() for s in Space}
 BUILDING_NAMES = {
     "wainwright": "the Wainwright",
@@ -88,16 +92,9 @@ def city_name(city: str) -> str:
     return "-".join(part.capitalize() for part in city.split("-"))
 
 
-MODULE_HEADLINES: dict[type[Action], Callable[[GameState, Any, GameState, str], str]] = {}
-"""What a rule module's action did, in words (filled by ``modules/registry.py``)."""
-MODULE_PLACES: dict[str, Callable[[Any], str]] = {}
-"""A rule module's places for figures, in words (zone → detail → words)."""
-MODULE_NOW: dict[str, Callable[[GameState, Any], str]] = {}
-"""What a rule module's pending step asks, in words (pending kind → state, pending → words)."""
-
-
-def place_name(loc: Loc) -> str:
-    """Where a figure stands, in words: ``the farm``, ``the Smithy``, ``council level 2``…"""
+def place_name(loc: Loc, rules: Rules | None = None) -> str:
+    """Where a figure stands, in words: ``the farm``, ``the Smithy``, ``council level 2``…
+    (a rule module's zone in the words of ``rules.places``)."""
     zone, detail = loc
     if zone == "farm":
         return "the farm"
@@ -117,7 +114,7 @@ def place_name(loc: Loc) -> str:
         return f"the chronicle, {SECTION_NAMES.get(str(detail), str(detail))} section"
     if zone == "grave":
         return "an anonymous grave"
-    own = MODULE_PLACES.get(zone)
+    own = rules.places.get(zone) if rules is not None else None
     if own is not None:
         return own(detail)
     return "out of the game"
@@ -138,13 +135,6 @@ def count(n: int, word: str, plural: str | None = None) -> str:
 def article(noun: str) -> str:
     """``a brown cube``, ``an orange cube``, ``an ox``."""
     return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
-
-
-def join_words(parts: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def pay_text(pay: Pay) -> str:
@@ -250,7 +240,7 @@ def _headline(before: GameState, a: Action, after: GameState, viewer: str) -> st
         name = member_name(born[0]) if born else "a child"
         return f"{who}: a new generation is born — put {name} on the farm."
     if isinstance(a, Recall):
-        src = place_name(before.members[a.member])
+        src = place_name(before.members[a.member], before.rules)
         return f"{who} brings {member_name(a.member)} home from {src}."
     if isinstance(a, Train):
         where = BUILDING_NAMES[a.building.value]
@@ -275,7 +265,7 @@ def _headline(before: GameState, a: Action, after: GameState, viewer: str) -> st
     if isinstance(a, Pass):
         return f"{who} stops selling for this market day."
     if isinstance(a, Travel):
-        src = place_name(before.members[a.member])
+        src = place_name(before.members[a.member], before.rules)
         pay = f", paying {pay_text(a.pay)}" if a.pay else ""
         return (
             f"{who} sends {member_name(a.member)} from {src} to {city_name(a.city)} "
@@ -321,7 +311,7 @@ def _headline(before: GameState, a: Action, after: GameState, viewer: str) -> st
         )
     if isinstance(a, Done):
         return f"{who} is done moving in the church."
-    own = MODULE_HEADLINES.get(type(a))
+    own = before.rules.headlines.get(type(a))
     if own is not None:
         return own(before, a, after, viewer)
     return f"{a.type}."  # pragma: no cover - every action type is handled above
@@ -372,13 +362,8 @@ def space_refusal(st: GameState, c: Color, space: Space) -> str:
             "nobody is on the farm to train, nobody works in a building, nothing can be "
             "bought with what the farm holds, and the mill needs 2 grain"
         )
-    elif space is Space.TRAVEL and st.port is not None:
-        # Le Port replaces the travel map: the voyage needs a captain paid in coins
-        ship = st.port.ships[c]
-        if ship.zone == "port":
-            why = "Le Port: no captain you can pay (coins) for a voyage"
-        else:
-            why = "Le Port: the ship can neither sail on nor return to port now"
+    elif space in st.rules.space_refusals:  # a module's own space (Le Port's voyage)
+        why = st.rules.space_refusals[space](st, c)
     elif space is Space.TRAVEL:
         if player.goods[Good.WAGON] < 1:
             why = "a trip needs a wagon"
@@ -494,14 +479,15 @@ def _moves(before: GameState, a: Action, after: GameState, dead: bool) -> list[s
             continue
         died = loc[0] in DEAD_ZONES
         if dead and died:
-            at = place_name(mid.get(m, old))
+            at = place_name(mid.get(m, old), after.rules)
             if loc[0] == "removed":
                 out.append(
                     f"{member_name(m)} dies at {at}: no chronicle space or grave is left, so "
                     "the figure leaves the game."
                 )
             else:
-                out.append(f"{member_name(m)} dies at {at}: put it on {place_name(loc)}.")
+                put = place_name(loc, after.rules)
+                out.append(f"{member_name(m)} dies at {at}: put it on {put}.")
             continue
         if dead:
             continue
@@ -513,7 +499,8 @@ def _moves(before: GameState, a: Action, after: GameState, dead: bool) -> list[s
             continue  # told by the mass sentences
         if old[0] == "unborn" or loc[0] == "bag":
             continue  # told by the birth and church sentences
-        out.append(f"Move {member_name(m)} from {place_name(old)} to {place_name(loc)}.")
+        src, dst = place_name(old, after.rules), place_name(loc, after.rules)
+        out.append(f"Move {member_name(m)} from {src} to {dst}.")
     return out
 
 
@@ -701,7 +688,7 @@ def now_text(st: GameState) -> str:
     if kind == "death":
         assert p.player is not None
         names = [
-            f"{member_name(m)} ({place_name(st.members[m])})"
+            f"{member_name(m)} ({place_name(st.members[m], st.rules)})"
             for m in death_candidates(st, p.player)
         ]
         either = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
@@ -710,7 +697,7 @@ def now_text(st: GameState) -> str:
         return f"Now {who}: buy own members out of the black bag (1 coin each) or not."
     if kind == "church_move":
         return f"Now {who}: move members left in the church (grain) or finish."
-    own = MODULE_NOW.get(kind)
+    own = st.rules.now.get(kind)
     if own is not None:
         return own(st, p)
     return ""  # pragma: no cover
@@ -719,6 +706,7 @@ def now_text(st: GameState) -> str:
 __all__ = [
     "count",
     "headline",
+    "join_words",
     "majority_text",
     "member_name",
     "narrate",

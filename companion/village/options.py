@@ -9,7 +9,6 @@ time, cubes, coins, grain and goods, and what it does to the bridge. Pure: no I/
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from .actions import (
@@ -60,14 +59,10 @@ PRIVILEGES = {
 }
 
 
-MODULE_STEPS: dict[type[Action], Callable[[GameState, Any], list[str]]] = {}
-"""How a person picks a rule module's action (filled by ``modules/registry.py``)."""
-
-
 def steps(st: GameState, a: Action) -> list[str]:
     """The labels of the successive picks that lead to ``a`` (one label: a single tap)."""
     if isinstance(a, Train):
-        who = f"{member_name(a.member)} ({place_name(st.members[a.member])})"
+        who = f"{member_name(a.member)} ({place_name(st.members[a.member], st.rules)})"
         where = f"at {BUILDING_NAMES[a.building.value]}"
         make = f"and make {article(a.good.value)}" if a.good else "train only"
         return [f"Train {who}", where, make]
@@ -77,7 +72,7 @@ def steps(st: GameState, a: Action) -> list[str]:
         return ["Buy a good", article(a.good.value), _pay_step(a.pay)]
     if isinstance(a, Travel):
         return [
-            f"Travel with {member_name(a.member)} ({place_name(st.members[a.member])})",
+            f"Travel with {member_name(a.member)} ({place_name(st.members[a.member], st.rules)})",
             f"to {city_name(a.city)}",
             _pay_step(a.pay),
             *(
@@ -112,9 +107,10 @@ def steps(st: GameState, a: Action) -> list[str]:
     if isinstance(a, FreeAction):
         return [f"{SPACE_NAMES[a.space]} (final turn, no cube)"]
     if isinstance(a, Recall):
-        return [f"Bring {member_name(a.member)} home from {place_name(st.members[a.member])}"]
+        where = place_name(st.members[a.member], st.rules)
+        return [f"Bring {member_name(a.member)} home from {where}"]
     if isinstance(a, Die):
-        return [f"{member_name(a.member)} dies ({place_name(st.members[a.member])})"]
+        return [f"{member_name(a.member)} dies ({place_name(st.members[a.member], st.rules)})"]
     if isinstance(a, Buyout):
         if not a.members:
             return ["Buy nobody out"]
@@ -123,7 +119,7 @@ def steps(st: GameState, a: Action) -> list[str]:
     if isinstance(a, ChurchMove):
         window = st.members[a.member][1]
         return [f"Move {member_name(a.member)} from window {window} to {window + 1}"]
-    own = MODULE_STEPS.get(type(a))
+    own = st.rules.steps.get(type(a))
     if own is not None:
         return own(st, a)
     words = {

@@ -8,7 +8,7 @@ from typing import Any
 
 from . import flow
 from .state import GameState
-from .vocabulary import Color
+from .vocabulary import Color, PhaseName
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,7 +16,7 @@ class Pending:
     """Who must decide what next. ``player`` is None for a chance point (``kind`` names the
     draw) and once the game is over."""
 
-    kind: str
+    kind: PhaseName  # the state's ``phase``
     player: Color | None
     detail: dict[str, Any]
 
@@ -42,55 +42,57 @@ def is_chance(st: GameState) -> bool:
 
 def reveal_customers(st: GameState) -> Pending:
     n = min(len(st.to_reveal), len(st.unseen))
-    return Pending("reveal_customers", None, {"slots": list(st.to_reveal[:n])})
+    return Pending(PhaseName("reveal_customers"), None, {"slots": list(st.to_reveal[:n])})
 
 
 def fill_bag(st: GameState) -> Pending:
-    return Pending("fill_bag", None, {"round": st.round})
+    return Pending(PhaseName("fill_bag"), None, {"round": st.round})
 
 
 def mass_draw(st: GameState) -> Pending:
-    return Pending("mass_draw", None, {"count": flow.draw_count(st)})
+    return Pending(PhaseName("mass_draw"), None, {"count": flow.draw_count(st)})
 
 
 def over(st: GameState) -> Pending:
-    return Pending("over", None, {})
+    return Pending(PhaseName("over"), None, {})
 
 
 def turn(st: GameState) -> Pending:
     final = st.final_queue is not None
-    return Pending("turn", st.current_color, {"final": final, "free": final and st.board_empty()})
+    detail = {"final": final, "free": final and st.board_empty()}
+    return Pending(PhaseName("turn"), st.current_color, detail)
 
 
 def action(st: GameState) -> Pending:
     assert st.act_space is not None
-    return Pending("action", st.current_color, {"space": st.act_space.value})
+    return Pending(PhaseName("action"), st.current_color, {"space": st.act_space.value})
 
 
 def privilege(st: GameState) -> Pending:
-    return Pending("privilege", st.current_color, {"max_level": st.privilege_max})
+    return Pending(PhaseName("privilege"), st.current_color, {"max_level": st.privilege_max})
 
 
 def market(st: GameState) -> Pending:
     assert st.day is not None
     free = flow.serve_cost_free(st, st.day.turn)
-    return Pending("market", st.day.turn, {"trigger": st.day.trigger.value, "free_sale": free})
+    detail = {"trigger": st.day.trigger.value, "free_sale": free}
+    return Pending(PhaseName("market"), st.day.turn, detail)
 
 
 def death(st: GameState) -> Pending:
     assert st.death_player is not None
-    return Pending("death", st.death_player, {})
+    return Pending(PhaseName("death"), st.death_player, {})
 
 
 def buyout(st: GameState) -> Pending:
     # who is still to be asked, as things stand (those who cannot are not asked)
     order = [c.value for c in st.mass_order if flow.can_buy_out(st, c)]
-    return Pending("buyout", st.mass_order[0], {"out": st.mass_out, "order": order})
+    return Pending(PhaseName("buyout"), st.mass_order[0], {"out": st.mass_out, "order": order})
 
 
 def church_move(st: GameState) -> Pending:
     order = [c.value for c in st.mass_order if flow.church_moves(st, c)]
-    return Pending("church_move", st.mass_order[0], {"order": order})
+    return Pending(PhaseName("church_move"), st.mass_order[0], {"order": order})
 
 
 BASE_STEPS: dict[str, Callable[[GameState], Pending]] = {

@@ -9,27 +9,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from companion.games.errors import ReplayError, RulesError
+
+from . import box_values, house
 from . import data as board_data
-from . import house
-from .actions import parse_action
 from .engine import apply
-from .errors import RulesError
 from .modules.module_data import PREFIXES, require_keys, shipped_values
-from .modules.registry import canonical, header_options
+from .modules.registry import canonical, header_options, parse_action, rules_for
 from .rules import GameConfig
 from .state import GameState, new_game
 from .vocabulary import Color
 
 RECORD_VERSION = 1
-
-
-class ReplayError(ValueError):
-    """A record whose header is unusable or whose action number ``index`` is refused."""
-
-    def __init__(self, message: str, index: int | None = None, cause: RulesError | None = None):
-        super().__init__(message)
-        self.index = index
-        self.cause = cause
 
 
 def make_header(
@@ -48,7 +39,7 @@ def make_header(
     (default: shipped) beside the base game's in ``data``, and with life goals the choice
     ``goal_claims`` (``manual`` or ``auto``). Raises ValueError for an unknown house rule,
     module or claiming choice."""
-    board = board or board_data.load()
+    board = board or box_values.load()
     mods = canonical(modules)
     data = dict(board.values)
     if mods:
@@ -100,11 +91,12 @@ def start(header: dict[str, Any]) -> GameState:
             base, extra = split_data(header["data"], mods)
             board = board_data.from_values(base)
         else:
-            board = board_data.load()
+            board = box_values.load()
             extra = {k: v for m in mods for k, v in shipped_values(m).items()}
-        rules = house.house_rules(header.get("house_rules"))  # absent: the documented reading
+        house_rules = house.house_rules(header.get("house_rules"))  # absent: documented
         claims = header_options(mods, header).get("goal_claims", "manual")
-        return new_game(seats, board, first, rules, GameConfig(mods, extra, claims))
+        config = GameConfig(mods, extra, claims)
+        return new_game(seats, board, first, house_rules, config, rules=rules_for(mods))
     except (KeyError, TypeError, ValueError) as exc:
         raise ReplayError(f"bad header: {exc}") from exc
 

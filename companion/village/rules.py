@@ -4,20 +4,26 @@ A ``Module`` lists what it adds or replaces: phases (with their pending decision
 and chance draw), action handlers and chance checks, per-space options, member zones and
 how death treats them, score adjustments, setup and after-action hooks, actions a player
 may take at any moment, chance outcomes a player reports alone (a tile drawn by hand that
-only they see), market sales, invariants, views and public forms. ``Rules`` is
-the merge for one game (base first), carried by the state; the engine's entry points are
-lookups in it, so the base code never asks which expansion is on.
+only they see), market sales, invariants, views and public forms, its action types and
+their record form, and its words (headlines, places, steps, pending texts, refusals of the
+spaces it replaces). ``Rules`` is the merge for one game (base first), carried by the
+state; the engine's entry points, the narration and the record form are lookups in it, so
+the base code never asks which expansion is on and no module changes the engine's globals.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .actions import BASE_FORMS
+from .vocabulary import PhaseName
+
 if TYPE_CHECKING:
-    from .actions import Action
-    from .chance import ChanceSpec
+    from companion.games.chance import ChanceSpec
+
+    from .actions import Action, RecordForms
     from .pending import Pending
     from .state import GameState
     from .vocabulary import Color, Section, Space
@@ -36,6 +42,12 @@ PublicFn = Callable[["Action"], "dict[str, Any] | None"]
 InvariantFn = Callable[["GameState"], list[str]]
 Explain = Callable[["GameState", "Action"], str]  # why a module's action is refused now
 Canonical = Callable[["GameState", "Action"], "Action"]  # interchangeable pieces → one option
+Parser = Callable[[Any], Any]  # one action field's record form → its value
+Headline = Callable[["GameState", Any, "GameState", str], str]  # before, action, after, viewer
+PlaceFn = Callable[[Any], str]  # a zone's detail → where, in words
+NowFn = Callable[["GameState", "Pending"], str]  # what a pending step asks, in words
+StepsFn = Callable[["GameState", Any], list[str]]  # how a person picks an action, tap by tap
+RefusalFn = Callable[["GameState", "Color"], str]  # why a space's action is out of reach
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +85,7 @@ class Zone:
 @dataclass(frozen=True, slots=True)
 class Module:
     name: str
-    phases: Mapping[str, Phase] = field(default_factory=dict)
+    phases: Mapping[PhaseName, Phase] = field(default_factory=dict)
     handlers: Mapping[type[Action], Handler] = field(default_factory=dict)
     chance_checks: Mapping[type[Action], Check] = field(default_factory=dict)
     space_options: Mapping[Space, SpaceOptions] = field(default_factory=dict)
@@ -91,6 +103,18 @@ class Module:
     public_forms: tuple[PublicFn, ...] = ()
     explains: Mapping[type[Action], Explain] = field(default_factory=dict)
     canonical: Mapping[type[Action], Canonical] = field(default_factory=dict)
+    action_types: tuple[type[Action], ...] = ()  # the record form's types this module adds
+    field_parsers: Mapping[str, Parser] = field(default_factory=dict)  # and their fields
+    headlines: Mapping[type[Action], Headline] = field(default_factory=dict)
+    places: Mapping[str, PlaceFn] = field(default_factory=dict)  # by zone
+    now: Mapping[str, NowFn] = field(default_factory=dict)  # by pending kind
+    steps: Mapping[type[Action], StepsFn] = field(default_factory=dict)
+    space_refusals: Mapping[Space, RefusalFn] = field(default_factory=dict)  # replaced spaces
+
+
+def steps(table: Mapping[str, Phase]) -> dict[PhaseName, Phase]:
+    """A module's ``phases`` table written with plain step names."""
+    return {PhaseName(name): phase for name, phase in table.items()}
 
 
 class ModuleError(ValueError):
@@ -102,7 +126,7 @@ class Rules:
     """The merged tables of one game's modules (base first)."""
 
     modules: tuple[str, ...]
-    phases: dict[str, Phase]
+    phases: dict[PhaseName, Phase]
     handlers: dict[type[Action], Handler]
     chance_checks: dict[type[Action], Check]
     space_options: dict[Space, SpaceOptions]
@@ -123,8 +147,14 @@ class Rules:
     public_forms: tuple[PublicFn, ...]
     explains: dict[type[Action], Explain]
     canonical: dict[type[Action], Canonical]
+    forms: RecordForms  # every action type of the game's catalogue (parsing knows them all)
+    headlines: dict[type[Action], Headline]
+    places: dict[str, PlaceFn]
+    now: dict[str, NowFn]
+    steps: dict[type[Action], StepsFn]
+    space_refusals: dict[Space, RefusalFn]
 
-    def is_chance(self, phase: str) -> bool:
+    def is_chance(self, phase: PhaseName) -> bool:
         return self.phases[phase].chance is not None
 
 
@@ -135,11 +165,26 @@ def _merge(into: dict[Any, Any], items: Mapping[Any, Any], what: str, name: str)
     into.update(items)
 
 
-def merge(modules: list[Module]) -> Rules:
-    """The rules of a game with these modules, in order. Raises ModuleError when two
-    modules claim the same phase, action, zone or space (a module may replace a space's
-    options only by naming it in ``replaces_spaces``)."""
-    phases: dict[str, Phase] = {}
+def record_forms(modules: Sequence[Module]) -> RecordForms:
+    """The record form of every action type these modules define (the base game's first).
+    Raises ModuleError when two define one type or field differently."""
+    forms = BASE_FORMS
+    for m in modules:
+        try:
+            forms = forms.with_types(m.action_types, m.field_parsers)
+        except ValueError as exc:
+            raise ModuleError(f"module {m.name!r}: {exc}") from None
+    return forms
+
+
+def merge(modules: Sequence[Module], catalogue: Sequence[Module] | None = None) -> Rules:
+    """The rules of a game with these modules, in order; ``catalogue``: every module of the
+    game, switched on or not (default: these), whose action types the record form parses
+    (an action of a module that is off is then refused by the engine with the reason, not
+    taken for a typo). Raises ModuleError when two modules claim the same phase, action,
+    zone or space (a module may replace a space's options only by naming it in
+    ``replaces_spaces``, and its refusal text with it)."""
+    phases: dict[PhaseName, Phase] = {}
     handlers: dict[type[Action], Handler] = {}
     checks: dict[type[Action], Check] = {}
     spaces: dict[Space, SpaceOptions] = {}
@@ -147,7 +192,19 @@ def merge(modules: list[Module]) -> Rules:
     burials: dict[str, BuryFn] = {}
     explains: dict[type[Action], Explain] = {}
     canonical: dict[type[Action], Canonical] = {}
+    headlines: dict[type[Action], Headline] = {}
+    places: dict[str, PlaceFn] = {}
+    now: dict[str, NowFn] = {}
+    steps: dict[type[Action], StepsFn] = {}
+    refusals: dict[Space, RefusalFn] = {}
     for m in modules:
+        _merge(headlines, m.headlines, "headlines", m.name)
+        _merge(places, m.places, "places", m.name)
+        _merge(now, m.now, "pending texts", m.name)
+        _merge(steps, m.steps, "option steps", m.name)
+        own = {s: f for s, f in m.space_refusals.items() if s not in m.replaces_spaces}
+        _merge(refusals, own, "space refusals", m.name)
+        refusals.update({s: f for s, f in m.space_refusals.items() if s in m.replaces_spaces})
         _merge(canonical, m.canonical, "canonical forms", m.name)
         _merge(explains, m.explains, "refusal texts", m.name)
         _merge(phases, m.phases, "phases", m.name)
@@ -190,4 +247,10 @@ def merge(modules: list[Module]) -> Rules:
         public_forms=cat("public_forms"),
         explains=explains,
         canonical=canonical,
+        forms=record_forms(catalogue if catalogue is not None else modules),
+        headlines=headlines,
+        places=places,
+        now=now,
+        steps=steps,
+        space_refusals=refusals,
     )

@@ -7,17 +7,32 @@ changes the clone (``clone()`` copies every mutable part). Treat states as immut
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from .copying import CLONE, CLONE_VALUES, COPY, COPY_OR_NONE, COPY_VALUES, SHARE, with_clone
 from .data import BoardData
 from .house import HouseRules
 from .rules import GameConfig
-from .vocabulary import INFLUENCE, Color, Cube, Good, Section, Space, member_ids
+from .vocabulary import (
+    INFLUENCE,
+    Color,
+    Cube,
+    Good,
+    PhaseName,
+    Section,
+    Space,
+    member_ids,
+)
 
 if TYPE_CHECKING:
-    from .modules.life_goals import GoalsState
-    from .modules.port import PortState
     from .rules import Rules
+
+
+class ModuleState(Protocol):
+    """A rule module's part of the table (``GameState.modules[name]``)."""
+
+    def clone(self) -> ModuleState: ...
+
 
 # Where a member is: (zone, where). Zones: "unborn", "farm", "craft" (building), "council"
 # (level 1-4), "travel" (city), "bag" (the black bag), "church" (window 1-4, 1 = rightmost),
@@ -30,12 +45,15 @@ GRAVE: Loc = ("grave", None)
 REMOVED: Loc = ("removed", None)
 DEAD_ZONES = frozenset({"chronicle", "grave", "removed"})
 
+FIRST_STEP = PhaseName("reveal_customers")  # seed 000 « Mise en place »: the customers
+ROUND_START = PhaseName("fill_bag")  # after the customers of a round's start
 INFLUENCE_PER_COLOUR = 18  # seed 000 « Contenu »: 72 influence cubes, 18 of each colour
 PLAGUE_CUBES = 6
 MONKS = 4
 MAX_GRAIN = 5  # a farm holds at most 5 sacks (seed 000 « Récolter du grain »)
 
 
+@with_clone
 @dataclass(slots=True)
 class Player:
     """One family's farm and tracks. ``time`` counts every time unit ever spent."""
@@ -45,39 +63,35 @@ class Player:
     prestige: int = 0
     coins: int = 1  # seed 000 « Mise en place » 5
     grain: int = 0
-    cubes: dict[Cube, int] = field(default_factory=lambda: dict.fromkeys(INFLUENCE, 0))
-    goods: dict[Good, int] = field(default_factory=lambda: dict.fromkeys(Good, 0))
-    customers: list[str] = field(default_factory=list)
-    cities: list[str] = field(default_factory=list)
+    cubes: dict[Cube, int] = field(
+        default_factory=lambda: dict.fromkeys(INFLUENCE, 0), metadata=COPY
+    )
+    goods: dict[Good, int] = field(default_factory=lambda: dict.fromkeys(Good, 0), metadata=COPY)
+    customers: list[str] = field(default_factory=list, metadata=COPY)
+    cities: list[str] = field(default_factory=list, metadata=COPY)
 
-    def clone(self) -> Player:
-        return Player(
-            self.color,
-            self.time,
-            self.prestige,
-            self.coins,
-            self.grain,
-            dict(self.cubes),
-            dict(self.goods),
-            list(self.customers),
-            list(self.cities),
-        )
+    def clone(self) -> Player:  # pragma: no cover - replaced by @with_clone
+        """A copy sharing nothing mutable."""
+        raise NotImplementedError
 
 
+@with_clone
 @dataclass(slots=True)
 class MarketDay:
     """A market day in progress (seed 000 « Marché »)."""
 
     trigger: Color
     turn: Color
-    passed: set[Color]
+    passed: set[Color] = field(metadata=COPY)
     trigger_sales: int = 0
     sold: int = 0
 
-    def clone(self) -> MarketDay:
-        return MarketDay(self.trigger, self.turn, set(self.passed), self.trigger_sales, self.sold)
+    def clone(self) -> MarketDay:  # pragma: no cover - replaced by @with_clone
+        """A copy sharing nothing mutable."""
+        raise NotImplementedError
 
 
+@with_clone
 @dataclass(slots=True)
 class GameState:
     """The whole table. ``phase`` names the step pending, with the same words as
@@ -96,90 +110,57 @@ class GameState:
     - ``over``: the game has ended.
 
     A module adds its own steps (see ``rules.py``); ``rules`` holds the merged tables of the
-    game's modules, ``port`` and ``goals`` their parts of the table when switched on.
+    game's modules, ``modules`` their parts of the table by module name (each module reads
+    its own through a typed accessor, e.g. ``modules.port.port_of``).
     """
 
     data: BoardData
     players: tuple[Color, ...]
-    p: dict[Color, Player]
-    members: dict[str, Loc]
-    supply: dict[Cube, int]
-    bag: dict[Cube, int]
-    spaces: dict[Space, dict[Cube, int]]
-    market: list[str | None]  # 10 customer spaces: 0-4 stalls, 5-9 waiting line
-    unseen: set[str]  # customer tiles still in the face-down stack
-    chronicle: dict[Section, list[str]]
-    graves: list[str]
+    p: dict[Color, Player] = field(metadata=CLONE_VALUES)
+    members: dict[str, Loc] = field(metadata=COPY)  # by member id (`vocabulary.MemberId`)
+    supply: dict[Cube, int] = field(metadata=COPY)
+    bag: dict[Cube, int] = field(metadata=COPY)
+    spaces: dict[Space, dict[Cube, int]] = field(metadata=COPY_VALUES)
+    market: list[str | None] = field(metadata=COPY)  # 0-4 stalls, 5-9 waiting line
+    unseen: set[str] = field(metadata=COPY)  # customer tiles still in the face-down stack
+    chronicle: dict[Section, list[str]] = field(metadata=COPY_VALUES)
+    graves: list[str] = field(metadata=COPY)
+    rules: Rules  # the merged tables of the game's modules
     round: int = 1
     first: int = 0
     current: int = 0
-    phase: str = "reveal_customers"
+    phase: PhaseName = FIRST_STEP
     to_reveal: tuple[int, ...] = ()
-    after_reveal: str = "fill_bag"
+    after_reveal: PhaseName = ROUND_START  # or "end_turn"
     act_space: Space | None = None
     privilege_max: int = 0
-    day: MarketDay | None = None
+    day: MarketDay | None = field(default=None, metadata=CLONE)
     next_first: Color | None = None
     owed_turn_end: int = 0  # deaths the current player owes at the end of the turn
-    owed_now: dict[Color, int] = field(default_factory=dict)  # market day: die at once
+    owed_now: dict[Color, int] = field(default_factory=dict, metadata=COPY)  # die at once
     death_player: Color | None = None
     end_trigger: Color | None = None
     end_cause: str | None = None
     end_market_trigger: Color | None = None  # set when the end came during a market day
-    final_queue: list[Color] | None = None  # players still owed a final turn
-    mass_order: list[Color] = field(default_factory=list)
+    final_queue: list[Color] | None = field(default=None, metadata=COPY_OR_NONE)  # final turns
+    mass_order: list[Color] = field(default_factory=list, metadata=COPY)
     mass_out: int = 0  # figures taken out of the black bag so far this mass
-    prestige_log: list[tuple[int, dict[Color, int]]] = field(default_factory=list)
-    round_fill: dict[Space, dict[Cube, int]] = field(default_factory=dict)  # this round's draw
+    prestige_log: list[tuple[int, dict[Color, int]]] = field(default_factory=list, metadata=COPY)
+    round_fill: dict[Space, dict[Cube, int]] = field(
+        default_factory=dict, metadata=SHARE
+    )  # this round's draw: replaced whole by the engine, never changed in place
     house: HouseRules = field(default_factory=HouseRules)  # the game's house rules (frozen)
-    rules: Rules = field(default_factory=lambda: base_rules())  # the modules' merged tables
-    port: PortState | None = None  # Le Port's part of the table, when the module is on
-    goals: GoalsState | None = None  # the life goals, when the module is on
+    modules: dict[str, ModuleState] = field(
+        default_factory=dict, metadata=CLONE_VALUES
+    )  # the switched-on modules' parts of the table
     cube_totals: dict[Cube, int] = field(
-        default_factory=lambda: dict.fromkeys(INFLUENCE, INFLUENCE_PER_COLOUR)
+        default_factory=lambda: dict.fromkeys(INFLUENCE, INFLUENCE_PER_COLOUR), metadata=SHARE
     )  # influence cubes in play per colour (set at setup, never changed after)
 
-    def clone(self) -> GameState:
-        """A copy sharing nothing mutable with this state."""
-        return GameState(
-            data=self.data,
-            players=self.players,
-            p={c: pl.clone() for c, pl in self.p.items()},
-            members=dict(self.members),
-            supply=dict(self.supply),
-            bag=dict(self.bag),
-            spaces={s: dict(c) for s, c in self.spaces.items()},
-            market=list(self.market),
-            unseen=set(self.unseen),
-            chronicle={s: list(m) for s, m in self.chronicle.items()},
-            graves=list(self.graves),
-            round=self.round,
-            first=self.first,
-            current=self.current,
-            phase=self.phase,
-            to_reveal=self.to_reveal,
-            after_reveal=self.after_reveal,
-            act_space=self.act_space,
-            privilege_max=self.privilege_max,
-            day=self.day.clone() if self.day else None,
-            next_first=self.next_first,
-            owed_turn_end=self.owed_turn_end,
-            owed_now=dict(self.owed_now),
-            death_player=self.death_player,
-            end_trigger=self.end_trigger,
-            end_cause=self.end_cause,
-            end_market_trigger=self.end_market_trigger,
-            final_queue=list(self.final_queue) if self.final_queue is not None else None,
-            mass_order=list(self.mass_order),
-            mass_out=self.mass_out,
-            prestige_log=list(self.prestige_log),
-            round_fill=self.round_fill,  # replaced whole by the engine, never changed in place
-            house=self.house,
-            rules=self.rules,
-            port=self.port.clone() if self.port is not None else None,
-            goals=self.goals.clone() if self.goals is not None else None,
-            cube_totals=self.cube_totals,
-        )
+    def clone(self) -> GameState:  # pragma: no cover - replaced by @with_clone
+        """A copy sharing nothing mutable with this state (generated from the fields'
+        copy metadata, `copying`)."""
+        raise NotImplementedError
 
     @property
     def current_color(self) -> Color:
@@ -205,32 +186,25 @@ class GameState:
         return not any(n for cubes in self.spaces.values() for n in cubes.values())
 
 
-def base_rules() -> Rules:
-    """The rules of the base game alone."""
-    from .modules.registry import rules_for
-
-    return rules_for(())
-
-
 def new_game(
     players: list[Color] | tuple[Color, ...],
     data: BoardData,
     first_player: Color | None = None,
     house: HouseRules | None = None,
     config: GameConfig | None = None,
+    *,
+    rules: Rules,
 ) -> GameState:
     """The table after setup (seed 000 « Mise en place »), waiting for the customer tiles.
 
     ``players`` is the seat order (clockwise); the first player is the oldest player, the
     first in seat order unless given; ``house``: the house rules (default: the documented
     reading); ``config``: the rule modules switched on, their values and choices (default:
-    the base game alone). Raises ValueError for a bad player list, RulesError for an
-    unknown module and BoardDataError for module values that are missing or malformed.
+    the base game alone); ``rules``: the merged tables of those modules (the game's
+    catalogue builds them, `modules.registry.rules_for`). Raises ValueError for a bad
+    player list and BoardDataError for module values that are missing or malformed.
     """
-    from .modules.registry import rules_for
-
     config = config or GameConfig()
-    rules = rules_for(config.modules)
     seats = tuple(players)
     if not 2 <= len(seats) <= 4:
         raise ValueError(f"Village is for 2 to 4 players, got {len(seats)}")
@@ -260,9 +234,9 @@ def new_game(
         graves=[],
         first=first,
         current=first,
-        phase="reveal_customers",
+        phase=FIRST_STEP,
         to_reveal=slots,
-        after_reveal="fill_bag",
+        after_reveal=ROUND_START,
         prestige_log=[(0, dict.fromkeys(seats, 0))],
         house=house or HouseRules(),
         rules=rules,

@@ -7,6 +7,7 @@ records (``Color("red")``, ``Space.from_text("council")``) and a repr you can pa
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import NewType
 
 
 class _TextEnum(StrEnum):
@@ -97,18 +98,27 @@ GENERATION_SIZES: dict[int, int] = {1: 4, 2: 3, 3: 2, 4: 2}
 COPY_LETTERS = "abcd"
 
 
-def _ids(color: Color) -> tuple[str, ...]:
+MemberId = NewType("MemberId", str)
+"""A family member's figure: ``<colour>-<generation><copy>``, e.g. ``red-1a`` (a record
+writes it as that text)."""
+
+PhaseName = NewType("PhaseName", str)
+"""A step the game can wait at: ``GameState.phase``, ``Pending.kind`` (the base game's
+steps and those each rule module adds; a record's pending ``kind`` is this text)."""
+
+
+def _ids(color: Color) -> tuple[MemberId, ...]:
     return tuple(
-        f"{color.value}-{gen}{COPY_LETTERS[i]}"
+        MemberId(f"{color.value}-{gen}{COPY_LETTERS[i]}")
         for gen, size in GENERATION_SIZES.items()
         for i in range(size)
     )
 
 
-_MEMBER_IDS: dict[Color, tuple[str, ...]] = {c: _ids(c) for c in Color}
+_MEMBER_IDS: dict[Color, tuple[MemberId, ...]] = {c: _ids(c) for c in Color}
 
 
-def member_ids(color: Color) -> tuple[str, ...]:
+def member_ids(color: Color) -> tuple[MemberId, ...]:
     """The 11 member ids of a colour, e.g. ``red-1a`` … ``red-4b``."""
     return _MEMBER_IDS[color]
 
@@ -123,5 +133,5 @@ def member_generation(member: str) -> int:
     return int(member.rsplit("-", 1)[1][0])
 
 
-ALL_MEMBERS: frozenset[str] = frozenset(m for c in Color for m in member_ids(c))
+ALL_MEMBERS: frozenset[MemberId] = frozenset(m for c in Color for m in member_ids(c))
 MONK = "monk"

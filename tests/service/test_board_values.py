@@ -17,7 +17,8 @@ from flask.testing import FlaskClient
 from companion import boxcheck
 from companion.store import EventStore
 from companion.table import TableService
-from companion.village.data import BoardDataError, check_value, schemas, shipped_items
+from companion.village.box_values import check_value
+from companion.village.data import BoardDataError, schemas, shipped_items
 from web import runtime_of
 
 TOKEN = "board-token"

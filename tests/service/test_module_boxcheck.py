@@ -12,7 +12,7 @@ from appkit import make_app
 from flask.testing import FlaskClient
 from test_board_values import _mutations
 
-from companion.village.data import check_value
+from companion.village.box_values import check_value
 from companion.village.modules.module_data import shipped_items
 
 TOKEN = "module-box-token"

@@ -12,7 +12,7 @@ from werkzeug.test import TestResponse
 
 from companion import village as v
 from companion.table import TableService
-from companion.village.modules.port import Voyage
+from companion.village.modules.port import Voyage, port_of
 
 
 def test_a_game_with_modules(client: FlaskClient) -> None:
@@ -267,12 +267,12 @@ def test_the_taker_reports_a_treasure_drawn_by_hand(
     )
     tokens = r.get_json()["players"]
     st = service.state()  # as if Red had just taken a treasure on an island
-    assert st.port is not None and st.port.data is not None
-    st.port.voyage = Voyage(v.Color.RED, step="treasure")
+    assert port_of(st) is not None and port_of(st).data is not None
+    port_of(st).voyage = Voyage(v.Color.RED, step="treasure")
     st.phase = "draw_treasure"
     mine = client.get(f"/api/state?viewer=red&token={tokens['red']}").get_json()
     assert [t["coins"] for t in mine["port"]["to_report"]] == sorted(
-        set(st.port.data.treasures.values())
+        set(port_of(st).data.treasures.values())
     )
     five = next(t["tile"] for t in mine["port"]["to_report"] if t["coins"] == 5)
     action = {"type": "draw_treasure", "tile": five}

@@ -25,6 +25,7 @@ import companion.village as v
 from companion import bags
 from companion.store import EventStore
 from companion.table import TableService
+from companion.village.modules.port import port_of
 
 PRIVATE_KINDS = {"deal_silver", "deal_gold", "draw_treasure"}
 MODULES = ["port", "life_goals"]
@@ -69,8 +70,8 @@ def _other_outcome(
         free = [t for t in spec.contents if t not in outcome["hands"].values()]
         return {**outcome, "hands": {**outcome["hands"], others[0]: rng.choice(free)}}
     if viewer is not None and outcome["type"] == "draw_treasure":
-        assert state.port is not None and state.port.voyage is not None
-        if state.port.voyage.player.value == viewer:
+        assert port_of(state) is not None and port_of(state).voyage is not None
+        if port_of(state).voyage.player.value == viewer:
             return outcome  # the viewer's own treasure: the same tile in both
     for _ in range(50):
         other = bags.draw_with_rng(spec, rng)
@@ -237,25 +238,26 @@ def test_a_treasure_loaded_from_the_table_is_named_without_its_tile() -> None:
     option without the tile (its id names its value in the box data); the table sends the
     masked form back and the engine takes the holder's lowest-valued treasure."""
     st = _at_a_load_step(3).clone()
-    assert st.port is not None and st.port.voyage is not None
-    me = st.port.voyage.player
-    values = st.port.data.treasures if st.port.data else {}
+    assert port_of(st) is not None and port_of(st).voyage is not None
+    me = port_of(st).voyage.player
+    values = port_of(st).data.treasures if port_of(st).data else {}
     low, high = min(values, key=values.get), max(values, key=values.get)
     assert values[low] < values[high]
-    st.port.treasures = [t for t in st.port.treasures if t not in (low, high)]
-    st.port.ships[me].treasures = [high, low]
+    port_of(st).treasures = [t for t in port_of(st).treasures if t not in (low, high)]
+    port_of(st).ships[me].treasures = [high, low]
     moves = [a.to_json() for a in v.legal_actions(st)]
     private = [m for m in moves if any(p.startswith("treasure:t") for p in m.get("cargo", []))]
     assert {p for m in private for p in m["cargo"] if p.startswith("treasure")} == {
         f"treasure:{low}", f"treasure:{high}"}
+    from companion import games
     from companion.table.disclosure import public_options
 
-    listed, _ = public_options(moves, [{} for _ in moves])
+    listed, _ = public_options(games.get("village"), moves, [{} for _ in moves])
     assert '"treasure:t' not in _strings(listed)
     masked = [m for m in listed if "treasure:?" in m.get("cargo", [])]
     assert masked and len(masked) < len(private)  # alike options merged
     chosen = v.from_public(st, masked[0])
     assert f"treasure:{low}" in chosen["cargo"]
     after = v.apply(st, chosen)
-    assert after.port is not None and after.port.ships[me].treasures == [high]
+    assert port_of(after) is not None and port_of(after).ships[me].treasures == [high]
     assert '"treasure:t' not in _strings(v.view(after, "table"))

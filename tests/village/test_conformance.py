@@ -15,8 +15,11 @@ from companion import village as v
 from companion.bags import draw_with_rng
 from companion.sim.random_games import play_out, random_game, random_legal
 from companion.village import data
-from companion.village.actions import ACTION_TYPES, FIELD_NAMES
 from companion.village.invariants import violations
+from companion.village.modules.registry import forms
+
+ACTION_TYPES = forms().types
+FIELD_NAMES = forms().field_names
 
 GAMES = int(os.environ.get("VILLAGE_CONFORMANCE_GAMES", "60"))
 

@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 
 from companion import village as v
+from companion.games.chance import ChanceSpec
 from companion.store.record import parse_record
 from companion.tools import golden
-from companion.transcript import render
-from companion.village.chance import ChanceSpec
+from companion.village.chance import _draw_outcome, _reveal_outcome
+from companion.village.transcript import render
 from companion.village.vocabulary import Color
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -74,13 +75,15 @@ def test_a_players_own_view_holds_only_what_is_theirs(name: str) -> None:
 
 def test_draws_are_counted_by_outcome() -> None:
     """Four monks alike and two members, two drawn: monk+monk, monk+a, monk+b, a+b."""
-    spec = ChanceSpec("mass_draw", ("monk",) * 4 + ("red-1a", "red-1b"), 2, ())
+    spec = ChanceSpec("mass_draw", ("monk",) * 4 + ("red-1a", "red-1b"), 2, (),
+                      outcome=_draw_outcome)
     outcomes = golden.chance_outcomes(spec)
     assert sorted(tuple(o["figures"]) for o in outcomes) == [
         ("monk", "monk"), ("monk", "red-1a"), ("monk", "red-1b"), ("red-1a", "red-1b")]
     with pytest.raises(golden.TooBig):
         golden.chance_outcomes(ChanceSpec("reveal_customers", tuple(f"c{i:02}" for i in range(24)),
-                                          8, tuple(str(i) for i in range(8))))
+                                          8, tuple(str(i) for i in range(8)),
+                                          outcome=_reveal_outcome))
 
 
 def test_perft_counts_agree_with_a_count_by_hand() -> None:

@@ -10,6 +10,7 @@ from scenarios import scenario
 from companion.village.data import BoardDataError
 from companion.village.errors import IllegalAction
 from companion.village.modules import life_goals as lg
+from companion.village.modules.life_goals import goals_of
 from companion.village.modules.module_data import shipped_items, shipped_values
 from companion.village.modules.port import PortState, new_port
 from companion.village.modules.port_data import build_data as build_port
@@ -335,12 +336,12 @@ def test_a_goal_met_by_the_last_move_can_still_be_claimed() -> None:
     from companion.village.modules.goal_actions import ClaimGoal
 
     st = _to_the_end_with("writer", "manual")
-    assert st.phase == "over" and st.goals is not None
+    assert st.phase == "over" and goals_of(st) is not None
     claim = ClaimGoal(Color.RED, "writer")
     assert claim in v.anytime_actions(st, Color.RED)
     before = st.p[Color.RED].prestige
     after = v.apply(st, claim)
     assert after.p[Color.RED].prestige > before and after.phase == "over"
-    assert "writer" in after.goals.claimed[Color.RED]
+    assert "writer" in goals_of(after).claimed[Color.RED]
     auto = _to_the_end_with("writer", "auto")
-    assert "writer" in auto.goals.claimed.get(Color.RED, frozenset())
+    assert "writer" in goals_of(auto).claimed.get(Color.RED, frozenset())

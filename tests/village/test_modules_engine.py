@@ -21,7 +21,8 @@ from companion.village import options
 from companion.village.errors import IllegalAction
 from companion.village.invariants import violations
 from companion.village.modules import life_goals as lg
-from companion.village.modules.port import Voyage
+from companion.village.modules.life_goals import goals_of
+from companion.village.modules.port import Voyage, port_of
 from companion.village.state import GameState
 from companion.village.vocabulary import Color, Cube, Good, Section, Space
 
@@ -65,7 +66,7 @@ def test_a_record_with_modules_replays_and_names_its_values() -> None:
     assert "port.sea" in header["data"] and "goals.prestige" in header["data"]
     st = v.start(header)
     assert st.rules.modules == ("base", "port", "life_goals")
-    assert st.port is not None and st.goals is not None and st.goals.auto
+    assert port_of(st) is not None and goals_of(st) is not None and goals_of(st).auto
 
 
 def test_a_module_s_header_option_is_checked_only_when_the_module_is_on() -> None:
@@ -79,7 +80,7 @@ def test_a_module_s_header_option_is_checked_only_when_the_module_is_on() -> Non
         v.start(header)
     del header["goal_claims"]
     st = v.start(header)
-    assert st.goals is not None and not st.goals.auto
+    assert goals_of(st) is not None and not goals_of(st).auto
 
 
 def test_a_record_needs_the_keys_of_its_modules_and_nothing_else() -> None:
@@ -168,7 +169,7 @@ def test_each_player_reports_their_own_tile_when_dealing_by_hand() -> None:
         st = v.apply(st, {"type": "deal_goals", "tier": "gold", "hands": {color.value: goal}})
     assert v.pending(st).kind == "fill_bag"
     assert all(v.hand_reports(st, c) == [] for c in (RED, BLUE, WHITE))
-    assert st.goals is not None and st.goals.gold == {BLUE: "saint", WHITE: "dealer", RED: "historian"}
+    assert goals_of(st) is not None and goals_of(st).gold == {BLUE: "saint", WHITE: "dealer", RED: "historian"}
 
 
 def test_a_goal_is_claimed_at_any_moment_with_its_prestige_at_once() -> None:
@@ -204,7 +205,7 @@ def test_a_claim_outside_ones_turn() -> None:
         st.members[m] = ("church", w)
     st.members[f"{claimer.value}-4a"] = ("church", 4)
     after = v.apply(st, {"type": "claim_goal", "player": claimer.value, "goal": goal})
-    assert goal in after.goals.claimed[claimer]  # type: ignore[union-attr]
+    assert goal in goals_of(after).claimed[claimer]  # type: ignore[union-attr]
 
 
 def test_auto_claiming_claims_the_moment_the_condition_holds() -> None:
@@ -212,7 +213,7 @@ def test_auto_claiming_claims_the_moment_the_condition_holds() -> None:
     st.p[RED].customers.extend(f"c0{i}" for i in range(1, 7))
     action = next(a for a in v.legal_actions(st) if a.type == "take")
     after = v.apply(st, action)  # any action: the hook runs after it
-    assert "dealer" in after.goals.claimed[RED]  # type: ignore[union-attr]
+    assert "dealer" in goals_of(after).claimed[RED]  # type: ignore[union-attr]
     assert after.p[RED].prestige == st.p[RED].prestige + 8
 
 
@@ -264,8 +265,8 @@ def test_port_setup() -> None:
         )
         == sum(base.supply[c] for c in Cube if c is not Cube.PLAGUE) + 12
     )  # PS11
-    assert st.port is not None and (st.port.cocoa, st.port.tea) == (4, 4)  # PS9
-    assert st.port.data is not None and st.data.space_cubes == st.port.data.space_cubes  # PS3
+    assert port_of(st) is not None and (port_of(st).cocoa, port_of(st).tea) == (4, 4)  # PS9
+    assert port_of(st).data is not None and st.data.space_cubes == port_of(st).data.space_cubes  # PS3
 
 
 def test_the_worked_voyage_through_the_engine() -> None:
@@ -324,9 +325,9 @@ def test_cocoa_sells_at_the_market_day_with_no_customer_left() -> None:
     st.current = 2
     only_cubes(st, {Space.MARKET: {Cube.GREEN: 1}, Space.CHURCH: {Cube.BROWN: 1}})
     st.market[:5] = [None] * 5  # no customer on the stalls
-    assert st.port is not None
-    st.port.ships[RED].cocoa = 1
-    st.port.cocoa -= 1
+    assert port_of(st) is not None
+    port_of(st).ships[RED].cocoa = 1
+    port_of(st).cocoa -= 1
     st = v.apply(st, {"type": "take", "player": "red", "space": "market", "cube": "green"})
     assert v.pending(st).kind == "market"  # the day goes on: red can sell cocoa (PM8)
     sale = {"type": "sell_exotic", "player": "red", "item": "cocoa", "pay": {}}
@@ -341,12 +342,12 @@ def test_a_death_on_the_hold_goes_to_sea_when_the_travel_section_is_full() -> No
     st = port_game()
     st.current = 2
     only_cubes(st, {Space.HARVEST: {Cube.GREEN: 1}, Space.CHURCH: {Cube.BROWN: 1}})
-    assert st.port is not None
+    assert port_of(st) is not None
     for m in ("red-1a", "red-1b", "red-1c", "red-1d"):
         if m != "red-1a":
             st.members[m] = ("unborn", None)  # out of the way: red-1a is the oldest
     st.members["red-1a"] = ("hold", RED)
-    st.port.ships[RED].hold = ["red-1a"]
+    port_of(st).ships[RED].hold = ["red-1a"]
     st.members["red-2a"] = ("farm", None)
     cap = st.data.chronicle_capacity(3)[Section.TRAVEL]
     st.chronicle[Section.TRAVEL] = [f"blue-{g}" for g in ("1a", "1b", "1c", "1d")][:cap]
@@ -363,8 +364,8 @@ def test_a_death_on_the_hold_goes_to_sea_when_the_travel_section_is_full() -> No
     st = v.apply(st, {"type": "take", "player": "red", "space": "church", "cube": "brown"})
     st = v.apply(st, {"type": "church", "player": "red", "member": "red-2a", "pay": {"time": 3}})
     assert st.members["red-1a"] == ("sea", 0)  # PD2
-    assert st.port is not None
-    assert st.port.cemetery[0] == "red-1a" and st.port.ships[RED].hold == []
+    assert port_of(st) is not None
+    assert port_of(st).cemetery[0] == "red-1a" and port_of(st).ships[RED].hold == []
 
 
 def test_no_travel_score_with_the_port() -> None:
@@ -375,12 +376,12 @@ def test_no_travel_score_with_the_port() -> None:
 
 def test_others_do_not_see_a_treasure() -> None:
     st = port_game()
-    assert st.port is not None
-    st.port.ships[RED].treasures = ["t6"]
-    st.port.treasures.remove("t6")
+    assert port_of(st) is not None
+    port_of(st).ships[RED].treasures = ["t6"]
+    port_of(st).treasures.remove("t6")
     assert v.view(st, "red")["port"]["ships"]["red"]["treasures"] == ["t6"]
     assert v.view(st, "blue")["port"]["ships"]["red"]["treasures"] == ["?"]
-    worth = st.port.data.treasures["t6"]  # type: ignore[union-attr]
+    worth = port_of(st).data.treasures["t6"]  # type: ignore[union-attr]
     assert v.view(st, "red")["port"]["ships"]["red"]["treasure_coins"] == {"t6": worth}
     assert "treasure_coins" not in v.view(st, "blue")["port"]["ships"]["red"]
     assert "treasure_coins" not in v.view(st, "table")["port"]["ships"]["red"]
@@ -391,7 +392,7 @@ def test_others_do_not_see_a_treasure() -> None:
     cash = {"type": "cash_treasure", "player": "red", "tile": "t6"}
     assert [a.to_json() for a in v.anytime_actions(st, RED)] == [cash]
     coins = st.p[RED].coins
-    assert v.apply(st, cash).p[RED].coins == coins + st.port.data.treasures["t6"]  # type: ignore[union-attr]
+    assert v.apply(st, cash).p[RED].coins == coins + port_of(st).data.treasures["t6"]  # type: ignore[union-attr]
 
 
 def test_the_taker_reports_a_treasure_drawn_by_hand_by_its_value() -> None:
@@ -399,7 +400,7 @@ def test_the_taker_reports_a_treasure_drawn_by_hand_by_its_value() -> None:
     # the choices are every printed value, whatever is left, so they tell nothing of the
     # others' treasures; tiles of one value are alike, so naming the first takes one left.
     st = port_game()
-    ps = st.port
+    ps = port_of(st)
     assert ps is not None and ps.data is not None
     values = ps.data.treasures  # tile → coins
     ps.voyage = port_voyage(RED)
@@ -418,16 +419,16 @@ def test_the_taker_reports_a_treasure_drawn_by_hand_by_its_value() -> None:
     ps.treasures.remove(twins[0])
     assert [a.to_json() for a in v.hand_reports(st, RED)] == offer  # the same choices
     after = v.apply(st, {"type": "draw_treasure", "tile": twins[0]})
-    assert after.port is not None and after.port.ships[RED].hold == [f"treasure:{twins[1]}"]
+    assert port_of(after) is not None and port_of(after).ships[RED].hold == [f"treasure:{twins[1]}"]
     # none of a value left by the companion's count: taken as reported (never refused: a
     # refusal would say the others hold them all), on a tile still in the stack
     for t in twins[1:]:
         ps.treasures.remove(t)
     after = v.apply(st, {"type": "draw_treasure", "tile": twins[0]})
-    assert after.port is not None
-    (held,) = after.port.ships[RED].hold
+    assert port_of(after) is not None
+    (held,) = port_of(after).ships[RED].hold
     assert held.startswith("treasure:") and held[len("treasure:"):] not in twins
-    assert after.port.reported == {held[len("treasure:"):]: low}
+    assert port_of(after).reported == {held[len("treasure:"):]: low}
 
 
 def port_voyage(color: Color) -> Voyage:
@@ -458,14 +459,14 @@ def test_random_games_with_modules_keep_every_invariant(
 
 def test_a_treasure_never_cashed_counts_its_coins_at_the_end() -> None:
     st = port_game()
-    assert st.port is not None and st.port.data is not None
-    st.port.ships[RED].treasures = ["t6"]
-    st.port.ships[RED].hold = ["treasure:t5"]
-    st.port.treasures = ["t1", "t2", "t3", "t4"]
+    assert port_of(st) is not None and port_of(st).data is not None
+    port_of(st).ships[RED].treasures = ["t6"]
+    port_of(st).ships[RED].hold = ["treasure:t5"]
+    port_of(st).treasures = ["t1", "t2", "t3", "t4"]
     during = v.summary(st)["players"]["red"]["score"]["coins"]
     st.phase = "over"
     at_end = v.summary(st)["players"]["red"]["score"]["coins"]
-    assert at_end == during + st.port.data.treasures["t6"]  # the one on the hold: nothing
+    assert at_end == during + port_of(st).data.treasures["t6"]  # the one on the hold: nothing
 
 
 def test_random_games_on_a_small_sea_keep_every_invariant() -> None:
@@ -500,7 +501,7 @@ def test_module_actions_are_told_in_words_without_secrets() -> None:
     assert "writer" not in told.lower() and "crivain" not in told
     port = port_game(fragment_values())
     port.members["red-1a"] = ("hold", RED)
-    assert v.narrate.place_name(port.members["red-1a"]) == "Red's ship"
+    assert v.narrate.place_name(port.members["red-1a"], port.rules) == "Red's ship"
 
 
 def test_voyage_options_are_told_step_by_step_for_the_play_page() -> None:

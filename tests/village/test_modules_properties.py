@@ -13,8 +13,11 @@ from hypothesis import strategies as hs
 from companion import village as v
 from companion.bags import draw_with_rng
 from companion.sim.random_games import play_out, random_legal_or_anytime
-from companion.village.actions import ACTION_TYPES, FIELD_NAMES
 from companion.village.invariants import violations
+from companion.village.modules.registry import forms
+
+ACTION_TYPES = forms().types
+FIELD_NAMES = forms().field_names
 
 MODULES = ("port", "life_goals")
 

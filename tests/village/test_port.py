@@ -15,6 +15,7 @@ from companion.village.data import BoardDataError
 from companion.village.errors import IllegalAction
 from companion.village.modules import port as pt
 from companion.village.modules.module_data import shipped_items, shipped_values
+from companion.village.modules.port import port_of
 from companion.village.modules.port_actions import (
     Anchor,
     CashTreasure,
@@ -556,10 +557,10 @@ def test_either_of_two_identical_captain_cards_may_be_named() -> None:
     listed = next(a for a in recruits if a.captain == captains[0]["id"])
     assert all(a.captain != "c1-twin" for a in recruits)  # alike cards: one choice
     after = v.apply(st, Recruit(listed.player, "c1-twin"))
-    assert after.port is not None and st.port is not None
+    assert port_of(after) is not None and port_of(st) is not None
     pair = {captains[0]["id"], "c1-twin"}
-    assert len(pair & set(after.port.captains)) == 1 == len(pair & set(st.port.captains)) - 1
-    assert after.port.ships[listed.player].captain in pair
+    assert len(pair & set(port_of(after).captains)) == 1 == len(pair & set(port_of(st).captains)) - 1
+    assert port_of(after).ships[listed.player].captain in pair
     assert after.p[listed.player].coins == st.p[listed.player].coins - captains[0]["cost"]
 
 
@@ -573,20 +574,20 @@ def test_a_treasure_value_reported_is_never_refused_and_tells_nothing() -> None:
     from companion.village.modules.port import Voyage
 
     st = v.new_game(["red", "blue"], modules=["port"])
-    assert st.port is not None and st.port.data is not None
-    values = st.port.data.treasures
+    assert port_of(st) is not None and port_of(st).data is not None
+    values = port_of(st).data.treasures
     five = next(t for t, c in values.items() if c == 5)
-    st.port.treasures.remove(five)  # the only 5 already drawn (held face down by Blue)
-    st.port.ships[Color.BLUE].treasures.append(five)
-    st.port.voyage = Voyage(Color.RED, step="treasure")
+    port_of(st).treasures.remove(five)  # the only 5 already drawn (held face down by Blue)
+    port_of(st).ships[Color.BLUE].treasures.append(five)
+    port_of(st).voyage = Voyage(Color.RED, step="treasure")
     st.phase = "draw_treasure"
     offered = v.hand_reports(st, Color.RED)
     report = next(a for a in offered if values[a.to_json()["tile"]] == 5)
     after = v.apply(st, report)  # not refused
-    assert after.port is not None
-    (held,) = [p for p in after.port.ships[Color.RED].hold if p.startswith("treasure:")]
+    assert port_of(after) is not None
+    (held,) = [p for p in port_of(after).ships[Color.RED].hold if p.startswith("treasure:")]
     tile = held.split(":", 1)[1]
-    assert tile != five and tile not in after.port.treasures  # a real tile, out of the stack
+    assert tile != five and tile not in port_of(after).treasures  # a real tile, out of the stack
     red = v.view(after, "red")["port"]["ships"]["red"]
     assert red["treasure_coins"][tile] == 5  # the holder sees what they reported
     assert "5" not in str(v.view(after, "blue")["port"]["ships"]["red"])

@@ -12,7 +12,8 @@ from browserkit import BROWSER, PHONE, TOKEN, Server, needs_playwright, open_pag
 from test_browser_game import assert_plain
 
 from companion import village as v
-from companion.village.modules.port import Voyage
+from companion.village.modules.life_goals import goals_of
+from companion.village.modules.port import Voyage, port_of
 
 pytestmark = BROWSER
 needs_playwright()
@@ -96,7 +97,7 @@ def test_goals_dealt_by_hand_reported_on_private_pages(
     blue.locator("#me-goals [data-goal-tier], #me-goals .goal").first.wait_for()
     assert settle(tablet, server) == "fill_bag"
     assert tablet.locator("#hand-deal").count() == 0
-    goals = svc.state().goals
+    goals = goals_of(svc.state())
     assert goals is not None
     assert goals.silver == {v.Color.RED: "writer", v.Color.BLUE: "farmer"}
     assert goals.gold[v.Color.RED] == "dealer" and v.Color.BLUE in goals.gold
@@ -118,10 +119,10 @@ def test_a_treasure_taken_by_hand_reported_by_its_taker(
     svc = server.service
     svc.new_game(["red", "blue"], modules=["port"])
     st = svc.state()  # as if Red had just taken a treasure on an island
-    assert st.port is not None and st.port.data is not None
-    st.port.voyage = Voyage(v.Color.RED, step="treasure")
-    st.port.ships[v.Color.RED].zone = "G"  # Treasure Island in the worked voyage (X1–X4)
-    st.port.ships[v.Color.RED].captain = "c3-5"
+    assert port_of(st) is not None and port_of(st).data is not None
+    port_of(st).voyage = Voyage(v.Color.RED, step="treasure")
+    port_of(st).ships[v.Color.RED].zone = "G"  # Treasure Island in the worked voyage (X1–X4)
+    port_of(st).ships[v.Color.RED].captain = "c3-5"
     st.phase = "draw_treasure"
     tablet = open_page(browser, server.url + f"/play#token={TOKEN}")
     tablet.locator("#hand-deal", has_text="Red looks at it and taps its value").wait_for()
@@ -135,13 +136,13 @@ def test_a_treasure_taken_by_hand_reported_by_its_taker(
     assert values == ["3 coins", "4 coins", "5 coins"]
     assert_plain(red, "private page, treasure to report")
     red.screenshot(path=str(shots / "me-report-treasure-phone.png"), full_page=True)
-    tile = next(t for t, n in st.port.data.treasures.items() if n == 4)
+    tile = next(t for t, n in port_of(st).data.treasures.items() if n == 4)
     red.locator(f"[data-report-treasure='{tile}']").click()
     before = seq(server)
     red.locator(f"[data-report-confirm='{tile}']").click()
     red.locator("#me-port", has_text="On the hold: a treasure worth 4 coins").wait_for()
     assert seq(server) == before + 1
-    after = svc.state().port
+    after = port_of(svc.state())
     assert after is not None and after.ships[v.Color.RED].hold == [f"treasure:{tile}"]
     blue.reload()
     blue.locator("#me-port").wait_for()

@@ -9,6 +9,8 @@ from browserkit import BROWSER, TOKEN, Server, needs_playwright, open_page, sett
 from test_browser_game import assert_plain
 
 from companion import village as v
+from companion.village.modules.life_goals import goals_of
+from companion.village.modules.port import port_of
 from companion.village.vocabulary import Cube, Space
 
 pytestmark = BROWSER
@@ -26,7 +28,7 @@ def test_new_game_with_port_and_life_goals(server: Server, browser: Any) -> None
     header = server.service.header()
     assert header["expansions"] == ["port", "life_goals"]
     assert header["goal_claims"] == "auto"
-    assert server.service.state().port is not None
+    assert port_of(server.service.state()) is not None
 
 
 def test_new_game_without_expansions_is_the_base_game(server: Server, browser: Any) -> None:
@@ -56,7 +58,7 @@ def test_the_private_page_shows_goals_and_claims_one(server: Server, browser: An
     phone.reload()
     phone.locator("[data-claim='dealer']").click()
     phone.locator("#me-goals [data-goal='dealer']", has_text="claimed").wait_for()
-    goals = svc.state().goals
+    goals = goals_of(svc.state())
     assert goals is not None and goals.claimed[v.Color.RED] == frozenset({"dealer"})
 
 
@@ -78,10 +80,10 @@ def test_the_private_page_shows_a_treasure_s_value_and_cashes_it(
     svc = server.service
     svc.new_game(["red", "blue"], modules=["port"])
     st = svc.state()
-    assert st.port is not None and st.port.data is not None
-    st.port.ships[v.Color.RED].treasures = ["t6"]  # as if unloaded at port
-    st.port.treasures.remove("t6")
-    worth = st.port.data.treasures["t6"]
+    assert port_of(st) is not None and port_of(st).data is not None
+    port_of(st).ships[v.Color.RED].treasures = ["t6"]  # as if unloaded at port
+    port_of(st).treasures.remove("t6")
+    worth = port_of(st).data.treasures["t6"]
     coins = st.p[v.Color.RED].coins
     phone = open_page(browser, server.url + f"/me/red?token={svc.player_token('red')}")
     phone.locator("[data-cash='t6']").wait_for()
@@ -100,7 +102,7 @@ def test_the_play_page_sells_cocoa_at_the_market_day(server: Server, browser: An
     while svc.state().phase in ("reveal_customers", "fill_bag"):
         svc.submit({"type": "virtual_draw"})
     st = svc.state()
-    assert st.port is not None and v.pending(st).player == v.Color.RED
+    assert port_of(st) is not None and v.pending(st).player == v.Color.RED
     # only a market cube and a church cube on the board, no customer on the stalls, and a
     # cocoa basket on Red's farm (as if brought home from a voyage)
     for cubes in st.spaces.values():
@@ -111,8 +113,8 @@ def test_the_play_page_sells_cocoa_at_the_market_day(server: Server, browser: An
         st.bag[cube] -= 1
         st.spaces[space][cube] = 1
     st.market[:5] = [None] * 5
-    st.port.ships[v.Color.RED].cocoa = 1
-    st.port.cocoa -= 1
+    port_of(st).ships[v.Color.RED].cocoa = 1
+    port_of(st).cocoa -= 1
     svc.submit({"type": "take", "player": "red", "space": "market", "cube": "green"})
     prestige = svc.state().p[v.Color.RED].prestige
     tablet = open_page(browser, server.url + f"/play#token={TOKEN}")

@@ -13,6 +13,7 @@ from typing import Any
 from browserkit import BROWSER, PHONE, TOKEN, Server, needs_playwright, open_page, seq, settle
 from test_browser_game import assert_plain
 
+from companion.village.modules.life_goals import goals_of
 from companion.village.modules.module_data import shipped_values
 from web import runtime_of
 
@@ -137,7 +138,7 @@ def test_a_round_with_a_voyage_and_a_goal_claim(server: Server, browser: Any, sh
     me.locator(f"[data-claim='{mine}']").click()
     me.locator(f"#me-goals [data-goal='{mine}']", has_text="claimed").wait_for()
     assert_plain(me, "private page after the claim")
-    claimed = server.service.state().goals
+    claimed = goals_of(server.service.state())
     assert claimed is not None and mine in {str(g) for g in claimed.claimed[v_red()]}
     board.wait_for_function("n => document.body.dataset.seq === String(n)", arg=seq(server))
     assert name in board.locator("#log").inner_text()  # a claimed goal is public

@@ -12,7 +12,7 @@ import pytest
 from appkit import make_app
 from flask.testing import FlaskClient
 
-from companion.village.data import items_with_overlay
+from companion.village.box_values import items_with_overlay
 from web import runtime_of
 from web.pages import box_check_rows, setup_rows
 

@@ -7,7 +7,7 @@ from typing import Any
 from .. import chance, handlers, legal
 from ..actions import Action, Serve
 from ..pending import BASE_STEPS as P
-from ..rules import Module, Phase, Zone
+from ..rules import Module, Phase, Zone, steps
 from ..vocabulary import Section, Space
 
 
@@ -23,7 +23,7 @@ def module() -> Module:
     """The base game's tables (every game has them)."""
     return Module(
         name="base",
-        phases={
+        phases=steps({
             "reveal_customers": Phase(P["reveal_customers"], legal.no_options, chance.reveal_spec),
             "fill_bag": Phase(P["fill_bag"], legal.no_options, chance.fill_spec),
             "mass_draw": Phase(P["mass_draw"], legal.no_options, chance.draw_spec),
@@ -35,7 +35,7 @@ def module() -> Module:
             "buyout": Phase(P["buyout"], legal.buyout_step_options),
             "church_move": Phase(P["church_move"], legal.move_options),
             "over": Phase(P["over"], legal.no_options),
-        },
+        }),
         handlers=handlers.HANDLERS,
         chance_checks=chance.CHANCE_CHECKS,
         space_options={

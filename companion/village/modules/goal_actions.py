@@ -7,8 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from companion.games.chance import ChanceSpec
+
 from ..actions import Action, Decision
-from ..chance import ChanceSpec
 from ..errors import MalformedAction
 from ..vocabulary import Color
 from .life_goals import TIER, GoalsState, Tier, pool, still_to_deal
@@ -73,7 +74,7 @@ def deal_spec(gs: GoalsState, players: tuple[Color, ...], tier: Tier) -> ChanceS
     combination's pool holds and nobody holds yet (LS3, LS4)."""
     who = tuple(c.value for c in still_to_deal(gs, players, tier))
     left = tuple(g for g in pool(gs, tier) if g not in gs.dealt())
-    return ChanceSpec(PHASE_OF_TIER[tier], left, len(who), who)
+    return ChanceSpec(PHASE_OF_TIER[tier], left, len(who), who, outcome=deal_outcome)
 
 
 def deal_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:

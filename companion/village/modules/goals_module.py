@@ -9,19 +9,22 @@ from typing import Any
 from ..actions import Action
 from ..errors import IllegalAction
 from ..pending import Pending
-from ..rules import GameConfig, Module, Phase
+from ..rules import GameConfig, Module, Phase, steps
 from ..state import GameState
-from ..vocabulary import Color
+from ..vocabulary import Color, PhaseName
 from . import life_goals as lg
-from .goal_actions import PHASE_OF_TIER, ClaimGoal, DealGoals, deal_spec
+from . import narration
+from .goal_actions import FIELD_PARSERS, PHASE_OF_TIER, ClaimGoal, DealGoals, deal_spec, public_form
+from .port import port_of
 
-NEXT = {"deal_silver": "deal_gold", "deal_gold": "fill_bag"}
+NEXT = {"deal_silver": PhaseName("deal_gold"), "deal_gold": PhaseName("fill_bag")}
 TIER_OF_PHASE = {v: k for k, v in PHASE_OF_TIER.items()}
 
 
 def _gs(st: GameState) -> lg.GoalsState:
-    assert st.goals is not None and st.goals.data is not None
-    return st.goals
+    gs = lg.goals_of(st)
+    assert gs is not None and gs.data is not None
+    return gs
 
 
 def _data(st: GameState) -> lg.GoalsData:
@@ -34,11 +37,11 @@ def setup(st: GameState, cfg: GameConfig) -> None:
     """LS2: after the setup, before the first fill, the goals are dealt."""
     expansions = frozenset(m for m in cfg.modules if m in lg.EXPANSIONS)
     data = lg.build_data({k: v for k, v in cfg.values.items() if k.startswith("goals.")})
-    st.goals = lg.new_goals(expansions, auto=cfg.goal_claims == "auto", data=data)
-    st.after_reveal = "deal_silver"
+    st.modules["life_goals"] = lg.new_goals(expansions, auto=cfg.goal_claims == "auto", data=data)
+    st.after_reveal = PhaseName("deal_silver")
 
 
-def _pending(phase: str) -> Phase:
+def _pending(phase: PhaseName) -> Phase:
     tier = TIER_OF_PHASE[phase]
 
     def pending(st: GameState) -> Pending:
@@ -86,29 +89,30 @@ def reports(st: GameState, color: Color) -> list[Action]:
 
 def _claim(st: GameState, a: Action) -> None:
     assert isinstance(a, ClaimGoal)
-    lg.claim(st, _gs(st), a.player, a.goal, _data(st), st.port)
+    lg.claim(st, _gs(st), a.player, a.goal, _data(st), port_of(st))
 
 
 def claims(st: GameState, color: Color) -> list[Action]:
     """LA2: a goal whose conditions hold may be claimed at any moment."""
     gs = _gs(st)
-    return [ClaimGoal(color, g) for g in lg.claimable(st, gs, color, _data(st), st.port)]
+    return [ClaimGoal(color, g) for g in lg.claimable(st, gs, color, _data(st), port_of(st))]
 
 
 def auto_claims(st: GameState) -> None:
     # LA2 « même en fin de partie »: the last move's goals are claimed too
-    if st.goals is not None and st.goals.auto and st.phase not in NEXT:
-        lg.auto_claim(st, st.goals, st.players, _data(st), st.port)
+    gs = lg.goals_of(st)
+    if gs is not None and gs.auto and st.phase not in NEXT:
+        lg.auto_claim(st, gs, st.players, _data(st), port_of(st))
 
 
 def explain_claim(st: GameState, a: Action) -> str:
     assert isinstance(a, ClaimGoal)
-    return lg.claim_refusal(st, _gs(st), a.player, a.goal, _data(st), st.port) or "LA2"
+    return lg.claim_refusal(st, _gs(st), a.player, a.goal, _data(st), port_of(st)) or "LA2"
 
 
 def invariants(st: GameState) -> list[str]:
     """Goals dealt exactly once, one of each tier per player, from the combination's pools."""
-    gs = st.goals
+    gs = lg.goals_of(st)
     if gs is None:
         return ["life goals switched on but not set up"]
     out = []
@@ -147,7 +151,7 @@ def _hand(st: GameState, gs: lg.GoalsState, c: Color, viewer: str) -> dict[str, 
     if mine:  # the owner's view: what each unclaimed goal still lacks, in words
         claimed = gs.claimed.get(c, frozenset())
         out["missing"] = {
-            g: lg.missing(st, c, g, _data(st), st.port) for g in mine if g not in claimed
+            g: lg.missing(st, c, g, _data(st), port_of(st)) for g in mine if g not in claimed
         }
         out["names"] = {g: lg.FRENCH[g] for g in mine}
     if viewer == c.value and (offer := reports(st, c)):
@@ -163,7 +167,7 @@ def _hand(st: GameState, gs: lg.GoalsState, c: Color, viewer: str) -> dict[str, 
 def module() -> Module:
     return Module(
         name="life_goals",
-        phases={"deal_silver": _pending("deal_silver"), "deal_gold": _pending("deal_gold")},
+        phases=steps({p: _pending(PhaseName(p)) for p in ("deal_silver", "deal_gold")}),
         handlers={DealGoals: _deal, ClaimGoal: _claim},
         chance_checks={DealGoals: check_deal},
         anytime=(claims,),
@@ -173,4 +177,10 @@ def module() -> Module:
         invariants=(invariants,),
         views=(view,),
         explains={ClaimGoal: explain_claim},
+        action_types=(DealGoals, ClaimGoal),
+        field_parsers=FIELD_PARSERS,
+        public_forms=(public_form,),
+        headlines=dict.fromkeys((DealGoals, ClaimGoal), narration.headline),
+        now=narration.GOALS_NOW,
+        steps={ClaimGoal: narration.steps},
     )

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from ..copying import COPY, with_clone
 from ..data import BoardDataError
 from ..errors import IllegalAction
 from ..state import GameState
@@ -162,6 +163,7 @@ class Hand:
         return (self.silver, self.gold)
 
 
+@with_clone
 @dataclass(slots=True)
 class GoalsState:
     """Who holds which goal, and which are claimed. ``auto`` claims every goal the moment
@@ -169,21 +171,15 @@ class GoalsState:
     « vous pouvez »). Goals are dealt a tier at a time (silver, then gold)."""
 
     expansions: frozenset[str]
-    silver: dict[Color, str] = field(default_factory=dict)
-    gold: dict[Color, str] = field(default_factory=dict)
-    claimed: dict[Color, frozenset[str]] = field(default_factory=dict)
+    silver: dict[Color, str] = field(default_factory=dict, metadata=COPY)
+    gold: dict[Color, str] = field(default_factory=dict, metadata=COPY)
+    claimed: dict[Color, frozenset[str]] = field(default_factory=dict, metadata=COPY)
     auto: bool = False
     data: GoalsData | None = None  # the printed values (shared, immutable)
 
-    def clone(self) -> GoalsState:
-        return GoalsState(
-            self.expansions,
-            dict(self.silver),
-            dict(self.gold),
-            dict(self.claimed),
-            self.auto,
-            self.data,
-        )
+    def clone(self) -> GoalsState:  # pragma: no cover - replaced by @with_clone
+        """A copy sharing nothing mutable."""
+        raise NotImplementedError
 
     def tier(self, tier: Tier) -> dict[Color, str]:
         return self.silver if tier is Tier.SILVER else self.gold
@@ -195,6 +191,13 @@ class GoalsState:
 
     def dealt(self) -> set[str]:
         return set(self.silver.values()) | set(self.gold.values())
+
+
+def goals_of(st: GameState) -> GoalsState | None:
+    """The life goals' part of the table (None: the module is off)."""
+    found = st.modules.get("life_goals")
+    assert found is None or isinstance(found, GoalsState)
+    return found
 
 
 def new_goals(

@@ -73,17 +73,6 @@ def schema_of(key: str) -> dict[str, Any] | None:
     return None if item is None else dict(item["schema"])
 
 
-def validate(module: str, values: dict[str, Any]) -> None:
-    """Build the module's data from ``values`` (its keys, resolved) to find what the schemas
-    cannot say (a lane to an unknown zone, two islands with the cocoa stack). Raises
-    BoardDataError naming the key."""
-    from . import life_goals, port_data
-
-    builders = {"port": port_data.build_data, "life_goals": life_goals.build_data}
-    prefix = PREFIXES[module]
-    builders[module]({k: v for k, v in values.items() if k.startswith(prefix)})
-
-
 def require_keys(module: str, values: dict[str, Any]) -> None:
     """Raise BoardDataError naming the module's keys missing from ``values``."""
     missing = sorted(set(_raw(module)) - set(values))

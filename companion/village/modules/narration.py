@@ -1,18 +1,22 @@
-"""Port's and Life goals' actions and steps in plain words for the table (registered with
-``narrate`` by ``registry.py``). A treasure's value and a dealt goal are never named to the
-table."""
+"""Port's and Life goals' actions and steps in plain words for the table (in their modules'
+tables: ``headlines``, ``places``, ``now``, ``steps``, ``space_refusals``). A treasure's
+value and a dealt goal are never named to the table."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from companion.games.words import join_words
+
 from ..actions import Action
-from ..narrate import colour_name, join_words, member_name, pay_text
+from ..narrate import colour_name, member_name, pay_text
 from ..pending import Pending
 from ..state import GameState
+from ..vocabulary import Color
 from . import goal_actions as ga
 from . import port_actions as pa
 from .life_goals import FRENCH
+from .port import port_of, treasure_value
 
 ITEMS = {"grain": "a sack of grain", "cocoa": "a cocoa basket", "tea": "a tea bale"}
 
@@ -33,7 +37,8 @@ def headline(before: GameState, a: Any, after: GameState, viewer: str) -> str:
     """What a module's action did."""
     who = _who(a)
     if isinstance(a, pa.Recruit):
-        data = before.port.data if before.port else None
+        ps = port_of(before)
+        data = ps.data if ps else None
         if data is None or a.captain not in data.captains:
             return f"{who} hires a captain."
         cap = data.captains[a.captain]
@@ -65,9 +70,7 @@ def headline(before: GameState, a: Any, after: GameState, viewer: str) -> str:
     if isinstance(a, pa.SellExotic):
         return f"{who} sells {ITEMS[a.item]} at the market."
     if isinstance(a, pa.CashTreasure):
-        from .port import treasure_value
-
-        ps = before.port
+        ps = port_of(before)
         coins = treasure_value(ps, ps.data, a.tile) if ps is not None and ps.data else 0
         return f"{who} turns a treasure face up: {coins} coins."
     if isinstance(a, pa.DrawTreasure):
@@ -107,25 +110,29 @@ def now_deal(st: GameState, p: Pending) -> str:
     )
 
 
-HEADLINES: dict[type[Action], Any] = dict.fromkeys(
-    (*pa.PORT_ACTIONS, ga.DealGoals, ga.ClaimGoal), headline
-)
 PLACES = {
     "hold": lambda detail: f"{colour_name(detail)}'s ship",
     "mission": lambda detail: f"mission church {detail}",
     "sea": lambda detail: "the sea cemetery",
 }
-NOW = {
-    "voyage": now_voyage,
-    "draw_treasure": now_draw,
-    "deal_silver": now_deal,
-    "deal_gold": now_deal,
-}
+PORT_NOW = {"voyage": now_voyage, "draw_treasure": now_draw}
+GOALS_NOW = {"deal_silver": now_deal, "deal_gold": now_deal}
+
+
+def travel_refusal(st: GameState, c: Color) -> str:
+    """Why the voyage is out of reach (Le Port replaces the travel map: it needs a captain
+    paid in coins)."""
+    ps = port_of(st)
+    assert ps is not None
+    if ps.ships[c].zone == "port":
+        return "Le Port: no captain you can pay (coins) for a voyage"
+    return "Le Port: the ship can neither sail on nor return to port now"
 
 
 def steps(st: GameState, a: Any) -> list[str]:
     """How a person picks a module's action on the play page, step by step."""
-    data = st.port.data if st.port else None
+    ps = port_of(st)
+    data = ps.data if ps else None
     if isinstance(a, pa.Recruit) and data:
         cap = data.captains[a.captain]
         rate = " + ".join(c if c != "any" else "any cube" for c in cap.rate.cubes)
@@ -159,5 +166,3 @@ def steps(st: GameState, a: Any) -> list[str]:
     }
     return [words.get(a.type, a.type)]
 
-
-STEPS: dict[type[Action], Any] = dict.fromkeys((*pa.PORT_ACTIONS, ga.ClaimGoal), steps)

@@ -14,11 +14,12 @@ on a mission church, ``("sea", index)`` in the sea cemetery.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import combinations, combinations_with_replacement
 
 from .. import deaths
 from ..actions import Action, Pay, pay_of
+from ..copying import CLONE, CLONE_VALUES, COPY, with_clone
 from ..errors import IllegalAction
 from ..payments import apply_pay, cube_options
 from ..state import FARM, MAX_GRAIN, REMOVED, GameState, Player
@@ -55,23 +56,24 @@ def kind_of(piece: str) -> str:
     return piece
 
 
+@with_clone
 @dataclass(slots=True)
 class Ship:
     """One family's ship, hold tile, captain and Port goods on the farm."""
 
     zone: str = PORT
-    hold: list[str] = field(default_factory=list)
+    hold: list[str] = field(default_factory=list, metadata=COPY)
     captain: str | None = None
     cocoa: int = 0  # unloaded on the farm, ready for the market
     tea: int = 0
-    treasures: list[str] = field(default_factory=list)  # unloaded, face down (tile ids)
+    treasures: list[str] = field(default_factory=list, metadata=COPY)  # unloaded, face down
 
-    def clone(self) -> Ship:
-        return Ship(
-            self.zone, list(self.hold), self.captain, self.cocoa, self.tea, list(self.treasures)
-        )
+    def clone(self) -> Ship:  # pragma: no cover - replaced by @with_clone
+        """A copy sharing nothing mutable."""
+        raise NotImplementedError
 
 
+@with_clone
 @dataclass(slots=True)
 class Voyage:
     """A Travel action in progress. ``step``: ``recruit``, ``load``, ``sail``, ``island`` or
@@ -84,42 +86,40 @@ class Voyage:
     credit: int = 0
     landed_ok: bool = False  # the last move entered an island: one may disembark
 
-    def clone(self) -> Voyage:
-        return replace(self)
+    def clone(self) -> Voyage:  # pragma: no cover - replaced by @with_clone
+        """A copy sharing nothing mutable."""
+        raise NotImplementedError
 
 
+@with_clone
 @dataclass(slots=True)
 class PortState:
-    ships: dict[Color, Ship]
-    captains: list[str]  # still in the three piles
+    ships: dict[Color, Ship] = field(metadata=CLONE_VALUES)
+    captains: list[str] = field(metadata=COPY)  # still in the three piles
     cocoa: int  # tiles left in the island stacks
     tea: int
-    treasures: list[str]  # tile ids still face down on Treasure Island
-    missions: dict[str, str | None]  # church → occupant
-    cemetery: list[str | None]  # usable sea-cemetery spaces → occupant
-    voyage: Voyage | None = None
-    boxed: dict[str, int] = field(default_factory=lambda: {"cocoa": 0, "tea": 0})  # sold (PM7)
-    cashed: list[str] = field(default_factory=list)  # treasures cashed, back in the box
-    discarded: list[str] = field(default_factory=list)  # captains out of the game (PV30)
+    treasures: list[str] = field(metadata=COPY)  # tile ids still face down on Treasure Island
+    missions: dict[str, str | None] = field(metadata=COPY)  # church → occupant
+    cemetery: list[str | None] = field(metadata=COPY)  # usable sea-cemetery spaces → occupant
+    voyage: Voyage | None = field(default=None, metadata=CLONE)
+    boxed: dict[str, int] = field(
+        default_factory=lambda: {"cocoa": 0, "tea": 0}, metadata=COPY
+    )  # sold (PM7)
+    cashed: list[str] = field(default_factory=list, metadata=COPY)  # cashed, back in the box
+    discarded: list[str] = field(default_factory=list, metadata=COPY)  # out of the game (PV30)
     data: PortData | None = None  # the printed values (shared, immutable)
-    reported: dict[str, int] = field(default_factory=dict)  # tile → value its holder read
+    reported: dict[str, int] = field(default_factory=dict, metadata=COPY)  # tile → value read
 
-    def clone(self) -> PortState:
-        return PortState(
-            {c: s.clone() for c, s in self.ships.items()},
-            list(self.captains),
-            self.cocoa,
-            self.tea,
-            list(self.treasures),
-            dict(self.missions),
-            list(self.cemetery),
-            self.voyage.clone() if self.voyage else None,
-            dict(self.boxed),
-            list(self.cashed),
-            list(self.discarded),
-            self.data,
-            dict(self.reported),
-        )
+    def clone(self) -> PortState:  # pragma: no cover - replaced by @with_clone
+        """A copy sharing nothing mutable."""
+        raise NotImplementedError
+
+
+def port_of(st: GameState) -> PortState | None:
+    """Le Port's part of the table (None: the module is off)."""
+    found = st.modules.get("port")
+    assert found is None or isinstance(found, PortState)
+    return found
 
 
 def new_port(players: tuple[Color, ...], data: PortData) -> PortState:

@@ -8,28 +8,35 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from companion.games.chance import ChanceSpec
+
 from .. import deaths, flow
 from ..actions import Action
-from ..chance import ChanceSpec
 from ..pending import Pending
-from ..rules import GameConfig, Module, Phase, Zone
+from ..rules import GameConfig, Module, Phase, Zone, steps
 from ..state import GameState
-from ..vocabulary import INFLUENCE, Color, Section, Space
+from ..vocabulary import INFLUENCE, Color, PhaseName, Section, Space
+from . import narration
 from . import port as pt
 from .port_actions import (
+    FIELD_PARSERS,
+    PORT_ACTIONS,
     VOYAGE_ACTIONS,
     CashTreasure,
     DrawTreasure,
     Load,
     Recruit,
     SellExotic,
+    public_form,
+    treasure_outcome,
 )
 from .port_data import PortData, build_data
 
 
 def _ps(st: GameState) -> pt.PortState:
-    assert st.port is not None
-    return st.port
+    ps = pt.port_of(st)
+    assert ps is not None
+    return ps
 
 
 def _data(st: GameState) -> PortData:
@@ -42,7 +49,7 @@ def setup(st: GameState, cfg: GameConfig) -> None:
     """PS2–PS11: the sea board, ships, captains, stacks; the Port setup tile's numbers for
     the green bag (PS3); the 12 extra cubes in the supply (PS11)."""
     data = build_data({k: v for k, v in cfg.values.items() if k.startswith("port.")})
-    st.port = pt.new_port(st.players, data)
+    st.modules["port"] = pt.new_port(st.players, data)
     st.data = replace(st.data, bag=data.bag, space_cubes=data.space_cubes)
     pt.add_extra_cubes(st.supply, data)
     st.cube_totals = {c: st.cube_totals[c] + data.extra_cubes.get(c, 0) for c in INFLUENCE}
@@ -63,16 +70,16 @@ def _voyage(st: GameState, a: Action) -> None:
     if over:
         flow.finish_action(st)
     elif ps.voyage is not None and ps.voyage.step == "treasure":
-        st.phase = "draw_treasure"
+        st.phase = PhaseName("draw_treasure")
     else:
-        st.phase = "voyage"
+        st.phase = PhaseName("voyage")
 
 
 def _voyage_pending(st: GameState) -> Pending:
     v = _ps(st).voyage
     assert v is not None
     zone = _ps(st).ships[v.player].zone
-    return Pending("voyage", v.player, {"step": v.step, "zone": zone, "moves": v.moves})
+    return Pending(PhaseName("voyage"), v.player, {"step": v.step, "zone": zone, "moves": v.moves})
 
 
 def _voyage_options(st: GameState) -> list[Action]:
@@ -80,11 +87,13 @@ def _voyage_options(st: GameState) -> list[Action]:
 
 
 def _treasure_pending(st: GameState) -> Pending:
-    return Pending("draw_treasure", None, {"left": len(_ps(st).treasures)})
+    return Pending(PhaseName("draw_treasure"), None, {"left": len(_ps(st).treasures)})
 
 
 def _treasure_spec(st: GameState) -> ChanceSpec:
-    return ChanceSpec("draw_treasure", pt.draw_treasure_spec(_ps(st)), 1, ("hold",))
+    return ChanceSpec(
+        "draw_treasure", pt.draw_treasure_spec(_ps(st)), 1, ("hold",), outcome=treasure_outcome
+    )
 
 
 def _no_options(st: GameState) -> list[Action]:
@@ -99,7 +108,7 @@ def _check_draw(st: GameState, a: Action) -> None:
 def _draw(st: GameState, a: Action) -> None:
     assert isinstance(a, DrawTreasure)
     pt.apply_draw_treasure(_ps(st), a)
-    st.phase = "voyage"
+    st.phase = PhaseName("voyage")
 
 
 def market_sales(st: GameState, c: Color) -> list[Action]:
@@ -196,10 +205,10 @@ def module() -> Module:
     at_sea = Zone(visible=True, section=Section.TRAVEL)  # not recallable (PF1)
     return Module(
         name="port",
-        phases={
+        phases=steps({
             "voyage": Phase(_voyage_pending, _voyage_options),
             "draw_treasure": Phase(_treasure_pending, _no_options, _treasure_spec),
-        },
+        }),
         handlers={
             **dict.fromkeys(VOYAGE_ACTIONS, _voyage),
             SellExotic: _sell,
@@ -224,4 +233,12 @@ def module() -> Module:
             CashTreasure: explain,
         },
         canonical={Load: canonical_voyage, Recruit: canonical_voyage},
+        action_types=PORT_ACTIONS,
+        field_parsers=FIELD_PARSERS,
+        public_forms=(public_form,),
+        headlines=dict.fromkeys(PORT_ACTIONS, narration.headline),
+        places=narration.PLACES,
+        now=narration.PORT_NOW,
+        steps=dict.fromkeys(PORT_ACTIONS, narration.steps),
+        space_refusals={Space.TRAVEL: narration.travel_refusal},
     )

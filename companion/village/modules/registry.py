@@ -1,7 +1,8 @@
-"""The modules a game can switch on, and the merged rules of each combination.
+"""The Village game's catalogue of rule modules, and the merged rules of each combination.
 
-Importing this registers every module's action types with the record form and its chance
-kinds with the virtual bags, whatever a given game switches on.
+This is the one place that names every module (the engine's core imports none of them):
+their tables merge into a game's `Rules`, their action types into the record form every
+game of Village parses, their public forms into what the table may see of an action.
 """
 
 from __future__ import annotations
@@ -10,28 +11,28 @@ import functools
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .. import actions, chance, narrate, options
-from ..errors import MalformedAction
-from ..rules import Module, ModuleError, Rules, merge
-from . import base, goal_actions, narration, port_actions
+from ..actions import Action, RecordForms
+from ..errors import IllegalAction, MalformedAction
+from ..legal import legal_actions
+from ..rules import Module, ModuleError, Rules, merge, record_forms
+from ..state import GameState
+from . import base, goals_module, life_goals, port, port_actions, port_data, port_module
+from .module_data import PREFIXES
 
 ORDER = ("port", "life_goals")
 """Every module besides the base game, in the order their tables merge."""
 
-actions.register(port_actions.PORT_ACTIONS, port_actions.FIELD_PARSERS)
-actions.register((goal_actions.DealGoals, goal_actions.ClaimGoal), goal_actions.FIELD_PARSERS)
-chance.OUTCOMES.update(
-    {
-        "deal_silver": goal_actions.deal_outcome,
-        "deal_gold": goal_actions.deal_outcome,
-        "draw_treasure": port_actions.treasure_outcome,
-    }
-)
-narrate.MODULE_HEADLINES.update(narration.HEADLINES)
-narrate.MODULE_PLACES.update(narration.PLACES)
-narrate.MODULE_NOW.update(narration.NOW)
-options.MODULE_STEPS.update(narration.STEPS)
-PUBLIC_FORMS = (base.public_form, port_actions.public_form, goal_actions.public_form)
+FACTORIES: dict[str, Callable[[], Module]] = {
+    "base": base.module,
+    "port": port_module.module,
+    "life_goals": goals_module.module,
+}
+
+BUILDERS: dict[str, Callable[[dict[str, Any]], object]] = {
+    "port": port_data.build_data,
+    "life_goals": life_goals.build_data,
+}
+"""Per module, what builds its data from its printed values (raising BoardDataError)."""
 
 
 HEADER_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -54,12 +55,6 @@ def header_options(modules: tuple[str, ...], given: Mapping[str, Any]) -> dict[s
     return out
 
 
-def _factories() -> dict[str, Callable[[], Module]]:
-    from . import goals_module, port_module
-
-    return {"base": base.module, "life_goals": goals_module.module, "port": port_module.module}
-
-
 def canonical(names: Iterable[str]) -> tuple[str, ...]:
     """The modules named, in merge order, each once. Raises ModuleError for an unknown one."""
     wanted = set(names)
@@ -73,8 +68,40 @@ def canonical(names: Iterable[str]) -> tuple[str, ...]:
 def rules_for(names: tuple[str, ...]) -> Rules:
     """The rules of a game with the base game and these modules (built once per set).
     Raises ModuleError for an unknown module."""
-    factories = _factories()
-    return merge([factories["base"](), *(factories[n]() for n in canonical(names))])
+    return merge(
+        [FACTORIES["base"](), *(FACTORIES[n]() for n in canonical(names))], _catalogue()
+    )
+
+
+@functools.cache
+def _catalogue() -> tuple[Module, ...]:
+    return (FACTORIES["base"](), *(FACTORIES[n]() for n in ORDER))
+
+
+@functools.cache
+def every_rule() -> Rules:
+    """The rules with every module on: the catalogue's record forms and public forms."""
+    return rules_for(ORDER)
+
+
+@functools.cache
+def forms() -> RecordForms:
+    """The record form of every action of Village and its modules."""
+    return record_forms(_catalogue())
+
+
+def parse_action(obj: Any) -> Action:
+    """Build an action of Village or any of its modules from its record form. Raises
+    MalformedAction for an unknown ``type``, a missing, extra or mistyped field."""
+    return forms().parse(obj)
+
+
+def validate(module: str, values: dict[str, Any]) -> None:
+    """Build the module's data from ``values`` (its keys, resolved) to find what the schemas
+    cannot say (a lane to an unknown zone, two islands with the cocoa stack). Raises
+    BoardDataError naming the key."""
+    prefix = PREFIXES[module]
+    BUILDERS[module]({k: v for k, v in values.items() if k.startswith(prefix)})
 
 
 def is_masked(obj: dict[str, Any]) -> bool:
@@ -93,13 +120,13 @@ def public_option(obj: dict[str, Any]) -> dict[str, Any]:
     if obj.get("type") != "load":
         return obj
     try:
-        action = actions.parse_action(obj)
+        action = parse_action(obj)
     except MalformedAction:
         return obj
     return port_actions.public_form(action) or obj
 
 
-def from_public(st: Any, obj: dict[str, Any]) -> dict[str, Any]:
+def from_public(st: GameState, obj: dict[str, Any]) -> dict[str, Any]:
     """The record action a masked public form stands for (`is_masked`); ``obj`` itself when
     it is not one. Among several matches (treasures of different values) the holder's
     lowest-valued treasure is taken: tiles of one value are alike, and the companion cannot
@@ -107,22 +134,18 @@ def from_public(st: Any, obj: dict[str, Any]) -> dict[str, Any]:
     IllegalAction when no legal action has that public form."""
     if not is_masked(obj):
         return obj
-    from ..errors import IllegalAction
-    from ..legal import legal_actions
-
     matches = [a for a in legal_actions(st) if public_option(a.to_json()) == obj]
     if not matches:
         raise IllegalAction(f"illegal: {obj!r} — no legal action matches", code="no_match")
-    data = st.port.data if st.port is not None else None
+    ps = port.port_of(st)
+    data = ps.data if ps is not None else None
 
-    def worth(action: actions.Action) -> int:
+    def worth(action: Action) -> int:
         cargo = getattr(action, "cargo", ())
         tiles = [p[len("treasure:") :] for p in cargo if p.startswith("treasure:")]
-        from . import port
-
-        if data is None or st.port is None:
+        if data is None or ps is None:
             return 0
-        return sum(port.treasure_value(st.port, data, t) for t in tiles)
+        return sum(port.treasure_value(ps, data, t) for t in tiles)
 
     return min(matches, key=worth).to_json()
 
@@ -131,10 +154,10 @@ def public_action(obj: dict[str, Any]) -> dict[str, Any]:
     """An action's record form as every player may see it: a module's private outcome (a
     goal deal, a treasure drawn) loses what only its player may know."""
     try:
-        action = actions.parse_action(obj)
+        action = parse_action(obj)
     except MalformedAction:
         return obj
-    for form in PUBLIC_FORMS:
+    for form in every_rule().public_forms:
         public = form(action)
         if public is not None:
             return public

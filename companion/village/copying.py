@@ -1,0 +1,65 @@
+"""A state's copy, generated from its dataclass fields (`with_clone`).
+
+The engine never changes a state it was given: ``apply`` clones it and changes the clone,
+so ``clone()`` runs once per action, and the reconciler's search clones far more often.
+Each field says in its metadata how it is copied; the copy is then one generated function
+(object created without ``__init__``, each slot set), and a mutable field that says
+nothing stops the import instead of being shared by mistake.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_HOW = {
+    "share": "{v}",
+    "copy": "{v}.copy()",
+    "copy_or_none": "None if {v} is None else {v}.copy()",
+    "copy_values": "{{k: x.copy() for k, x in {v}.items()}}",
+    "clone": "None if {v} is None else {v}.clone()",
+    "clone_values": "{{k: x.clone() for k, x in {v}.items()}}",
+}
+SHARE = {"copy": "share"}
+"""Shared by the copies: immutable, or replaced whole by the engine, never changed in place."""
+COPY = {"copy": "copy"}
+"""A dict, list or set of immutable values: copied."""
+COPY_OR_NONE = {"copy": "copy_or_none"}
+COPY_VALUES = {"copy": "copy_values"}
+"""A dict of dicts, lists or sets: each value copied."""
+CLONE = {"copy": "clone"}
+"""An object with its own ``clone()``, or None."""
+CLONE_VALUES = {"copy": "clone_values"}
+"""A dict of objects with their own ``clone()``."""
+
+_MUTABLE = re.compile(r"\b(dict|list|set)\[")
+
+
+def clone_function(cls: type[T]) -> Callable[[T], T]:
+    """The generated copy of a dataclass's instances. Raises TypeError naming a field whose
+    annotation is a dict, list or set and whose metadata does not say how it is copied."""
+    lines = ["def clone(self):", "    new = _new(_cls)"]
+    for f in fields(cls):  # type: ignore[arg-type]
+        how = f.metadata.get("copy")
+        if how is None:
+            if _MUTABLE.search(str(f.type)):
+                raise TypeError(f"{cls.__name__}.{f.name} is mutable: say how it is copied")
+            how = "share"
+        lines.append(f"    new.{f.name} = " + _HOW[how].format(v=f"self.{f.name}"))
+    lines.append("    return new")
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    exec("\n".join(lines), namespace)
+    clone: Callable[[T], T] = namespace["clone"]
+    clone.__qualname__ = f"{cls.__qualname__}.clone"
+    clone.__doc__ = "A copy sharing nothing mutable (generated from the fields)."
+    return clone
+
+
+def with_clone(cls: type[T]) -> type[T]:
+    """Class decorator (above ``@dataclass``): set ``cls.clone`` to `clone_function`."""
+    cls.clone = clone_function(cls)  # type: ignore[attr-defined]
+    return cls
