@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from appkit import make_app
 from flask import Flask
 from flask.testing import FlaskClient
 from toy_game import CountToTen
 
 from companion import games
-from web import create_app, table_service
+from web import runtime_of, table_service
 
 TOKEN = "toy-table-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -25,10 +26,9 @@ TOY = CountToTen()
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
     games.register(TOY)
-    app = create_app({"DB_PATH": tmp_path / "games.sqlite3", "TABLE_TOKEN": TOKEN,
-                      "TESTING": True})
+    app = make_app(db_path=tmp_path / "games.sqlite3", table_token=TOKEN)
     yield app
-    table_service(app).store.close()
+    runtime_of(app).close()
 
 
 @pytest.fixture
