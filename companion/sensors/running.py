@@ -1,9 +1,8 @@
 """The adapters running in this process, for the pages: their health and the recent taps.
 
-The runtime that owns the adapters (the service's sensor runtime) creates the adapters with
-``emit=running.observe`` (or calls `RunningSensors.observe` from its own emit), registers
-them with `RunningSensors.add`, and hands the object to the web app
-(``app.extensions["sensors"]``). The pages then read `RunningSensors.report` (each
+The runtime that owns the adapters (`companion.runtime.Runtime.running`) creates the
+adapters with ``emit=running.observe`` and registers them with `RunningSensors.add`; the
+web app reads the same object through its runtime. The pages then read `RunningSensors.report` (each
 adapter's `Health` and, when the adapter has a ``readers()`` method, one row per reader)
 and `RunningSensors.taps_after` (the taps, for enrolment). Other consumers (the reconciler)
 get every observation through `RunningSensors.subscribe`.
