@@ -163,12 +163,13 @@ def pay_text(pay: Pay) -> str:
 
 
 def customer_text(st: GameState, tile: str) -> str:
-    """What a customer tile shows: ``wants 1 plough and 1 scroll, gives 5 prestige (c07)``."""
+    """What a customer tile shows: ``wants 1 plough and 1 scroll, gives 5 prestige`` (the
+    tile's id is printed nowhere on it, so it is not said)."""
     c = st.data.customers[tile]
     wants = [count(n, g.value) for g, n in c.goods]
     if c.grain:
         wants.append(f"{c.grain} grain")
-    return f"wants {join_words(wants) or 'nothing'}, gives {c.prestige} prestige ({tile})"
+    return f"wants {join_words(wants) or 'nothing'}, gives {c.prestige} prestige"
 
 
 def narrate(
@@ -184,9 +185,10 @@ def narrate(
     out.extend(_laid_out(before, action, after))
     out.extend(_passed_over(before, action, after))
     out.extend(_market(before, action, after, viewer))
-    out.extend(_moves(before, action, after, dead=False))
-    out.extend(_tracks(before, action, after, viewer))
-    out.extend(_moves(before, action, after, dead=True))
+    from .move_words import moves_text  # it reads this module's words: imported late
+
+    out.extend(moves_text(before, action, after, viewer))
+    out.extend(_no_reward(before, action, after))
     out.extend(_mass(before, action, after))
     out.extend(_ending(before, after))
     out.append(now_text(after))
@@ -451,25 +453,10 @@ def _market(before: GameState, a: Action, after: GameState, viewer: str) -> list
             out.append("Nobody can serve a stall customer: the market day ends with no sale.")
         else:
             out.append("The market day ends.")
-        out.extend(_market_moves(before, after))
     return out
 
 
-def _market_moves(before: GameState, after: GameState) -> list[str]:
-    """Customers moving up from the waiting line after a market day."""
-    where_before = {t: i for i, t in enumerate(before.market) if t}
-    moves = []
-    for i, t in enumerate(after.market):
-        if t and t in where_before and where_before[t] != i:
-            moves.append(f"{slot_name(where_before[t])} → {slot_name(i)}")
-    if not moves:
-        return []
-    return ["Move the customers up: " + "; ".join(moves) + "."]
-
-
-# --- figures moving and dying -----------------------------------------------------------
-
-_DEAD = frozenset({"chronicle", "grave", "removed"})
+# --- figures moving (the moves themselves are told by move_words) -----------------------
 
 
 def placed_by(before: GameState, a: Action) -> dict[str, Loc]:
@@ -487,101 +474,19 @@ def placed_by(before: GameState, a: Action) -> dict[str, Loc]:
     return {}
 
 
-def _moves(before: GameState, a: Action, after: GameState, dead: bool) -> list[str]:
-    """Figures that moved: the deaths only (``dead``) or every other move."""
-    out = []
-    mid = placed_by(before, a)
-    for m, loc in after.members.items():
-        old = before.members[m]
-        if old == loc:
-            continue
-        died = loc[0] in _DEAD
-        if dead and died:
-            at = place_name(mid.get(m, old))
-            if loc[0] == "removed":
-                out.append(
-                    f"{member_name(m)} dies at {at}: no chronicle space or grave is left, so "
-                    "the figure leaves the game."
-                )
-            else:
-                out.append(f"{member_name(m)} dies at {at}: put it on {place_name(loc)}.")
-            continue
-        if dead:
-            continue
-        if died:
-            loc = mid.get(m, old)  # moved by the action, then died at the end of the turn
-            if loc == old:
-                continue
-        if loc[0] == "church" and old[0] in ("bag", "church"):
-            continue  # told by the mass sentences
-        if old[0] == "unborn" or loc[0] == "bag":
-            continue  # told by the birth and church sentences
-        out.append(f"Move {member_name(m)} from {place_name(old)} to {place_name(loc)}.")
-    return out
-
-
 # --- tracks and supplies ----------------------------------------------------------------
 
 
-def _tracks(before: GameState, a: Action, after: GameState, viewer: str) -> list[str]:
-    out = []
-    length = after.data.time_track_length
-    hide_sale = isinstance(a, Serve) and viewer != a.player.value
-    for c in after.players:
-        p0, p1 = before.p[c], after.p[c]
-        name = colour_name(c)
-        spent = p1.time - p0.time
-        if spent:
-            left = length - p1.time % length
-            out.append(
-                f"{name} moves the time marker {spent} space{'s' if spent != 1 else ''} "
-                f"({left} to the bridge)."
-            )
-            crossed = p1.time // length - p0.time // length
-            if crossed:
-                out.append(
-                    f"{name} passes the bridge: "
-                    + ("a member" if crossed == 1 else f"{crossed} members")
-                    + " of the oldest generation on the board or farm must die."
-                )
-        if p1.prestige > p0.prestige:
-            out.append(f"{name} wins {p1.prestige - p0.prestige} prestige (now {p1.prestige}).")
-        gains: list[str] = []
-        losses: list[str] = []
-        _delta(p1.coins - p0.coins, "coin", gains, losses)
-        harvested = isinstance(a, Harvest) and a.player == c  # the headline says it
-        if not hide_sale and not harvested:
-            _delta(p1.grain - p0.grain, "grain", gains, losses, plural="grain")
-            for g in Good:
-                _delta(p1.goods[g] - p0.goods[g], g.value, gains, losses)
-        for cube in INFLUENCE:
-            if isinstance(a, TakeCube | UseWell) and a.player == c:
-                continue  # the headline says it
-            if hide_sale:
-                continue
-            _delta(p1.cubes[cube] - p0.cubes[cube], f"{cube.value} cube", gains, losses)
-        if gains:
-            out.append(f"{name} gets {join_words(gains)}.")
-        if losses:
-            out.append(f"{name} hands over {join_words(losses)}.")
-        if isinstance(a, Travel) and a.player == c:
-            new = [city for city in p1.cities if city not in p0.cities]
-            if new:
-                out.append(f"{name} puts a travel marker on {city_name(new[0])}.")
-            elif a.city in p0.cities:
-                out.append(f"{name} has been to {city_name(a.city)} before: no new reward.")
-            else:
-                out.append(f"{name} has no travel marker left: no reward.")
-    return out
-
-
-def _delta(
-    n: int, word: str, gains: list[str], losses: list[str], plural: str | None = None
-) -> None:
-    if n > 0:
-        gains.append(count(n, word, plural))
-    elif n < 0:
-        losses.append(count(-n, word, plural))
+def _no_reward(before: GameState, a: Action, after: GameState) -> list[str]:
+    """Why a trip brought no travel marker (the marker put down is one of the moves)."""
+    if not isinstance(a, Travel):
+        return []
+    if a.city in after.p[a.player].cities and a.city not in before.p[a.player].cities:
+        return []
+    name = colour_name(a.player)
+    if a.city in before.p[a.player].cities:
+        return [f"{name} has been to {city_name(a.city)} before: no new reward."]
+    return [f"{name} has no travel marker left: no reward."]
 
 
 # --- mass -------------------------------------------------------------------------------

@@ -152,8 +152,15 @@ def choice(st: GameState, a: Action) -> dict[str, Any]:
     "grain", "cubes": {colour: n}, "goods": {good: n}, "prestige"}``, zeros left out), and
     ``cost_text`` / ``bridge`` in words (``bridge`` is None when the bridge is not passed);
     ``warning``, for a cube (or the well) whose action then has nothing to do, says why
-    before it is taken. ``a`` must be legal in ``st`` (an action from `legal_actions`)."""
+    before it is taken; ``note`` (leaving a Port island) why nothing else is offered.
+    ``a`` must be legal in ``st`` (an action from `legal_actions`)."""
     out: dict[str, Any] = {"steps": steps(st, a), "cost": {}, "gain": {}, "bridge": None}
+    if a.type == "leave_island":  # Le Port: say why the island offers nothing else
+        from .modules.port_words import island_reasons
+
+        why = island_reasons(st, a.player)  # type: ignore[attr-defined]
+        if why:
+            out["note"] = "Not here: " + "; ".join(why) + "."
     if not isinstance(a, Decision):
         out["cost_text"] = ""
         return out

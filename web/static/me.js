@@ -42,7 +42,7 @@ function render(st) {
     ? list.map((id) => {
       const tile = catalogue[id];
       return h("div", { class: "customer", "data-customer": id },
-        h("span", {}, h("code", {}, id), " wanted ", tile ? wants(tile) : "?"),
+        h("span", {}, "Wanted ", tile ? wants(tile) : "?"),
         h("strong", {}, tile ? `${tile.prestige} prestige` : "?"));
     })
     : h("p", { class: "muted" }, "No customer served yet."));

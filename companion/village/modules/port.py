@@ -512,8 +512,11 @@ def apply_draw_treasure(ps: PortState, action: DrawTreasure) -> None:
         known = ps.data is not None and action.tile in ps.data.treasures
         raise IllegalAction(
             f"illegal: {action.to_json()!r} — "
-            + ("no treasure tile is left in the stack" if known
-               else f"{action.tile!r} is not a treasure tile of this box"),
+            + (
+                "no treasure tile is left in the stack"
+                if known
+                else f"{action.tile!r} is not a treasure tile of this box"
+            ),
             code="not_in_stack",
         )
     ps.treasures.remove(tile)
@@ -740,9 +743,7 @@ def view(ps: PortState, viewer: str | None) -> dict[str, object]:
         own = [*s.treasures, *(p[len(TREASURE) :] for p in s.hold if p.startswith(TREASURE))]
         if own and viewer in (None, c.value) and ps.data is not None:
             # unloaded and still on the hold: the holder knows the value of both
-            ships[c.value]["treasure_coins"] = {
-                t: treasure_value(ps, ps.data, t) for t in own
-            }
+            ships[c.value]["treasure_coins"] = {t: treasure_value(ps, ps.data, t) for t in own}
     v = ps.voyage
     return {
         "ships": ships,
@@ -750,7 +751,21 @@ def view(ps: PortState, viewer: str | None) -> dict[str, object]:
         "stacks": {"cocoa": ps.cocoa, "tea": ps.tea, "treasure": len(ps.treasures)},
         "missions": dict(sorted(ps.missions.items())),
         "cemetery": list(ps.cemetery),
+        "places": _places(ps),
         "voyage": None
         if v is None
         else {"player": v.player.value, "step": v.step, "moves": v.moves, "credit": v.credit},
+    }
+
+
+def _places(ps: PortState) -> dict[str, dict[str, str]]:
+    """Each sea zone's name in words and what waits there (``port_words``), for the pages."""
+    from .port_words import waits_at, zone_name
+
+    if ps.data is None:
+        return {}
+    left = {"cocoa": ps.cocoa, "tea": ps.tea, "treasure": len(ps.treasures)}
+    return {
+        z: {"name": zone_name(ps.data, z), "offers": waits_at(ps.data, z, left)}
+        for z in ps.data.zones
     }
