@@ -1,7 +1,7 @@
 // Legal options as big buttons, grouped by kind, and posting one with feedback.
 import { postAction, refusalText } from "./api.js";
 import { h, show } from "./dom.js";
-import { actionLabel, groupOf } from "./labels.js";
+import { actionLabel, groupOf, spaceName } from "./labels.js";
 import { askToken } from "./token.js";
 
 // `state` (optional) lets labels say where members stand.
@@ -66,9 +66,8 @@ export function showDone(message) {
 // what to make; where → how to pay), every button showing its cost and what it does to the
 // bridge. `choices[i]` ({steps, cost_text, gain_text, bridge, to_bridge}) describes
 // `legal[i]`. `path` is the list of steps already picked; `onStep(path)` redraws.
-export const FLAT_MAX = 8;
 
-function costLine(cs) {
+function costLine(cs, row = false) {
   const cost = cs.map((c) => c.cost_text).filter(Boolean);
   const gain = cs.map((c) => c.gain_text || "");
   const range = (texts) => {
@@ -77,26 +76,34 @@ function costLine(cs) {
   };
   const lines = [];
   const one = range(cost);
-  if (one) lines.push(h("span", { class: "cost" }, one === "free" ? "costs nothing" : `costs ${one}`));
-  else if (cost.length) {
+  if (one && !(row && one === "free")) lines.push(h("span", { class: "cost" }, one === "free" ? "costs nothing" : `costs ${one}`));
+  else if (cost.length && !row) {
     const times = cs.map((c) => (c.cost_time || 0));
     const lo = Math.min(...times), hi = Math.max(...times);
     lines.push(h("span", { class: "cost" }, lo === hi ? `costs ${lo} time or more` : `costs ${lo} to ${hi} time`));
   }
   const g = range(gain); // said only when every choice gives the same
-  if (g) lines.push(h("span", { class: "gain" }, `gives ${g}`));
+  if (g && !row) lines.push(h("span", { class: "gain" }, `gives ${g}`));
   const warned = cs.filter((c) => c.warning); // the action that follows has nothing to do
-  if (warned.length === cs.length) lines.push(h("span", { class: "use-warn" }, warned[0].warning));
+  const why = [...new Set(warned.map((c) => c.warning))];
+  if (warned.length === cs.length || (row && why.length === 1)) lines.push(h("span", { class: "use-warn" }, why[0]));
   else if (warned.length) lines.push(h("span", { class: "use-warn" }, "some of these cannot be used"));
+  if (cs.length === 1 && cs[0].note) lines.push(h("span", { class: "note" }, cs[0].note));
   const bridge = cs.filter((c) => c.bridge);
   if (bridge.length === cs.length) lines.push(h("span", { class: "bridge-warn" }, bridge[0].bridge));
   else if (bridge.length) lines.push(h("span", { class: "bridge-warn" }, "some choices pass the bridge"));
-  else if (cs.length === 1 && cs[0].to_bridge != null && cs[0].cost && cs[0].cost.time) {
+  else if (!row && cs.length === 1 && cs[0].to_bridge != null && cs[0].cost && cs[0].cost.time) {
     lines.push(h("span", { class: "to-bridge-after" }, `then ${cs[0].to_bridge} to the bridge`));
   }
   return lines.length ? h("span", { class: "costs" }, lines) : null;
 }
 
+// A decision that fits the screen: at the first step one section per kind of action;
+// inside it one row per first pick (a space for the cube takes, a destination for a
+// voyage, a customer for a sale…) holding the next picks as small buttons (the cube, the
+// way to pay), so that a payment is one picker, not one big button per way; a row with a
+// single option is one button. A pick that still leads to several options is a step
+// (class "step"), an option a leaf (class "option").
 export function choiceButtons(legal, choices, path, onPick, onStep) {
   if (!choices || choices.length !== legal.length) {
     return optionButtons(legal, (a) => onPick(a));
@@ -104,37 +111,82 @@ export function choiceButtons(legal, choices, path, onPick, onStep) {
   const all = legal.map((a, i) => ({ a, i, c: { ...choices[i], cost_time: (choices[i].cost || {}).time || 0 } }));
   const depth = path.length;
   const here = all.filter((o) => path.every((p, k) => o.c.steps[k] === p));
-  const leaf = (o, label) => h("button", {
-    type: "button", class: "btn option", "data-type": o.a.type, "data-index": o.i,
-    "data-action": JSON.stringify(o.a), onclick: () => onPick(o.a),
-  }, h("span", { class: "option-label" }, label), costLine([o.c]));
-  if (legal.length <= FLAT_MAX && depth === 0) {
-    const groups = new Map();
-    for (const o of all) {
-      const g = groupOf(o.a);
-      if (!groups.has(g)) groups.set(g, []);
-      groups.get(g).push(leaf(o, o.c.steps.join(", ")));
-    }
-    return [...groups].map(([title, buttons]) =>
-      h("section", { class: "group" }, h("h2", {}, title), h("div", { class: "buttons" }, buttons)));
-  }
-  const branches = new Map();
+  const sections = new Map();
   for (const o of here) {
-    const key = o.c.steps[depth] ?? "";
-    if (!branches.has(key)) branches.set(key, []);
-    branches.get(key).push(o);
+    const title = depth ? "Then choose" : groupOf(o.a);
+    if (!sections.has(title)) sections.set(title, []);
+    sections.get(title).push(o);
   }
-  const buttons = [...branches].map(([label, os]) => {
-    if (os.length === 1) return leaf(os[0], os[0].c.steps.slice(depth).join(", "));
-    return h("button", {
-      type: "button", class: "btn step", "data-step": label,
-      onclick: () => onStep([...path, label]),
-    }, h("span", { class: "option-label" }, `${label} …`), h("span", { class: "costs" },
-      h("span", { class: "muted" }, `${os.length} ways`)), costLine(os.map((o) => o.c)));
-  });
   const crumbs = depth ? h("div", { class: "crumbs" },
     h("button", { type: "button", class: "btn back", onclick: () => onStep(path.slice(0, -1)) }, "← Back"),
     h("span", { class: "crumb-path" }, path.join(" → "))) : null;
-  return [crumbs, h("section", { class: "group" },
-    h("h2", {}, depth ? "Then choose" : "Choose"), h("div", { class: "buttons" }, buttons))];
+  const ctx = { path, depth, onPick, onStep };
+  return [crumbs, ...[...sections].map(([title, os]) =>
+    h("section", { class: "group" }, h("h2", {}, title), h("div", { class: "buttons" }, rows(os, ctx))))];
+}
+
+// The row an option goes in, and its label there: cube takes by space (the chip is the
+// cube), anything else by the pick at this depth.
+function rowOf(o, depth) {
+  if (depth === 0 && o.a.type === "take") return { key: `take:${o.a.space}`, label: spaceName(o.a.space) };
+  const step = o.c.steps[depth] ?? "";
+  return { key: step, label: step };
+}
+
+function rows(os, ctx) {
+  const byRow = new Map();
+  for (const o of os) {
+    const r = rowOf(o, ctx.depth);
+    if (!byRow.has(r.key)) byRow.set(r.key, { label: r.label, os: [] });
+    byRow.get(r.key).os.push(o);
+  }
+  return [...byRow.values()].map(({ label, os: ros }) => {
+    const take = ros[0].a.type === "take" && ctx.depth === 0;
+    if (ros.length === 1 && !take) return leaf(ros[0], ros[0].c.steps.slice(ctx.depth).join(", "), ctx);
+    return optionRow(label, ros, take, ctx);
+  });
+}
+
+function leaf(o, label, ctx, extra = "") {
+  return h("button", {
+    type: "button", class: `btn option${extra}`, "data-type": o.a.type, "data-index": o.i,
+    "data-action": JSON.stringify(o.a), onclick: () => ctx.onPick(o.a),
+  }, h("span", { class: "option-label" }, label), extra ? chipCost(o) : costLine([o.c]));
+}
+
+// What a small pick button says beside its label: only what sets it apart (time, the bridge).
+function chipCost(o) {
+  const said = [];
+  if (o.c.cost_time) said.push(h("span", { class: "cost" }, `${o.c.cost_time} time`));
+  if (o.c.bridge) said.push(h("span", { class: "bridge-warn" }, "passes the bridge"));
+  return said.length ? h("span", { class: "costs" }, said) : null;
+}
+
+function optionRow(label, ros, take, ctx) {
+  const at = ctx.depth + (take ? 0 : 1);
+  const chips = new Map();
+  for (const o of ros) {
+    const key = take ? `cube:${o.a.cube}` : (o.c.steps[at] ?? "");
+    if (!chips.has(key)) chips.set(key, []);
+    chips.get(key).push(o);
+  }
+  const buttons = [...chips].map(([key, cos]) => {
+    if (take) {
+      const o = cos[0];
+      return h("button", {
+        type: "button", class: "btn option pick", "data-type": o.a.type, "data-index": o.i,
+        "data-action": JSON.stringify(o.a), onclick: () => ctx.onPick(o.a),
+        "aria-label": `${label}: ${o.c.steps.join(", ")}`,
+      }, h("span", { class: `option-label cube cube-${o.a.cube}` },
+        h("span", { class: "cube-dot", "aria-hidden": "true" }), o.a.cube), chipCost(o));
+    }
+    if (cos.length === 1) return leaf(cos[0], cos[0].c.steps.slice(at).join(", "), ctx, " pick");
+    return h("button", {
+      type: "button", class: "btn step pick", "data-step": key,
+      onclick: () => ctx.onStep([...ctx.path, label, key]),
+    }, h("span", { class: "option-label" }, `${key} …`));
+  });
+  return h("div", { class: "option-row" },
+    h("div", { class: "row-head" }, h("span", { class: "row-label" }, label), costLine(ros.map((o) => o.c), true)),
+    h("div", { class: "row-picks" }, buttons));
 }

@@ -137,7 +137,8 @@ export function pendingWhat(p) {
     case "over": return "the game is over";
     case "voyage": return {
       recruit: "the voyage: hire a captain", load: "the voyage: load the ship",
-      sail: "the voyage: sail on, stop or land", island: "on the island: sell, take, a missionary, or leave",
+      sail: "the voyage: sail on, stop or land",
+      island: p.zone ? `on island ${p.zone}` : "on the island",
     }[p.step] || "the voyage";
     case "draw_treasure": return "draw the top treasure tile (face down)";
     case "deal_silver": return "deal the silver life goals, face down";

@@ -118,6 +118,9 @@ async function confirm(seq) {
   if (!box) return;
   box.dataset.seq = String(seq);
   box.replaceChildren(narrationBlock(entry ? entry.narration : ["Done."]));
+  // a tap low on a long page: bring the new heading and the move's result back into view
+  const top = document.querySelector(".pending-box");
+  if (top && top.getBoundingClientRect().top < 0) top.scrollIntoView({ block: "start" });
 }
 
 async function pick(action, expectedSeq) {
