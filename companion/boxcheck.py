@@ -28,7 +28,7 @@ from companion.village.data import (
 )
 from companion.village.modules.module_data import module_of
 
-BOXES = {"port": "Port", "life_goals": "Life goals"}
+BOXES = {"port": "Le Port", "life_goals": "Objectifs de vie (life goals)"}
 """The boxes besides the base game, by module name, with the name on the box."""
 
 

@@ -146,16 +146,25 @@ def test_box_check_is_a_form_per_value_unverified_first(client: FlaskClient) -> 
     html = client.get("/boxcheck").get_data(as_text=True)
     keys = re.findall(r'<section class="bc-value (verified|unverified)" data-key="([^"]+)"', html)
     assert {k for _, k in keys} == set(items)
-    flags = [cls == "verified" for cls, _ in keys]
-    assert flags == sorted(flags), "unverified values come first"
+    boxes = re.findall(r'<section class="bc-value \w+" data-key="[^"]+" data-box="([^"]+)"', html)
+    assert list(dict.fromkeys(boxes)) == ["Village", "Le Port", "Objectifs de vie (life goals)"]
+    for box in set(boxes):  # box by box (issue 18 item 9); in a box, unverified first
+        flags = [cls == "verified" for (cls, _), b in zip(keys, boxes, strict=True) if b == box]
+        assert flags == sorted(flags), "unverified values come first"
     unverified = sum(1 for i in items.values() if not i.verified)
     assert f"{unverified} of {len(items)} values are not checked yet" in html
+    # the new-game page counts the same values (issue 18 item 18)
+    new = client.get("/new").get_data(as_text=True)
+    assert f"{unverified} of {len(items)} printed values are not verified yet" in new
     visible = html.split('id="boxcheck"', 1)[1].split("</main>")[0]
     text = re.sub(r"<[^>]+>", " ", visible).replace("&#39;", "'")
     for item in items.values():
         assert item.title in text and item.look in text
-    for artefact in ("null", "{", "[", "chronicle.sections", "time_track", "_"):
+    for artefact in ("null", "{", "[", "chronicle.sections", "time_track", "_", "seed 0"):
         assert artefact not in text, artefact  # what people read: no JSON, no keys
+    dotted = re.findall(r"\b[a-z_]+\.[a-z_]+\b", text)  # a data key ("travel.map")
+    assert not dotted, dotted  # issue 18 item 9
+    assert not re.search(r"\((?:PS|PV|PM|PD|PE|LA|LS)\d", text), "no design-note rule codes"
     assert "Your answers are saved on the companion" in html
     assert html.count("data-confirm=") == len(items)
     # a number field per whole number, with its range; a choice per choice
@@ -177,7 +186,9 @@ def test_box_check_honours_an_overlay(tmp_path: Path) -> None:
     try:
         html = app.test_client().get("/boxcheck").get_data(as_text=True)
         row = re.search(
-            r'<section class="bc-value (\w+)" data-key="time_track.length">(.*?)</section>', html, re.S
+            r'<section class="bc-value (\w+)" data-key="time_track.length"[^>]*>(.*?)</section>',
+            html,
+            re.S,
         )
         assert row is not None
         assert row.group(1) == "verified"

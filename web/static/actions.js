@@ -77,7 +77,7 @@ function costLine(cs, row = false) {
   const lines = [];
   const one = range(cost);
   if (one && !(row && one === "free")) lines.push(h("span", { class: "cost" }, one === "free" ? "costs nothing" : `costs ${one}`));
-  else if (cost.length && !row) {
+  else if (cost.length) {
     const times = cs.map((c) => (c.cost_time || 0));
     const lo = Math.min(...times), hi = Math.max(...times);
     lines.push(h("span", { class: "cost" }, lo === hi ? `costs ${lo} time or more` : `costs ${lo} to ${hi} time`));
@@ -104,6 +104,8 @@ function costLine(cs, row = false) {
 // way to pay), so that a payment is one picker, not one big button per way; a row with a
 // single option is one button. A pick that still leads to several options is a step
 // (class "step"), an option a leaf (class "option").
+const paired = new Set(); // depths reached by a row's pick (its row label and the pick)
+
 export function choiceButtons(legal, choices, path, onPick, onStep) {
   if (!choices || choices.length !== legal.length) {
     return optionButtons(legal, (a) => onPick(a));
@@ -117,8 +119,10 @@ export function choiceButtons(legal, choices, path, onPick, onStep) {
     if (!sections.has(title)) sections.set(title, []);
     sections.get(title).push(o);
   }
+  if (!depth) paired.clear();
+  const back = paired.has(depth) ? 2 : 1; // a row's pick went two steps at once
   const crumbs = depth ? h("div", { class: "crumbs" },
-    h("button", { type: "button", class: "btn back", onclick: () => onStep(path.slice(0, -1)) }, "← Back"),
+    h("button", { type: "button", class: "btn back", onclick: () => onStep(path.slice(0, -back)) }, "← Back"),
     h("span", { class: "crumb-path" }, path.join(" → "))) : null;
   const ctx = { path, depth, onPick, onStep };
   return [crumbs, ...[...sections].map(([title, os]) =>
@@ -181,10 +185,13 @@ function optionRow(label, ros, take, ctx) {
         h("span", { class: "cube-dot", "aria-hidden": "true" }), o.a.cube), chipCost(o));
     }
     if (cos.length === 1) return leaf(cos[0], cos[0].c.steps.slice(at).join(", "), ctx, " pick");
+    const times = cos.map((o) => o.c.cost_time);
+    const lo = Math.min(...times), hi = Math.max(...times);
     return h("button", {
       type: "button", class: "btn step pick", "data-step": key,
-      onclick: () => ctx.onStep([...ctx.path, label, key]),
-    }, h("span", { class: "option-label" }, `${key} …`));
+      onclick: () => { paired.add(ctx.depth + 2); ctx.onStep([...ctx.path, label, key]); },
+    }, h("span", { class: "option-label" }, `${key} …`),
+    hi ? h("span", { class: "costs" }, h("span", { class: "cost" }, lo === hi ? `${lo} time` : `${lo}–${hi} time`)) : null);
   });
   return h("div", { class: "option-row" },
     h("div", { class: "row-head" }, h("span", { class: "row-label" }, label), costLine(ros.map((o) => o.c), true)),
