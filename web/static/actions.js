@@ -151,11 +151,14 @@ function rows(os, ctx) {
   });
 }
 
-function leaf(o, label, ctx, extra = "") {
+// One option's button; a row's pick (`row`: the row's label) is small and named in full
+// for screen readers ("Sail to island B: pay 1 green cube").
+function leaf(o, label, ctx, row = null) {
   return h("button", {
-    type: "button", class: `btn option${extra}`, "data-type": o.a.type, "data-index": o.i,
+    type: "button", class: `btn option${row ? " pick" : ""}`, "data-type": o.a.type, "data-index": o.i,
     "data-action": JSON.stringify(o.a), onclick: () => ctx.onPick(o.a),
-  }, h("span", { class: "option-label" }, label), extra ? chipCost(o) : costLine([o.c]));
+    "aria-label": row ? `${row}: ${label}` : null,
+  }, h("span", { class: "option-label" }, label), row ? chipCost(o) : costLine([o.c]));
 }
 
 // What a small pick button says beside its label: only what sets it apart (time, the bridge).
@@ -184,7 +187,7 @@ function optionRow(label, ros, take, ctx) {
       }, h("span", { class: `option-label cube cube-${o.a.cube}` },
         h("span", { class: "cube-dot", "aria-hidden": "true" }), o.a.cube), chipCost(o));
     }
-    if (cos.length === 1) return leaf(cos[0], cos[0].c.steps.slice(at).join(", "), ctx, " pick");
+    if (cos.length === 1) return leaf(cos[0], cos[0].c.steps.slice(at).join(", "), ctx, label);
     const times = cos.map((o) => o.c.cost_time);
     const lo = Math.min(...times), hi = Math.max(...times);
     return h("button", {
