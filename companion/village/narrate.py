@@ -123,6 +123,13 @@ def place_name(loc: Loc) -> str:
     return "out of the game"
 
 
+def place_at(loc: Loc) -> str:
+    """Where a figure stands, with its preposition: ``on the farm``, ``at the Smithy``,
+    ``in church window 2``, ``on council level 1``, ``in North-West``."""
+    prep = {"craft": "at", "church": "in", "travel": "in", "bag": "in", "mission": "at"}
+    return f"{prep.get(loc[0], 'on')} {place_name(loc)}"
+
+
 def slot_name(slot: int) -> str:
     """Market space 0-9 → ``stall 1`` … ``waiting line 5``."""
     return f"stall {slot + 1}" if slot < 5 else f"waiting line {slot - 4}"
@@ -477,6 +484,28 @@ def placed_by(before: GameState, a: Action) -> dict[str, Loc]:
 # --- tracks and supplies ----------------------------------------------------------------
 
 
+GENERATIONS = {1: "first", 2: "second", 3: "third", 4: "fourth"}
+"""Generations in words: a figure's number is printed on it (seed 000 « Matériel »)."""
+
+
+def death_choice_text(st: GameState, color: Color) -> str:
+    """Who may die, by place, in words: figures of a generation are alike, so one at each
+    place is one choice — ``one of the first generation dies: the one on council level 1,
+    or one of the 3 on the farm``."""
+    by_place: dict[str, int] = {}
+    candidates = death_candidates(st, color)
+    for m in candidates:
+        where = place_at(st.members[m])
+        by_place[where] = by_place.get(where, 0) + 1
+    gen = GENERATIONS.get(int(candidates[0].split("-")[1][:-1]), "oldest") if candidates else ""
+    places = [
+        f"the one {where}" if n == 1 else f"one of the {n} {where}"
+        for where, n in by_place.items()
+    ]
+    either = ", ".join(places[:-1]) + ", or " + places[-1] if len(places) > 1 else places[0]
+    return f"one of the {gen} generation dies: {either}"
+
+
 def _no_reward(before: GameState, a: Action, after: GameState) -> list[str]:
     """Why a trip brought no travel marker (the marker put down is one of the moves)."""
     if not isinstance(a, Travel):
@@ -608,12 +637,7 @@ def now_text(st: GameState) -> str:
         return f"Now {who}: serve a stall customer or stop selling{free}."
     if kind == "death":
         assert p.player is not None
-        names = [
-            f"{member_name(m)} ({place_name(st.members[m])})"
-            for m in death_candidates(st, p.player)
-        ]
-        either = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
-        return f"Now {who}: choose who dies among the oldest — {either}."
+        return f"Now {who}: {death_choice_text(st, p.player)}."
     if kind == "buyout":
         return f"Now {who}: buy own members out of the black bag (1 coin each) or not."
     if kind == "church_move":
@@ -626,11 +650,13 @@ def now_text(st: GameState) -> str:
 
 __all__ = [
     "count",
+    "death_choice_text",
     "headline",
     "majority_text",
     "member_name",
     "narrate",
     "now_text",
+    "place_at",
     "place_name",
     "space_refusal",
 ]

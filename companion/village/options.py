@@ -14,6 +14,7 @@ from typing import Any
 
 from .actions import (
     Action,
+    Birth,
     Buy,
     Buyout,
     Church,
@@ -45,6 +46,7 @@ from .narrate import (
     join_words,
     member_name,
     pay_text,
+    place_at,
     place_name,
     slot_name,
     space_refusal,
@@ -113,8 +115,20 @@ def steps(st: GameState, a: Action) -> list[str]:
         return [f"{SPACE_NAMES[a.space]} (final turn, no cube)"]
     if isinstance(a, Recall):
         return [f"Bring {member_name(a.member)} home from {place_name(st.members[a.member])}"]
-    if isinstance(a, Die):
-        return [f"{member_name(a.member)} dies ({place_name(st.members[a.member])})"]
+    if isinstance(a, Die):  # alike figures at one place are one choice: say which place
+        where = st.members[a.member]
+        alike = sum(
+            1
+            for m in st.family(a.player)
+            if st.members[m] == where and member_generation(m) == member_generation(a.member)
+        )
+        gen = ORDINAL.get(member_generation(a.member), "oldest")
+        who = (
+            f"The {gen}-generation figure"
+            if alike == 1
+            else (f"One of the {alike} {gen}-generation figures")
+        )
+        return [f"{who} {place_at(where)} dies"]
     if isinstance(a, Buyout):
         if not a.members:
             return ["Buy nobody out"]
@@ -155,6 +169,9 @@ def choice(st: GameState, a: Action) -> dict[str, Any]:
     before it is taken; ``note`` (leaving a Port island) why nothing else is offered.
     ``a`` must be legal in ``st`` (an action from `legal_actions`)."""
     out: dict[str, Any] = {"steps": steps(st, a), "cost": {}, "gain": {}, "bridge": None}
+    if isinstance(a, Die | Birth):  # nothing to pay by the rules: no cost line at all
+        out["cost_text"] = ""
+        return out
     if a.type == "leave_island":  # Le Port: say why the island offers nothing else
         from .modules.port_words import island_reasons
 

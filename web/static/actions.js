@@ -80,13 +80,15 @@ function costLine(cs, row = false) {
   else if (cost.length) {
     const times = cs.map((c) => (c.cost_time || 0));
     const lo = Math.min(...times), hi = Math.max(...times);
-    lines.push(h("span", { class: "cost" }, lo === hi ? `costs ${lo} time or more` : `costs ${lo} to ${hi} time`));
+    const varied = lo === hi ? (lo ? `costs ${lo} time, the rest differs by choice` : "costs differ by choice, no time")
+      : `costs ${lo} to ${hi} time`;
+    lines.push(h("span", { class: "cost" }, varied));
   }
   const g = range(gain); // said only when every choice gives the same
   if (g && !row) lines.push(h("span", { class: "gain" }, `gives ${g}`));
   const warned = cs.filter((c) => c.warning); // the action that follows has nothing to do
   const why = [...new Set(warned.map((c) => c.warning))];
-  if (warned.length === cs.length || (row && why.length === 1)) lines.push(h("span", { class: "use-warn" }, why[0]));
+  if (warned.length === cs.length && why.length === 1) lines.push(h("span", { class: "use-warn" }, why[0]));
   else if (warned.length) lines.push(h("span", { class: "use-warn" }, "some of these cannot be used"));
   if (cs.length === 1 && cs[0].note) lines.push(h("span", { class: "note" }, cs[0].note));
   const bridge = cs.filter((c) => c.bridge);
@@ -132,22 +134,23 @@ export function choiceButtons(legal, choices, path, onPick, onStep) {
 // The row an option goes in, and its label there: cube takes by space (the chip is the
 // cube), anything else by the pick at this depth.
 function rowOf(o, depth) {
-  if (depth === 0 && o.a.type === "take") return { key: `take:${o.a.space}`, label: spaceName(o.a.space) };
+  if (depth === 0 && o.a.type === "take") return { key: `take:${o.a.space}`, label: spaceName(o.a.space), own: true };
+  // the well: one row, a pick per colour of cubes put back (then the space, then the pay)
+  if (depth === 0 && o.a.type === "well") return { key: "well", label: "Use the well", own: true };
   const step = o.c.steps[depth] ?? "";
-  return { key: step, label: step };
+  return { key: step, label: step, own: false };
 }
 
 function rows(os, ctx) {
   const byRow = new Map();
   for (const o of os) {
     const r = rowOf(o, ctx.depth);
-    if (!byRow.has(r.key)) byRow.set(r.key, { label: r.label, os: [] });
+    if (!byRow.has(r.key)) byRow.set(r.key, { label: r.label, os: [], own: r.own });
     byRow.get(r.key).os.push(o);
   }
-  return [...byRow.values()].map(({ label, os: ros }) => {
-    const take = ros[0].a.type === "take" && ctx.depth === 0;
-    if (ros.length === 1 && !take) return leaf(ros[0], ros[0].c.steps.slice(ctx.depth).join(", "), ctx);
-    return optionRow(label, ros, take, ctx);
+  return [...byRow.values()].map(({ label, os: ros, own }) => {
+    if (ros.length === 1 && !own) return leaf(ros[0], ros[0].c.steps.slice(ctx.depth).join(", "), ctx);
+    return optionRow(label, ros, own, ctx);
   });
 }
 
@@ -161,6 +164,13 @@ function leaf(o, label, ctx, row = null) {
   }, h("span", { class: "option-label" }, label), row ? chipCost(o) : costLine([o.c]));
 }
 
+// A cube take's row: each pick shows its own time, so the row says only why its action
+// could not be used, if it could not.
+function warningLine(cs) {
+  const why = [...new Set(cs.filter((c) => c.warning).map((c) => c.warning))];
+  return why.length === 1 ? h("span", { class: "costs" }, h("span", { class: "use-warn" }, why[0])) : null;
+}
+
 // What a small pick button says beside its label: only what sets it apart (time, the bridge).
 function chipCost(o) {
   const said = [];
@@ -169,8 +179,11 @@ function chipCost(o) {
   return said.length ? h("span", { class: "costs" }, said) : null;
 }
 
-function optionRow(label, ros, take, ctx) {
-  const at = ctx.depth + (take ? 0 : 1);
+// `own`: the row's label is not a step of its own (a space's cube takes, the well), so a
+// pick goes one step; otherwise the row's label and the pick are two steps at once.
+function optionRow(label, ros, own, ctx) {
+  const take = own && ros[0].a.type === "take";
+  const at = ctx.depth + (own ? 0 : 1);
   const chips = new Map();
   for (const o of ros) {
     const key = take ? `cube:${o.a.cube}` : (o.c.steps[at] ?? "");
@@ -190,13 +203,18 @@ function optionRow(label, ros, take, ctx) {
     if (cos.length === 1) return leaf(cos[0], cos[0].c.steps.slice(at).join(", "), ctx, label);
     const times = cos.map((o) => o.c.cost_time);
     const lo = Math.min(...times), hi = Math.max(...times);
+    const shown = own ? key.replace(/^Use the well: /, "") : key;
     return h("button", {
-      type: "button", class: "btn step pick", "data-step": key,
-      onclick: () => { paired.add(ctx.depth + 2); ctx.onStep([...ctx.path, label, key]); },
-    }, h("span", { class: "option-label" }, `${key} …`),
+      type: "button", class: "btn step pick", "data-step": key, "aria-label": `${label}: ${shown}`,
+      onclick: () => {
+        if (!own) paired.add(ctx.depth + 2);
+        ctx.onStep(own ? [...ctx.path, key] : [...ctx.path, label, key]);
+      },
+    }, h("span", { class: "option-label" }, `${shown} …`),
     hi ? h("span", { class: "costs" }, h("span", { class: "cost" }, lo === hi ? `${lo} time` : `${lo}–${hi} time`)) : null);
   });
   return h("div", { class: "option-row" },
-    h("div", { class: "row-head" }, h("span", { class: "row-label" }, label), costLine(ros.map((o) => o.c), true)),
+    h("div", { class: "row-head" }, h("span", { class: "row-label" }, label),
+      take ? warningLine(ros.map((o) => o.c)) : costLine(ros.map((o) => o.c), true)),
     h("div", { class: "row-picks" }, buttons));
 }

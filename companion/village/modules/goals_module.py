@@ -14,6 +14,7 @@ from ..state import GameState
 from ..vocabulary import Color
 from . import life_goals as lg
 from .goal_actions import PHASE_OF_TIER, ClaimGoal, DealGoals, deal_spec
+from .goal_words import condition
 
 NEXT = {"deal_silver": "deal_gold", "deal_gold": "fill_bag"}
 TIER_OF_PHASE = {v: k for k, v in PHASE_OF_TIER.items()}
@@ -150,6 +151,8 @@ def _hand(st: GameState, gs: lg.GoalsState, c: Color, viewer: str) -> dict[str, 
             g: lg.missing(st, c, g, _data(st), st.port) for g in mine if g not in claimed
         }
         out["names"] = {g: lg.FRENCH[g] for g in mine}
+        out["conditions"] = {g: condition(g, _data(st)) for g in mine}
+        out["prestige"] = {g: _data(st).prestige[lg.TIER[g]] for g in mine}
     if viewer == c.value and (offer := reports(st, c)):
         # the tiles this player may report having drawn, by the name printed on each
         goals = [g for a in offer if isinstance(a, DealGoals) for _, g in a.hands]
