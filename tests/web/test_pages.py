@@ -131,6 +131,35 @@ def test_navigation_marks_the_current_page(client: FlaskClient) -> None:
     assert 'href="/play" aria-current' not in html
 
 
+def test_the_box_check_is_not_marked_as_the_new_game_page(client: FlaskClient) -> None:
+    """Issue 18 item 9: the box check is its own page, not "New game"."""
+    html = client.get("/boxcheck").get_data(as_text=True)
+    assert 'aria-current="page"' not in html
+
+
+def test_a_page_that_needs_the_token_says_where_it_comes_from(client: FlaskClient) -> None:
+    """Issue 18 item 16: /new opened directly explains the table token."""
+    html = client.get("/new").get_data(as_text=True)
+    form = html.split('id="token-form"', 1)[1].split("</form>", 1)[0]
+    assert "companion serve" in form and "#token=" in form and "Players' links" in form
+
+
+def test_the_boxes_have_the_same_names_on_every_page(client: FlaskClient) -> None:
+    """Issue 18 item 18: "Le Port" and "Objectifs de vie" on the new-game page and the box
+    check alike."""
+    new = client.get("/new").get_data(as_text=True)
+    box = client.get("/boxcheck").get_data(as_text=True)
+    for name in ("Le Port", "Objectifs de vie (life goals)"):
+        assert name in new and name in box, name
+    assert ">Port<" not in box and ">Life goals<" not in box
+
+
+def test_goals_come_first_on_a_players_phone(client: FlaskClient) -> None:
+    """Issue 18 item 13: the goals above the score, customers and supplies."""
+    html = client.get("/me/red").get_data(as_text=True)
+    assert html.index('id="me-goals-panel"') < html.index('id="me-score"')
+
+
 def test_unknown_colour_has_no_private_page(client: FlaskClient) -> None:
     assert client.get("/me/purple").status_code == 404
 
