@@ -90,8 +90,18 @@ def test_a_port_and_life_goals_game_through_the_pages(
         if events % 20 == 0:
             board.wait_for_function("n => document.body.dataset.seq === String(n)", arg=before + 1)
             assert_plain(board, f"scoreboard at event {events}")
+            # the scoreboard's chart whole at table size, its place labels readable
+            # (issue 18 item 12)
+            plot = board.locator("#plot svg").bounding_box()
+            assert plot and plot["y"] + plot["height"] <= TABLET["height"], plot
+            sizes = board.locator(".family-card .chip small").evaluate_all(
+                "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
+            )
+            assert min(sizes, default=14) >= 13, sizes
             phone.locator("#me-score tr[data-score=total]").wait_for(state="attached")
             assert_plain(phone, f"phone at event {events}")
+            # no travel map with Le Port: no cities on the phone (issue 18 item 13)
+            assert "Cities visited" not in phone.locator("main").inner_text()
         assert events < 2000, "the game does not end"
     assert server.get("/api/state")["over"]
     tablet.screenshot(path=str(shots / "play-port-over-tablet.png"))

@@ -127,8 +127,14 @@ export function choiceButtons(legal, choices, path, onPick, onStep) {
     h("button", { type: "button", class: "btn back", onclick: () => onStep(path.slice(0, -back)) }, "← Back"),
     h("span", { class: "crumb-path" }, path.join(" → "))) : null;
   const ctx = { path, depth, onPick, onStep };
-  return [crumbs, ...[...sections].map(([title, os]) =>
-    h("section", { class: "group" }, h("h2", {}, title), h("div", { class: "buttons" }, rows(os, ctx))))];
+  return [crumbs, ...[...sections].map(([title, os]) => {
+    const content = rows(os, ctx);
+    // a section that is one row named like the section ("Use the well") needs no heading
+    const single = content.length === 1 && content[0].querySelector?.(".row-label")?.textContent === title;
+    const takes = !depth && os[0].a.type === "take"; // short rows: two columns on a tablet
+    return h("section", { class: `group${takes ? " group-takes" : ""}` }, single ? null : h("h2", {}, title),
+      h("div", { class: "buttons" }, content));
+  })];
 }
 
 // The row an option goes in, and its label there: cube takes by space (the chip is the
