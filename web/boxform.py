@@ -177,7 +177,7 @@ def form_rows(items: dict[str, DataItem]) -> list[dict[str, Any]]:
     boxes = list(BOX_NAMES.values())
     rows.sort(
         key=lambda r: (
-            boxes.index(r["box"]),
+            boxes.index(str(r["box"])),
             r["verified"],
             order.get(str(r["confidence"]), 0),
             r["place"],

@@ -25,7 +25,7 @@ from .narrate import (
     placed_by,
     slot_name,
 )
-from .state import GameState
+from .state import GameState, Loc
 from .vocabulary import ALL_MEMBERS, Color, Space
 
 DEAD = frozenset({"chronicle", "graves", "removed", "sea"})
@@ -85,7 +85,7 @@ def _slot(place: str) -> int:
     return int(place.split(":", 1)[1])
 
 
-def _death(before: GameState, after: GameState, m: Move, mid: dict) -> str:
+def _death(before: GameState, after: GameState, m: Move, mid: dict[str, Loc]) -> str:
     at = place_name(mid.get(m.piece, before.members[m.piece]))
     name = member_name(m.piece)
     if m.dst == zones.REMOVED:

@@ -165,34 +165,30 @@ def moves(before: GameState, after: GameState) -> list[Move]:
 def diff(old: Table, new: Table) -> list[Move]:
     """The moves from table ``old`` to table ``new`` (in the order of the places)."""
     places = list(dict.fromkeys([*old, *new]))
-    lost: dict[str, list[list[object]]] = {}
-    gained: dict[str, list[list[object]]] = {}
+    lost: dict[str, list[tuple[str, int]]] = {}
+    gained: dict[str, list[tuple[str, int]]] = {}
     for place in places:
         a, b = old.get(place, Counter()), new.get(place, Counter())
         for piece in dict.fromkeys([*a, *b]):
             d = b[piece] - a[piece]
             if d < 0:
-                lost.setdefault(piece, []).append([place, -d])
+                lost.setdefault(piece, []).append((place, -d))
             elif d > 0:
-                gained.setdefault(piece, []).append([place, d])
+                gained.setdefault(piece, []).append((place, d))
     out: list[Move] = []
     for piece in dict.fromkeys([*lost, *gained]):
-        losses, gains = lost.get(piece, []), gained.get(piece, [])
+        losses, gains = list(lost.get(piece, [])), list(gained.get(piece, []))
         while losses and gains:
             (src, n_out), (dst, n_in) = losses[0], gains[0]
-            assert isinstance(n_out, int) and isinstance(n_in, int)
             n = min(n_out, n_in)
-            out.append(Move(piece, n, str(src), str(dst)))
-            losses[0][1] = n_out - n
-            gains[0][1] = n_in - n
+            out.append(Move(piece, n, src, dst))
+            losses[0], gains[0] = (src, n_out - n), (dst, n_in - n)
             if n_out == n:
                 losses.pop(0)
             if n_in == n:
                 gains.pop(0)
-        for src, n in losses:
-            out.append(Move(piece, int(str(n)), str(src), supply_of(piece)))
-        for dst, n in gains:
-            out.append(Move(piece, int(str(n)), supply_of(piece), str(dst)))
+        out += [Move(piece, n, src, supply_of(piece)) for src, n in losses]
+        out += [Move(piece, n, supply_of(piece), dst) for dst, n in gains]
     return out
 
 

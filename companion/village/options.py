@@ -116,11 +116,11 @@ def steps(st: GameState, a: Action) -> list[str]:
     if isinstance(a, Recall):
         return [f"Bring {member_name(a.member)} home from {place_name(st.members[a.member])}"]
     if isinstance(a, Die):  # alike figures at one place are one choice: say which place
-        where = st.members[a.member]
+        loc = st.members[a.member]
         alike = sum(
             1
             for m in st.family(a.player)
-            if st.members[m] == where and member_generation(m) == member_generation(a.member)
+            if st.members[m] == loc and member_generation(m) == member_generation(a.member)
         )
         gen = ORDINAL.get(member_generation(a.member), "oldest")
         who = (
@@ -128,7 +128,7 @@ def steps(st: GameState, a: Action) -> list[str]:
             if alike == 1
             else (f"One of the {alike} {gen}-generation figures")
         )
-        return [f"{who} {place_at(where)} dies"]
+        return [f"{who} {place_at(loc)} dies"]
     if isinstance(a, Buyout):
         if not a.members:
             return ["Buy nobody out"]

@@ -512,11 +512,8 @@ def apply_draw_treasure(ps: PortState, action: DrawTreasure) -> None:
         known = ps.data is not None and action.tile in ps.data.treasures
         raise IllegalAction(
             f"illegal: {action.to_json()!r} — "
-            + (
-                "no treasure tile is left in the stack"
-                if known
-                else f"{action.tile!r} is not a treasure tile of this box"
-            ),
+            + ("no treasure tile is left in the stack" if known
+               else f"{action.tile!r} is not a treasure tile of this box"),
             code="not_in_stack",
         )
     ps.treasures.remove(tile)
@@ -743,7 +740,9 @@ def view(ps: PortState, viewer: str | None) -> dict[str, object]:
         own = [*s.treasures, *(p[len(TREASURE) :] for p in s.hold if p.startswith(TREASURE))]
         if own and viewer in (None, c.value) and ps.data is not None:
             # unloaded and still on the hold: the holder knows the value of both
-            ships[c.value]["treasure_coins"] = {t: treasure_value(ps, ps.data, t) for t in own}
+            ships[c.value]["treasure_coins"] = {
+                t: treasure_value(ps, ps.data, t) for t in own
+            }
     v = ps.voyage
     return {
         "ships": ships,

@@ -81,10 +81,8 @@ def is_masked(obj: dict[str, Any]) -> bool:
     """Whether ``obj`` is a public option (`public_option`) that hides a private piece (a
     treasure loaded onto a hold, named ``treasure:?``): the table picks it without the tile."""
     cargo = obj.get("cargo")
-    return (
-        obj.get("type") == "load"
-        and isinstance(cargo, list)
-        and (port_actions.MASKED_TREASURE in cargo)
+    return obj.get("type") == "load" and isinstance(cargo, list) and (
+        port_actions.MASKED_TREASURE in cargo
     )
 
 
