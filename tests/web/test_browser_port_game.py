@@ -34,11 +34,16 @@ needs_playwright()
 FIT = {"turn", "action", "market", "privilege", "death", "buyout", "church_move", "voyage"}
 
 
-def last_option_bottom(page: Any) -> float:
+def decision_height(page: Any) -> float:
+    """From the top of the decision's heading to the bottom of its last option, with the
+    page's menu bar above it: what must fit the screen to see the whole decision at once."""
     return float(
         page.evaluate(
-            "Math.max(0, ...[...document.querySelectorAll('#options button')]"
-            ".map(b => b.getBoundingClientRect().bottom + window.scrollY))"
+            "(() => { const top = document.querySelector('.pending-box').getBoundingClientRect().top;"
+            " const bar = document.querySelector('.topbar').getBoundingClientRect().height;"
+            " const last = Math.max(0, ...[...document.querySelectorAll('#options button')]"
+            ".map(b => b.getBoundingClientRect().bottom));"
+            " return last - top + bar; })()"
         )
     )
 
@@ -60,14 +65,17 @@ def test_a_port_and_life_goals_game_through_the_pages(
     st = server.service.state()
     events = 0
     too_tall: list[str] = []
+    decisions = 0
     while True:
         kind = settle(tablet, server)
         st = server.service.state()  # a chance draw may have been made between taps
         if kind == "over" or not tablet.locator("#options button").count():
             break
         assert_plain(tablet, f"play, {kind}")
-        if kind in FIT and last_option_bottom(tablet) > TABLET["height"]:
-            too_tall.append(f"{kind}: {tablet.locator('#pending').inner_text()}")
+        bottom = decision_height(tablet)
+        decisions += kind in FIT
+        if kind in FIT and bottom > TABLET["height"]:
+            too_tall.append(f"{kind} ({bottom:.0f} px): {tablet.locator('#pending').inner_text()}")
             tablet.screenshot(path=str(shots / f"play-too-tall-{len(too_tall)}-tablet.png"))
         buttons = tablet.locator("#options button.option, #options button.step")
         before = seq(server)
@@ -106,5 +114,6 @@ def test_a_port_and_life_goals_game_through_the_pages(
     assert server.get("/api/state")["over"]
     tablet.screenshot(path=str(shots / "play-port-over-tablet.png"))
     assert_plain(board, "scoreboard, game over")
+    print(f"{len(too_tall)} of {decisions} decisions taller than the tablet:", too_tall)
     assert not too_tall, too_tall
     assert tablet.js_errors == [] and board.js_errors == [] and phone.js_errors == []

@@ -127,14 +127,23 @@ export function choiceButtons(legal, choices, path, onPick, onStep) {
     h("button", { type: "button", class: "btn back", onclick: () => onStep(path.slice(0, -back)) }, "← Back"),
     h("span", { class: "crumb-path" }, path.join(" → "))) : null;
   const ctx = { path, depth, onPick, onStep };
-  return [crumbs, ...[...sections].map(([title, os]) => {
-    const content = rows(os, ctx);
+  const drawn = [...sections].map(([title, os]) => ({ title, os, content: rows(os, ctx) }));
+  // sections of a single button ("Skip: do nothing here", one good to buy) share one grid,
+  // without headings: their buttons say what they are
+  const lone = drawn.filter((d) => d.content.length === 1 && d.content[0].tagName === "BUTTON");
+  const out = drawn.filter((d) => !lone.includes(d)).map(({ title, os, content }) => {
     // a section that is one row named like the section ("Use the well") needs no heading
     const single = content.length === 1 && content[0].querySelector?.(".row-label")?.textContent === title;
     const takes = !depth && os[0].a.type === "take"; // short rows: two columns on a tablet
     return h("section", { class: `group${takes ? " group-takes" : ""}` }, single ? null : h("h2", {}, title),
       h("div", { class: "buttons" }, content));
-  })];
+  });
+  if (lone.length > 1 || (lone.length && out.length)) {
+    out.push(h("section", { class: "group group-lone" }, h("div", { class: "buttons" }, lone.map((d) => d.content[0]))));
+  } else if (lone.length) {
+    out.push(h("section", { class: "group" }, h("h2", {}, lone[0].title), h("div", { class: "buttons" }, lone[0].content)));
+  }
+  return [crumbs, ...out];
 }
 
 // The row an option goes in, and its label there: cube takes by space (the chip is the
@@ -143,6 +152,8 @@ function rowOf(o, depth) {
   if (depth === 0 && o.a.type === "take") return { key: `take:${o.a.space}`, label: spaceName(o.a.space), own: true };
   // the well: one row, a pick per colour of cubes put back (then the space, then the pay)
   if (depth === 0 && o.a.type === "well") return { key: "well", label: "Use the well", own: true };
+  // then which action: one row of small picks (the spaces), each marked if of no use now
+  if (depth === 1 && o.a.type === "well") return { key: "well-space", label: "Then which action?", own: true };
   const step = o.c.steps[depth] ?? "";
   return { key: step, label: step, own: false };
 }
@@ -174,14 +185,18 @@ function leaf(o, label, ctx, row = null) {
 // could not be used, if it could not.
 function warningLine(cs) {
   const why = [...new Set(cs.filter((c) => c.warning).map((c) => c.warning))];
-  return why.length === 1 ? h("span", { class: "costs" }, h("span", { class: "use-warn" }, why[0])) : null;
+  if (why.length !== 1) return null;
+  // "Red cannot use the Harvest action: nobody is on the farm." → its reason, on one line
+  const reason = why[0].includes(": ") ? why[0].slice(why[0].indexOf(": ") + 2) : why[0];
+  return h("span", { class: "row-warn use-warn", title: why[0] }, `no use now: ${reason}`);
 }
 
 // What a small pick button says beside its label: only what sets it apart (time, the bridge).
 function chipCost(o) {
   const said = [];
   if (o.c.cost_time) said.push(h("span", { class: "cost" }, `${o.c.cost_time} time`));
-  if (o.c.bridge) said.push(h("span", { class: "bridge-warn" }, "passes the bridge"));
+  if (o.c.bridge) said.push(h("span", { class: "bridge-warn", title: o.c.bridge }, "bridge"));
+  if (o.c.warning) said.push(h("span", { class: "use-warn", title: o.c.warning }, "no use now"));
   return said.length ? h("span", { class: "costs" }, said) : null;
 }
 
@@ -204,12 +219,15 @@ function optionRow(label, ros, own, ctx) {
         "data-action": JSON.stringify(o.a), onclick: () => ctx.onPick(o.a),
         "aria-label": `${label}: ${o.c.steps.join(", ")}`,
       }, h("span", { class: `option-label cube cube-${o.a.cube}` },
-        h("span", { class: "cube-dot", "aria-hidden": "true" }), o.a.cube), chipCost(o));
+        h("span", { class: "cube-dot", "aria-hidden": "true" }), o.a.cube), chipCost({ ...o, c: { ...o.c, warning: null } }));
     }
-    if (cos.length === 1) return leaf(cos[0], cos[0].c.steps.slice(at).join(", "), ctx, label);
+    if (cos.length === 1) {
+      const said = cos[0].c.steps.slice(at).join(", ");
+      return leaf(cos[0], own ? said.replace(/^then the /, "") : said, ctx, label);
+    }
     const times = cos.map((o) => o.c.cost_time);
     const lo = Math.min(...times), hi = Math.max(...times);
-    const shown = own ? key.replace(/^Use the well: /, "") : key;
+    const shown = own ? key.replace(/^Use the well: /, "").replace(/^then the /, "") : key;
     return h("button", {
       type: "button", class: "btn step pick", "data-step": key, "aria-label": `${label}: ${shown}`,
       onclick: () => {
@@ -221,6 +239,7 @@ function optionRow(label, ros, own, ctx) {
   });
   return h("div", { class: "option-row" },
     h("div", { class: "row-head" }, h("span", { class: "row-label" }, label),
-      take ? warningLine(ros.map((o) => o.c)) : costLine(ros.map((o) => o.c), true)),
-    h("div", { class: "row-picks" }, buttons));
+      take ? null : costLine(ros.map((o) => o.c), true)),
+    h("div", { class: "row-picks" }, buttons),
+    take ? warningLine(ros.map((o) => o.c)) : null); // under the whole row
 }
