@@ -89,7 +89,7 @@ function costLine(cs, row = false) {
   const warned = cs.filter((c) => c.warning); // the action that follows has nothing to do
   const why = [...new Set(warned.map((c) => c.warning))];
   if (warned.length === cs.length && why.length === 1) lines.push(h("span", { class: "use-warn" }, why[0]));
-  else if (warned.length) lines.push(h("span", { class: "use-warn" }, "some of these cannot be used"));
+  else if (warned.length && !row) lines.push(h("span", { class: "use-warn" }, "some of these cannot be used"));
   if (cs.length === 1 && cs[0].note) lines.push(h("span", { class: "note" }, cs[0].note));
   const bridge = cs.filter((c) => c.bridge);
   if (bridge.length === cs.length) lines.push(h("span", { class: "bridge-warn" }, bridge[0].bridge));
