@@ -2,7 +2,8 @@
 a real browser, options tapped at random as a person would (issue 18): at every step no
 visible text holds a developer artefact or a tile id, on the tablet, the scoreboard and a
 player's phone; at least 95 % of the decisions fit the 1280×800 tablet without scrolling
-(measured and printed: which do not, and by how much); every event's narration comes with moves that rebuild the table after it."""
+(measured and printed: which do not, and by how much); every event's narration comes with
+moves that rebuild the table after it."""
 
 from __future__ import annotations
 
