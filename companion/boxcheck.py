@@ -29,7 +29,7 @@ from companion.village.box_values import (
 from companion.village.data import BoardDataError
 from companion.village.modules.module_data import module_of
 
-BOXES = {"port": "Port", "life_goals": "Life goals"}
+BOXES = {"port": "Le Port", "life_goals": "Objectifs de vie (life goals)"}
 """The boxes besides the base game, by module name, with the name on the box."""
 
 

@@ -10,14 +10,30 @@ so ``boxcheck.js`` rebuilds the value from the fields; nobody types JSON.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
+from companion.boxcheck import BOXES
 from companion.village.data import DataItem
 from companion.village.modules.module_data import module_of
 
-BOX_NAMES = {"port": "Port", "life_goals": "Life goals"}
+BOX_NAMES = {"": "Village", **BOXES}
+"""The boxes as the new-game page names them (the name printed on each box)."""
 
-__all__ = ["CONFIDENCE_WORDS", "form_node", "form_rows"]
+__all__ = ["BOX_NAMES", "CONFIDENCE_WORDS", "form_node", "form_rows", "source_words"]
+
+BOOKS = {"000": "the Descendance rulebook", "003": "the Le Port rulebook"}
+_SEED = re.compile(r"seed (\d{3})(?: \([^)]*\))?")
+_RULE_CODES = re.compile(r" ?\((?:[A-Z]{2}\d+[a-z]?(?:[–-][A-Z]{0,2}\d+)?(?:, )?)+\)")
+_KEY = re.compile(r"\b[a-z_]+(?:\.[a-z0-9_{}]+)+\b")
+
+
+def source_words(source: str, titles: dict[str, str]) -> str:
+    """Where a value comes from, for people: a rulebook by its name (not "seed 000"),
+    another value by its title (not its data key), without the design notes' rule codes."""
+    text = _SEED.sub(lambda m: BOOKS.get(m.group(1), "a rulebook"), source)
+    text = _RULE_CODES.sub("", text)
+    return _KEY.sub(lambda m: titles.get(m.group(0), "another value").lower(), text)
 
 CONFIDENCE_WORDS = {
     "unknown": "a guess",
@@ -134,15 +150,11 @@ def form_node(
     raise ValueError(f"no form for schema type {kind!r}")
 
 
-def _box(item: DataItem) -> str:
-    """The box a module's value is printed in, unless its title already says so."""
-    box = BOX_NAMES.get(module_of(item.key) or "", "")
-    return "" if item.title.startswith(box) else box
-
-
 def form_rows(items: dict[str, DataItem]) -> list[dict[str, Any]]:
-    """One form per board value, unverified first, least confident first."""
+    """One form per board value, box by box; in a box unverified first, least confident
+    first. ``box`` names the value's box, ``source`` says where it comes from in words."""
     order = {"unknown": 0, "low": 1, "medium": 2, "high": 3}
+    titles = {i.key: i.title for i in items.values()}
     rows = [
         {
             "key": i.key,
@@ -152,14 +164,23 @@ def form_rows(items: dict[str, DataItem]) -> list[dict[str, Any]]:
             "confidence": i.confidence,
             "confidence_words": "checked by you" if i.source == "box check by the owner"
             else ("from the rulebook" if i.verified else CONFIDENCE_WORDS.get(i.confidence, "")),
-            "source": i.source,
+            "source": source_words(i.source, titles),
             "value": json.dumps(i.value, ensure_ascii=False),
             "form": form_node(i.schema or {}, i.value, [], ""),
             "place": n,
-            "box": _box(i),
+            "box": BOX_NAMES.get(module_of(i.key) or "", "Village"),
         }
         for n, i in enumerate(items.values())
     ]
     # the board file's order within a confidence: setup cards, board, tiles, scoring
-    rows.sort(key=lambda r: (r["verified"], order.get(str(r["confidence"]), 0), r["place"]))
+    # box by box (Village, Le Port, Objectifs de vie), then within a box as above
+    boxes = list(BOX_NAMES.values())
+    rows.sort(
+        key=lambda r: (
+            boxes.index(str(r["box"])),
+            r["verified"],
+            order.get(str(r["confidence"]), 0),
+            r["place"],
+        )
+    )
     return rows

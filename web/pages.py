@@ -199,7 +199,8 @@ def scoreboard() -> str:
 def new_game() -> str:
     """Start a game: player count, colours in seat order, first player."""
     items = items_with_overlay(_overlay())
-    unverified = sum(1 for i in items.values() if not i.verified)
+    counted = items_with_overlay(_overlay(), _owned())  # the box check's values, same count
+    unverified = sum(1 for i in counted.values() if not i.verified)
     return _page(
         "new.html",
         "New game",
@@ -209,7 +210,7 @@ def new_game() -> str:
         setup=setup_rows(items),
         house_rules=HOUSE_RULES,
         unverified=unverified,
-        total=len(items),
+        total=len(counted),
         owned=_owned(),
     )
 

@@ -36,7 +36,6 @@ from .actions import (
     MassDraw,
     Mill,
     Pass,
-    Pay,
     Privilege,
     Produce,
     Recall,
@@ -51,115 +50,27 @@ from .actions import (
 from .deaths import death_candidates
 from .legal import BUY_FROM, council_pay_options, farm_reps, space_options
 from .pending import pending
-from .state import DEAD_ZONES, GameState, Loc
+from .state import GameState
 from .vocabulary import INFLUENCE, MONK, Color, Cube, Good, Space
+from .words import (
+    BUILDING_NAMES,
+    SECTION_NAMES,
+    SPACE_NAMES,
+    article,
+    city_name,
+    colour_name,
+    count,
+    customer_text,
+    member_name,
+    pay_text,
+    place_at,
+    place_name,
+    placed_by,
+    slot_name,
+)
 
 if TYPE_CHECKING:
-    from .rules import Rules
-
-SPACE_NAMES = {s: s.value.capitalize() for s in Space}
-BUILDING_NAMES = {
-    "wainwright": "the Wainwright",
-    "stables": "the Stables",
-    "office": "the Office",
-    "smithy": "the Smithy",
-    "mill": "the Mill",
-}
-SECTION_NAMES = {
-    "council": "council",
-    "crafts": "crafts",
-    "travel": "travel",
-    "church": "church",
-    "farm": "farm",
-}
-
-
-def colour_name(color: Color | str) -> str:
-    """``red`` → ``Red``."""
-    return str(color).capitalize()
-
-
-def member_name(member: str) -> str:
-    """``red-2a`` → ``Red 2a``; ``monk`` → ``a monk``."""
-    if member == MONK:
-        return "a monk"
-    colour, rest = member.split("-", 1)
-    return f"{colour.capitalize()} {rest}"
-
-
-def city_name(city: str) -> str:
-    """``north-west`` → ``North-West``."""
-    return "-".join(part.capitalize() for part in city.split("-"))
-
-
-def place_name(loc: Loc, rules: Rules | None = None) -> str:
-    """Where a figure stands, in words: ``the farm``, ``the Smithy``, ``council level 2``…
-    (a rule module's zone in the words of ``rules.places``)."""
-    zone, detail = loc
-    if zone == "farm":
-        return "the farm"
-    if zone == "unborn":
-        return "the unborn (beside the farm)"
-    if zone == "craft":
-        return BUILDING_NAMES.get(str(detail), str(detail))
-    if zone == "council":
-        return f"council level {detail}"
-    if zone == "travel":
-        return city_name(str(detail))
-    if zone == "bag":
-        return "the black bag"
-    if zone == "church":
-        return f"church window {detail}"
-    if zone == "chronicle":
-        return f"the chronicle, {SECTION_NAMES.get(str(detail), str(detail))} section"
-    if zone == "grave":
-        return "an anonymous grave"
-    own = rules.places.get(zone) if rules is not None else None
-    if own is not None:
-        return own(detail)
-    return "out of the game"
-
-
-def slot_name(slot: int) -> str:
-    """Market space 0-9 → ``stall 1`` … ``waiting line 5``."""
-    return f"stall {slot + 1}" if slot < 5 else f"waiting line {slot - 4}"
-
-
-def count(n: int, word: str, plural: str | None = None) -> str:
-    """``1 coin``, ``2 coins``; ``plural`` for irregular words."""
-    if n == 1:
-        return f"1 {word}"
-    return f"{n} {plural or word + 's'}"
-
-
-def article(noun: str) -> str:
-    """``a brown cube``, ``an orange cube``, ``an ox``."""
-    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
-
-
-def pay_text(pay: Pay) -> str:
-    """A payment in words: ``2 green cubes``, ``1 green cube and 1 coin``, ``1 scroll``."""
-    parts = []
-    for res, n in pay:
-        if res == "coin":
-            parts.append(count(n, "coin"))
-        elif res == "scroll":
-            parts.append(count(n, "scroll"))
-        elif res == "time":
-            parts.append(f"{n} time")
-        else:
-            parts.append(count(n, f"{res} cube"))
-    return join_words(parts)
-
-
-def customer_text(st: GameState, tile: str) -> str:
-    """What a customer tile shows: ``wants 1 plough and 1 scroll, gives 5 prestige (c07)``."""
-    c = st.data.customers[tile]
-    wants = [count(n, g.value) for g, n in c.goods]
-    if c.grain:
-        wants.append(f"{c.grain} grain")
-    return f"wants {join_words(wants) or 'nothing'}, gives {c.prestige} prestige ({tile})"
-
+    pass
 
 def narrate(
     before: GameState, action: Action, after: GameState, viewer: str = "table"
@@ -174,9 +85,10 @@ def narrate(
     out.extend(_laid_out(before, action, after))
     out.extend(_passed_over(before, action, after))
     out.extend(_market(before, action, after, viewer))
-    out.extend(_moves(before, action, after, dead=False))
-    out.extend(_tracks(before, action, after, viewer))
-    out.extend(_moves(before, action, after, dead=True))
+    from .move_words import moves_text  # it reads this module's words: imported late
+
+    out.extend(moves_text(before, action, after, viewer))
+    out.extend(_no_reward(before, action, after))
     out.extend(_mass(before, action, after))
     out.extend(_ending(before, after))
     out.append(now_text(after))
@@ -436,136 +348,49 @@ def _market(before: GameState, a: Action, after: GameState, viewer: str) -> list
             out.append("Nobody can serve a stall customer: the market day ends with no sale.")
         else:
             out.append("The market day ends.")
-        out.extend(_market_moves(before, after))
     return out
 
 
-def _market_moves(before: GameState, after: GameState) -> list[str]:
-    """Customers moving up from the waiting line after a market day."""
-    where_before = {t: i for i, t in enumerate(before.market) if t}
-    moves = []
-    for i, t in enumerate(after.market):
-        if t and t in where_before and where_before[t] != i:
-            moves.append(f"{slot_name(where_before[t])} → {slot_name(i)}")
-    if not moves:
-        return []
-    return ["Move the customers up: " + "; ".join(moves) + "."]
+# --- figures moving (the moves themselves are told by move_words) -----------------------
 
 
-# --- figures moving and dying -----------------------------------------------------------
-
-def placed_by(before: GameState, a: Action) -> dict[str, Loc]:
-    """Where the action itself put its member, before any death at the end of the turn."""
-    if isinstance(a, Train):
-        return {a.member: ("craft", a.building)}
-    if isinstance(a, Travel):
-        return {a.member: ("travel", a.city)}
-    if isinstance(a, CouncilEnter):
-        return {a.member: ("council", 1)}
-    if isinstance(a, CouncilAdvance):
-        return {a.member: ("council", before.members[a.member][1] + 1)}
-    if isinstance(a, Recall):
-        return {a.member: ("farm", None)}
-    return {}
-
-
-def _moves(before: GameState, a: Action, after: GameState, dead: bool) -> list[str]:
-    """Figures that moved: the deaths only (``dead``) or every other move."""
-    out = []
-    mid = placed_by(before, a)
-    for m, loc in after.members.items():
-        old = before.members[m]
-        if old == loc:
-            continue
-        died = loc[0] in DEAD_ZONES
-        if dead and died:
-            at = place_name(mid.get(m, old), after.rules)
-            if loc[0] == "removed":
-                out.append(
-                    f"{member_name(m)} dies at {at}: no chronicle space or grave is left, so "
-                    "the figure leaves the game."
-                )
-            else:
-                put = place_name(loc, after.rules)
-                out.append(f"{member_name(m)} dies at {at}: put it on {put}.")
-            continue
-        if dead:
-            continue
-        if died:
-            loc = mid.get(m, old)  # moved by the action, then died at the end of the turn
-            if loc == old:
-                continue
-        if loc[0] == "church" and old[0] in ("bag", "church"):
-            continue  # told by the mass sentences
-        if old[0] == "unborn" or loc[0] == "bag":
-            continue  # told by the birth and church sentences
-        src, dst = place_name(old, after.rules), place_name(loc, after.rules)
-        out.append(f"Move {member_name(m)} from {src} to {dst}.")
-    return out
 
 
 # --- tracks and supplies ----------------------------------------------------------------
 
 
-def _tracks(before: GameState, a: Action, after: GameState, viewer: str) -> list[str]:
-    out = []
-    length = after.data.time_track_length
-    hide_sale = isinstance(a, Serve) and viewer != a.player.value
-    for c in after.players:
-        p0, p1 = before.p[c], after.p[c]
-        name = colour_name(c)
-        spent = p1.time - p0.time
-        if spent:
-            left = length - p1.time % length
-            out.append(
-                f"{name} moves the time marker {spent} space{'s' if spent != 1 else ''} "
-                f"({left} to the bridge)."
-            )
-            crossed = p1.time // length - p0.time // length
-            if crossed:
-                out.append(
-                    f"{name} passes the bridge: "
-                    + ("a member" if crossed == 1 else f"{crossed} members")
-                    + " of the oldest generation on the board or farm must die."
-                )
-        if p1.prestige > p0.prestige:
-            out.append(f"{name} wins {p1.prestige - p0.prestige} prestige (now {p1.prestige}).")
-        gains: list[str] = []
-        losses: list[str] = []
-        _delta(p1.coins - p0.coins, "coin", gains, losses)
-        harvested = isinstance(a, Harvest) and a.player == c  # the headline says it
-        if not hide_sale and not harvested:
-            _delta(p1.grain - p0.grain, "grain", gains, losses, plural="grain")
-            for g in Good:
-                _delta(p1.goods[g] - p0.goods[g], g.value, gains, losses)
-        for cube in INFLUENCE:
-            if isinstance(a, TakeCube | UseWell) and a.player == c:
-                continue  # the headline says it
-            if hide_sale:
-                continue
-            _delta(p1.cubes[cube] - p0.cubes[cube], f"{cube.value} cube", gains, losses)
-        if gains:
-            out.append(f"{name} gets {join_words(gains)}.")
-        if losses:
-            out.append(f"{name} hands over {join_words(losses)}.")
-        if isinstance(a, Travel) and a.player == c:
-            new = [city for city in p1.cities if city not in p0.cities]
-            if new:
-                out.append(f"{name} puts a travel marker on {city_name(new[0])}.")
-            elif a.city in p0.cities:
-                out.append(f"{name} has been to {city_name(a.city)} before: no new reward.")
-            else:
-                out.append(f"{name} has no travel marker left: no reward.")
-    return out
+GENERATIONS = {1: "first", 2: "second", 3: "third", 4: "fourth"}
+"""Generations in words: a figure's number is printed on it (seed 000 « Matériel »)."""
 
 
-def _delta(
-    n: int, word: str, gains: list[str], losses: list[str], plural: str | None = None
-) -> None:
-    if n > 0:
-        gains.append(count(n, word, plural))
-    elif n < 0:
-        losses.append(count(-n, word, plural))
+def death_choice_text(st: GameState, color: Color) -> str:
+    """Who may die, by place, in words: figures of a generation are alike, so one at each
+    place is one choice — ``one of the first generation dies: the one on council level 1,
+    or one of the 3 on the farm``."""
+    by_place: dict[str, int] = {}
+    candidates = death_candidates(st, color)
+    for m in candidates:
+        where = place_at(st.members[m])
+        by_place[where] = by_place.get(where, 0) + 1
+    gen = GENERATIONS.get(int(candidates[0].split("-")[1][:-1]), "oldest") if candidates else ""
+    places = [
+        f"the one {where}" if n == 1 else f"one of the {n} {where}"
+        for where, n in by_place.items()
+    ]
+    either = ", ".join(places[:-1]) + ", or " + places[-1] if len(places) > 1 else places[0]
+    return f"one of the {gen} generation dies: {either}"
+
+
+def _no_reward(before: GameState, a: Action, after: GameState) -> list[str]:
+    """Why a trip brought no travel marker (the marker put down is one of the moves)."""
+    if not isinstance(a, Travel):
+        return []
+    if a.city in after.p[a.player].cities and a.city not in before.p[a.player].cities:
+        return []
+    name = colour_name(a.player)
+    if a.city in before.p[a.player].cities:
+        return [f"{name} has been to {city_name(a.city)} before: no new reward."]
+    return [f"{name} has no travel marker left: no reward."]
 
 
 # --- mass -------------------------------------------------------------------------------
@@ -687,12 +512,7 @@ def now_text(st: GameState) -> str:
         return f"Now {who}: serve a stall customer or stop selling{free}."
     if kind == "death":
         assert p.player is not None
-        names = [
-            f"{member_name(m)} ({place_name(st.members[m], st.rules)})"
-            for m in death_candidates(st, p.player)
-        ]
-        either = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
-        return f"Now {who}: choose who dies among the oldest — {either}."
+        return f"Now {who}: {death_choice_text(st, p.player)}."
     if kind == "buyout":
         return f"Now {who}: buy own members out of the black bag (1 coin each) or not."
     if kind == "church_move":
@@ -703,14 +523,26 @@ def now_text(st: GameState) -> str:
     return ""  # pragma: no cover
 
 
-__all__ = [
+__all__ = [  # the shared words too, as callers named them here
+    "BUILDING_NAMES",
+    "SECTION_NAMES",
+    "SPACE_NAMES",
+    "article",
+    "city_name",
+    "colour_name",
     "count",
+    "customer_text",
+    "death_choice_text",
     "headline",
     "join_words",
     "majority_text",
     "member_name",
     "narrate",
     "now_text",
+    "pay_text",
+    "place_at",
     "place_name",
+    "placed_by",
+    "slot_name",
     "space_refusal",
 ]

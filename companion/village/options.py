@@ -13,6 +13,7 @@ from typing import Any
 
 from .actions import (
     Action,
+    Birth,
     Buy,
     Buyout,
     Church,
@@ -44,6 +45,7 @@ from .narrate import (
     join_words,
     member_name,
     pay_text,
+    place_at,
     place_name,
     slot_name,
     space_refusal,
@@ -109,8 +111,20 @@ def steps(st: GameState, a: Action) -> list[str]:
     if isinstance(a, Recall):
         where = place_name(st.members[a.member], st.rules)
         return [f"Bring {member_name(a.member)} home from {where}"]
-    if isinstance(a, Die):
-        return [f"{member_name(a.member)} dies ({place_name(st.members[a.member], st.rules)})"]
+    if isinstance(a, Die):  # alike figures at one place are one choice: say which place
+        loc = st.members[a.member]
+        alike = sum(
+            1
+            for m in st.family(a.player)
+            if st.members[m] == loc and member_generation(m) == member_generation(a.member)
+        )
+        gen = ORDINAL.get(member_generation(a.member), "oldest")
+        who = (
+            f"The {gen}-generation figure"
+            if alike == 1
+            else (f"One of the {alike} {gen}-generation figures")
+        )
+        return [f"{who} {place_at(loc)} dies"]
     if isinstance(a, Buyout):
         if not a.members:
             return ["Buy nobody out"]
@@ -148,8 +162,18 @@ def choice(st: GameState, a: Action) -> dict[str, Any]:
     "grain", "cubes": {colour: n}, "goods": {good: n}, "prestige"}``, zeros left out), and
     ``cost_text`` / ``bridge`` in words (``bridge`` is None when the bridge is not passed);
     ``warning``, for a cube (or the well) whose action then has nothing to do, says why
-    before it is taken. ``a`` must be legal in ``st`` (an action from `legal_actions`)."""
+    before it is taken; ``note`` (leaving a Port island) why nothing else is offered.
+    ``a`` must be legal in ``st`` (an action from `legal_actions`)."""
     out: dict[str, Any] = {"steps": steps(st, a), "cost": {}, "gain": {}, "bridge": None}
+    if isinstance(a, Die | Birth):  # nothing to pay by the rules: no cost line at all
+        out["cost_text"] = ""
+        return out
+    if a.type == "leave_island":  # Le Port: say why the island offers nothing else
+        from .modules.port_words import island_reasons
+
+        why = island_reasons(st, a.player)  # type: ignore[attr-defined]
+        if why:
+            out["note"] = "Not here: " + "; ".join(why) + "."
     if not isinstance(a, Decision):
         out["cost_text"] = ""
         return out

@@ -55,7 +55,7 @@ def test_only_the_boxes_owned_are_asked_and_offered(tmp_path: Path) -> None:
     assert mixed.status_code == 400
     r = client.post("/api/boxcheck", json={"boxes": ["base", "port"]}, headers=AUTH)
     assert r.status_code == 200 and r.get_json()["boxes"] == {
-        "owned": ["port"], "answered": True, "names": {"port": "Port", "life_goals": "Life goals"}
+        "owned": ["port"], "answered": True, "names": {"port": "Le Port", "life_goals": "Objectifs de vie (life goals)"}
     }
     assert json.loads((tmp_path / "box-boxes.json").read_text()) == ["port"]
     keys = {row["key"] for row in r.get_json()["values"]}
@@ -63,14 +63,14 @@ def test_only_the_boxes_owned_are_asked_and_offered(tmp_path: Path) -> None:
     refused = client.post("/api/boxcheck", json={"key": "goals.prestige", "confirm": True},
                           headers=AUTH)
     assert refused.status_code == 422 and refused.get_json()["code"] == "box_not_owned"
-    assert "Life goals" in refused.get_json()["message"]
+    assert "Objectifs de vie" in refused.get_json()["message"]
     # the answer outlives the server
     again = _client(tmp_path).get("/api/boxcheck").get_json()
     assert again["boxes"]["owned"] == ["port"] and again["boxes"]["answered"]
     # a new game offers only Port
     no = client.post("/api/games", json={"players": ["red", "blue"], "modules": ["life_goals"]},
                      headers=AUTH)
-    assert no.status_code == 422 and "does not own Life goals" in no.get_json()["message"]
+    assert no.status_code == 422 and "does not own Objectifs de vie (life goals)" in no.get_json()["message"]
     page = client.get("/new").get_data(as_text=True)
     assert 'value="port"' in page and 'value="life_goals"' not in page
 
@@ -91,7 +91,7 @@ def test_a_bad_module_answer_says_what_is_expected_and_a_good_one_is_used(tmp_pa
     assert client.post("/api/boxcheck", json={"key": "goals.prestige", "value": prestige},
                        headers=AUTH).status_code == 200
     rows = {r["key"]: r for r in ok.get_json()["values"]}
-    assert rows["port.market"]["verified"] and rows["port.market"]["box"] == "Port"
+    assert rows["port.market"]["verified"] and rows["port.market"]["box"] == "Le Port"
     g = client.post("/api/games", json={"players": ["red", "blue"], "modules": ["port"]},
                     headers=AUTH)
     assert g.status_code == 201

@@ -287,3 +287,19 @@ def test_the_taker_reports_a_treasure_drawn_by_hand(
     assert mine["port"]["ships"]["red"]["hold"] == [f"treasure:{five}"]
     public = json.dumps(client.get("/api/state").get_json()["port"])
     assert five not in public and "treasure:?" in public
+
+
+def test_a_players_goals_say_what_they_ask_and_their_prestige(client: FlaskClient) -> None:
+    """Issue 18 item 13: the phone shows each goal's condition and prestige, not only what
+    is missing; the others see neither."""
+    tokens = _dealt_game(client)
+    mine = client.get(f"/api/state?viewer=red&token={tokens['red']}").get_json()
+    hand = mine["life_goals"]["players"]["red"]
+    prestige = v.module_defaults(["life_goals"])["goals.prestige"]
+    for tier in ("silver", "gold"):
+        goal = hand[tier]
+        assert hand["conditions"][goal] and "_" not in hand["conditions"][goal]
+        assert hand["prestige"][goal] == prestige[tier]
+    assert "aristocrat" in hand["conditions"] and "coin" in hand["conditions"]["aristocrat"]
+    theirs = client.get(f"/api/state?viewer=blue&token={tokens['blue']}").get_json()
+    assert "conditions" not in theirs["life_goals"]["players"]["red"]

@@ -147,7 +147,7 @@ def test_reveals_and_fills_say_what_to_lay_out_and_where(game: list[Step]) -> No
                 place = f"stall {slot + 1}" if slot < 5 else f"waiting line {slot - 4}"
                 line = next(s for s in text if s.startswith(f"{place.capitalize()}: wants "))
                 assert line.endswith(
-                    f"gives {after.data.customers[tile].prestige} prestige ({tile})."
+                    f"gives {after.data.customers[tile].prestige} prestige."
                 )
         if isinstance(action, FillBag):
             for space, cubes in action.spaces:
@@ -201,7 +201,8 @@ def test_a_sale_stays_face_down_in_public_and_named_in_private() -> None:
             assert tile not in words and "stall" not in text[0]
             assert "face down" in text[0]
             private = narrate(before, action, _after, action.player.value)
-            assert f"({tile})" in private[0]
+            assert f"on stall {action.slot + 1} (wants " in private[0]
+            assert tile not in " ".join(private)  # item 11: no tile id, in private either
     assert sales >= 2
 
 

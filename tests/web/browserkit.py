@@ -143,14 +143,16 @@ def wait_drawn(page: Any, server: Server) -> None:
 def click_and_wait(page: Any, button: Any, server: Server) -> str:
     """Click an option button on the play page; wait until the page confirms the new event
     (its narration in ``#done``, marked with the event's seq) and check the game moved on
-    by exactly one event. Returns the button's label (without its cost line). Waits first
+    by exactly one event. Returns the button's label (without its cost line; a row's pick
+    by its full name). Waits first
     for the options of the server's current seq, so that `button` is not one left over
     from the previous event (its label would be stale, its click refused as out of date)."""
     settle(page, server)
     before = seq(server)
     button.wait_for()
     label_el = button.locator(".option-label")
-    label = str(label_el.inner_text() if label_el.count() else button.inner_text())
+    named = button.get_attribute("aria-label")  # a row's small pick, named in full
+    label = str(named or (label_el.inner_text() if label_el.count() else button.inner_text()))
     button.click()
     page.wait_for_function(
         "n => { const d = document.querySelector('#done');"

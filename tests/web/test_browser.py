@@ -196,8 +196,16 @@ def reloaded(page: Any, key: str) -> None:
     """Wait for the box-check page that an answer reloads: the value shows verified and the
     page has loaded, so its script (the form handlers) runs; until then a submit would be
     the browser's own, not an answer."""
-    page.locator(f'section[data-key="{key}"].verified').wait_for()
+    page.locator(f'section[data-key="{key}"].verified').wait_for(state="attached")
     page.wait_for_load_state()
+
+
+def show_value(page: Any, key: str) -> Any:
+    """Bring one value of the box check on show (one at a time) with "Go to"."""
+    page.select_option("#bc-jump", key)
+    value = page.locator(f'section[data-key="{key}"]')
+    value.wait_for()
+    return value
 
 
 def test_box_check_answers_are_saved(server: Server, browser: Any) -> None:
@@ -208,20 +216,34 @@ def test_box_check_answers_are_saved(server: Server, browser: Any) -> None:
     shown = page.inner_text("main")
     for artefact in ("null", "{", "chronicle.sections", "time_track"):
         assert artefact not in shown, artefact
-    value = page.locator('section[data-key="mass.grain_costs"]')
+    value = show_value(page, "mass.grain_costs")
     assert value.get_attribute("class") == "bc-value unverified"
     value.locator("button[data-confirm]").click()
     reloaded(page, "mass.grain_costs")
 
-    value = page.locator('section[data-key="time_track.length"]')
-    value.locator("input[type=number]").fill("100")
+    # after an answer the next value to check is on show, alone (issue 18 item 9)
+    shown = page.locator("section.bc-value:visible")
+    assert shown.count() == 1 and shown.get_attribute("data-key") != "mass.grain_costs"
+    value = show_value(page, "time_track.length")
+    field = value.locator("input[type=number]")
+    field.fill("100")
     value.locator("button[type=submit]").click()
-    page.locator("#refusal", has_text="a number from 4 to 40").wait_for()
-    value.locator("input[type=number]").fill("12")
+    value.locator(".bc-error", has_text="a number from 4 to 40").wait_for()
+    assert field.get_attribute("aria-invalid") == "true"
+    # a word where a number is asked: said at the field, which is marked; no banner
+    field.press_sequentially("e")
+    field.evaluate("el => { el.value = ''; }")
+    field.focus()
+    page.keyboard.type("e")
+    value.locator("button[type=submit]").click()
+    value.locator(".bc-error", has_text="a whole number").wait_for()
+    assert field.get_attribute("aria-invalid") == "true"
+    assert page.locator("#refusal").is_hidden()
+    field.fill("12")
     value.locator("button[type=submit]").click()
     reloaded(page, "time_track.length")
 
-    graves = page.locator('section[data-key="graves.marks"]')
+    graves = show_value(page, "graves.marks")
     graves.locator("button[data-more]").click()
     graves.locator("select").nth(8).select_option(label="4 (used with 4 players only)")
     graves.locator("select").nth(0).select_option(label="3 (used with 3 or 4 players)")

@@ -1,6 +1,6 @@
 """A whole game played through the pages in a real browser, and the pages' layout at table
 sizes. At every step no visible text may hold developer artefacts (``{'``, ``null``,
-``undefined``, ``NaN``, API paths, snake_case keys); the scoreboard follows on a second
+``undefined``, ``NaN``, API paths, snake_case keys, tile ids such as ``c22`` or ``t3``); the scoreboard follows on a second
 tab and is checked too. Screenshots go to ``VILLAGE_SCREENSHOTS`` (e.g. docs/screenshots).
 """
 
@@ -32,6 +32,7 @@ HD = {"width": 1920, "height": 1080}
 ARTEFACTS = re.compile(
     r"\{'|\{\"|\bnull\b|\bundefined\b|\bNaN\b|/api/|\[object"
     r"|\b[A-Za-z]+_[A-Za-z]+(?:_[A-Za-z]+)*\b"  # snake_case and ALL_CAPS program names
+    r"|\b[ct]\d{1,2}\b|\bc\d-\d\b"  # tile ids (customers c22, treasures t3, captains c1-2)
 )
 
 
@@ -201,14 +202,19 @@ def test_play_page_steps_costs_and_fold(server: Server, browser: Any, shots: Pat
     assert shown.count() < len(legal["actions"]), "fewer buttons than options: steps"
     for b in boxes(page, "#options button, #undo"):
         assert b["y"] + b["h"] <= TABLET["height"], "a button is below the fold"
-    costs = shown.all_inner_texts()
-    assert costs and all("costs" in c for c in costs), costs
+    # each option says what it costs: a whole button its cost line, a row of small picks
+    # (issue 18 item 6) the time each pick costs, or the row's cost
+    alone = page.locator("#options button.option:not(.pick), #options button.step:not(.pick)")
+    costs = alone.all_inner_texts()
+    assert all("costs" in c for c in costs), costs
+    rows = page.locator("#options .option-row").all_inner_texts()
+    assert rows and all("time" in r or "costs" in r for r in rows), rows
     step = page.locator("#options button.step").first
     step.click()
     page.locator("#options .crumbs").wait_for()
     page.screenshot(path=str(shots / "play-step-2-tablet.png"))
     then = page.locator("#options button.option, #options button.step").all_inner_texts()
-    assert then and all("costs" in t for t in then), then
+    assert then and all("costs" in t or "time" in t for t in then), then
     assert_plain(page, "play steps")
     page.click("#options .crumbs .back")
     page.locator("#options .crumbs").wait_for(state="detached")

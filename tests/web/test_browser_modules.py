@@ -71,7 +71,7 @@ def test_the_play_page_shows_the_sea(server: Server, browser: Any) -> None:
     tablet.locator("#sea [data-ship='red']").wait_for()
     sea = tablet.locator("#sea").inner_text()
     assert "Red — in port" in sea and "Captains left: 15" in sea
-    assert "Mission churches: B1 free" in sea
+    assert "Mission churches: B1 on island B free" in sea
 
 
 def test_the_private_page_shows_a_treasure_s_value_and_cashes_it(

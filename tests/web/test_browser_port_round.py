@@ -6,7 +6,6 @@ no visible text may hold developer artefacts. Screenshots go to ``VILLAGE_SCREEN
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +28,14 @@ def choose(page: Any, server: Server, *texts: str) -> None:
     before = seq(server)
     for n, wanted in enumerate(texts):
         kind = "button.option" if n == len(texts) - 1 else "button.step"
-        buttons = page.locator(f"#options {kind}", has_text=re.compile(wanted))
-        assert buttons.count(), (wanted, page.locator("#options").inner_text())
-        buttons.first.click()
+        # a row's small pick is named in full by its aria-label ("Travel: take a green cube")
+        found = page.evaluate(
+            "([sel, re]) => [...document.querySelectorAll(sel)].findIndex("
+            "b => new RegExp(re).test(b.getAttribute('aria-label') || b.innerText))",
+            [f"#options {kind}", wanted],
+        )
+        assert found >= 0, (wanted, page.locator("#options").inner_text())
+        page.locator(f"#options {kind}").nth(found).click()
         if n < len(texts) - 1:
             page.locator("#options .crumbs").wait_for()
     page.wait_for_function(
@@ -50,10 +54,13 @@ def test_a_round_with_a_voyage_and_a_goal_claim(server: Server, browser: Any, sh
         box.check(f"#boxes input[name=box][value='{name}']")
     with box.expect_navigation():  # the page reloads once the answer is saved
         box.click("#save-boxes")
-    box.locator("section[data-key='port.sea']").wait_for()  # the page reloaded with the box
+    # the page reloaded with the box (one value on show at a time: the others are there)
+    box.locator("section[data-key='port.sea']").wait_for(state="attached")
     box.wait_for_load_state()  # and all of it is there
     assert runtime_of(server.app).boxes.boxes_answer == ("port", "life_goals")
-    assert "Life goals" in box.locator("section[data-key='goals.prestige'] h2").inner_text()
+    assert box.locator("section[data-key='goals.prestige']").get_attribute("data-box") == (
+        "Objectifs de vie (life goals)"
+    )
     assert_plain(box, "box check with the Port and Life goals boxes")
     silver = {goal: {} for goal in shipped_values("life_goals")["goals.silver.items"]}
     server.post("/api/boxcheck", {"key": "goals.silver.items", "value": silver})
@@ -105,12 +112,16 @@ def test_a_round_with_a_voyage_and_a_goal_claim(server: Server, browser: Any, sh
     now = seq(server)
     board.wait_for_function("n => document.body.dataset.seq === String(n)", arg=now)
     sea = board.locator("#sea").inner_text()
-    assert "Red — at sea, zone D, captain hired" in sea and "hires a captain (any cube" in (
+    # the sea panel in the words of the buttons and the log (issue 18 item 4)
+    assert "Red — at sea, time zone D, captain hired" in sea and "hires a captain (any cube" in (
         board.locator("#log").inner_text()
     )
     assert "Hold: Red 1a" in sea
     assert "Captains left: 14" in sea and "Sea cemetery: 0 of" in sea
-    assert "Mission churches: B1 free" in sea
+    assert "Mission churches: B1 on island B free" in sea
+    assert "cocoa baskets on island B" in sea and "sails to time zone D" in (
+        board.locator("#log").inner_text()
+    )
     assert_plain(board, "scoreboard with the sea")
     board.locator("#sea-panel").scroll_into_view_if_needed()
     board.screenshot(path=str(shots / "scoreboard-sea-tablet.png"))

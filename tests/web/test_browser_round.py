@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import urllib.parse
 from pathlib import Path
 from typing import Any
@@ -299,6 +300,23 @@ def play_to_market_day(server: Server) -> None:
     raise AssertionError("no market day")
 
 
+CUSTOMERS = v.new_game(["red", "blue"]).data.customers
+
+
+def tile_face(tile: str) -> str:
+    """What the hand form shows for a tile (customers.js tileText)."""
+    c = CUSTOMERS[tile]
+    wants = [f"{n} {g.value}" for g, n in c.goods if n] + ([f"{c.grain} grain"] if c.grain else [])
+    return f"{' + '.join(wants) or 'nothing'} · {c.prestige} prestige"
+
+
+def pick_tile(select: Any, tile: str) -> None:
+    """Choose the face of ``tile`` (alike tiles are one choice; the page picks distinct ones)."""
+    select.select_option(
+        value=select.locator(f"option[data-tiles~='{tile}']").get_attribute("value")
+    )
+
+
 def test_customer_tiles_by_hand(server: Server, browser: Any, shots: Path) -> None:
     server.post("/api/games", {"players": ["red", "blue"]})
     page = open_page(browser, server.url + f"/bag#token={TOKEN}")
@@ -310,17 +328,19 @@ def test_customer_tiles_by_hand(server: Server, browser: Any, shots: Path) -> No
     labels = page.locator("#customers-slots label > span").all_inner_texts()
     assert labels[0] == "Stall 1" and labels[5] == "Waiting line 1"
     options = selects.first.locator("option").all_inner_texts()
-    assert len(options) == 1 + 24 and "(c02)" in "".join(options)
-    assert any(o == "3 grain · 3 prestige (c02)" for o in options), options
+    faces = {tile_face(t) for t in CUSTOMERS}
+    assert len(options) == 1 + len(faces), "tiles alike on their face are one choice"
+    assert not re.search(r"\bc\d+\b", "".join(options)), "no tile id (issue 18 item 11)"
+    assert "3 grain · 3 prestige" in options, options
     page.screenshot(path=str(shots / "bag-customers-tablet.png"), full_page=True)
 
     # The same tile twice is caught on the page; nothing is sent.
     for i in range(8):
-        selects.nth(i).select_option(SETUP_TILES[i] if i else SETUP_TILES[1])
+        pick_tile(selects.nth(i), SETUP_TILES[i] if i else SETUP_TILES[1])
     page.click("#customers-form button[type=submit]")
     page.locator("#refusal", has_text="chosen twice").wait_for()
     assert seq(server) == 0
-    selects.first.select_option(SETUP_TILES[0])
+    pick_tile(selects.first, SETUP_TILES[0])
     page.click("#customers-form button[type=submit]")
     panel.wait_for(state="hidden")
     market = server.get("/api/state")["board"]["market"]
@@ -343,10 +363,11 @@ def test_customer_tiles_by_hand(server: Server, browser: Any, shots: Path) -> No
     page.locator("#placement[data-source=hand]").wait_for()
     assert page.locator("#customers-slots label > span").inner_text() == "Waiting line 3"
     on_market = {t for t in st["board"]["market"]["stalls"] + st["board"]["market"]["queue"] if t}
-    values = selects.first.locator("option").evaluate_all("os => os.map(o => o.value)")
-    assert set(values) == ({f"c{i:02}" for i in range(1, 25)} - on_market) | {""}
+    tiles = selects.first.locator("option").evaluate_all("os => os.map(o => o.dataset.tiles)")
+    listed = {t for ts in tiles if ts for t in ts.split()}
+    assert listed == {f"c{i:02}" for i in range(1, 25)} - on_market
     before = seq(server)
-    selects.first.select_option("c02")
+    pick_tile(selects.first, "c02")
     page.click("#customers-form button[type=submit]")
     refusal = page.locator("#refusal")
     refusal.wait_for()
@@ -354,7 +375,7 @@ def test_customer_tiles_by_hand(server: Server, browser: Any, shots: Path) -> No
     assert "still in the face-down stack" in refusal.inner_text()
     assert seq(server) == before
     page.screenshot(path=str(shots / "bag-customers-refused-tablet.png"), full_page=True)
-    selects.first.select_option("c09")
+    pick_tile(selects.first, "c09")
     page.click("#customers-form button[type=submit]")
     panel.wait_for(state="hidden")
     assert server.get("/api/state")["board"]["market"]["queue"][2] == "c09"

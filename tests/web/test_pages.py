@@ -133,6 +133,35 @@ def test_navigation_marks_the_current_page(client: FlaskClient) -> None:
     assert 'href="/play" aria-current' not in html
 
 
+def test_the_box_check_is_not_marked_as_the_new_game_page(client: FlaskClient) -> None:
+    """Issue 18 item 9: the box check is its own page, not "New game"."""
+    html = client.get("/boxcheck").get_data(as_text=True)
+    assert 'aria-current="page"' not in html
+
+
+def test_a_page_that_needs_the_token_says_where_it_comes_from(client: FlaskClient) -> None:
+    """Issue 18 item 16: /new opened directly explains the table token."""
+    html = client.get("/new").get_data(as_text=True)
+    form = html.split('id="token-form"', 1)[1].split("</form>", 1)[0]
+    assert "companion serve" in form and "#token=" in form and "Players' links" in form
+
+
+def test_the_boxes_have_the_same_names_on_every_page(client: FlaskClient) -> None:
+    """Issue 18 item 18: "Le Port" and "Objectifs de vie" on the new-game page and the box
+    check alike."""
+    new = client.get("/new").get_data(as_text=True)
+    box = client.get("/boxcheck").get_data(as_text=True)
+    for name in ("Le Port", "Objectifs de vie (life goals)"):
+        assert name in new and name in box, name
+    assert ">Port<" not in box and ">Life goals<" not in box
+
+
+def test_goals_come_first_on_a_players_phone(client: FlaskClient) -> None:
+    """Issue 18 item 13: the goals above the score, customers and supplies."""
+    html = client.get("/me/red").get_data(as_text=True)
+    assert html.index('id="me-goals-panel"') < html.index('id="me-score"')
+
+
 def test_unknown_colour_has_no_private_page(client: FlaskClient) -> None:
     assert client.get("/me/purple").status_code == 404
 
@@ -148,16 +177,25 @@ def test_box_check_is_a_form_per_value_unverified_first(client: FlaskClient) -> 
     html = client.get("/boxcheck").get_data(as_text=True)
     keys = re.findall(r'<section class="bc-value (verified|unverified)" data-key="([^"]+)"', html)
     assert {k for _, k in keys} == set(items)
-    flags = [cls == "verified" for cls, _ in keys]
-    assert flags == sorted(flags), "unverified values come first"
+    boxes = re.findall(r'<section class="bc-value \w+" data-key="[^"]+" data-box="([^"]+)"', html)
+    assert list(dict.fromkeys(boxes)) == ["Village", "Le Port", "Objectifs de vie (life goals)"]
+    for box in set(boxes):  # box by box (issue 18 item 9); in a box, unverified first
+        flags = [cls == "verified" for (cls, _), b in zip(keys, boxes, strict=True) if b == box]
+        assert flags == sorted(flags), "unverified values come first"
     unverified = sum(1 for i in items.values() if not i.verified)
     assert f"{unverified} of {len(items)} values are not checked yet" in html
+    # the new-game page counts the same values (issue 18 item 18)
+    new = client.get("/new").get_data(as_text=True)
+    assert f"{unverified} of {len(items)} printed values are not verified yet" in new
     visible = html.split('id="boxcheck"', 1)[1].split("</main>")[0]
     text = re.sub(r"<[^>]+>", " ", visible).replace("&#39;", "'")
     for item in items.values():
         assert item.title in text and item.look in text
-    for artefact in ("null", "{", "[", "chronicle.sections", "time_track", "_"):
+    for artefact in ("null", "{", "[", "chronicle.sections", "time_track", "_", "seed 0"):
         assert artefact not in text, artefact  # what people read: no JSON, no keys
+    dotted = re.findall(r"\b[a-z_]+\.[a-z_]+\b", text)  # a data key ("travel.map")
+    assert not dotted, dotted  # issue 18 item 9
+    assert not re.search(r"\((?:PS|PV|PM|PD|PE|LA|LS)\d", text), "no design-note rule codes"
     assert "Your answers are saved on the companion" in html
     assert html.count("data-confirm=") == len(items)
     # a number field per whole number, with its range; a choice per choice
@@ -176,7 +214,9 @@ def test_box_check_honours_an_overlay(tmp_path: Path) -> None:
     try:
         html = app.test_client().get("/boxcheck").get_data(as_text=True)
         row = re.search(
-            r'<section class="bc-value (\w+)" data-key="time_track.length">(.*?)</section>', html, re.S
+            r'<section class="bc-value (\w+)" data-key="time_track.length"[^>]*>(.*?)</section>',
+            html,
+            re.S,
         )
         assert row is not None
         assert row.group(1) == "verified"

@@ -1,7 +1,7 @@
 // Legal options as big buttons, grouped by kind, and posting one with feedback.
 import { postAction, refusalText } from "./api.js";
 import { h, show } from "./dom.js";
-import { actionLabel, groupOf } from "./labels.js";
+import { actionLabel, groupOf, spaceName } from "./labels.js";
 import { askToken } from "./token.js";
 
 // `state` (optional) lets labels say where members stand.
@@ -66,9 +66,8 @@ export function showDone(message) {
 // what to make; where → how to pay), every button showing its cost and what it does to the
 // bridge. `choices[i]` ({steps, cost_text, gain_text, bridge, to_bridge}) describes
 // `legal[i]`. `path` is the list of steps already picked; `onStep(path)` redraws.
-export const FLAT_MAX = 8;
 
-function costLine(cs) {
+function costLine(cs, row = false) {
   const cost = cs.map((c) => c.cost_text).filter(Boolean);
   const gain = cs.map((c) => c.gain_text || "");
   const range = (texts) => {
@@ -77,25 +76,37 @@ function costLine(cs) {
   };
   const lines = [];
   const one = range(cost);
-  if (one) lines.push(h("span", { class: "cost" }, one === "free" ? "costs nothing" : `costs ${one}`));
+  if (one && !(row && one === "free")) lines.push(h("span", { class: "cost" }, one === "free" ? "costs nothing" : `costs ${one}`));
   else if (cost.length) {
     const times = cs.map((c) => (c.cost_time || 0));
     const lo = Math.min(...times), hi = Math.max(...times);
-    lines.push(h("span", { class: "cost" }, lo === hi ? `costs ${lo} time or more` : `costs ${lo} to ${hi} time`));
+    const varied = lo === hi ? (lo ? `costs ${lo} time, the rest differs by choice` : "costs differ by choice, no time")
+      : `costs ${lo} to ${hi} time`;
+    lines.push(h("span", { class: "cost" }, varied));
   }
   const g = range(gain); // said only when every choice gives the same
-  if (g) lines.push(h("span", { class: "gain" }, `gives ${g}`));
+  if (g && !row) lines.push(h("span", { class: "gain" }, `gives ${g}`));
   const warned = cs.filter((c) => c.warning); // the action that follows has nothing to do
-  if (warned.length === cs.length) lines.push(h("span", { class: "use-warn" }, warned[0].warning));
-  else if (warned.length) lines.push(h("span", { class: "use-warn" }, "some of these cannot be used"));
+  const why = [...new Set(warned.map((c) => c.warning))];
+  if (warned.length === cs.length && why.length === 1) lines.push(h("span", { class: "use-warn" }, why[0]));
+  else if (warned.length && !row) lines.push(h("span", { class: "use-warn" }, "some of these cannot be used"));
+  if (cs.length === 1 && cs[0].note) lines.push(h("span", { class: "note" }, cs[0].note));
   const bridge = cs.filter((c) => c.bridge);
   if (bridge.length === cs.length) lines.push(h("span", { class: "bridge-warn" }, bridge[0].bridge));
   else if (bridge.length) lines.push(h("span", { class: "bridge-warn" }, "some choices pass the bridge"));
-  else if (cs.length === 1 && cs[0].to_bridge != null && cs[0].cost && cs[0].cost.time) {
+  else if (!row && cs.length === 1 && cs[0].to_bridge != null && cs[0].cost && cs[0].cost.time) {
     lines.push(h("span", { class: "to-bridge-after" }, `then ${cs[0].to_bridge} to the bridge`));
   }
   return lines.length ? h("span", { class: "costs" }, lines) : null;
 }
+
+// A decision that fits the screen: at the first step one section per kind of action;
+// inside it one row per first pick (a space for the cube takes, a destination for a
+// voyage, a customer for a sale…) holding the next picks as small buttons (the cube, the
+// way to pay), so that a payment is one picker, not one big button per way; a row with a
+// single option is one button. A pick that still leads to several options is a step
+// (class "step"), an option a leaf (class "option").
+const paired = new Set(); // depths reached by a row's pick (its row label and the pick)
 
 export function choiceButtons(legal, choices, path, onPick, onStep) {
   if (!choices || choices.length !== legal.length) {
@@ -104,37 +115,131 @@ export function choiceButtons(legal, choices, path, onPick, onStep) {
   const all = legal.map((a, i) => ({ a, i, c: { ...choices[i], cost_time: (choices[i].cost || {}).time || 0 } }));
   const depth = path.length;
   const here = all.filter((o) => path.every((p, k) => o.c.steps[k] === p));
-  const leaf = (o, label) => h("button", {
-    type: "button", class: "btn option", "data-type": o.a.type, "data-index": o.i,
-    "data-action": JSON.stringify(o.a), onclick: () => onPick(o.a),
-  }, h("span", { class: "option-label" }, label), costLine([o.c]));
-  if (legal.length <= FLAT_MAX && depth === 0) {
-    const groups = new Map();
-    for (const o of all) {
-      const g = groupOf(o.a);
-      if (!groups.has(g)) groups.set(g, []);
-      groups.get(g).push(leaf(o, o.c.steps.join(", ")));
-    }
-    return [...groups].map(([title, buttons]) =>
-      h("section", { class: "group" }, h("h2", {}, title), h("div", { class: "buttons" }, buttons)));
-  }
-  const branches = new Map();
+  const sections = new Map();
   for (const o of here) {
-    const key = o.c.steps[depth] ?? "";
-    if (!branches.has(key)) branches.set(key, []);
-    branches.get(key).push(o);
+    const title = depth ? "Then choose" : groupOf(o.a);
+    if (!sections.has(title)) sections.set(title, []);
+    sections.get(title).push(o);
   }
-  const buttons = [...branches].map(([label, os]) => {
-    if (os.length === 1) return leaf(os[0], os[0].c.steps.slice(depth).join(", "));
-    return h("button", {
-      type: "button", class: "btn step", "data-step": label,
-      onclick: () => onStep([...path, label]),
-    }, h("span", { class: "option-label" }, `${label} …`), h("span", { class: "costs" },
-      h("span", { class: "muted" }, `${os.length} ways`)), costLine(os.map((o) => o.c)));
-  });
+  if (!depth) paired.clear();
+  const back = paired.has(depth) ? 2 : 1; // a row's pick went two steps at once
   const crumbs = depth ? h("div", { class: "crumbs" },
-    h("button", { type: "button", class: "btn back", onclick: () => onStep(path.slice(0, -1)) }, "← Back"),
+    h("button", { type: "button", class: "btn back", onclick: () => onStep(path.slice(0, -back)) }, "← Back"),
     h("span", { class: "crumb-path" }, path.join(" → "))) : null;
-  return [crumbs, h("section", { class: "group" },
-    h("h2", {}, depth ? "Then choose" : "Choose"), h("div", { class: "buttons" }, buttons))];
+  const ctx = { path, depth, onPick, onStep };
+  const drawn = [...sections].map(([title, os]) => ({ title, os, content: rows(os, ctx) }));
+  // sections of a single button ("Skip: do nothing here", one good to buy) share one grid,
+  // without headings: their buttons say what they are
+  const lone = drawn.filter((d) => d.content.length === 1 && d.content[0].tagName === "BUTTON");
+  const out = drawn.filter((d) => !lone.includes(d)).map(({ title, os, content }) => {
+    // a section that is one row named like the section ("Use the well") needs no heading
+    const single = content.length === 1 && content[0].querySelector?.(".row-label")?.textContent === title;
+    const takes = !depth && os[0].a.type === "take"; // short rows: two columns on a tablet
+    return h("section", { class: `group${takes ? " group-takes" : ""}` }, single ? null : h("h2", {}, title),
+      h("div", { class: "buttons" }, content));
+  });
+  if (lone.length > 1 || (lone.length && out.length)) {
+    out.push(h("section", { class: "group group-lone" }, h("div", { class: "buttons" }, lone.map((d) => d.content[0]))));
+  } else if (lone.length) {
+    out.push(h("section", { class: "group" }, h("h2", {}, lone[0].title), h("div", { class: "buttons" }, lone[0].content)));
+  }
+  return [crumbs, ...out];
+}
+
+// The row an option goes in, and its label there: cube takes by space (the chip is the
+// cube), anything else by the pick at this depth.
+function rowOf(o, depth) {
+  if (depth === 0 && o.a.type === "take") return { key: `take:${o.a.space}`, label: spaceName(o.a.space), own: true };
+  // the well: one row, a pick per colour of cubes put back (then the space, then the pay)
+  if (depth === 0 && o.a.type === "well") return { key: "well", label: "Use the well", own: true };
+  // then which action: one row of small picks (the spaces), each marked if of no use now
+  if (depth === 1 && o.a.type === "well") return { key: "well-space", label: "Then which action?", own: true };
+  const step = o.c.steps[depth] ?? "";
+  return { key: step, label: step, own: false };
+}
+
+function rows(os, ctx) {
+  const byRow = new Map();
+  for (const o of os) {
+    const r = rowOf(o, ctx.depth);
+    if (!byRow.has(r.key)) byRow.set(r.key, { label: r.label, os: [], own: r.own });
+    byRow.get(r.key).os.push(o);
+  }
+  return [...byRow.values()].map(({ label, os: ros, own }) => {
+    if (ros.length === 1 && !own) return leaf(ros[0], ros[0].c.steps.slice(ctx.depth).join(", "), ctx);
+    return optionRow(label, ros, own, ctx);
+  });
+}
+
+// One option's button; a row's pick (`row`: the row's label) is small and named in full
+// for screen readers ("Sail to island B: pay 1 green cube").
+function leaf(o, label, ctx, row = null) {
+  return h("button", {
+    type: "button", class: `btn option${row ? " pick" : ""}`, "data-type": o.a.type, "data-index": o.i,
+    "data-action": JSON.stringify(o.a), onclick: () => ctx.onPick(o.a),
+    "aria-label": row ? `${row}: ${label}` : null,
+  }, h("span", { class: "option-label" }, label), row ? chipCost(o) : costLine([o.c]));
+}
+
+// A cube take's row: each pick shows its own time, so the row says only why its action
+// could not be used, if it could not.
+function warningLine(cs) {
+  const why = [...new Set(cs.filter((c) => c.warning).map((c) => c.warning))];
+  if (why.length !== 1) return null;
+  // "Red cannot use the Harvest action: nobody is on the farm." → its reason, on one line
+  const reason = why[0].includes(": ") ? why[0].slice(why[0].indexOf(": ") + 2) : why[0];
+  return h("span", { class: "row-warn use-warn", title: why[0] }, `no use now: ${reason}`);
+}
+
+// What a small pick button says beside its label: only what sets it apart (time, the bridge).
+function chipCost(o) {
+  const said = [];
+  if (o.c.cost_time) said.push(h("span", { class: "cost" }, `${o.c.cost_time} time`));
+  if (o.c.bridge) said.push(h("span", { class: "bridge-warn", title: o.c.bridge }, "bridge"));
+  if (o.c.warning) said.push(h("span", { class: "use-warn", title: o.c.warning }, "no use now"));
+  return said.length ? h("span", { class: "costs" }, said) : null;
+}
+
+// `own`: the row's label is not a step of its own (a space's cube takes, the well), so a
+// pick goes one step; otherwise the row's label and the pick are two steps at once.
+function optionRow(label, ros, own, ctx) {
+  const take = own && ros[0].a.type === "take";
+  const at = ctx.depth + (own ? 0 : 1);
+  const chips = new Map();
+  for (const o of ros) {
+    const key = take ? `cube:${o.a.cube}` : (o.c.steps[at] ?? "");
+    if (!chips.has(key)) chips.set(key, []);
+    chips.get(key).push(o);
+  }
+  const buttons = [...chips].map(([key, cos]) => {
+    if (take) {
+      const o = cos[0];
+      return h("button", {
+        type: "button", class: "btn option pick", "data-type": o.a.type, "data-index": o.i,
+        "data-action": JSON.stringify(o.a), onclick: () => ctx.onPick(o.a),
+        "aria-label": `${label}: ${o.c.steps.join(", ")}`,
+      }, h("span", { class: `option-label cube cube-${o.a.cube}` },
+        h("span", { class: "cube-dot", "aria-hidden": "true" }), o.a.cube), chipCost({ ...o, c: { ...o.c, warning: null } }));
+    }
+    if (cos.length === 1) {
+      const said = cos[0].c.steps.slice(at).join(", ");
+      return leaf(cos[0], own ? said.replace(/^then the /, "") : said, ctx, label);
+    }
+    const times = cos.map((o) => o.c.cost_time);
+    const lo = Math.min(...times), hi = Math.max(...times);
+    const shown = own ? key.replace(/^Use the well: /, "").replace(/^then the /, "") : key;
+    return h("button", {
+      type: "button", class: "btn step pick", "data-step": key, "aria-label": `${label}: ${shown}`,
+      onclick: () => {
+        if (!own) paired.add(ctx.depth + 2);
+        ctx.onStep(own ? [...ctx.path, key] : [...ctx.path, label, key]);
+      },
+    }, h("span", { class: "option-label" }, `${shown} …`),
+    hi ? h("span", { class: "costs" }, h("span", { class: "cost" }, lo === hi ? `${lo} time` : `${lo}–${hi} time`)) : null);
+  });
+  return h("div", { class: "option-row" },
+    h("div", { class: "row-head" }, h("span", { class: "row-label" }, label),
+      take ? null : costLine(ros.map((o) => o.c), true)),
+    h("div", { class: "row-picks" }, buttons),
+    take ? warningLine(ros.map((o) => o.c)) : null); // under the whole row
 }

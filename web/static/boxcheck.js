@@ -1,21 +1,57 @@
 // Box check: each value is a form (numbers and choices, never JSON). "Matches my box"
 // confirms the value as shown; "Save what I see" rebuilds the value from the fields and
-// saves it (table token). A refusal says what is expected.
-import { postBoxCheck, tableToken } from "./api.js";
+// saves it (table token). One value at a time, box by box (Previous, Next, Go to); after
+// an answer the page reloads on the next value. A field that cannot be read is marked and
+// says why beside it; a refusal from the companion shows under the value's form.
+import { postBoxCheck, refusalText, tableToken } from "./api.js";
 import { showRefusal } from "./actions.js";
 import { askToken } from "./token.js";
 
 document.getElementById("live").hidden = true; // nothing live on this page
 tableToken(); // keep a #token=… from the address
 
-async function answer(body) {
+const AT = "boxcheck-at"; // the value on show, kept across the reload an answer makes
+
+async function answer(body, form) {
   const res = await postBoxCheck(body);
   if (res.ok) {
+    if (form) sessionStorage.setItem(AT, nextKey(form.closest("section").dataset.key));
     location.reload();
     return;
   }
-  showRefusal(res);
+  if (form && res.status !== 401) formError(form, refusalText(res));
+  else showRefusal(res);
   if (res.status === 401) askToken();
+}
+
+// A refusal said under the form it is about.
+function formError(form, message) {
+  let box = form.querySelector(".bc-form-error");
+  if (!box) {
+    box = document.createElement("p");
+    box.className = "bc-form-error";
+    box.setAttribute("role", "alert");
+    form.querySelector(".bc-actions").before(box);
+  }
+  box.textContent = message;
+}
+
+// A field that cannot be read: marked, with the reason beside it, and focused.
+function fieldError(input, message) {
+  input.setAttribute("aria-invalid", "true");
+  const label = input.closest("label") || input.parentElement;
+  let said = label.querySelector(".bc-error");
+  if (!said) {
+    said = document.createElement("span");
+    said.className = "bc-error";
+    label.append(said);
+  }
+  said.textContent = message;
+}
+
+function clearErrors(form) {
+  form.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
+  form.querySelectorAll(".bc-error, .bc-form-error").forEach((el) => el.remove());
 }
 
 // Set `value` at `path` (a list of keys and indexes) inside `root`.
@@ -42,12 +78,12 @@ function readForm(form) {
       continue;
     }
     const n = Number(input.value);
-    const label = input.closest("label")?.querySelector(".bc-label")?.textContent || "a number";
     const low = Number(input.min), high = Number(input.max);
-    if (input.value.trim() === "" || !Number.isInteger(n)) {
-      problems.push(`${label}: a whole number, please`);
+    // a word typed in a number field reads as "" (the browser keeps it on show)
+    if (input.value.trim() === "" || !Number.isInteger(n) || input.validity.badInput) {
+      problems.push({ input, message: "a whole number, please" });
     } else if (n < low || n > high) {
-      problems.push(`${label}: a number from ${low} to ${high}, please`);
+      problems.push({ input, message: `a number from ${low} to ${high}, please` });
     } else if (input.dataset.optional && n === 0) {
       removeAt(value, path);
     } else if (path.length) {
@@ -71,7 +107,7 @@ const all = document.getElementById("boxcheck");
 all.addEventListener("click", (ev) => {
   const confirm = ev.target.closest("button[data-confirm]");
   if (confirm) {
-    answer({ key: confirm.dataset.confirm, confirm: true });
+    answer({ key: confirm.dataset.confirm, confirm: true }, confirm.closest("form"));
     return;
   }
   const list = ev.target.closest("[data-list-path]");
@@ -91,14 +127,48 @@ all.addEventListener("click", (ev) => {
 all.addEventListener("submit", (ev) => {
   ev.preventDefault();
   const form = ev.target.closest("form.bc-form");
+  clearErrors(form);
   const { value, problems } = readForm(form);
   if (problems.length) {
-    const title = form.closest("section").querySelector("h2").firstChild.textContent.trim();
-    showRefusal({ status: 400, body: { message: `${title}: ${problems.join("; ")}` } });
+    for (const p of problems) fieldError(p.input, p.message);
+    problems[0].input.focus();
     return;
   }
-  answer({ key: form.dataset.key, value });
+  answer({ key: form.dataset.key, value }, form);
 });
+
+// One value at a time: the one kept from before a reload, else the first to check.
+const sections = [...all.querySelectorAll("section.bc-value")];
+const keys = sections.map((sec) => sec.dataset.key);
+function nextKey(key) {
+  const i = keys.indexOf(key);
+  const later = sections.slice(i + 1).find((sec) => sec.classList.contains("unverified"));
+  return (later || sections[Math.min(i + 1, sections.length - 1)]).dataset.key;
+}
+function showValue(key) {
+  const i = Math.max(0, keys.indexOf(key));
+  sections.forEach((sec, k) => { sec.hidden = k !== i; });
+  const here = sections[i];
+  const inBox = sections.filter((sec) => sec.dataset.box === here.dataset.box);
+  const toCheck = inBox.filter((sec) => sec.classList.contains("unverified")).length;
+  document.getElementById("bc-box").textContent = here.dataset.box;
+  document.getElementById("bc-count").textContent =
+    `value ${inBox.indexOf(here) + 1} of ${inBox.length} in this box, ${toCheck} still to check`;
+  document.getElementById("bc-prev").disabled = i === 0;
+  document.getElementById("bc-next").disabled = i === sections.length - 1;
+  document.getElementById("bc-jump").value = here.dataset.key;
+  sessionStorage.setItem(AT, here.dataset.key);
+}
+if (sections.length) {
+  document.getElementById("bc-steps").hidden = false;
+  const kept = sessionStorage.getItem(AT);
+  const first = sections.find((sec) => sec.classList.contains("unverified")) || sections[0];
+  showValue(keys.includes(kept) ? kept : first.dataset.key);
+  const at = () => keys.indexOf(sessionStorage.getItem(AT));
+  document.getElementById("bc-prev").addEventListener("click", () => showValue(keys[Math.max(0, at() - 1)]));
+  document.getElementById("bc-next").addEventListener("click", () => showValue(keys[Math.min(keys.length - 1, at() + 1)]));
+  document.getElementById("bc-jump").addEventListener("change", (ev) => showValue(ev.target.value));
+}
 
 // The boxes owned: only their values are asked, only their expansions offered.
 document.getElementById("boxes")?.addEventListener("submit", (ev) => {

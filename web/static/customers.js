@@ -13,7 +13,7 @@ export function slotName(slot) {
 // What a tile shows face up: "1 plough + 1 scroll · 5 prestige".
 export function tileText(id) {
   const c = (facts().customers || {})[id];
-  if (!c) return id;
+  if (!c) return "a tile this box does not list";
   const wants = Object.entries(c.goods || {}).filter(([, n]) => n).map(([g, n]) => `${n} ${g}`);
   if (c.grain) wants.push(`${c.grain} grain`);
   return `${wants.join(" + ") || "nothing"} · ${c.prestige} prestige`;
@@ -27,8 +27,17 @@ export function candidates(market) {
     .sort((a, b) => tileText(a).localeCompare(tileText(b)) || a.localeCompare(b));
 }
 
+// Tiles alike on their face are one choice (a person cannot tell them apart, and their
+// ids are printed nowhere): each select names a face; the picks take distinct tiles of it.
+let faces = new Map();
+
 function chosen() {
-  return [...document.querySelectorAll("#customers-slots select")].map((s) => [s.dataset.slot, s.value]);
+  const used = new Set();
+  return [...document.querySelectorAll("#customers-slots select")].map((s) => {
+    const id = (faces.get(s.value) || []).find((t) => !used.has(t)) || (s.value ? "twice" : "");
+    used.add(id);
+    return [s.dataset.slot, id];
+  });
 }
 
 async function submit(ev) {
@@ -40,7 +49,7 @@ async function submit(ev) {
     showRefusal({ status: 400, body: { message: `choose the tile for ${missing.join(", ")}` } });
     return;
   }
-  if (new Set(ids).size !== ids.length) {
+  if (new Set(ids).size !== ids.length || ids.includes("twice")) {
     showRefusal({ status: 400, body: { message: "the same tile is chosen twice" } });
     return;
   }
@@ -62,12 +71,15 @@ export function renderCustomers(st) {
   if (key === formKey) return;
   formKey = key;
   const ids = candidates(st.board.market);
+  faces = new Map();
+  for (const id of ids) faces.set(tileText(id), [...(faces.get(tileText(id)) || []), id]);
   text("customers-help", `Turn up ${slots.length} tile${slots.length === 1 ? "" : "s"} from the stack and choose what each shows (${ids.length} tiles are not on the market).`);
   fill("customers-slots", slots.map((slot) => h("label", { class: "slot-pick" },
     h("span", {}, slotName(slot)),
     h("select", { "data-slot": slot, name: `slot-${slot}`, "aria-label": `tile on ${slotName(slot)}` },
       h("option", { value: "" }, "— choose the tile —"),
-      ids.map((id) => h("option", { value: id }, `${tileText(id)} (${id})`))))));
+      [...faces].map(([face, same]) => h("option", { value: face, "data-tiles": same.join(" ") },
+        same.length > 1 ? `${face} (${same.length} alike)` : face))))));
 }
 
 document.getElementById("customers-form").addEventListener("submit", submit);

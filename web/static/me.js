@@ -42,7 +42,7 @@ function render(st) {
     ? list.map((id) => {
       const tile = catalogue[id];
       return h("div", { class: "customer", "data-customer": id },
-        h("span", {}, h("code", {}, id), " wanted ", tile ? wants(tile) : "?"),
+        h("span", {}, "Wanted ", tile ? wants(tile) : "?"),
         h("strong", {}, tile ? `${tile.prestige} prestige` : "?"));
     })
     : h("p", { class: "muted" }, "No customer served yet."));
@@ -50,7 +50,8 @@ function render(st) {
   fill("me-supplies",
     h("p", {}, `${me.coins} coin${me.coins === 1 ? "" : "s"} · ${me.grain} grain · ${goods}`),
     h("p", {}, cubes(me.cubes, "no cubes")),
-    h("p", { class: "muted" }, `Cities visited: ${(me.cities || []).map(cap).join(", ") || "none"}`));
+    // Le Port replaces the travel map: no city to visit then
+    st.port ? null : h("p", { class: "muted" }, `Cities visited: ${(me.cities || []).map(cap).join(", ") || "none"}`));
 }
 
 const PIECES = { grain: "a sack of grain", cocoa: "a cocoa basket", tea: "a tea bale" };
@@ -97,13 +98,17 @@ function renderGoals(st) {
         : h("div", { class: "goal", "data-goal-tier": tier }, h("strong", {}, `${label}: `), "not dealt yet.");
     }
     const name = (mine.names || {})[goal] || goal;
+    const worth = (mine.prestige || {})[goal];
+    const asks = (mine.conditions || {})[goal];
+    const what = h("p", { class: "goal-asks" }, asks ? `Asks for ${asks}` : "",
+      worth ? [asks ? " · " : "", h("strong", {}, `${worth} prestige`)] : "");
     if ((mine.claimed || []).includes(goal)) {
-      return h("div", { class: "goal", "data-goal": goal }, h("strong", {}, `${label}: ${name}`), " — claimed.");
+      return h("div", { class: "goal", "data-goal": goal }, h("strong", {}, `${label}: ${name}`), " — claimed.", what);
     }
     const lacks = (mine.missing || {})[goal] || [];
     const claim = anytime(st, "claim_goal", "goal", goal);
     return h("div", { class: "goal", "data-goal": goal },
-      h("strong", {}, `${label}: ${name}`),
+      h("strong", {}, `${label}: ${name}`), what,
       h("p", { class: "muted" }, lacks.length ? `Still missing: ${lacks.join("; ")}.` : "Met."),
       claim && !auto ? h("button", { type: "button", class: "btn", "data-claim": goal, onclick: () => send(claim) }, `Claim ${name}`) : null);
   }));

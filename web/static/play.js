@@ -81,7 +81,7 @@ async function refresh(event = null) {
   const who = p.player && current.players[p.player];
   fill("context", who ? [
     `${plural(who.coins, "coin")} · ${who.grain} grain · `,
-    Object.entries(who.goods || {}).filter(([, n]) => n).map(([g, n]) => `${plural(n, g)} · `),
+    Object.entries(who.goods || {}).filter(([, n]) => n).map(([g, n]) => `${g === "ox" && n !== 1 ? `${n} oxen` : plural(n, g)} · `),
     cubes(who.cubes, "no cubes"),
     ` · ${plural(who.time_track.to_bridge, "space")} to the bridge`,
   ] : null);
@@ -118,6 +118,9 @@ async function confirm(seq) {
   if (!box) return;
   box.dataset.seq = String(seq);
   box.replaceChildren(narrationBlock(entry ? entry.narration : ["Done."]));
+  // a tap low on a long page: bring the new heading and the move's result back into view
+  const top = document.querySelector(".pending-box");
+  if (top && top.getBoundingClientRect().top < 0) top.scrollIntoView({ block: "start" });
 }
 
 async function pick(action, expectedSeq) {

@@ -1,7 +1,7 @@
 // The public scoreboard: fetches /api/state and redraws on every live event.
 import { getState, live } from "./api.js";
 import { fill, h, show, text } from "./dom.js";
-import { cap, memberName, pendingWhat, spaceName, whereName } from "./labels.js";
+import { cap, pendingWhat, spaceName, whereName } from "./labels.js";
 import { prestigePlot } from "./plot.js";
 import { cubes, family, member, slots } from "./render.js";
 import { renderLog } from "./log.js";
@@ -63,10 +63,13 @@ function supplies(p) {
 function familyCard(colour, p, st) {
   const current = st.current_player === colour;
   const winner = (st.winner || []).includes(colour);
-  const short = (m) => m.split("-")[1];
+  // by generation and place (figures of a generation are alike: their letters say nothing)
   const die = p.next_to_die || [];
-  const nextDie = die.length > 1 ? `${die.slice(0, -1).map(short).join(", ")} or ${short(die[die.length - 1])}`
-    : die.length ? memberName(die[0]) : "nobody";
+  const where = Object.fromEntries((p.members || []).map((m) => [m.id, m.where]));
+  const places = [...new Set(die.map((id) => whereName(where[id] || "")))];
+  const nextDie = die.length
+    ? `generation ${String(die[0]).split("-")[1][0]}, ${places.length > 1 ? `${places.slice(0, -1).join(", ")} or ${places[places.length - 1]}` : places[0]}`
+    : "nobody";
   return h("article", { class: `card family-card${current ? " current" : ""}`, "data-colour": colour, id: `family-${colour}` },
     h("header", {}, h("h2", {}, family(colour), winner ? " 🏆" : ""),
       h("div", { class: "prestige" }, h("strong", { class: "prestige-n" }, p.prestige), h("small", {}, " prestige"))),

@@ -6,7 +6,16 @@ import { cap, memberName } from "./labels.js";
 
 const plural = (n, word, many) => `${n} ${n === 1 ? word : many || `${word}s`}`;
 const piece = (p) => (p.startsWith("treasure:") ? "a treasure" : p.includes("-") ? memberName(p) : `a ${p}`);
-const where = (zone) => (zone === "port" ? "in port" : `at sea, zone ${zone}`);
+let places = {};
+// "in port", "at sea, time zone A", "at island B" (the words of the log and the buttons).
+const where = (zone) => (zone === "port" ? "in port"
+  : places[zone] && places[zone].name.startsWith("island") ? `at ${places[zone].name}`
+    : `at sea, ${places[zone] ? places[zone].name : `zone ${zone}`}`);
+// The island whose offers name `what` (a stack, a mission church): " on island B".
+const stackIsland = (what) => {
+  const hit = Object.entries(places).find(([, p]) => (p.offers || "").includes(what));
+  return hit ? ` on ${hit[1].name}` : "";
+};
 
 function ship(colour, s) {
   const hold = (s.hold || []).map(piece);
@@ -22,6 +31,7 @@ export function seaBoard(st) {
   show("sea-panel", Boolean(st.port));
   if (!st.port) return;
   const sea = st.port;
+  places = sea.places || {};
   const churches = Object.entries(sea.missions || {});
   const graves = sea.cemetery || [];
   const buried = graves.filter(Boolean);
@@ -29,10 +39,11 @@ export function seaBoard(st) {
     h("ul", { class: "ships" }, Object.entries(sea.ships).map(([c, s]) => ship(c, s))),
     h("p", { "data-sea": "captains" }, `Captains left: ${(sea.captains || []).length}`),
     h("p", { "data-sea": "stacks" }, "Island stacks: ",
-      `${plural(sea.stacks.cocoa, "cocoa basket")}, ${plural(sea.stacks.tea, "tea bale")}, `,
-      plural(sea.stacks.treasure, "treasure")),
+      `${plural(sea.stacks.cocoa, "cocoa basket")}${stackIsland("cocoa")}, `,
+      `${plural(sea.stacks.tea, "tea bale")}${stackIsland("tea")}, `,
+      `${plural(sea.stacks.treasure, "treasure")}${stackIsland("treasure")}`),
     h("p", { "data-sea": "missions" }, "Mission churches: ",
-      churches.map(([id, m]) => `${id} ${m ? memberName(m) : "free"}`).join(" · ") || "none"),
+      churches.map(([id, m]) => `${id}${stackIsland(`church ${id}`)} ${m ? memberName(m) : "free"}`).join(" · ") || "none"),
     h("p", { "data-sea": "cemetery" },
       `Sea cemetery: ${buried.length} of ${graves.length} spaces taken`,
       buried.length ? ` (${buried.map(memberName).join(", ")})` : ""));

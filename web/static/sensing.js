@@ -3,6 +3,7 @@
 // with "I will fix the board", and the sensors' health. Fed by the page's live feed
 // (/api/events, named events), which resends what is still open each time it (re)connects.
 import { onLive, tableToken } from "./api.js";
+import { sharedAndOwn } from "./labels.js";
 
 const panel = document.createElement("section");
 panel.id = "sensing";
@@ -65,9 +66,13 @@ function showProposal(p) {
 function showPrompt(p) {
   const c = card("prompt", p.id);
   c.append(el("p", "sensing-title", p.question));
+  // long sentences differing by a word: the shared words once, each button its own words
+  const { shared, own } = sharedAndOwn(p.words);
+  if (shared) c.append(el("p", "sensing-shared", `All of them: ${shared}`));
   const row = el("div", "sensing-choices");
-  p.words.forEach((w, k) => {
+  own.forEach((w, k) => {
     const b = el("button", "btn sensing-choice", w);
+    b.title = p.words[k];
     b.type = "button";
     b.addEventListener("click", () => post(`/api/sensing/prompts/${p.id}`, { choice: k }));
     row.append(b);

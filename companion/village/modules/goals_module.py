@@ -15,6 +15,7 @@ from ..vocabulary import Color, PhaseName
 from . import life_goals as lg
 from . import narration
 from .goal_actions import FIELD_PARSERS, PHASE_OF_TIER, ClaimGoal, DealGoals, deal_spec, public_form
+from .goal_words import condition
 from .port import port_of
 
 NEXT = {"deal_silver": PhaseName("deal_gold"), "deal_gold": PhaseName("fill_bag")}
@@ -154,6 +155,8 @@ def _hand(st: GameState, gs: lg.GoalsState, c: Color, viewer: str) -> dict[str, 
             g: lg.missing(st, c, g, _data(st), port_of(st)) for g in mine if g not in claimed
         }
         out["names"] = {g: lg.FRENCH[g] for g in mine}
+        out["conditions"] = {g: condition(g, _data(st)) for g in mine}
+        out["prestige"] = {g: _data(st).prestige[lg.TIER[g]] for g in mine}
     if viewer == c.value and (offer := reports(st, c)):
         # the tiles this player may report having drawn, by the name printed on each
         goals = [g for a in offer if isinstance(a, DealGoals) for _, g in a.hands]

@@ -9,14 +9,15 @@ from typing import Any
 from companion.games.words import join_words
 
 from ..actions import Action
-from ..narrate import colour_name, member_name, pay_text
 from ..pending import Pending
 from ..state import GameState
 from ..vocabulary import Color
+from ..words import article, colour_name, member_name, pay_text
 from . import goal_actions as ga
 from . import port_actions as pa
 from .life_goals import FRENCH
 from .port import port_of, treasure_value
+from .port_words import island_reasons, waits_at, zone_name
 
 ITEMS = {"grain": "a sack of grain", "cocoa": "a cocoa basket", "tea": "a tea bale"}
 
@@ -26,7 +27,7 @@ def _piece(piece: str) -> str:
         return "a treasure"
     if "-" in piece:
         return member_name(piece)
-    return ITEMS.get(piece, f"a {piece}")
+    return ITEMS.get(piece, article(piece))
 
 
 def _who(a: Action) -> str:
@@ -51,7 +52,9 @@ def headline(before: GameState, a: Any, after: GameState, viewer: str) -> str:
         return f"{who} loads the ship: {cargo}."
     if isinstance(a, pa.Sail):
         paid = f", paying {pay_text(a.pay)}" if a.pay else ""
-        return f"{who}'s ship sails to {a.zone}{paid}."
+        ps = port_of(before)
+        data = ps.data if ps is not None else None
+        return f"{who}'s ship sails to {zone_name(data, a.zone)}{paid}."
     if isinstance(a, pa.Disembark):
         return f"{who} lands on the island."
     if isinstance(a, pa.Anchor):
@@ -59,7 +62,7 @@ def headline(before: GameState, a: Any, after: GameState, viewer: str) -> str:
     if isinstance(a, pa.IslandSell):
         return f"{who} sells {_piece(a.item)} to the island."
     if isinstance(a, pa.IslandTake):
-        return f"{who} takes a tile from the island's stack."
+        return f"{who} {_lower_first(steps(before, a)[0]).replace('take ', 'takes ', 1)}."
     if isinstance(a, pa.Mission):
         paid = f", paying {pay_text(a.pay)}" if a.pay else ""
         return f"{who} leaves a missionary at mission church {a.church}{paid}."
@@ -94,7 +97,35 @@ def now_voyage(st: GameState, p: Pending) -> str:
         "sail": "sail on, stop, or land",
         "island": "sell, take, place a missionary, or leave the island",
     }
+    if step == "island" and p.player is not None:
+        return _now_island(st, p.player)
     return f"Now {who}: {words.get(str(step), 'the voyage')}."
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def _now_island(st: GameState, color: Any) -> str:
+    """What the island allows now, and why the rest is not on offer."""
+    from ..legal import legal_actions
+
+    kinds = {a.type for a in legal_actions(st)}
+    take = next((o for o in legal_actions(st) if o.type == "island_take"), None)
+    words = {
+        "island_sell": "sell to the island",
+        "island_take": _lower_first(steps(st, take)[0]) if take else "",
+        "mission": "leave a missionary",
+    }
+    can = [w for k, w in words.items() if k in kinds]
+    ps = port_of(st)
+    zone = ps.ships[color].zone if ps is not None else ""
+    where = zone_name(ps.data if ps is not None else None, zone)
+    what = ", ".join(can) + ", or leave" if can else "leave"
+    why = island_reasons(st, color)
+    return f"Now {colour_name(color)}, on {where}: {what}." + (
+        f" Not here: {'; '.join(why)}." if why else ""
+    )
 
 
 def now_draw(st: GameState, p: Pending) -> str:
@@ -144,12 +175,27 @@ def steps(st: GameState, a: Any) -> list[str]:
     if isinstance(a, pa.Load):
         return ["Load the ship: " + (", ".join(_piece(p) for p in a.cargo) or "nothing")]
     if isinstance(a, pa.Sail):
-        kind = data.zones.get(a.zone, "") if data else ""
-        where = {"time": "time zone", "island": "island"}.get(kind, "zone")
-        return [f"Sail to {where} {a.zone}", f"pay {pay_text(a.pay)}" if a.pay else "no cube"]
+        ps = port_of(st)
+        left = {"cocoa": ps.cocoa, "tea": ps.tea, "treasure": len(ps.treasures)} if ps else {}
+        waits = waits_at(data, a.zone, left)
+        where = zone_name(data, a.zone) + (f" ({waits})" if waits else "")
+        return [f"Sail to {where}", f"pay {pay_text(a.pay)}" if a.pay else "no cube"]
     if isinstance(a, pa.Mission):
         paid = f"pay {pay_text(a.pay)}" if a.pay else "no cube"
-        return [f"Missionary to church {a.church}", paid]
+        gives = f" ({data.churches[a.church].prestige} prestige)" if data else ""
+        return [f"Missionary to mission church {a.church}{gives}", paid]
+    if isinstance(a, pa.IslandTake) and (ps := port_of(st)) is not None:
+        zone = ps.ships[a.player].zone
+        stack = data.islands[zone].stack if data and zone in data.islands else None
+        tile = {"cocoa": "a cocoa basket", "tea": "a tea bale", "treasure": "a treasure"}
+        return [f"Take {tile.get(stack or '', 'a tile')} from the stack on {zone_name(data, zone)}"]
+    if isinstance(a, pa.CashTreasure):
+        from .port import treasure_value
+
+        ps = port_of(st)
+        known = ps is not None and data is not None and a.tile in data.treasures
+        worth = f" worth {treasure_value(ps, data, a.tile)} coins" if known else ""  # type: ignore[arg-type]
+        return [f"Cash a treasure{worth}"]
     if isinstance(a, pa.SellExotic):
         paid = f"pay {pay_text(a.pay)}" if a.pay else "free"
         return [f"Sell {ITEMS[a.item]}", paid]
@@ -161,7 +207,6 @@ def steps(st: GameState, a: Any) -> list[str]:
         "island_take": "Take the top tile of the island's stack",
         "leave_island": "Done on this island",
         "return_port": "Return to port and unload (1 time)",
-        "cash_treasure": f"Cash treasure {getattr(a, 'tile', '')}",
         "claim_goal": f"Claim {FRENCH.get(getattr(a, 'goal', ''), '')}",
     }
     return [words.get(a.type, a.type)]

@@ -267,7 +267,21 @@ def view(ps: PortState, viewer: str | None) -> dict[str, object]:
         "stacks": {"cocoa": ps.cocoa, "tea": ps.tea, "treasure": len(ps.treasures)},
         "missions": dict(sorted(ps.missions.items())),
         "cemetery": list(ps.cemetery),
+        "places": _places(ps),
         "voyage": None
         if v is None
         else {"player": v.player.value, "step": v.step, "moves": v.moves, "credit": v.credit},
+    }
+
+
+def _places(ps: PortState) -> dict[str, dict[str, str]]:
+    """Each sea zone's name in words and what waits there (``port_words``), for the pages."""
+    from .port_words import waits_at, zone_name
+
+    if ps.data is None:
+        return {}
+    left = {"cocoa": ps.cocoa, "tea": ps.tea, "treasure": len(ps.treasures)}
+    return {
+        z: {"name": zone_name(ps.data, z), "offers": waits_at(ps.data, z, left)}
+        for z in ps.data.zones
     }
