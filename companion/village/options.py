@@ -168,12 +168,9 @@ def choice(st: GameState, a: Action) -> dict[str, Any]:
     if isinstance(a, Die | Birth):  # nothing to pay by the rules: no cost line at all
         out["cost_text"] = ""
         return out
-    if a.type == "leave_island":  # Le Port: say why the island offers nothing else
-        from .modules.port_words import island_reasons
-
-        why = island_reasons(st, a.player)  # type: ignore[attr-defined]
-        if why:
-            out["note"] = "Not here: " + "; ".join(why) + "."
+    note = st.rules.option_notes.get(type(a))  # a module's: why nothing else is offered
+    if note is not None and (said := note(st, a)):
+        out["note"] = said
     if not isinstance(a, Decision):
         out["cost_text"] = ""
         return out

@@ -47,6 +47,7 @@ Headline = Callable[["GameState", Any, "GameState", str], str]  # before, action
 PlaceFn = Callable[[Any], str]  # a zone's detail → where, in words
 NowFn = Callable[["GameState", "Pending"], str]  # what a pending step asks, in words
 StepsFn = Callable[["GameState", Any], list[str]]  # how a person picks an action, tap by tap
+NoteFn = Callable[["GameState", Any], str]  # why an option is the only one offered ("" if not)
 RefusalFn = Callable[["GameState", "Color"], str]  # why a space's action is out of reach
 
 
@@ -110,6 +111,7 @@ class Module:
     now: Mapping[str, NowFn] = field(default_factory=dict)  # by pending kind
     steps: Mapping[type[Action], StepsFn] = field(default_factory=dict)
     space_refusals: Mapping[Space, RefusalFn] = field(default_factory=dict)  # replaced spaces
+    option_notes: Mapping[type[Action], NoteFn] = field(default_factory=dict)
 
 
 def steps(table: Mapping[str, Phase]) -> dict[PhaseName, Phase]:
@@ -153,6 +155,7 @@ class Rules:
     now: dict[str, NowFn]
     steps: dict[type[Action], StepsFn]
     space_refusals: dict[Space, RefusalFn]
+    option_notes: dict[type[Action], NoteFn]
 
     def is_chance(self, phase: PhaseName) -> bool:
         return self.phases[phase].chance is not None
@@ -197,7 +200,9 @@ def merge(modules: Sequence[Module], catalogue: Sequence[Module] | None = None) 
     now: dict[str, NowFn] = {}
     steps: dict[type[Action], StepsFn] = {}
     refusals: dict[Space, RefusalFn] = {}
+    notes: dict[type[Action], NoteFn] = {}
     for m in modules:
+        _merge(notes, m.option_notes, "option notes", m.name)
         _merge(headlines, m.headlines, "headlines", m.name)
         _merge(places, m.places, "places", m.name)
         _merge(now, m.now, "pending texts", m.name)
@@ -253,4 +258,5 @@ def merge(modules: Sequence[Module], catalogue: Sequence[Module] | None = None) 
         now=now,
         steps=steps,
         space_refusals=refusals,
+        option_notes=notes,
     )

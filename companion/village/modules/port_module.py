@@ -24,6 +24,7 @@ from .port_actions import (
     VOYAGE_ACTIONS,
     CashTreasure,
     DrawTreasure,
+    LeaveIsland,
     Load,
     Recruit,
     SellExotic,
@@ -241,4 +242,13 @@ def module() -> Module:
         now=narration.PORT_NOW,
         steps=dict.fromkeys(PORT_ACTIONS, narration.steps),
         space_refusals={Space.TRAVEL: narration.travel_refusal},
+        option_notes={LeaveIsland: _leave_note},
     )
+
+
+def _leave_note(st: GameState, a: Action) -> str:
+    """Leaving an island: why the island offers nothing else, or ""."""
+    from .port_words import island_reasons
+
+    why = island_reasons(st, a.player)  # type: ignore[attr-defined]
+    return "Not here: " + "; ".join(why) + "." if why else ""
