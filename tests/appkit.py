@@ -40,6 +40,11 @@ def bound_socket() -> tuple[socket.socket, str]:
     return sock, f"http://127.0.0.1:{sock.getsockname()[1]}"
 
 
+DEVICES_ON_ONE_ADDRESS = FeedLimits(http_per_address=64, max_per_address=256)
+"""A test's tablet, phones and scoreboard all come from 127.0.0.1, where a table's devices
+each have their own address: the per-address caps are those of a table's worth of devices."""
+
+
 class Served:
     """An app made by `web.create_app`, served as ``companion serve`` serves it (uvicorn,
     `web.asgi`: the live feed on the event loop) on ``sock``, in a thread; `url`. `close`
@@ -56,7 +61,7 @@ class Served:
         self.app = app
         self.sock = sock
         self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-        config = uvicorn.Config(make_asgi(app, limits), log_level="warning", lifespan="on",
+        config = uvicorn.Config(make_asgi(app, limits or DEVICES_ON_ONE_ADDRESS), log_level="warning", lifespan="on",
                                 timeout_graceful_shutdown=5, access_log=False)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]},
