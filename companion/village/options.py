@@ -120,11 +120,11 @@ def steps(st: GameState, a: Action) -> list[str]:
         )
         gen = ORDINAL.get(member_generation(a.member), "oldest")
         who = (
-            f"The {gen}-generation figure"
+            f"the {gen}-generation figure"
             if alike == 1
-            else (f"One of the {alike} {gen}-generation figures")
+            else f"one of the {alike} {gen}-generation figures"
         )
-        return [f"{who} {place_at(loc)} dies"]
+        return [f"Dies: {who} {place_at(loc)}"]
     if isinstance(a, Buyout):
         if not a.members:
             return ["Buy nobody out"]
@@ -166,7 +166,7 @@ def choice(st: GameState, a: Action) -> dict[str, Any]:
     ``a`` must be legal in ``st`` (an action from `legal_actions`)."""
     out: dict[str, Any] = {"steps": steps(st, a), "cost": {}, "gain": {}, "bridge": None}
     if isinstance(a, Die | Birth):  # nothing to pay by the rules: no cost line at all
-        out["cost_text"] = ""
+        out["cost_text"] = out["gain_text"] = ""
         return out
     note = st.rules.option_notes.get(type(a))  # a module's: why nothing else is offered
     if note is not None and (said := note(st, a)):

@@ -156,6 +156,8 @@ def test_boxcheck_asks_only_about_the_boxes_owned(tmp_path: Path) -> None:
     bad = run("boxcheck", "--overlay", str(overlay), "--set", "port.treasures=[2,3]")
     assert bad.returncode == 2 and "a list of 6 items" in bad.stderr
     other = run("boxcheck", "--overlay", str(overlay), "--confirm", "goals.prestige")
-    assert other.returncode == 2 and "(life goals) box, which you have not said you own" in other.stderr
+    assert other.returncode == 2 and "Objectifs de vie (life goals) box, which you have not said you own" in (
+        other.stderr
+    )
     wrong = run("boxcheck", "--overlay", str(overlay), "--boxes", "port,attic")
     assert wrong.returncode == 2 and "no box is called 'attic'" in wrong.stderr

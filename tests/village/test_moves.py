@@ -14,6 +14,7 @@ import pytest
 from companion import village as v
 from companion.bags import draw_with_rng
 from companion.village.actions import Action, Serve
+from companion.village.modules.port import port_of
 from companion.village.move_words import piece_words, place_words
 from companion.village.moves import (
     NOWHERE,
@@ -135,8 +136,9 @@ def test_unloading_says_every_piece_and_the_captain_card() -> None:
     card out of the game."""
     before, action, after = _first(("port",), "return_port")
     text = " ".join(narrate(before, action, after))
-    assert before.port is not None
-    ship = before.port.ships[action.player]  # type: ignore[attr-defined]
+    ps = port_of(before)
+    assert ps is not None
+    ship = ps.ships[action.player]  # type: ignore[attr-defined]
     assert "to the port" in text, text
     assert "captain card" in text and "the box (out of the game)" in text, text
     for piece in ship.hold:

@@ -129,7 +129,10 @@ def test_proposal_prompt_and_discrepancy_on_the_play_page(
     choices = prompt.locator(".sensing-choice")
     # the tapped member, named in words ("red-1a" → "Red 1a")
     colour, _, copy = member.partition("-")
-    assert choices.count() > 1 and f"{colour.capitalize()} {copy}" in choices.first.inner_text()
+    # (the words all choices share are said once above them, issue 18 item 8; each button
+    # keeps its whole sentence in its title)
+    whole = choices.first.get_attribute("title") or choices.first.inner_text()
+    assert choices.count() > 1 and f"{colour.capitalize()} {copy}" in whole
     before = rt.service.seq()
     choices.first.click()
     page.wait_for_function("() => !document.querySelector('.sensing-prompt')")
