@@ -40,7 +40,7 @@ from companion.village.vocabulary import MONK
 
 from .chance import ChanceReader
 from .observations import Observation, to_json
-from .observed import ObservedTable
+from .observed import ByColour, ObservedTable, colour_of
 from .search import Path, PathCache, explain, fits_taps, member_signatures
 
 JSON = dict[str, Any]
@@ -779,6 +779,8 @@ def _difference(region: str, expected: RegionValue, seen: RegionValue) -> JSON:
     ):
         names = ITEM_ORDER
     else:
+        if isinstance(seen, ByColour):  # a camera's count by colour: compare colours
+            expected = tuple(colour_of(s) for s in expected)
         missing = list(expected)
         extra: list[Any] = []
         for s in seen:
