@@ -24,7 +24,17 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .colour import L_WEIGHT, UNKNOWN, balance, gains, lut, lut_index, palette_lab, to_lab
+from .colour import (
+    L_WEIGHT,
+    UNKNOWN,
+    apply_gain,
+    balance,
+    gains,
+    lut,
+    lut_index,
+    palette_lab,
+    to_lab,
+)
 from .geometry import Geometry, MarkerTracker, project
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, MONK, Board, Layout, Region
 from .lens import Lens
@@ -140,6 +150,19 @@ def _cell_grid(rect: tuple[float, float, float, float], n: int) -> np.ndarray:
     return np.stack([gx, gy], axis=-1)
 
 
+def _white_ring(board: Board, out_mm: float = 1.8, per_side: int = 6) -> np.ndarray:
+    """Points on the white paper around each marker of a board (its printed quiet zone is
+    5 mm wide): a white reference for the light's colour, as an n×1×2 grid."""
+    pts: list[tuple[float, float]] = []
+    s = board.marker_mm
+    for x, y in board.markers.values():
+        for k in range(per_side):
+            f = (k + 0.5) / per_side * (s + 2 * out_mm) - out_mm
+            pts += [(x + f, y - out_mm), (x + f, y + s + out_mm),
+                    (x - out_mm, y + f), (x + s + out_mm, y + f)]
+    return np.array(pts, np.float32).reshape(-1, 1, 2)
+
+
 def _grid(rect: tuple[float, float, float, float], step: float) -> np.ndarray:
     x0, y0, x1, y1 = rect
     xs = np.arange(x0 + step / 2, x1, step, dtype=np.float32)
@@ -152,20 +175,28 @@ def count_blobs(labels: np.ndarray, names: tuple[str, ...], one: list[float],
                 speck: float = 0.35, minor: float = 0.45) -> dict[str, int]:
     """Pieces of ``names`` in a grid of labels (0 the board, i+1 ``names[i]``, anything
     else unknown): what is not the board is grouped into blobs (a rim, an emblem or an edge
-    of another colour stays within its piece); a blob's kinds are those covering at least
-    ``minor`` of one piece of theirs (else its largest), sharing the blob's area, each
+    of another colour stays within its piece); a blob's kinds are those covering, inside
+    its rim, at least ``minor`` of one piece of theirs (else its largest), sharing the
+    blob's area, each
     counting its share over one piece's area ``one[i]`` (in samples), at least one. A
     blob smaller than ``speck`` of a piece is noise."""
-    fg = cv2.morphologyEx((labels != 0).astype(np.uint8), cv2.MORPH_OPEN,
-                          np.ones((3, 3), np.uint8))
+    k3 = np.ones((3, 3), np.uint8)
+    fg = cv2.morphologyEx((labels != 0).astype(np.uint8), cv2.MORPH_OPEN, k3)
     k, lab, stats, _c = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    # a blob's kinds are voted by its inside: its rim mixes its colour with the board's
+    inner = cv2.erode(fg, k3) > 0
     out: dict[str, int] = {}
     for i in range(1, k):
         total = float(stats[i, cv2.CC_STAT_AREA])
-        per = np.bincount(labels[lab == i], minlength=len(names) + 1)[1:len(names) + 1]
+        here = lab == i
+        votes = labels[here & inner]
+        frac = votes.size / total  # the inside's share of the blob (of each piece in it)
+        if not votes.size:
+            votes, frac = labels[here], 1.0
+        per = np.bincount(votes, minlength=len(names) + 1)[1:len(names) + 1]
         if not per.any():
             continue  # nothing of a known kind: not a piece
-        major = [j for j in range(len(names)) if per[j] >= minor * one[j]]
+        major = [j for j in range(len(names)) if per[j] >= minor * one[j] * frac]
         if not major:
             major = [int(per.argmax())]
             if total < speck * one[major[0]]:
@@ -220,6 +251,7 @@ class BoardReader:
         self._cache: dict[tuple[str, str], tuple[Any, float]] = {}
         self._changed: dict[str, np.ndarray | None] = {}
         self._frame_no = 0
+        self._white: dict[str, np.ndarray] = {}  # board -> gain making its markers' paper white
         self.regions_read = 0  # cube regions and track boards actually read (not reused)
         self._luts: dict[tuple[str, tuple[int, int, int], tuple[int, ...]], np.ndarray] = {}
         self.cube_area = (layout.cube_mm / CUBE_STEP) ** 2 * area_factor
@@ -287,7 +319,8 @@ class BoardReader:
         for name, hom in geometry.boards.items():
             board = self.layout.boards[name]
             parts: list[tuple[str, np.ndarray]] = [
-                ("#coarse", _grid((0, 0, *board.size_mm), COARSE_STEP))]
+                ("#coarse", _grid((0, 0, *board.size_mm), COARSE_STEP)),
+                ("#white", _white_ring(board))]
             for r in board.regions:
                 if r.kind == "cubes":
                     parts.append((r.key, _grid(r.rect, CUBE_STEP)))
@@ -382,6 +415,9 @@ class BoardReader:
                         reading.moving.add(r.key)
             self._read_cubes(board, samples, plan, reading)
             self._read_tracks(board, samples, plan, reading)
+            a, b, _shape = plan.slices[(name, "#white")]
+            white = np.percentile(samples[a:b].reshape(-1, 3), 75, axis=0)
+            self._white[name] = (WHITE / np.maximum(white, 8.0)).astype(np.float32)
             self._read_figures(board, samples, plan, reading)
             self._read_items(board, samples, plan, reading)
         # track cells are reported as their track
@@ -389,8 +425,11 @@ class BoardReader:
         reading.moving = {k.partition("#")[0] for k in reading.moving}
         return reading
 
-    def _lut(self, what: str, bg: tuple[int, int, int], idx: tuple[int, ...]) -> np.ndarray:
-        """The colour table for a background and prototypes (built once, then cached)."""
+    def _lut(self, what: str, bg: tuple[int, int, int] | None, idx: tuple[int, ...]
+             ) -> np.ndarray:
+        """The colour table for a background and prototypes (built once, then cached).
+        Without a background (``bg`` None: the empty-board model says what is the board)
+        index 0 is never given; prototypes lie farther, lightness counts less."""
         key = (what, bg, idx)
         table = self._luts.get(key)
         shared = (key, self.cube_lab.tobytes(), self.marker_lab.tobytes(),
@@ -403,9 +442,13 @@ class BoardReader:
             protos = (np.concatenate([self.cube_lab, self.marker_lab, self.side_lab])
                       if what == "cubes" else self.figure_lab if what == "figures"
                       else self.item_lab if what == "items" else self.marker_lab[list(idx)])
-            # a white disc differs from a pale cell mostly in lightness: weigh it fully
-            table = lut(np.concatenate([to_lab([bg]), protos]),
-                        l_weight=L_WEIGHT if what == "cubes" else 0.9)
+            if bg is None:
+                table = lut(protos, max_dist=60.0, l_weight=0.5)
+                table[table != UNKNOWN] += 1
+            else:
+                # a white disc differs from a pale cell mostly in lightness: weigh it fully
+                table = lut(np.concatenate([to_lab([bg]), protos]),
+                            l_weight=L_WEIGHT if what == "cubes" else 0.9)
             if what == "cubes":
                 side = (table >= 10) & (table <= 14)
                 table[side] -= 9
@@ -638,6 +681,24 @@ class BoardReader:
         out: np.ndarray = ~board_like & ~shadow
         return out
 
+    def _piece_labels(self, what: str, board: str, r: Region, raw: np.ndarray) -> np.ndarray:
+        """Each sample's piece colour (``what``: figures or items; 0 the board).
+
+        With the empty-board model, what differs from the board is classified under the
+        light that makes the markers' white paper white (light-invariant, whatever colour
+        the region is printed); without it, the region is balanced against its printed
+        colour and the board is a colour among the others."""
+        differs = self._differs(board, r, raw)
+        gain = self._white.get(board)
+        if differs is None or gain is None:
+            px = balance(raw, np.array(r.print_rgb[::-1], np.float32))
+            px[_min3(raw) >= SATURATED] = WHITE
+            labels: np.ndarray = self._lut(what, r.print_rgb, ())[lut_index(px)]
+            return labels
+        px = apply_gain(raw, gain)
+        labels = self._lut(what, None, ())[lut_index(px)]
+        return np.where(differs, labels, 0)
+
     def _read_figures(self, board: Board, samples: np.ndarray, plan: _Plan,
                       reading: Reading) -> None:
         """Figures standing in each zone, by colour: the families' and the black monks' (a
@@ -653,12 +714,7 @@ class BoardReader:
                 continue
             a, b, shape = plan.slices[(board.name, r.key)]
             raw = samples[a:b]
-            px = balance(raw, np.array(r.print_rgb[::-1], np.float32))
-            px[_min3(raw) >= SATURATED] = WHITE
-            labels = self._lut("figures", r.print_rgb, ())[lut_index(px)]
-            differs = self._differs(board.name, r, raw)
-            if differs is not None:
-                labels = np.where(differs, labels, 0)
+            labels = self._piece_labels("figures", board.name, r, raw)
             found = count_blobs(labels.reshape(shape), FIGURE_COLOURS, one)
             reading.figures[r.name] = found
             self._remember(board.name, r.key, [r], dict(found), 1.0)
@@ -678,11 +734,7 @@ class BoardReader:
                 continue
             a, b, shape = plan.slices[(board.name, r.key)]
             raw = samples[a:b]
-            px = balance(raw, np.array(r.print_rgb[::-1], np.float32))
-            labels = self._lut("items", r.print_rgb, ())[lut_index(px)]
-            differs = self._differs(board.name, r, raw)
-            if differs is not None:
-                labels = np.where(differs, labels, 0)
+            labels = self._piece_labels("items", board.name, r, raw)
             found = count_blobs(labels.reshape(shape), ITEM_NAMES, one)
             reading.items[r.name] = found
             self._remember(board.name, r.key, [r], dict(found), 1.0)
