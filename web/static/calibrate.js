@@ -155,5 +155,7 @@ refreshCoverage();
 
 call("GET", "/api/camera/calibration").then((res) => {
   summary = res.body;
+  document.getElementById("cal-file").textContent = summary.file; // even with no picture yet
+  document.getElementById("cal-steps").textContent = `done: ${summary.steps.join(", ") || "nothing yet"}`;
   loadImage();
 });
