@@ -253,7 +253,7 @@ class BoardReader:
         self._frame_no = 0
         self._white: dict[str, np.ndarray] = {}  # board -> gain making its markers' paper white
         self.regions_read = 0  # cube regions and track boards actually read (not reused)
-        self._luts: dict[tuple[str, tuple[int, int, int], tuple[int, ...]], np.ndarray] = {}
+        self._luts: dict[tuple[str, tuple[int, int, int] | None, tuple[int, ...]], np.ndarray] = {}
         self.cube_area = (layout.cube_mm / CUBE_STEP) ** 2 * area_factor
         self.disc_mm2 = float(np.pi * (layout.disc_mm / 2) ** 2)
 

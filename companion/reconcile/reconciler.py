@@ -39,7 +39,7 @@ from companion.village.picture import CUBE_ORDER, ITEM_ORDER, RegionValue, regio
 from companion.village.vocabulary import MONK
 
 from .chance import ChanceReader
-from .observations import Observation, to_json
+from .observations import FIGURE_COLOURS, Observation, to_json
 from .observed import ByColour, ObservedTable, colour_of
 from .search import Path, PathCache, explain, fits_taps, member_signatures
 
@@ -395,7 +395,8 @@ class Reconciler:
         cut = False
         mine = repr([a.to_json() for a in path])
         for k, val in observed.items():
-            if k not in base or base[k] == val or not k.startswith(_MISREADABLE):
+            if k not in base or base[k] == val or not (
+                    k.startswith(_MISREADABLE) or isinstance(val, ByColour)):
                 continue
             for wrong in _one_off(val):
                 result = explain(self._cache, st, {**observed, k: wrong}, depth=self.depth,
@@ -639,9 +640,13 @@ _MISREADABLE = (zones.SPACE + ":", zones.SUPPLY + ":", zones.TIME + ":", zones.P
 
 def _one_off(value: RegionValue) -> list[RegionValue]:
     """The readings one misread from ``value``: a marker a cell off, a colour's count one
-    off."""
+    off (cubes, or figures counted by colour)."""
     if isinstance(value, int):
         return [value + d for d in (-1, 1) if value + d >= 0]
+    if isinstance(value, ByColour):  # a camera's figures: one of a colour missed or doubled
+        counts = dict(value.counts)
+        return [ByColour({**counts, c: counts.get(c, 0) + d})
+                for c in FIGURE_COLOURS for d in (-1, 1) if counts.get(c, 0) + d >= 0]
     out: list[RegionValue] = []
     if all(isinstance(x, int) for x in value):
         for i in range(len(value)):
