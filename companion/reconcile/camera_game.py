@@ -8,10 +8,10 @@ an in-memory ``SimSource``, and the adapter's observations into the real
 for the first ``hand_frames`` frames (the cubes change under it). Prompts are answered with
 the truth. A draw from a bag the camera does not see (customer tiles, the mass draw from
 the black bag) is entered on the tablet as it happens, while a hand moves what it shows;
-what the camera cannot tell (a figure's move, a payment no cube shows) is entered as the
-tablet would: before the next move when the move changed nothing the camera reads
-(figures, goods), else once it is ``depth - 1`` actions behind (as
-``simulator.play``). A discrepancy is met by putting the cubes right (drawn anew); a second
+what the camera cannot tell (a skip or a pass, which member of a colour, a payment nothing
+shows) is entered as the tablet would: before the next move when the move changed nothing
+the camera reads (cubes, markers, figures by colour, the farms' goods), else once it is
+``depth - 1`` actions behind (as ``simulator.play``). A discrepancy is met by putting the cubes right (drawn anew); a second
 one at the same seq by "I will fix the board" and entering the next action.
 
 Unlike the simulator's link, :class:`CameraLink` applies what was submitted: an action that
