@@ -11,8 +11,9 @@ the black bag) is entered on the tablet as it happens, while a hand moves what i
 what the camera cannot tell (a skip or a pass, which member of a colour, a payment nothing
 shows) is entered as the tablet would: before the next move when the move changed nothing
 the camera reads (cubes, markers, figures by colour, the farms' goods), else once it is
-``depth - 1`` actions behind (as ``simulator.play``). A discrepancy is met by putting the cubes right (drawn anew); a second
-one at the same seq by "I will fix the board" and entering the next action.
+``depth - 1`` actions behind (as ``simulator.play``). A discrepancy is met by putting the
+cubes right (drawn anew); a second one at the same seq by "I will fix the board" and
+entering the next action.
 
 Unlike the simulator's link, :class:`CameraLink` applies what was submitted: an action that
 is not the true one (up to interchangeable figures) stays applied, so the game drifts from

@@ -337,7 +337,13 @@ class Reconciler:
         if taps:
             fitting = [m for m in matches if fits_taps(st, m, taps)]
             keep_taps = not fitting  # the taps answer a later decision: keep them for it
-            matches = fitting or matches
+            # several figures tapped (one perhaps by mistake) do not pick among members the
+            # camera counts by colour only (which one trained): those stay asked (issue 16)
+            by_colour = any(isinstance(x, ByColour) for x in observed.values())
+            if fitting and len(taps) > 1 and by_colour:
+                matches = fitting + [m for m in matches if m not in fitting]
+            else:
+                matches = fitting or matches
         if len(matches) == 1 and self._rejected and (
             _fingerprint(st), repr([a.to_json() for a in matches[0]])
         ) in self._rejected:

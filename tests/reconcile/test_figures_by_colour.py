@@ -95,3 +95,20 @@ def test_a_colour_count_one_off_is_a_misread_the_reconciler_weighs() -> None:
     assert ByColour({}) in variants and ByColour({"red": 2}) in variants
     assert ByColour({"red": 1, "black": 1}) in variants
     assert all(isinstance(x, ByColour) for x in variants) and seen not in variants
+
+
+def test_a_mistaken_tap_does_not_pick_which_figure_of_a_colour_trained() -> None:
+    """Found by the reconcile bench (seed 1, purposeful, the product's camera): a death's
+    tap made on the wrong figure first (yellow-2c, then yellow-1d) fitted the path where
+    yellow-2c trained, and that was applied, when yellow-4a had. The camera counts figures
+    by colour: two figures tapped in one burst must not choose among them."""
+    import random
+
+    from companion.reconcile.simulator import NOISE, play, random_truth
+
+    rng = random.Random(1)
+    header, actions = random_truth(3, rng, "purposeful")
+    counts = play(header, actions, "camera", NOISE["ordinary"],
+                  random.Random("1/0/camera/ordinary"))
+    assert counts.auto_wrong == 0
+    assert counts.auto_correct >= counts.actions // 2
