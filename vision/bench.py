@@ -1,7 +1,9 @@
 """``companion vision-bench``: accuracy per condition over rendered tables, and speed.
 
 Accuracy is the fraction of regions read exactly (every cube region's counts, every
-track's marker cells) over images rendered with random contents; a region the reader
+track's marker cells) over images rendered with random contents, with its own rows for
+the figures counted by colour in every zone (``figures_exact``) and the farms' grain,
+coins and goods (``items_exact``); a region the reader
 calls occluded counts as not exact unless a hand truly covers it (then it is left out of
 the accuracy and checked by the occlusion figures instead). Speed is the reader's time per
 1280×720 frame on a steady table, against one ``warpPerspective`` of the frame to a
@@ -18,7 +20,7 @@ import cv2
 import numpy as np
 
 from . import calibration, charuco
-from .layout import CUBE_COLOURS, FAMILY_COLOURS, Layout
+from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, MONK, Layout
 from .lens import Lens
 from .read import BoardReader, Reading
 from .render import Scene, on_table, render, render_sheet
@@ -160,19 +162,61 @@ def random_view(layout: Layout, g: np.random.Generator, players: int = 4) -> Tab
     view.tracks["prestige"] = {c: int(cells[i]) for i, c in enumerate(colours)}
     for c in colours:
         view.zones[f"farm:{c}"] = [f"{c}-1a", f"{c}-1b"][: int(g.integers(0, 3))]
+    # drawn last, so the contents above are those of the rows measured before figures and
+    # items were read: figures (a monk now and then) in a few zones of the main board,
+    # more on the farms, items on every family's farm
+    zones = [r.name for r in layout.boards["main"].regions if r.kind == "zone"]
+    for z in g.choice(zones, size=5, replace=False):
+        n = int(g.integers(1, 3))
+        view.zones[str(z)] = [f"monk-{k}" if g.random() < 0.1
+                              else f"{colours[int(g.integers(len(colours)))]}-2{'ab'[k]}"
+                              for k in range(n)]
+    for c in colours:
+        view.zones[f"farm:{c}"] += [f"{c}-3a", f"{c}-3b", f"{c}-4a"][: int(g.integers(0, 4))]
+        items: dict[str, int] = {}
+        for _ in range(int(g.integers(0, 8))):
+            k = ITEM_NAMES[int(g.integers(len(ITEM_NAMES)))]
+            items[k] = items.get(k, 0) + 1
+        view.items[f"goods:{c}"] = items
     return view
 
 
+def figure_counts(pieces: list[str]) -> dict[str, int]:
+    """Figures by colour, as the reader counts them (a monk is black)."""
+    out: dict[str, int] = {}
+    for p in pieces:
+        c = p.partition("-")[0]
+        c = MONK if c == "monk" else c
+        out[c] = out.get(c, 0) + 1
+    return out
+
+
 def score(layout: Layout, reading: Reading, truth: TableView,
-          covered: set[str]) -> tuple[int, int, int]:
-    """(exact, counted, misread-under-hand) over the cube regions and tracks."""
+          covered: set[str], kind: str = "cubes") -> tuple[int, int, int]:
+    """(exact, counted, misread-under-hand) over the cube regions and tracks (``kind``
+    cubes), the figure zones (``figures``) or the item regions (``items``)."""
     exact = counted = under = 0
     covered_names = {k.split("/", 1)[1].partition("#")[0] for k in covered}
-    names = [r.name for _b, r in layout.cube_regions()] + layout.track_names()
+    every = {r.name: r.kind for b in layout.boards.values() for r in b.regions}
+    if kind == "figures":
+        names = [n for n, k in every.items() if k == "zone"]
+    elif kind == "items":
+        names = [n for n, k in every.items() if k == "items"]
+    else:
+        names = [r.name for _b, r in layout.cube_regions()] + layout.track_names()
+    tracks = set(layout.track_names())
     for name in names:
-        is_track = name in layout.track_names()
-        want = truth.tracks.get(name, {}) if is_track else truth.cubes.get(name, {})
-        got = reading.tracks.get(name) if is_track else reading.cubes.get(name)
+        got: dict[str, int] | None
+        if kind == "figures":
+            want = figure_counts(truth.zones.get(name, []))
+            got = reading.figures.get(name)
+        elif kind == "items":
+            want = {k: n for k, n in truth.items.get(name, {}).items() if n}
+            got = reading.items.get(name)
+        elif name in tracks:
+            want, got = truth.tracks.get(name, {}), reading.tracks.get(name)
+        else:
+            want, got = truth.cubes.get(name, {}), reading.cubes.get(name)
         if name in covered_names:
             if got is not None and name not in reading.occluded and got != want:
                 under += 1
@@ -192,6 +236,7 @@ def accuracy(layout: Layout, per_condition: int, seed: int = 1,
     for name in conditions or condition_names():
         ci = sum(map(ord, name)) if name in REAL_CONDITIONS else list(CONDITIONS).index(name)
         exact = counted = under = perfect = found = 0
+        kinds = {"figures": [0, 0], "items": [0, 0]}
         for i in range(per_condition):
             g = np.random.default_rng(seed * 100003 + ci * 1009 + i)
             scene = replace(scene_for(name, g, layout), seed=int(g.integers(1 << 30)))
@@ -201,11 +246,17 @@ def accuracy(layout: Layout, per_condition: int, seed: int = 1,
             reading = reader.read(shot.image)
             e, c, u = score(layout, reading, view, shot.covered)
             exact, counted, under = exact + e, counted + c, under + u
+            for kind, tally in kinds.items():
+                ke, kc, ku = score(layout, reading, view, shot.covered, kind)
+                tally[0] += ke
+                tally[1] += kc
+                under += ku
             perfect += int(e == c)
             found += int(reading.board_found)
         out[name] = {"exact": round(exact / max(counted, 1), 4), "images": per_condition,
                      "images_all_right": perfect, "board_found": found,
-                     "misread_under_hand": under}
+                     "misread_under_hand": under,
+                     **{f"{k}_exact": round(t[0] / max(t[1], 1), 4) for k, t in kinds.items()}}
     return out
 
 

@@ -35,7 +35,7 @@ from .colour import balance
 from .geometry import MarkerTracker, project
 from .layout import CUBE_COLOURS, Layout, LayoutError
 from .lens import Lens, LensError
-from .read import AREA_FACTOR, COARSE_STEP, CUBE_STEP, BoardReader, _grid
+from .read import AREA_FACTOR, COARSE_STEP, CUBE_STEP, STEPS, BoardReader, _grid
 
 
 class CalibrationError(ValueError):
@@ -160,8 +160,9 @@ def _sample(frame: np.ndarray, hom: np.ndarray, grid: np.ndarray,
 def capture_empty(cal: Calibration, frames: np.ndarray | Sequence[np.ndarray]) -> Calibration:
     """Record the empty boards from one frame or several of the still, empty table: the
     coarse picture of each board (hands), each region's printed colour, and the board under
-    each cube region at the reader's 1 mm grid (the empty-board model cubes are told from),
-    each the median over the frames (so the camera's noise mostly cancels).
+    each cube region, figure zone and item region at the reader's grid (the empty-board
+    model pieces are told from), each the median over the frames (so the camera's noise
+    mostly cancels).
 
     Raises CalibrationError if the main board is not found in the first frame.
     """
@@ -183,8 +184,8 @@ def capture_empty(cal: Calibration, frames: np.ndarray | Sequence[np.ndarray]) -
         board = lay.boards[name]
         refs[name] = sample(hom, _grid((0, 0, *board.size_mm), COARSE_STEP))
         for r in board.regions:
-            if r.kind == "cubes":
-                cube_refs[f"{name}/{r.key}"] = sample(hom, _grid(r.rect, CUBE_STEP))
+            if r.kind in STEPS:
+                cube_refs[f"{name}/{r.key}"] = sample(hom, _grid(r.rect, STEPS[r.kind]))
     main = lay.boards["main"]
     for r_data, r in zip(new["boards"]["main"]["regions"], main.regions, strict=True):
         px = sample(boards["main"], _grid(r.rect, 2.0)).reshape(-1, 3)

@@ -17,6 +17,13 @@ from typing import Any
 SHIPPED = Path(__file__).with_name("layout.json")
 CUBE_COLOURS = ("brown", "pink", "orange", "green", "plague")
 FAMILY_COLOURS = ("red", "yellow", "blue", "white")
+MONK = "black"  # the monks' colour, counted with the family figures
+ITEM_NAMES = ("grain", "coin", "scroll", "horse", "ox", "plough", "wagon")
+GOODS = ITEM_NAMES[2:]  # square tiles; grain sacks and coins have their own sizes
+_ITEM_RGB = {"grain": (230, 186, 60), "coin": (150, 150, 160), "scroll": (244, 240, 225),
+             "horse": (128, 84, 48), "ox": (60, 56, 52), "plough": (80, 120, 170),
+             "wagon": (180, 70, 50)}
+_ITEM_MM = {"grain": 12.0, "coin": 15.0, "tile": 16.0}
 
 
 class LayoutError(ValueError):
@@ -25,7 +32,8 @@ class LayoutError(ValueError):
 
 @dataclass(frozen=True)
 class Region:
-    """A rectangle on one board: ``kind`` is cubes, track (one cell), zone or area."""
+    """A rectangle on one board: ``kind`` is cubes, track (one cell), zone (figures),
+    items (grain, coins and goods tiles) or area (not read)."""
 
     name: str
     kind: str
@@ -75,6 +83,16 @@ class Layout:
     marker_rgb: dict[str, tuple[int, int, int]]
     verified: bool = False
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    monk_rgb: tuple[int, int, int] = (22, 22, 24)
+    item_rgb: dict[str, tuple[int, int, int]] = field(default_factory=lambda: dict(_ITEM_RGB))
+    item_mm: dict[str, float] = field(default_factory=lambda: dict(_ITEM_MM))
+
+    def item_area_mm2(self, item: str) -> float:
+        """The area one item covers seen from above: a coin and a grain sack are round, a
+        goods tile square."""
+        if item in GOODS:
+            return self.item_mm["tile"] ** 2
+        return float(3.14159 * (self.item_mm[item] / 2) ** 2)
 
     def board_of(self, marker_id: int) -> Board | None:
         """The board carrying this marker id, or None."""
@@ -105,7 +123,7 @@ def _board(name: str, data: dict[str, Any], colour: str | None,
         rect = r["rect"]
         if len(rect) != 4 or not (rect[0] < rect[2] and rect[1] < rect[3]):
             raise LayoutError(f"{name}: region {r.get('name')!r} has a bad rect {rect}")
-        if r["kind"] not in ("cubes", "track", "zone", "area"):
+        if r["kind"] not in ("cubes", "track", "zone", "items", "area"):
             raise LayoutError(f"{name}: region {r['name']!r}: unknown kind {r['kind']!r}")
         rname = r["name"].replace("{colour}", colour) if colour else r["name"]
         regions.append(Region(rname, r["kind"], (float(rect[0]), float(rect[1]),
@@ -131,8 +149,14 @@ def parse(data: dict[str, Any]) -> Layout:
         colours = data["colours"]
         cube_rgb = {c: _rgb(colours["cubes"][c], c) for c in CUBE_COLOURS}
         marker_rgb = {c: _rgb(colours["markers"][c], c) for c in FAMILY_COLOURS}
+        # older files (before items were read) lack these: the shipped guesses
+        monk = _rgb(colours.get("monk", [22, 22, 24]), "monk")
+        item_rgb = {k: _rgb(colours.get("items", {}).get(k, list(_ITEM_RGB[k])), k)
+                    for k in ITEM_NAMES}
+        item_mm = {k: float(data.get("item_mm", {}).get(k, v)) for k, v in _ITEM_MM.items()}
         return Layout(boards, float(data["cube_mm"]), float(data["disc_mm"]), cube_rgb,
-                      marker_rgb, bool(data.get("verified", False)), data)
+                      marker_rgb, bool(data.get("verified", False)), data, monk, item_rgb,
+                      item_mm)
     except (KeyError, TypeError, IndexError) as exc:
         raise LayoutError(f"layout: missing or ill-typed {exc}") from None
 

@@ -12,13 +12,16 @@ from pathlib import Path
 from typing import Any
 
 MAIN_W, MAIN_H = 600.0, 420.0  # unverified: the board's size is not in our sources
-FARM_W, FARM_H = 200.0, 200.0  # unverified
+FARM_W, FARM_H = 200.0, 250.0  # unverified
 CORNER = 40.0  # corner squares where the markers are stuck
 MARKER = 28.0  # black square of a main-board marker (plus a white margin on the sticker)
 FARM_MARKER = 36.0
 BAND = 24.0  # depth of the prestige track band along the edge
 FAMILY = ("red", "yellow", "blue", "white")
 SPACES = ("harvest", "family", "crafts", "market", "travel", "council", "church")
+# the travel map's cities (the engine's names), in a strip under the council and church
+CITIES = ("north", "south", "north-west", "north-east", "east", "south-east", "south-west",
+          "far-north", "far-east")
 PARCHMENT = [222, 206, 168]
 
 
@@ -81,6 +84,11 @@ def main_board() -> dict[str, Any]:
         x0 = 436 + (i % 2) * 60
         y0 = 224 + (i // 2) * 44
         regions.append(_r(f"craft:{b}", "zone", x0, y0, x0 + 52, y0 + 38, print=[190, 170, 150]))
+    # The travel map: one small zone per city (a guess: the real map is a drawing).
+    for i, city in enumerate(CITIES):
+        x0 = 206 + i * 25
+        regions.append(_r(f"travel:{city}", "zone", x0, 268, x0 + 23, 314,
+                          print=[176, 190, 170]))
     # Chronicle (five sections) and graves, along the bottom.
     for i, s in enumerate(("council", "crafts", "travel", "church", "farm")):
         x0 = 46 + i * 62
@@ -106,8 +114,8 @@ def farm_board() -> dict[str, Any]:
     regions: list[dict[str, Any]] = []
     # Time track: 10 cells around the farmyard edge, clockwise from the top-left.
     cells: list[tuple[float, float]] = [(56 + i * 36, 8) for i in range(4)]
-    cells += [(170, 60), (170, 110)]
-    cells += [(164 - i * 36, 168) for i in range(4)][::1]
+    cells += [(170, 75), (170, 145)]
+    cells += [(164 - i * 36, 218) for i in range(4)][::1]
     boxes = [(x, y, x + 26, y + 26) for x, y in cells[:4]]
     boxes += [(x, y, x + 24, y + 30) for x, y in cells[4:6]]
     boxes += [(x, y, x + 26, y + 26) for x, y in cells[6:]]
@@ -117,6 +125,8 @@ def farm_board() -> dict[str, Any]:
     # cubes kept on the left of the farmyard, figures standing on the right (a guess)
     regions.append(_r("supply:{colour}", "cubes", 20, 46, 104, 154, print=[176, 196, 130]))
     regions.append(_r("farm:{colour}", "zone", 110, 46, 162, 154, print=[186, 200, 140]))
+    # grain, coins and goods tiles below them (a guess)
+    regions.append(_r("goods:{colour}", "items", 16, 162, 164, 212, print=[150, 172, 112]))
     return {"size_mm": [FARM_W, FARM_H], "marker_mm": FARM_MARKER,
             "markers": {"farm": [8, 8]}, "print": [160, 184, 120], "regions": regions}
 
@@ -129,12 +139,19 @@ def layout() -> dict[str, Any]:
                  "Calibration (companion calibrate, /calibrate) makes it exact for a box."),
         "cube_mm": 10.0,
         "disc_mm": 16.0,
+        # grain sack (its width), coin (diameter), goods tile (side): guesses
+        "item_mm": {"grain": 12.0, "coin": 15.0, "tile": 16.0},
         "farm_markers": {c: 10 + i for i, c in enumerate(FAMILY)},
         "colours": {
             "cubes": {"brown": [120, 72, 40], "pink": [232, 120, 168], "orange": [244, 140, 28],
                       "green": [52, 150, 64], "plague": [28, 28, 30]},
             "markers": {"red": [200, 36, 36], "yellow": [240, 206, 40], "blue": [40, 80, 200],
                         "white": [246, 246, 246]},
+            "monk": [22, 22, 24],
+            # guesses (the tiles are illustrated; their main colour is what is read)
+            "items": {"grain": [230, 186, 60], "coin": [150, 150, 160],
+                      "scroll": [244, 240, 225], "horse": [128, 84, 48], "ox": [60, 56, 52],
+                      "plough": [80, 120, 170], "wagon": [180, 70, 50]},
         },
         "boards": {"main": main_board(), "farm": farm_board()},
     }

@@ -24,9 +24,19 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .colour import L_WEIGHT, UNKNOWN, balance, gains, lut, lut_index, palette_lab, to_lab
+from .colour import (
+    L_WEIGHT,
+    UNKNOWN,
+    apply_gain,
+    balance,
+    gains,
+    lut,
+    lut_index,
+    palette_lab,
+    to_lab,
+)
 from .geometry import Geometry, MarkerTracker, project
-from .layout import CUBE_COLOURS, FAMILY_COLOURS, Board, Layout, Region
+from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, MONK, Board, Layout, Region
 from .lens import Lens
 
 CUBE_STEP = 1.0  # mm between samples in a cube region
@@ -40,7 +50,10 @@ HAND_MARGIN_MM = 12.0
 BRIGHTER = 1.12
 MOTION_LEVEL = 28.0
 ZONE_STEP = 2.0  # mm between samples in a figure zone
+ITEM_STEP = 1.5  # mm between samples in an item region (grain, coins, goods tiles)
+STEPS = {"cubes": CUBE_STEP, "zone": ZONE_STEP, "items": ITEM_STEP}  # sampled regions
 FIGURE_MM2 = 150.0  # a standing figure seen from above (body and head), mm² (rough)
+FIGURE_COLOURS = (*FAMILY_COLOURS, MONK)  # figures counted by colour; black: the monks
 SATURATED = 245  # every channel at least this: the camera clipped a white
 WHITE = 246
 CHANGE_LEVEL = 30.0  # coarse change (0–255) that makes a region be read again
@@ -83,6 +96,7 @@ class Reading:
     cubes: dict[str, dict[str, int]] = field(default_factory=dict)
     tracks: dict[str, dict[str, int]] = field(default_factory=dict)
     figures: dict[str, dict[str, int]] = field(default_factory=dict)  # zone -> colour -> n
+    items: dict[str, dict[str, int]] = field(default_factory=dict)  # goods:<c> -> item -> n
     confidence: dict[str, float] = field(default_factory=dict)
     hidden_markers: set[int] = field(default_factory=set)
     lens_calibrated: bool = False  # False: geometry as if the lens did not distort
@@ -108,6 +122,7 @@ class Reading:
                          if r.startswith("supply:")},
             "tracks": dict(sorted(self.tracks.items())),
             "figures": {z: v for z, v in sorted(self.figures.items()) if v},
+            "items": dict(sorted(self.items.items())),
             "confidence": round(float(min(conf)) if conf else 0.0, 3),
             "uncertain": sorted(self.uncertain),
             "lens_calibrated": self.lens_calibrated,
@@ -135,12 +150,62 @@ def _cell_grid(rect: tuple[float, float, float, float], n: int) -> np.ndarray:
     return np.stack([gx, gy], axis=-1)
 
 
+def _white_ring(board: Board, out_mm: float = 1.8, per_side: int = 6) -> np.ndarray:
+    """Points on the white paper around each marker of a board (its printed quiet zone is
+    5 mm wide): a white reference for the light's colour, as an n×1×2 grid."""
+    pts: list[tuple[float, float]] = []
+    s = board.marker_mm
+    for x, y in board.markers.values():
+        for k in range(per_side):
+            f = (k + 0.5) / per_side * (s + 2 * out_mm) - out_mm
+            pts += [(x + f, y - out_mm), (x + f, y + s + out_mm),
+                    (x - out_mm, y + f), (x + s + out_mm, y + f)]
+    return np.array(pts, np.float32).reshape(-1, 1, 2)
+
+
 def _grid(rect: tuple[float, float, float, float], step: float) -> np.ndarray:
     x0, y0, x1, y1 = rect
     xs = np.arange(x0 + step / 2, x1, step, dtype=np.float32)
     ys = np.arange(y0 + step / 2, y1, step, dtype=np.float32)
     gx, gy = np.meshgrid(xs, ys)
     return np.stack([gx, gy], axis=-1)
+
+
+def count_blobs(labels: np.ndarray, names: tuple[str, ...], one: list[float],
+                speck: float = 0.35, minor: float = 0.45) -> dict[str, int]:
+    """Pieces of ``names`` in a grid of labels (0 the board, i+1 ``names[i]``, anything
+    else unknown): what is not the board is grouped into blobs (a rim, an emblem or an edge
+    of another colour stays within its piece); a blob's kinds are those covering, inside
+    its rim, at least ``minor`` of one piece of theirs (else its largest), sharing the
+    blob's area, each
+    counting its share over one piece's area ``one[i]`` (in samples), at least one. A
+    blob smaller than ``speck`` of a piece is noise."""
+    k3 = np.ones((3, 3), np.uint8)
+    fg = cv2.morphologyEx((labels != 0).astype(np.uint8), cv2.MORPH_OPEN, k3)
+    k, lab, stats, _c = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    # a blob's kinds are voted by its inside: its rim mixes its colour with the board's
+    inner = cv2.erode(fg, k3) > 0
+    out: dict[str, int] = {}
+    for i in range(1, k):
+        total = float(stats[i, cv2.CC_STAT_AREA])
+        here = lab == i
+        votes = labels[here & inner]
+        frac = votes.size / total  # the inside's share of the blob (of each piece in it)
+        if not votes.size:
+            votes, frac = labels[here], 1.0
+        per = np.bincount(votes, minlength=len(names) + 1)[1:len(names) + 1]
+        if not per.any():
+            continue  # nothing of a known kind: not a piece
+        major = [j for j in range(len(names)) if per[j] >= minor * one[j] * frac]
+        if not major:
+            major = [int(per.argmax())]
+            if total < speck * one[major[0]]:
+                continue
+        share = float(per[major].sum())
+        for j in major:
+            x = total * float(per[j]) / share / one[j]
+            out[names[j]] = out.get(names[j], 0) + max(1, int(np.floor(x + ROUND_UP)))
+    return out
 
 
 class BoardReader:
@@ -155,6 +220,8 @@ class BoardReader:
         self.area_factor = area_factor
         self.cube_lab = palette_lab(layout.cube_rgb, CUBE_COLOURS)
         self.marker_lab = palette_lab(layout.marker_rgb, FAMILY_COLOURS)
+        self.figure_lab = np.concatenate([self.marker_lab, to_lab([layout.monk_rgb])])
+        self.item_lab = palette_lab(layout.item_rgb, ITEM_NAMES)
         self.side_lab = to_lab([[int(v * SIDE_SHADE) for v in layout.cube_rgb[c]]
                                 for c in CUBE_COLOURS])
         # the empty board under each cube region ("main/space:harvest"): float BGR, and its
@@ -184,8 +251,9 @@ class BoardReader:
         self._cache: dict[tuple[str, str], tuple[Any, float]] = {}
         self._changed: dict[str, np.ndarray | None] = {}
         self._frame_no = 0
+        self._white: dict[str, np.ndarray] = {}  # board -> gain making its markers' paper white
         self.regions_read = 0  # cube regions and track boards actually read (not reused)
-        self._luts: dict[tuple[str, tuple[int, int, int], tuple[int, ...]], np.ndarray] = {}
+        self._luts: dict[tuple[str, tuple[int, int, int] | None, tuple[int, ...]], np.ndarray] = {}
         self.cube_area = (layout.cube_mm / CUBE_STEP) ** 2 * area_factor
         self.disc_mm2 = float(np.pi * (layout.disc_mm / 2) ** 2)
 
@@ -251,14 +319,15 @@ class BoardReader:
         for name, hom in geometry.boards.items():
             board = self.layout.boards[name]
             parts: list[tuple[str, np.ndarray]] = [
-                ("#coarse", _grid((0, 0, *board.size_mm), COARSE_STEP))]
+                ("#coarse", _grid((0, 0, *board.size_mm), COARSE_STEP)),
+                ("#white", _white_ring(board))]
             for r in board.regions:
                 if r.kind == "cubes":
                     parts.append((r.key, _grid(r.rect, CUBE_STEP)))
                 elif r.kind == "track":
                     parts.append((r.key, _cell_grid(r.rect, TRACK_GRID)))
-                elif r.kind == "zone":
-                    parts.append((r.key, _grid(r.rect, ZONE_STEP)))
+                elif r.kind in ("zone", "items"):
+                    parts.append((r.key, _grid(r.rect, STEPS[r.kind])))
             for key, g in parts:
                 pts = project(hom, g.reshape(-1, 2), self.tracker.lens)
                 chunks.append(pts)
@@ -338,7 +407,7 @@ class BoardReader:
             any_hand, any_motion = bool(hand.any()), bool(moving.any())
             if any_hand or any_motion:
                 for r in board.regions:
-                    if r.kind not in ("cubes", "track", "zone"):
+                    if r.kind not in ("cubes", "track", "zone", "items"):
                         continue
                     if any_hand and self._touches(r, hand):
                         reading.occluded.add(r.key)
@@ -346,27 +415,40 @@ class BoardReader:
                         reading.moving.add(r.key)
             self._read_cubes(board, samples, plan, reading)
             self._read_tracks(board, samples, plan, reading)
+            a, b, _shape = plan.slices[(name, "#white")]
+            white = np.percentile(samples[a:b].reshape(-1, 3), 75, axis=0)
+            self._white[name] = (WHITE / np.maximum(white, 8.0)).astype(np.float32)
             self._read_figures(board, samples, plan, reading)
+            self._read_items(board, samples, plan, reading)
         # track cells are reported as their track
         reading.occluded = {k.partition("#")[0] for k in reading.occluded}
         reading.moving = {k.partition("#")[0] for k in reading.moving}
         return reading
 
-    def _lut(self, what: str, bg: tuple[int, int, int], idx: tuple[int, ...]) -> np.ndarray:
-        """The colour table for a background and prototypes (built once, then cached)."""
+    def _lut(self, what: str, bg: tuple[int, int, int] | None, idx: tuple[int, ...]
+             ) -> np.ndarray:
+        """The colour table for a background and prototypes (built once, then cached).
+        Without a background (``bg`` None: the empty-board model says what is the board)
+        index 0 is never given; prototypes lie farther, lightness counts less."""
         key = (what, bg, idx)
         table = self._luts.get(key)
-        shared = (key, self.cube_lab.tobytes(), self.marker_lab.tobytes())
+        shared = (key, self.cube_lab.tobytes(), self.marker_lab.tobytes(),
+                  self.figure_lab.tobytes(), self.item_lab.tobytes())
         if table is None:
             table = _LUTS.get(shared)
         if table is None:
             # cube tables also know the figures' colours, so a figure is not a cube
             # and the darker sides of cubes (seen at an angle) as the same colour
             protos = (np.concatenate([self.cube_lab, self.marker_lab, self.side_lab])
-                      if what == "cubes" else self.marker_lab[list(idx)])
-            # a white disc differs from a pale cell mostly in lightness: weigh it fully
-            table = lut(np.concatenate([to_lab([bg]), protos]),
-                        l_weight=L_WEIGHT if what == "cubes" else 0.9)
+                      if what == "cubes" else self.figure_lab if what == "figures"
+                      else self.item_lab if what == "items" else self.marker_lab[list(idx)])
+            if bg is None:
+                table = lut(protos, max_dist=60.0, l_weight=0.5)
+                table[table != UNKNOWN] += 1
+            else:
+                # a white disc differs from a pale cell mostly in lightness: weigh it fully
+                table = lut(np.concatenate([to_lab([bg]), protos]),
+                            l_weight=L_WEIGHT if what == "cubes" else 0.9)
             if what == "cubes":
                 side = (table >= 10) & (table <= 14)
                 table[side] -= 9
@@ -378,7 +460,7 @@ class BoardReader:
 
     @staticmethod
     def _names(board: Board) -> set[str]:
-        return {r.name for r in board.regions if r.kind in ("cubes", "track")}
+        return {r.name for r in board.regions if r.kind in ("cubes", "track", "zone", "items")}
 
     def _hands_and_motion(self, name: str, coarse: np.ndarray
                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -580,12 +662,49 @@ class BoardReader:
             reading.cubes[r.name] = counts
             self._remember(board, r.key, [r], dict(counts), conf)
 
+    def _differs(self, board: str, r: Region, raw: np.ndarray) -> np.ndarray | None:
+        """With the empty-board model: True where a sample of region ``r`` is neither the
+        board (its print, one pixel of misregistration allowed, under this frame's light)
+        nor the board in shadow; None without the model."""
+        empty = self._empty.get(f"{board}/{r.key}")
+        if empty is None or empty[0].shape[0] != len(raw):
+            return None
+        ref, lo, hi = empty
+        cur = raw.astype(np.float32) + 1.0
+        ratio = cur / ref
+        gain = np.median(ratio, axis=0)
+        inside = (cur >= lo * gain - BOARD_TOL) & (cur <= hi * gain + BOARD_TOL)
+        board_like = inside[:, 0] & inside[:, 1] & inside[:, 2]
+        rel = ratio / gain
+        rmax, rmin = _max3(rel), _min3(rel)
+        shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
+        out: np.ndarray = ~board_like & ~shadow
+        return out
+
+    def _piece_labels(self, what: str, board: str, r: Region, raw: np.ndarray) -> np.ndarray:
+        """Each sample's piece colour (``what``: figures or items; 0 the board).
+
+        With the empty-board model, what differs from the board is classified under the
+        light that makes the markers' white paper white (light-invariant, whatever colour
+        the region is printed); without it, the region is balanced against its printed
+        colour and the board is a colour among the others."""
+        differs = self._differs(board, r, raw)
+        gain = self._white.get(board)
+        if differs is None or gain is None:
+            px = balance(raw, np.array(r.print_rgb[::-1], np.float32))
+            px[_min3(raw) >= SATURATED] = WHITE
+            labels: np.ndarray = self._lut(what, r.print_rgb, ())[lut_index(px)]
+            return labels
+        px = apply_gain(raw, gain)
+        labels = self._lut(what, None, ())[lut_index(px)]
+        return np.where(differs, labels, 0)
+
     def _read_figures(self, board: Board, samples: np.ndarray, plan: _Plan,
                       reading: Reading) -> None:
-        """Family figures standing in each zone, by colour (a count, not who: the camera
-        cannot tell two red figures apart; the black monks are not counted)."""
-        idx = tuple(range(len(FAMILY_COLOURS)))
-        per_sample = ZONE_STEP * ZONE_STEP / FIGURE_MM2
+        """Figures standing in each zone, by colour: the families' and the black monks' (a
+        count, not who: the camera cannot tell two red figures apart). With the empty-board
+        model only what differs from the board counts (printed ink is not a monk)."""
+        one = [FIGURE_MM2 / ZONE_STEP ** 2] * len(FIGURE_COLOURS)
         for r in board.regions:
             if r.kind != "zone" or r.key in reading.occluded:
                 continue
@@ -593,16 +712,31 @@ class BoardReader:
             if hit is not None:
                 reading.figures[r.name] = dict(hit[0])
                 continue
-            a, b, _shape = plan.slices[(board.name, r.key)]
+            a, b, shape = plan.slices[(board.name, r.key)]
             raw = samples[a:b]
-            px = balance(raw, np.array(r.print_rgb[::-1], np.float32))
-            px[_min3(raw) >= SATURATED] = WHITE
-            labels = self._lut("markers", r.print_rgb, idx)[lut_index(px)]
-            counts = np.bincount(labels[labels <= len(idx)], minlength=len(idx) + 1)
-            found = {c: int(np.floor(counts[i + 1] * per_sample + 0.4))
-                     for i, c in enumerate(FAMILY_COLOURS)}
-            found = {c: n for c, n in found.items() if n}
+            labels = self._piece_labels("figures", board.name, r, raw)
+            found = count_blobs(labels.reshape(shape), FIGURE_COLOURS, one)
             reading.figures[r.name] = found
+            self._remember(board.name, r.key, [r], dict(found), 1.0)
+
+    def _read_items(self, board: Board, samples: np.ndarray, plan: _Plan,
+                    reading: Reading) -> None:
+        """Grain sacks, coins and goods tiles on a farm, by kind (``count_blobs`` over the
+        item colours, balanced against the region's print). With the empty-board model
+        only what differs from the board counts."""
+        one = [self.layout.item_area_mm2(k) / ITEM_STEP ** 2 for k in ITEM_NAMES]
+        for r in board.regions:
+            if r.kind != "items" or r.key in reading.occluded:
+                continue
+            hit = self._reuse(board.name, r.key, [r])
+            if hit is not None:
+                reading.items[r.name] = dict(hit[0])
+                continue
+            a, b, shape = plan.slices[(board.name, r.key)]
+            raw = samples[a:b]
+            labels = self._piece_labels("items", board.name, r, raw)
+            found = count_blobs(labels.reshape(shape), ITEM_NAMES, one)
+            reading.items[r.name] = found
             self._remember(board.name, r.key, [r], dict(found), 1.0)
 
     def _read_tracks(self, board: Board, samples: np.ndarray, plan: _Plan,

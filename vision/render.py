@@ -227,6 +227,8 @@ def _draw_board(layout: Layout, board: Board, view: TableView, rng: np.random.Ge
                            _rgb2bgr(tuple(int(v * 0.6) for v in rgb)), -1, cv2.LINE_AA)
                 cv2.circle(img, (int(cx * S), int(cy * S)), int(rad), _rgb2bgr(rgb), -1,
                            cv2.LINE_AA)
+        elif r.kind == "items" and view.items.get(r.name):
+            _draw_items(img, layout, r, view.items[r.name], rng)
         elif r.kind == "zone" and view.zones.get(r.name):
             pieces = view.zones[r.name]
             try:
@@ -235,7 +237,7 @@ def _draw_board(layout: Layout, board: Board, view: TableView, rng: np.random.Ge
                 continue  # too many figures to draw apart: draw none (the truth still has them)
             for (cx, cy, _), piece in zip(spots, pieces, strict=True):
                 colour = piece.partition("-")[0]
-                rgb = layout.marker_rgb.get(colour, (20, 20, 20))
+                rgb = layout.marker_rgb.get(colour, layout.monk_rgb)
                 cv2.ellipse(img, (int(cx * S), int(cy * S)), (int(6 * S), int(7 * S)), 0, 0, 360,
                             _rgb2bgr(rgb), -1, cv2.LINE_AA)
                 cv2.circle(img, (int(cx * S), int((cy - 7) * S)), int(3.5 * S), _rgb2bgr(rgb), -1,
@@ -243,6 +245,46 @@ def _draw_board(layout: Layout, board: Board, view: TableView, rng: np.random.Ge
     if boxes and eye is not None:
         scenery.draw_cubes(img, boxes, size, eye, light_deg)
     return img
+
+
+def _draw_items(img: np.ndarray, layout: Layout, region: Region, items: dict[str, int],
+                rng: np.random.Generator) -> None:
+    """Grain sacks (round, tied at the top), coins (discs with a rim) and goods tiles
+    (squares with a printed emblem) lying flat in an item region, touching now and then,
+    each with a thin dark edge where its thickness shows."""
+    names = [k for k, n in sorted(items.items()) for _ in range(n)]
+    rng.shuffle(names)
+    try:
+        spots = _place(rng, region, len(names), layout.item_mm["tile"], 1.0, 0.0,
+                       inset_factor=0.6)
+    except ValueError:
+        return  # too many to draw apart: draw none (the truth still has them)
+    for (cx, cy, _), name in zip(spots, names, strict=True):
+        base = np.array(layout.item_rgb[name], np.float32)
+        tint = np.clip(base * rng.uniform(0.94, 1.06) + rng.normal(0, 3, 3), 0, 255)
+        col = _rgb2bgr(tuple(int(v) for v in tint))
+        edge = _rgb2bgr(tuple(int(v * 0.6) for v in tint))
+        centre = (int(cx * S), int(cy * S))
+        if name == "coin":
+            rad = int(layout.item_mm["coin"] / 2 * S)
+            cv2.circle(img, (centre[0] + 1, centre[1] + 2), rad, edge, -1, cv2.LINE_AA)
+            cv2.circle(img, centre, rad, col, -1, cv2.LINE_AA)
+            cv2.circle(img, centre, int(rad * 0.72), edge, 1, cv2.LINE_AA)
+        elif name == "grain":
+            ax = (int(layout.item_mm["grain"] / 2 * S), int(layout.item_mm["grain"] * 0.42 * S))
+            ang = float(rng.uniform(0, 180))
+            cv2.ellipse(img, (centre[0] + 1, centre[1] + 2), ax, ang, 0, 360, edge, -1,
+                        cv2.LINE_AA)
+            cv2.ellipse(img, centre, ax, ang, 0, 360, col, -1, cv2.LINE_AA)
+        else:
+            ang = float(rng.uniform(0, math.pi / 2))
+            side = layout.item_mm["tile"]
+            cv2.fillConvexPoly(img, (_square(cx + 0.7, cy + 1.2, side, ang) * S).astype(
+                np.int32), edge, cv2.LINE_AA)
+            cv2.fillConvexPoly(img, (_square(cx, cy, side, ang) * S).astype(np.int32), col,
+                               cv2.LINE_AA)
+            emblem = _rgb2bgr(tuple(int(v * 0.8) for v in tint))
+            cv2.circle(img, centre, int(side * 0.22 * S), emblem, 1, cv2.LINE_AA)
 
 
 def _board_to_table(name: str, board: Board, pose: tuple[float, float, float]) -> np.ndarray:

@@ -124,7 +124,7 @@ def print_artwork(board: Board, img: np.ndarray) -> None:
         box = (int(x0 * S), int(y0 * S), int(x1 * S), int(y1 * S))
         fill = np.array(r.print_rgb[::-1], np.float32)
         img[box[1]:box[3], box[0]:box[2]] = fill
-        if r.kind in ("cubes", "zone", "area"):
+        if r.kind in ("cubes", "zone", "items", "area"):
             n = max(3, int((x1 - x0) * (y1 - y0) / 500))
             _blobs(img, rng, box, fill, n, (5, 22), 28, (0.3, 0.45))
         if r.kind == "cubes":

@@ -16,7 +16,8 @@ from .read import Reading
 
 @dataclass(frozen=True)
 class Commit:
-    """A settled value: cube counts (``kind`` cubes) or marker cells (``kind`` track)."""
+    """A settled value: cube counts (``kind`` cubes), marker cells (``track``), figures by
+    colour in a zone (``figures``) or items on a farm (``items``)."""
 
     name: str
     kind: str
@@ -44,7 +45,9 @@ class Settler:
         self.occluded = frozenset(reading.occluded)
         items: list[tuple[str, str, dict[str, int]]] = (
             [(n, "cubes", v) for n, v in reading.cubes.items()]
-            + [(n, "track", v) for n, v in reading.tracks.items()])
+            + [(n, "track", v) for n, v in reading.tracks.items()]
+            + [(n, "figures", v) for n, v in reading.figures.items()]
+            + [(n, "items", v) for n, v in reading.items.items()])
         seen = set()
         for name, kind, value in items:
             seen.add(name)

@@ -5,7 +5,8 @@ that any engine state renders through ``from_dict(picture(state))``:
 
 * cube regions (``space:<space>``, ``supply:<colour>``) → colour → count;
 * tracks (``time:<colour>``, ``prestige``) → marker colour → cell;
-* piece zones (``council:2``, ``farm:red``…) → member ids (``red-1a``, ``monk-3``).
+* piece zones (``council:2``, ``farm:red``…) → member ids (``red-1a``, ``monk-3``);
+* item regions (``goods:<colour>``) → grain, coin or a good → count.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from typing import Any
 
 CUBE_KINDS = ("space", "supply", "stock", "green_bag")
 TRACK_KINDS = ("time", "prestige")
+ITEM_KINDS = ("goods",)
 CUBE_COLOURS = ("brown", "pink", "orange", "green", "plague")
+ITEM_NAMES = ("grain", "coin", "scroll", "horse", "ox", "plough", "wagon")
 
 
 class TableError(ValueError):
@@ -25,28 +28,30 @@ class TableError(ValueError):
 
 @dataclass
 class TableView:
-    """Cubes per region, a cell per marker per track, pieces per zone."""
+    """Cubes per region, a cell per marker per track, pieces per zone, items per farm."""
 
     cubes: dict[str, dict[str, int]] = field(default_factory=dict)
     tracks: dict[str, dict[str, int]] = field(default_factory=dict)
     zones: dict[str, list[str]] = field(default_factory=dict)
+    items: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {"cubes": {r: {c: n for c, n in v.items() if n} for r, v in self.cubes.items()},
                 "tracks": {t: dict(v) for t, v in self.tracks.items()},
-                "zones": {z: sorted(v) for z, v in self.zones.items()}}
+                "zones": {z: sorted(v) for z, v in self.zones.items()},
+                "items": {r: {k: n for k, n in v.items() if n} for r, v in self.items.items()}}
 
 
 def _kind(name: str) -> str:
     return name.partition(":")[0]
 
 
-def _counts(name: str, value: Any) -> dict[str, int]:
+def _counts(name: str, value: Any, names: tuple[str, ...] = CUBE_COLOURS) -> dict[str, int]:
     if not isinstance(value, Mapping):
-        raise TableError(f"{name}: cubes are colour → count")
+        raise TableError(f"{name}: cubes are colour → count, items name → count")
     out: dict[str, int] = {}
     for c, n in value.items():
-        if str(c) not in CUBE_COLOURS or not isinstance(n, int) or n < 0:
+        if str(c) not in names or not isinstance(n, int) or n < 0:
             raise TableError(f"{name}: bad cube entry {c!r}: {n!r}")
         if n:
             out[str(c)] = n
@@ -60,15 +65,16 @@ def _cells(name: str, value: Any) -> dict[str, int]:
 
 
 def from_dict(data: Mapping[str, Any]) -> TableView:
-    """Accept ``{"cubes": …, "tracks": …, "zones": …}`` or one flat place → contents map.
+    """Accept ``{"cubes": …, "tracks": …, "zones": …, "items": …}`` or one flat place →
+    contents map.
 
     In the flat form the kind of each place name says what its contents are. Raises
     TableError on contents that do not fit.
     """
     view = TableView()
-    if set(data) <= {"cubes", "tracks", "zones"}:
+    if set(data) <= {"cubes", "tracks", "zones", "items"}:
         flat: dict[str, Any] = {}
-        for part in ("cubes", "tracks", "zones"):
+        for part in ("cubes", "tracks", "zones", "items"):
             flat.update(data.get(part) or {})
     else:
         flat = dict(data)
@@ -76,6 +82,8 @@ def from_dict(data: Mapping[str, Any]) -> TableView:
         kind = _kind(str(name))
         if kind in CUBE_KINDS:
             view.cubes[name] = _counts(name, value)
+        elif kind in ITEM_KINDS:
+            view.items[name] = _counts(name, value, ITEM_NAMES)
         elif kind in TRACK_KINDS:
             view.tracks[name] = _cells(name, value)
         else:

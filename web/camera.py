@@ -8,10 +8,17 @@ calibration is saved as ``<db>.camera.json`` beside the database (or the file na
 ``camera_source`` setting (a device index, ``/dev/videoN``, a file, a folder or ``sim``).
 Changes need the table token. ``GET /api/camera/crop.png?region=R``: the running camera's
 last frame cut around region R (for a discrepancy shown on the tablet).
+
+The lens step: ``POST /api/camera/lens/photo`` keeps the camera's frame when it shows the
+ChArUco sheet (``<calibration>.lens/NN.png``), ``GET /api/camera/lens`` says where to hold
+the sheet next (``vision.lens_guide``), ``GET /api/camera/lens/coverage.png`` is the live
+frame with what the photos covered, ``POST /api/camera/lens/compute`` computes and saves
+the lens, ``DELETE /api/camera/lens/photos`` starts again.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -204,3 +211,124 @@ def post_cubes() -> Response:
     except (TypeError, ValueError, IndexError) as exc:
         raise ApiError(422, "not_learnt", str(exc)) from None
     return _save(cal)
+
+
+def _lens_dir() -> Path:
+    return calibration_path().with_suffix(".lens")
+
+
+def _lens_photos() -> list[Path]:
+    folder = _lens_dir()
+    return sorted(folder.glob("*.png")) if folder.is_dir() else []
+
+
+def _lens_shots() -> tuple[list[Any], tuple[int, int] | None]:
+    """The sheet's corners in each photo kept, and the photos' size (None without any)."""
+    import cv2
+    import numpy as np
+
+    from vision import lens_guide
+
+    shots: list[Any] = []
+    size: tuple[int, int] | None = None
+    for path in _lens_photos():
+        corners = path.with_suffix(".json")  # found when the photo was taken
+        if corners.is_file():
+            data = json.loads(corners.read_text("utf-8"))
+            size = (int(data["size"][0]), int(data["size"][1]))
+            shots.append(lens_guide.Shot(np.array(data["points"], np.float32)))
+            continue
+        img = cv2.imread(str(path))
+        if img is None:
+            continue
+        size = (img.shape[1], img.shape[0])
+        found = lens_guide.shot(img)
+        if found is not None:
+            shots.append(found)
+    return shots, size
+
+
+def _lens_state(size: tuple[int, int] | None = None) -> dict[str, Any]:
+    from vision import lens_guide
+
+    shots, kept = _lens_shots()
+    size = size or kept or (1280, 720)
+    out: dict[str, Any] = dict(lens_guide.advice(shots, size))
+    lens = _load().lens
+    out["lens"] = None if lens is None else {
+        "rms_px": round(lens.rms, 3), "fov_deg": round(lens.hfov(), 1), "views": lens.views}
+    return out
+
+
+@bp.get("/api/camera/lens")
+def get_lens() -> Response:
+    """The lens step: photos kept, the cells of the view they cover, where to hold the sheet
+    next (``say``), whether the lens can be computed, and the lens in force."""
+    return jsonify(_lens_state())
+
+
+@bp.get("/api/camera/lens/coverage.png")
+def lens_coverage() -> Response:
+    """The camera's frame now, dimmed, with the sheet's corners in every photo kept and the
+    place to hold it next; table token needed (it shows the table)."""
+    _require_viewing_token()
+    import cv2
+
+    from vision import lens_guide
+
+    frame = _frame()
+    shots, _size = _lens_shots()
+    _ok, png = cv2.imencode(".png", lens_guide.picture(frame, shots))
+    return Response(png.tobytes(), mimetype="image/png", headers={"Cache-Control": "no-store"})
+
+
+@bp.post("/api/camera/lens/photo")
+def post_lens_photo() -> Response:
+    """Keep the camera's frame as a photo of the sheet. 422 ``sheet_not_found`` when the
+    sheet is not seen well enough in it (nothing kept)."""
+    require_table_token()
+    import cv2
+
+    from vision import lens_guide
+
+    frame = _frame()
+    found = lens_guide.shot(frame)
+    if found is None:
+        raise ApiError(422, "sheet_not_found", "the sheet is not seen well enough: hold all of "
+                       "it in view, still, not too far (a third of the picture)")
+    folder = _lens_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    n = len(_lens_photos())
+    cv2.imwrite(str(folder / f"{n:02d}.png"), frame)
+    (folder / f"{n:02d}.json").write_text(json.dumps(
+        {"size": [frame.shape[1], frame.shape[0]], "points": found.points.tolist()}), "utf-8")
+    return jsonify(_lens_state((frame.shape[1], frame.shape[0])))
+
+
+@bp.post("/api/camera/lens/compute")
+def post_lens_compute() -> Response:
+    """Compute the lens from the photos kept and save it with the calibration. 422
+    ``not_enough_photos`` when fewer than six show the sheet."""
+    require_table_token()
+    import cv2
+
+    from vision import calibration, charuco
+    from vision.lens import LensError
+
+    frames = [img for img in (cv2.imread(str(p)) for p in _lens_photos()) if img is not None]
+    try:
+        lens = charuco.calibrate(frames)
+    except LensError as exc:
+        raise ApiError(422, "not_enough_photos", str(exc)) from None
+    calibration.save(calibration_path(), calibration.set_lens(_load(), lens))
+    return jsonify(_lens_state())
+
+
+@bp.delete("/api/camera/lens/photos")
+def delete_lens_photos() -> Response:
+    """Forget the photos kept (the lens in force stays until a new one is computed)."""
+    require_table_token()
+    for path in _lens_photos():
+        path.unlink()
+        path.with_suffix(".json").unlink(missing_ok=True)
+    return jsonify(_lens_state())

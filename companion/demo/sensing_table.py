@@ -63,8 +63,8 @@ class _Emit:
 
 
 class PictureSource:
-    """A camera source showing a game state: ``state()`` → ``picture`` → the `vision`
-    renderer (cubes on the action spaces and in the supplies; a fixed camera pose), a
+    """A camera source showing a game state: ``state()`` → ``camera_game.table_view`` → the
+    `vision` renderer (cubes, markers, figures and the farms' goods; a fixed camera pose), a
     frame every ``1/fps`` s stamped with the monotonic clock. A frame is rendered only when
     the picture changed. ``state()`` returning None (no game yet) shows an empty board."""
 
@@ -81,22 +81,22 @@ class PictureSource:
         self._next = time.monotonic()
 
     def read(self) -> Any:
-        from companion.village.picture import picture
         from vision.render import Scene, render
         from vision.sources import Frame
-        from vision.table import from_dict
+        from vision.table import TableView
+
+        from .camera_game import table_view
 
         wait = self._next - time.monotonic()
         if wait > 0:
             time.sleep(wait)
         self._next = max(self._next + 1.0 / self.fps, time.monotonic())
         st = self.state()
-        flat = {} if st is None else {
-            r: {c: n for c, n in counts.items() if n}
-            for r, counts in picture(st).cubes.items() if r.startswith(("space:", "supply:"))}
-        key = repr(sorted(flat.items()))
+        # everything the camera reads (issue 16): cubes, markers, figures, the farms' goods
+        view = TableView() if st is None else table_view(st, self._layout)
+        key = repr(view.to_dict())
         if key != self._key:
-            self._image = render(self._layout, from_dict(flat), Scene(seed=7, noise=1.5)).image
+            self._image = render(self._layout, view, Scene(seed=7, noise=1.5)).image
             self._key = key
         return Frame(self._image, time.monotonic())
 

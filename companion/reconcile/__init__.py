@@ -4,6 +4,7 @@ through the table service's one way in (``reconciler.Reconciler``), the simulate
 
 from .observations import (
     CubeCounts,
+    FigureCounts,
     Health,
     ItemCounts,
     MarkerCell,
@@ -20,6 +21,7 @@ from .observations import (
 
 __all__ = [
     "CubeCounts",
+    "FigureCounts",
     "Health",
     "ItemCounts",
     "MarkerCell",

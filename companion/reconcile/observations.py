@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 CUBE_COLOURS = ("brown", "pink", "orange", "green", "plague")
 HEALTH_STATES = ("up", "down", "degraded", "connecting")
 ITEM_NAMES = ("grain", "coin", "scroll", "horse", "ox", "plough", "wagon")
+FIGURE_COLOURS = ("red", "yellow", "blue", "white", "black")  # black: the monks
 
 
 class ObservationError(ValueError):
@@ -88,6 +89,17 @@ class CubeCounts(Observation):
 
 
 @dataclass(frozen=True, slots=True)
+class FigureCounts(Observation):
+    """Figures by colour standing in a piece zone (``council:2``, ``farm:red``), as a camera
+    sees them: how many of each colour, not which member (``black``: the monks); absent
+    = 0. Compared with the engine's picture by colour only (``observed.ByColour``)."""
+
+    kind: ClassVar[str] = "figures"
+    zone: str
+    counts: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class ItemCounts(Observation):
     """Grain sacks, coins and goods tiles on a farm (region ``goods:<colour>``); absent = 0."""
 
@@ -129,7 +141,7 @@ class Health(Observation):
 KINDS: dict[str, type[Observation]] = {
     c.kind: c
     for c in (TagTapped, PiecesSeen, PiecesGone, ZoneSnapshot, CubeCounts, ItemCounts,
-              MarkerCell, Occluded, Health)
+              FigureCounts, MarkerCell, Occluded, Health)
 }
 
 
@@ -167,7 +179,8 @@ def from_json(data: Mapping[str, Any]) -> Observation:
                 raise ObservationError(f"{cls.kind}.{f.name} must be a list of strings")
             v = frozenset(v)
         elif f.name == "counts":
-            allowed: tuple[str, ...] = ITEM_NAMES if cls is ItemCounts else CUBE_COLOURS
+            allowed: tuple[str, ...] = (ITEM_NAMES if cls is ItemCounts else FIGURE_COLOURS
+                                        if cls is FigureCounts else CUBE_COLOURS)
             if not isinstance(v, Mapping) or not all(
                 k in allowed and isinstance(n, int) and not isinstance(n, bool) and n >= 0
                 for k, n in v.items()

@@ -19,13 +19,17 @@ signatures), so they compare directly with what the engine expects.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion.village import zones
 from companion.village.picture import CUBE_ORDER, ITEM_ORDER, RegionValue, signatures
 
 from .observations import (
     CubeCounts,
+    FigureCounts,
     ItemCounts,
     MarkerCell,
     Observation,
@@ -47,11 +51,55 @@ def hidden_by(region: str) -> set[str]:
     return {region}
 
 
+def colour_of(signature: str) -> str:
+    """A figure's colour from its signature or id (``red-2`` → ``red``, ``monk-1`` →
+    ``black``)."""
+    colour = signature.partition("-")[0]
+    return "black" if colour == "monk" else colour
+
+
+class ByColour:
+    """A piece zone read by colour only (a camera cannot tell two red figures apart):
+    equal to any sorted signature tuple with as many figures of each colour, so the search
+    compares it with the engine's picture unchanged. Hashable; iterates over the colours,
+    one per figure."""
+
+    __slots__ = ("counts",)
+
+    def __init__(self, counts: Mapping[str, int]) -> None:
+        self.counts = tuple(sorted((c, int(n)) for c, n in counts.items() if n))
+
+    @staticmethod
+    def of(value: Any) -> tuple[tuple[str, int], ...]:
+        """The colour counts of a signature tuple (as ``counts``)."""
+        return tuple(sorted(Counter(colour_of(s) for s in value).items()))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ByColour):
+            return self.counts == other.counts
+        if isinstance(other, tuple):
+            return all(isinstance(s, str) for s in other) and self.counts == self.of(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(("by colour", self.counts))
+
+    def __iter__(self) -> Iterator[str]:
+        for colour, n in self.counts:
+            yield from [colour] * n
+
+    def __len__(self) -> int:
+        return sum(n for _c, n in self.counts)
+
+    def __repr__(self) -> str:
+        return f"ByColour({dict(self.counts)})"
+
+
 @dataclass
 class _Cell:
-    raw: RegionValue
+    raw: Any  # a RegionValue, or a ByColour for a zone a camera counts by colour
     since: float
-    settled: RegionValue | None = None
+    settled: Any = None
     ids: frozenset[str] = frozenset()  # piece zones: the ids the source reported
     settled_ids: frozenset[str] = frozenset()
     unknown: frozenset[str] = frozenset()  # piece zones: UIDs no piece is enrolled for
@@ -104,6 +152,8 @@ class ObservedTable:
         elif isinstance(obs, CubeCounts):
             self._set((obs.source, obs.region),
                       tuple(obs.counts.get(c.value, 0) for c in CUBE_ORDER), t)
+        elif isinstance(obs, FigureCounts):
+            self._set((obs.source, obs.zone), ByColour(obs.counts), t)
         elif isinstance(obs, ItemCounts):
             self._set((obs.source, obs.region), tuple(obs.counts.get(k, 0) for k in ITEM_ORDER), t)
         elif isinstance(obs, MarkerCell):
@@ -114,7 +164,7 @@ class ObservedTable:
             return
         self.log.append(obs)
 
-    def _set(self, key: tuple[str, str], value: RegionValue, t: float,
+    def _set(self, key: tuple[str, str], value: RegionValue | ByColour, t: float,
              ids: frozenset[str] = frozenset(), unknown: frozenset[str] = frozenset()) -> None:
         cell = self.cells.get(key)
         if cell is None:
@@ -202,7 +252,8 @@ class ObservedTable:
                 continue
             if name in out and out[name] != cell.settled:
                 conflict.add(name)
-            out[name] = cell.settled
+            if not (name in out and isinstance(cell.settled, ByColour)):
+                out[name] = cell.settled  # a tag reader's ids say more than a colour count
         for name in conflict:
             del out[name]
         return out
@@ -215,7 +266,9 @@ class ObservedTable:
         for (src, name), cell in self.cells.items():
             if cell.settled is not None and name not in hidden:
                 by_region.setdefault(name, {})[src] = cell.settled
-        return {r: vals for r, vals in by_region.items() if len(set(vals.values())) > 1}
+        # compared pairwise: a colour count equals the signatures it counts
+        return {r: vals for r, vals in by_region.items()
+                if any(a != b for a in vals.values() for b in vals.values())}
 
     def tag_zones(self) -> set[str]:
         """Zones a tag reader reports on (an arrival there may go unread)."""
@@ -247,4 +300,4 @@ class ObservedTable:
         return sorted(latest.values(), key=lambda o: o.t)
 
 
-__all__ = ["ObservedTable", "hidden_by"]
+__all__ = ["ByColour", "ObservedTable", "colour_of", "hidden_by"]

@@ -39,8 +39,8 @@ from companion.village.picture import CUBE_ORDER, ITEM_ORDER, RegionValue, regio
 from companion.village.vocabulary import MONK
 
 from .chance import ChanceReader
-from .observations import Observation, to_json
-from .observed import ObservedTable
+from .observations import FIGURE_COLOURS, Observation, to_json
+from .observed import ByColour, ObservedTable, colour_of
 from .search import Path, PathCache, explain, fits_taps, member_signatures
 
 JSON = dict[str, Any]
@@ -337,7 +337,13 @@ class Reconciler:
         if taps:
             fitting = [m for m in matches if fits_taps(st, m, taps)]
             keep_taps = not fitting  # the taps answer a later decision: keep them for it
-            matches = fitting or matches
+            # several figures tapped (one perhaps by mistake) do not pick among members the
+            # camera counts by colour only (which one trained): those stay asked (issue 16)
+            by_colour = any(isinstance(x, ByColour) for x in observed.values())
+            if fitting and len(taps) > 1 and by_colour:
+                matches = fitting + [m for m in matches if m not in fitting]
+            else:
+                matches = fitting or matches
         if len(matches) == 1 and self._rejected and (
             _fingerprint(st), repr([a.to_json() for a in matches[0]])
         ) in self._rejected:
@@ -395,7 +401,8 @@ class Reconciler:
         cut = False
         mine = repr([a.to_json() for a in path])
         for k, val in observed.items():
-            if k not in base or base[k] == val or not k.startswith(_MISREADABLE):
+            if k not in base or base[k] == val or not (
+                    k.startswith(_MISREADABLE) or isinstance(val, ByColour)):
                 continue
             for wrong in _one_off(val):
                 result = explain(self._cache, st, {**observed, k: wrong}, depth=self.depth,
@@ -639,9 +646,13 @@ _MISREADABLE = (zones.SPACE + ":", zones.SUPPLY + ":", zones.TIME + ":", zones.P
 
 def _one_off(value: RegionValue) -> list[RegionValue]:
     """The readings one misread from ``value``: a marker a cell off, a colour's count one
-    off."""
+    off (cubes, or figures counted by colour)."""
     if isinstance(value, int):
         return [value + d for d in (-1, 1) if value + d >= 0]
+    if isinstance(value, ByColour):  # a camera's figures: one of a colour missed or doubled
+        counts = dict(value.counts)
+        return [ByColour({**counts, c: counts.get(c, 0) + d})
+                for c in FIGURE_COLOURS for d in (-1, 1) if counts.get(c, 0) + d >= 0]
     out: list[RegionValue] = []
     if all(isinstance(x, int) for x in value):
         for i in range(len(value)):
@@ -779,6 +790,8 @@ def _difference(region: str, expected: RegionValue, seen: RegionValue) -> JSON:
     ):
         names = ITEM_ORDER
     else:
+        if isinstance(seen, ByColour):  # a camera's count by colour: compare colours
+            expected = tuple(colour_of(s) for s in expected)
         missing = list(expected)
         extra: list[Any] = []
         for s in seen:

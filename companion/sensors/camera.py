@@ -11,10 +11,12 @@ A camera that cannot be opened is tried again after a back-off
 cut by up to 20 % at random; back to ``reconnect_s`` once a frame is read.
 
 Only settled, unoccluded regions are emitted (``vision.settle``): ``CubeCounts`` per cube
-region, ``MarkerCell`` per marker that moved, ``Occluded`` whenever the set of regions
-under a hand changes, and ``Health`` on every state change and every few seconds (frames
-per second, marker drift in pixels, occluded regions). ``crop(region)`` gives the last
-frame cut around a region, for a discrepancy shown on the tablet.
+region, ``FigureCounts`` per figure zone (figures by colour, the black monks included),
+``ItemCounts`` per farm's grain, coins and goods, ``MarkerCell`` per marker that moved (on
+the prestige track with its laps counted: ``PrestigeLaps``), ``Occluded`` whenever the
+set of regions under a hand changes, and ``Health`` on every state change and every few
+seconds (frames per second, marker drift in pixels, occluded regions). ``crop(region)``
+gives the last frame cut around a region, for a discrepancy shown on the tablet.
 """
 
 from __future__ import annotations
@@ -28,7 +30,14 @@ from enum import StrEnum
 import cv2
 import numpy as np
 
-from companion.reconcile.observations import CubeCounts, Health, MarkerCell, Occluded
+from companion.reconcile.observations import (
+    CubeCounts,
+    FigureCounts,
+    Health,
+    ItemCounts,
+    MarkerCell,
+    Occluded,
+)
 from vision.calibration import Calibration, default
 from vision.geometry import project
 from vision.read import BoardReader
@@ -56,6 +65,30 @@ HEALTH_OF = {NO_CAMERA: "down", OPENING: "connecting", CALIBRATED: "connecting",
              STREAMING: "up", LOST: "down"}
 
 
+class PrestigeLaps:
+    """A marker's score on a looping track from the cells it is seen on: the track has
+    ``cells`` cells, and a marker seen more than half the track behind where it last
+    settled has gone round once more (a score only grows by less than that in one move;
+    the other way, a lap counted by a misread is taken back). ``laps`` gives the laps
+    already made when the camera starts during a game."""
+
+    def __init__(self, cells: int, laps: dict[str, int] | None = None) -> None:
+        self.cells = cells
+        self.laps = dict(laps or {})
+        self.last: dict[str, int] = {}
+
+    def score(self, colour: str, cell: int) -> int:
+        """The score of ``colour``'s marker now seen on ``cell``."""
+        was = self.last.get(colour)
+        if was is not None and self.cells > 0:
+            if cell < was - self.cells / 2:
+                self.laps[colour] = self.laps.get(colour, 0) + 1
+            elif cell > was + self.cells / 2 and self.laps.get(colour, 0) > 0:
+                self.laps[colour] -= 1
+        self.last[colour] = cell
+        return self.laps.get(colour, 0) * self.cells + cell
+
+
 class CameraAdapter:
     """Watches the table through one source; see the module docstring."""
 
@@ -63,7 +96,8 @@ class CameraAdapter:
                  calibration: Calibration | None = None, settle_s: float = 0.6,
                  reconnect_s: float = 1.0, health_every_s: float = 5.0,
                  clock: Callable[[], float] = time.monotonic,
-                 reconnect_cap_s: float = 4.0) -> None:
+                 reconnect_cap_s: float = 4.0,
+                 prestige_laps: dict[str, int] | None = None) -> None:
         self.name = name
         self._make_source = source
         self._emit = emit
@@ -89,6 +123,9 @@ class CameraAdapter:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        cells = sum(1 for b in self.calibration.layout.boards.values() for r in b.regions
+                    if r.name == "prestige")
+        self.prestige = PrestigeLaps(cells, prestige_laps)
 
     # -- the Adapter protocol ---------------------------------------------------------
     def start(self) -> None:
@@ -178,7 +215,8 @@ class CameraAdapter:
         # a region a hand has left stays reported occluded until it has settled again
         # (its new value committed, or its old one steady): until then what was committed
         # before the hand is not what the table shows
-        read = reading.cubes.keys() | reading.tracks.keys()
+        read = (reading.cubes.keys() | reading.tracks.keys() | reading.figures.keys()
+                | reading.items.keys())
         held = {n for n in self._occluded
                 if n in read and n not in reading.occluded
                 and not self._settler.steady(n, reading.t)}
@@ -201,8 +239,14 @@ class CameraAdapter:
                 self._change_state(STREAMING)
             if commit.kind == "cubes":
                 self._emit(CubeCounts(self.name, commit.t, commit.name, dict(commit.value)))
+            elif commit.kind == "figures":
+                self._emit(FigureCounts(self.name, commit.t, commit.name, dict(commit.value)))
+            elif commit.kind == "items":
+                self._emit(ItemCounts(self.name, commit.t, commit.name, dict(commit.value)))
             else:
                 for colour, cell in sorted(commit.value.items()):
+                    if commit.name == "prestige":
+                        cell = self.prestige.score(colour, cell)
                     self._emit(MarkerCell(self.name, commit.t, commit.name, colour, cell))
 
     def _change_state(self, state: CameraState, why: str = "") -> None:

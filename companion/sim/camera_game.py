@@ -8,11 +8,12 @@ an in-memory ``SimSource``, and the adapter's observations into the real
 for the first ``hand_frames`` frames (the cubes change under it). Prompts are answered with
 the truth. A draw from a bag the camera does not see (customer tiles, the mass draw from
 the black bag) is entered on the tablet as it happens, while a hand moves what it shows;
-what the camera cannot tell (a figure's move, a payment no cube shows) is entered as the
-tablet would: before the next move when the move changed nothing the camera reads
-(figures, goods), else once it is ``depth - 1`` actions behind (as
-``simulator.play``). A discrepancy is met by putting the cubes right (drawn anew); a second
-one at the same seq by "I will fix the board" and entering the next action.
+what the camera cannot tell (a skip or a pass, which member of a colour, a payment nothing
+shows) is entered as the tablet would: before the next move when the move changed nothing
+the camera reads (cubes, markers, figures by colour, the farms' goods), else once it is
+``depth - 1`` actions behind (as ``simulator.play``). A discrepancy is met by putting the
+cubes right (drawn anew); a second one at the same seq by "I will fix the board" and
+entering the next action.
 
 Unlike the simulator's link, :class:`CameraLink` applies what was submitted: an action that
 is not the true one (up to interchangeable figures) stays applied, so the game drifts from
@@ -36,7 +37,13 @@ import cv2
 import numpy as np
 
 from companion import village as v
-from companion.reconcile.observations import CubeCounts, MarkerCell, Observation
+from companion.reconcile.observations import (
+    CubeCounts,
+    FigureCounts,
+    ItemCounts,
+    MarkerCell,
+    Observation,
+)
 from companion.reconcile.reconciler import Discrepancy, Prompt, Reconciler
 from companion.sensors.camera import CameraAdapter
 from companion.sim.table import Counts, SimLink, equivalent
@@ -57,8 +64,8 @@ GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden"
 
 def table_view(st: v.GameState, layout: Layout) -> TableView:
     """What the renderer draws for ``st``: ``picture(st)``'s cubes on the action spaces and
-    supplies, time markers, prestige markers (cell modulo the layout's track length) and the
-    figures in the layout's zones."""
+    supplies, time markers, prestige markers (cell modulo the layout's track length), the
+    figures in the layout's zones and the grain, coins and goods on the farms."""
     pic = picture(st)
     names = {r.name for b in layout.boards.values() for r in b.regions}
     cells = sum(1 for b in layout.boards.values() for r in b.regions if r.name == "prestige")
@@ -67,7 +74,8 @@ def table_view(st: v.GameState, layout: Layout) -> TableView:
         n: {n.partition(":")[2]: cell} for n, (cell, _laps) in pic.time.items()}
     tracks["prestige"] = {c: cell % max(cells, 1) for c, cell in pic.prestige.items()}
     zones = {z: sorted(ms) for z, ms in pic.pieces.items() if ms and z in names}
-    return from_dict({"cubes": cubes, "tracks": tracks, "zones": zones})
+    items = {n: dict(c) for n, c in pic.items.items() if n in names}
+    return from_dict({"cubes": cubes, "tracks": tracks, "zones": zones, "items": items})
 
 
 class RenderedTable:
@@ -129,7 +137,7 @@ class CameraGame:
     render_s: float = 0.0
     render_cpu_s: float = 0.0
     renders: int = 0
-    camera_observations: int = 0  # cube counts and marker cells the adapter emitted
+    camera_observations: int = 0  # cubes, figures, items and marker cells emitted
     hand_frames: int = 0  # frames in which a hand covered at least one read region
     committed_under_hand: list[str] = field(default_factory=list)
     final: dict[str, Any] = field(default_factory=dict)
@@ -146,6 +154,9 @@ class CameraGame:
             "auto_from_camera": c.auto_correct,
             "auto_rate": round(c.auto_correct / n, 4),
             "auto_wrong": c.auto_wrong,
+            "touches_per_action": round(c.touches / n, 4),
+            "answers": c.answers,
+            "acknowledged": c.acks,
             "prompted": c.prompted,
             "prompts": c.prompts,
             "prompt_had_truth": c.prompt_had_truth,
@@ -199,7 +210,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                             settle_s=camera_settle, reconnect_s=0.0, clock=lambda: clock[0])
     fixes: dict[int, int] = {}
     read_names = {r.name for b in layout.boards.values() for r in b.regions
-                  if r.kind in ("cubes", "track")}
+                  if r.kind in ("cubes", "track", "zone", "items")}
 
     def catch_up(upto: int) -> None:
         upto = min(upto, len(truth))
@@ -220,6 +231,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     def handle(out: Any) -> None:
         if isinstance(out, Prompt):
             counts.prompts += 1
+            counts.answers += 1  # a candidate tapped, or "none of these"
             for k, cand in enumerate(out.candidates):
                 true = truth[out.seq: out.seq + len(cand)]
                 if len(true) == len(cand) and same(link.st, cand, true):
@@ -228,8 +240,10 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                     rec.answer(out.id, k)
                     link.mode = "auto"
                     return
+            rec.decline(out.id)
         elif isinstance(out, Discrepancy):
             counts.discrepancies += 1
+            counts.acks += 1
             n = fixes.get(out.seq, 0)
             fixes[out.seq] = n + 1
             if n >= 1:
@@ -250,7 +264,8 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
             covered = table.covered & read_names
             game.hand_frames += bool(covered)
             for obs in seen:
-                name = (obs.region if isinstance(obs, CubeCounts)
+                name = (obs.region if isinstance(obs, CubeCounts | ItemCounts)
+                        else obs.zone if isinstance(obs, FigureCounts)
                         else obs.track if isinstance(obs, MarkerCell) else None)
                 if name is not None:
                     game.camera_observations += 1

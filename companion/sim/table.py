@@ -10,9 +10,10 @@ and enter on the tablet what no sensor saw, so every game reaches its end.
 Setups (``SETUPS``): ``pad`` (the tap pad only), ``hub`` (tag readers under each farm, at
 the black bag's mouth, on each council level and church window), ``camera`` (what the
 product's camera emits, ``companion/sensors/camera.py``: the cubes on the action spaces
-and the farms' supplies, the time and prestige markers; figures and goods are not
-emitted), ``hub+camera``, and ``camera-ideal`` (every region on the board and the farms,
-figures and goods included, no misread: for comparison). The tap pad is on the table in
+and the farms' supplies, the time and prestige markers, figures by colour in every zone
+the camera's layout covers, grain, coins and goods on the farms), ``hub+camera``, and
+``camera-ideal`` (every region on the board and the farms, figures by member and goods
+included, no misread: for comparison). The tap pad is on the table in
 every setup: members are tapped when the engine asks which member dies or is bought out,
 and in ``pad`` for every action that names a member.
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -35,6 +37,7 @@ from typing import Any
 from companion import village as v
 from companion.reconcile.observations import (
     CubeCounts,
+    FigureCounts,
     ItemCounts,
     MarkerCell,
     Observation,
@@ -44,6 +47,7 @@ from companion.reconcile.observations import (
     TagTapped,
     ZoneSnapshot,
 )
+from companion.reconcile.observed import colour_of
 from companion.reconcile.reconciler import Discrepancy, Prompt, Proposal, Reconciler, Refused
 from companion.village import zones
 from companion.village.picture import CUBE_ORDER, ITEM_ORDER, RegionValue, picture
@@ -57,6 +61,18 @@ MEMBER_TYPES = frozenset(
 VISION_BENCH = Path(__file__).resolve().parents[2] / "docs" / "vision-bench.json"
 # ``companion vision-bench`` of docs/vision.md, when the file is not beside the package
 VISION_ACCURACY = {"ordinary": 0.9975, "hands": 0.9856}
+
+
+def vision_kind_accuracy(kind: str, condition: str = "ordinary") -> float:
+    """The vision bench's accuracy for one kind of reading (``figures``: figures by colour
+    in a zone; ``items``: a farm's grain, coins and goods) under ``condition``, from
+    ``docs/vision-bench.json``'s ``accuracy_by_kind``; the cubes-and-tracks accuracy when
+    the file has no such row."""
+    try:
+        got = json.loads(VISION_BENCH.read_text())["accuracy_by_kind"][condition][kind]
+        return float(got)
+    except (OSError, ValueError, KeyError, TypeError):
+        return vision_accuracy().get(condition, VISION_ACCURACY["ordinary"])
 
 
 def vision_accuracy() -> dict[str, float]:
@@ -117,13 +133,16 @@ def _heavy(n: Noise) -> Noise:
 
 NOISE = {"none": Noise(), "ordinary": ORDINARY, "heavy": _heavy(ORDINARY)}
 
-PRODUCT_CAMERA = (zones.SPACE + ":", zones.SUPPLY + ":", zones.TIME + ":", zones.PRESTIGE + ":")
+PRODUCT_CAMERA = (zones.SPACE + ":", zones.SUPPLY + ":", zones.TIME + ":", zones.PRESTIGE + ":",
+                  zones.GOODS + ":", zones.FARM + ":", zones.CRAFT + ":", zones.COUNCIL + ":",
+                  zones.TRAVEL + ":", zones.CHURCH + ":", zones.CHRONICLE + ":", zones.GRAVES)
 
 
 def camera_regions(st: v.GameState, ideal: bool = True) -> list[str]:
     """What a camera setup sees: the ideal camera everything on the board and the farms but
     the unborn, the black bag and the stock; the product's camera (``ideal=False``) the
-    cubes on the spaces and supplies and the time and prestige markers."""
+    cubes on the spaces and supplies, the time and prestige markers, the figures (by
+    colour) in the zones of its layout and the farms' goods."""
     names = picture(st).regions()
     if not ideal:
         return [n for n in names if n.startswith(PRODUCT_CAMERA)]
@@ -270,6 +289,9 @@ class SimTable:
         accuracy = vision_accuracy()
         self.p_misread = 0.0 if self.ideal else noise.misread * (
             1 - accuracy.get("ordinary", VISION_ACCURACY["ordinary"]))
+        # figures and goods have their own rows in the vision bench
+        self.p_misread_kind = {k: 0.0 if self.ideal else noise.misread * (
+            1 - vision_kind_accuracy(k)) for k in ("figures", "items")}
         self.shown = self._regions(st)
 
     # -- the physical table --------------------------------------------------------------
@@ -317,6 +339,10 @@ class SimTable:
         if kind in (zones.PRESTIGE, zones.FIRST_PLAYER):
             assert isinstance(value, int) and detail
             return MarkerCell(src, t, track=kind, marker=detail, cell=value)
+        if not self.ideal:  # the product's camera counts figures by colour
+            assert isinstance(value, tuple)
+            return FigureCounts(src, t, zone=name,
+                                counts=dict(Counter(colour_of(str(s)) for s in value)))
         pieces = pieces if pieces is not None else self._ids(self.truth)
         return ZoneSnapshot(src, t, zone=name, pieces=pieces[name])
 
@@ -332,9 +358,16 @@ class SimTable:
 
     def _wrong(self, value: RegionValue) -> RegionValue:
         """A misread of ``value``: a cube's colour taken for another or a cube miscounted;
-        a marker one cell off."""
+        a marker one cell off; a figure of a zone missed, or one counted twice."""
         if isinstance(value, int):
             return max(0, value + self.rng.choice((-1, 1)))
+        if not value or any(isinstance(x, str) for x in value):  # a piece zone
+            sigs = list(value)
+            if sigs and self.rng.random() < 0.5:
+                sigs.pop(self.rng.randrange(len(sigs)))
+            else:
+                sigs.append(self.rng.choice(sigs or [f"{c.value}-1" for c in self.truth.players]))
+            return tuple(sorted(sigs))
         counts = [n if isinstance(n, int) else 0 for n in value]
         full = [i for i, n in enumerate(counts) if n > 0]
         if full and self.rng.random() < 0.5:
@@ -401,7 +434,11 @@ class SimTable:
             self.events.append((t, Occluded("camera:0", t, regions=frozenset(seen_by_camera))))
             self.events.append((t + hand, Occluded("camera:0", t + hand)))
         for k in seen_by_camera:  # read once the hand has gone: the clear-view error rate
-            if self.rng.random() < self.p_misread:
+            kind = zones.split(k)[0]
+            p = (self.p_misread_kind["items"] if kind == zones.GOODS
+                 else self.p_misread_kind["figures"] if kind in zones.PIECE_ZONE_KINDS
+                 else self.p_misread)
+            if self.rng.random() < p:
                 self.misread[k] = self._wrong(reg[k])
             else:
                 self.misread.pop(k, None)
@@ -778,4 +815,4 @@ def purposeful(st: v.GameState, rng: random.Random) -> dict[str, Any]:
 
 
 __all__ = ["NOISE", "PLAYS", "SETUPS", "Counts", "Noise", "SimLink", "SimTable", "camera_regions",
-           "equivalent", "hub_zones", "play", "random_truth"]
+           "equivalent", "hub_zones", "play", "random_truth", "vision_kind_accuracy"]

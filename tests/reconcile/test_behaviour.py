@@ -15,6 +15,8 @@ import pytest
 from companion import village as v
 from companion.reconcile.observations import (
     CubeCounts,
+    FigureCounts,
+    ItemCounts,
     MarkerCell,
     Observation,
     Occluded,
@@ -71,13 +73,27 @@ def observations(setup: str, noise: str, n: int = 160, seed: int = 3) -> list[Ob
 
 @pytest.mark.parametrize("setup", ["camera", "hub+camera"])
 def test_the_camera_setups_report_only_what_the_product_camera_emits(setup: str) -> None:
+    """What ``companion/sensors/camera.py`` emits: cubes, marker cells, figures by colour in
+    the zones of the camera's layout (issue 16: never which member), items on the farms."""
+    from vision.layout import load
+
+    zones_read = {r.name for b in load().boards.values() for r in b.regions
+                  if r.kind == "zone"}
+    kinds: set[str] = set()
     for o in observations(setup, "ordinary"):
         if o.source.startswith("camera"):
-            assert isinstance(o, CubeCounts | MarkerCell | Occluded), o
+            assert isinstance(o, CubeCounts | MarkerCell | Occluded | FigureCounts
+                              | ItemCounts), o
+            kinds.add(o.kind)
             if isinstance(o, CubeCounts):
                 assert o.region.startswith(("space:", "supply:")), o
             if isinstance(o, MarkerCell):
                 assert o.track.startswith(("time:", "prestige")), o
+            if isinstance(o, FigureCounts):
+                assert o.zone in zones_read, o
+            if isinstance(o, ItemCounts):
+                assert o.region.startswith("goods:"), o
+    assert {"figures", "items"} <= kinds
 
 
 def test_the_ideal_camera_stays_for_comparison() -> None:

@@ -31,9 +31,11 @@ def test_first_rounds_of_a_golden_game_through_the_rendered_camera() -> None:
     header, truth = load_record("two-players")
     game = play(header, truth[:40])
     _check(game, sum(1 for a in truth[:40] if a["type"] != "reveal_customers"))
-    # the cube takes are what the camera sees: it explains about half of the actions (the
-    # round's fill read by the camera is confirmed on the tablet, issue 15: 18 of 39)
-    assert game.counts.auto_correct >= game.counts.actions * 2 // 5, game.to_json()
+    # cubes, markers, figures by colour and the farms' goods are what the camera sees: it
+    # explains two thirds of the actions at least (cubes and markers alone, before issue 16
+    # item 5: 18 of 39; the round's fill read by the camera is confirmed on the tablet)
+    assert game.counts.auto_correct >= game.counts.actions * 2 // 3, game.to_json()
+    assert game.to_json()["touches_per_action"] <= 0.25, game.to_json()
 
 
 @pytest.mark.slow

@@ -18,6 +18,7 @@ EXAMPLES = [
     o.ZoneSnapshot("sim:hub", 3.0, zone="council:2", pieces=frozenset({"blue-2a"})),
     o.CubeCounts("camera:0", 3.1, region="space:market", counts={"green": 2, "plague": 1}),
     o.ItemCounts("camera:0", 3.15, region="goods:red", counts={"grain": 2, "wagon": 1}),
+    o.FigureCounts("camera:0", 3.17, zone="council:2", counts={"red": 2, "black": 1}),
     o.MarkerCell("camera:0", 3.2, track="time:red", marker="red", cell=7),
     o.Occluded("camera:0", 3.3, regions=frozenset({"space:harvest", "farm:red"})),
     o.Health("hub:1", 4.0, device="hub:1", state="up", reads_per_s=40.0, errors=2),

@@ -28,6 +28,17 @@ def test_every_action_space_and_farm_has_its_regions(layout: Layout) -> None:
     assert "graves" in names
 
 
+def test_the_camera_covers_the_travel_map_and_each_farms_goods(layout: Layout) -> None:
+    from companion.sim.camera_game import load_record
+    from companion.village import start
+
+    header, _truth = load_record("two-players")
+    names = {r.name for b in layout.boards.values() for r in b.regions}
+    assert {zones.zone(zones.TRAVEL, c) for c in start(header).data.adjacency} <= names
+    for c in Color:
+        assert zones.zone(zones.GOODS, c) in names
+
+
 def test_names_are_the_sensing_vocabulary(layout: Layout) -> None:
     assert layout_mod.CUBE_COLOURS == CUBE_COLOURS
     assert set(layout_mod.FAMILY_COLOURS) == {c.value for c in Color}
@@ -40,6 +51,8 @@ def test_names_are_the_sensing_vocabulary(layout: Layout) -> None:
                 assert kind in zones.TRACK_KINDS, r.name
             elif r.kind == "zone":
                 assert kind in zones.PIECE_ZONE_KINDS, r.name
+            elif r.kind == "items":
+                assert kind in zones.ITEM_REGION_KINDS, r.name
 
 
 def test_tracks_have_consecutive_cells_inside_their_board(layout: Layout) -> None:

@@ -29,6 +29,7 @@ def test_drag_a_region_and_it_is_saved(server: Server, browser: Any, shots: Path
     region.wait_for()
     page.wait_for_function("document.getElementById('cal-image').naturalWidth > 0")
     page.screenshot(path=str(shots / "calibrate.png"))
+    region.scroll_into_view_if_needed()  # the lens step comes first, above the board
     box = region.bounding_box()
     assert box is not None
     k = page.evaluate("document.getElementById('cal-image').clientWidth") / 600
@@ -43,3 +44,34 @@ def test_drag_a_region_and_it_is_saved(server: Server, browser: Any, shots: Path
                    if r["name"] == "space:harvest")
     assert abs(harvest["rect"][0] - 56) < 1.5 and abs(harvest["rect"][1] - 45) < 1.5
     assert page.js_errors == []
+
+
+def test_the_lens_step_guides_the_sheet_and_computes_the_lens(server: Server, browser: Any,
+                                                              shots: Path) -> None:
+    """Photos taken with the button while the sheet is held where the page says; the
+    coverage picture and the words follow; shot at tablet and phone size."""
+    from browserkit import PHONE
+    from test_camera_lens import Held
+
+    held = Held()
+    server.app.extensions["camera"] = held
+    page = open_page(browser, server.url + f"/calibrate#token={TOKEN}")
+    page.wait_for_function("document.getElementById('lens-say').textContent.includes('middle')")
+    for n in range(7):
+        held.n = n
+        page.click("#lens-photo")
+        page.wait_for_function(
+            f"document.getElementById('lens-state').textContent.startsWith('{n + 1} photos')")
+    assert page.locator("#lens-compute").is_enabled()
+    page.wait_for_function("document.getElementById('lens-coverage').naturalWidth > 0")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(shots / "calibrate-lens-tablet.png"), full_page=True)
+    phone = open_page(browser, server.url + f"/calibrate#token={TOKEN}", PHONE)
+    phone.wait_for_function("document.getElementById('lens-coverage').naturalWidth > 0")
+    phone.wait_for_function("document.getElementById('lens-state').textContent.startsWith('7')")
+    phone.screenshot(path=str(shots / "calibrate-lens-phone.png"), full_page=True)
+    page.click("#lens-compute")
+    page.wait_for_function(
+        "document.getElementById('lens-state').textContent.includes('lens in force')")
+    assert "field of view" in page.locator("#lens-state").inner_text()
+    assert page.js_errors == [] and phone.js_errors == []

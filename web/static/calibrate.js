@@ -103,8 +103,10 @@ function loadImage() {
     + `&token=${encodeURIComponent(tableToken() || "")}`;
 }
 
-image.addEventListener("load", () => summary && draw());
-image.addEventListener("error", () => showRefusal({ status: 404, body: { message: "no camera picture (is the camera on, and are the markers in view?)" } }));
+const imageNote = document.getElementById("cal-image-note");
+image.addEventListener("load", () => { imageNote.hidden = true; if (summary) draw(); });
+// said beside the picture, not as a refusal: during the lens step the boards are not in view
+image.addEventListener("error", () => { imageNote.hidden = false; });
 boardSelect.addEventListener("change", loadImage);
 document.getElementById("cal-reload").addEventListener("click", loadImage);
 document.getElementById("cal-empty").addEventListener("click", () => post("/api/camera/empty"));
@@ -114,7 +116,46 @@ document.getElementById("cal-cubes").addEventListener("submit", (ev) => {
   post("/api/camera/cubes", { placed: { [f.region.value]: [f.colour.value, Number(f.count.value)] } });
 });
 
+// The lens step: photos of the ChArUco sheet, guided, then the lens computed.
+const lensImage = document.getElementById("lens-coverage");
+
+function showLens(state) {
+  document.getElementById("lens-say").textContent = state.say;
+  document.getElementById("lens-compute").disabled = !state.ready;
+  const lens = state.lens
+    ? `lens in force: error ${state.lens.rms_px} px, field of view ${state.lens.fov_deg}° (${state.lens.views} photos)`
+    : "no lens computed yet";
+  document.getElementById("lens-state").textContent = `${state.photos} photos kept; ${lens}`;
+}
+
+async function lensCall(method, url) {
+  const res = await call(method, url);
+  if (!res.ok) {
+    showRefusal(res);
+    if (res.status === 401) askToken();
+    return;
+  }
+  document.getElementById("refusal").hidden = true;
+  showLens(res.body);
+}
+
+function refreshCoverage() {
+  lensImage.src = `/api/camera/lens/coverage.png?t=${Date.now()}`
+    + `&token=${encodeURIComponent(tableToken() || "")}`;
+}
+
+document.getElementById("lens-photo").addEventListener("click", () => lensCall("POST", "/api/camera/lens/photo"));
+document.getElementById("lens-compute").addEventListener("click", () => lensCall("POST", "/api/camera/lens/compute"));
+document.getElementById("lens-restart").addEventListener("click", () => lensCall("DELETE", "/api/camera/lens/photos"));
+call("GET", "/api/camera/lens").then((res) => res.ok && showLens(res.body));
+// the live view (where the sheet is now): the next picture asked once this one is in
+lensImage.addEventListener("load", () => setTimeout(refreshCoverage, 1000));
+lensImage.addEventListener("error", () => setTimeout(refreshCoverage, 5000));
+refreshCoverage();
+
 call("GET", "/api/camera/calibration").then((res) => {
   summary = res.body;
+  document.getElementById("cal-file").textContent = summary.file; // even with no picture yet
+  document.getElementById("cal-steps").textContent = `done: ${summary.steps.join(", ") || "nothing yet"}`;
   loadImage();
 });
