@@ -187,6 +187,19 @@ def build_adapters(settings: Settings, emit: Emit,
     return adapters
 
 
+def hall_publisher(settings: Settings) -> Any:
+    """The publisher of the table's events to ``settings.hall`` (not started). Raises
+    ValueError for a URL or table name it cannot use."""
+    import socket
+
+    from companion.hall.outbox import HallPublisher
+    from companion.hall.topics import parse_broker_url
+
+    assert settings.db_path is not None and settings.hall is not None
+    table = settings.hall_table or socket.gethostname().split(".")[0]
+    return HallPublisher(settings.db_path, table, parse_broker_url(settings.hall))
+
+
 class Runtime:
     """Builds and owns the parts of the process; ``start()`` then ``close()``.
 
@@ -253,6 +266,11 @@ class Runtime:
             self.running.add(adapter)
         self.reconciler.covered = covered_zones(self.adapters)
         self.service.add_listener(self._notices.put)
+        self.hall: Any = None
+        """The `companion.hall.outbox.HallPublisher` (with ``settings.hall``), or None."""
+        if self.settings.hall:
+            self.hall = hall_publisher(self.settings)
+            self.add_listener(self.hall.wake)
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -263,6 +281,8 @@ class Runtime:
         self._started = True
         self._spawn("runtime-listeners", self._listener_loop)
         self._spawn("runtime-reconciler", self._reconciler_loop)
+        if self.hall is not None:
+            self.hall.start()
         for adapter in self.adapters:
             try:
                 adapter.start()
@@ -297,6 +317,8 @@ class Runtime:
                 adapter.close()
             except Exception:
                 log.exception("closing adapter %s failed", getattr(adapter, "name", adapter))
+        if self.hall is not None:
+            self.hall.stop()
         self._notices.put(None)
         self._inbox.put(None)
         for t in self._threads:
