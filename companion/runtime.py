@@ -189,9 +189,13 @@ def build_adapters(settings: Settings, emit: Emit,
 
 def hall_publisher(settings: Settings) -> Any:
     """The publisher of the table's events to ``settings.hall`` (not started). Raises
-    ValueError for a URL or table name it cannot use."""
+    ValueError for a URL or table name it cannot use, or without paho-mqtt."""
     import socket
 
+    try:
+        import paho.mqtt.client  # noqa: F401
+    except ImportError as exc:
+        raise ValueError("--hall needs paho-mqtt: pip install -e '.[hall]'") from exc
     from companion.hall.outbox import HallPublisher
     from companion.hall.topics import parse_broker_url
 
@@ -215,7 +219,8 @@ class Runtime:
 
     Raises what `EventStore` raises for a database it cannot open, OSError or
     `companion.sensors.serial_hub.ZoneMapError` for a zone map it cannot use,
-    `vision.calibration.CalibrationError` for a camera calibration file that is not one.
+    `vision.calibration.CalibrationError` for a camera calibration file that is not one,
+    ValueError for a ``hall`` it cannot publish to (`hall_publisher`).
     """
 
     def __init__(self, settings: Settings | None = None,
@@ -269,7 +274,11 @@ class Runtime:
         self.hall: Any = None
         """The `companion.hall.outbox.HallPublisher` (with ``settings.hall``), or None."""
         if self.settings.hall:
-            self.hall = hall_publisher(self.settings)
+            try:
+                self.hall = hall_publisher(self.settings)
+            except BaseException:
+                self.store.close()
+                raise
             self.add_listener(self.hall.wake)
 
     # -- lifecycle -----------------------------------------------------------------------

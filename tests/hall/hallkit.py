@@ -6,7 +6,7 @@ TESTBED — what works on this machine (Debian 12, tests run as root):
 - Mosquitto: ``/usr/sbin/mosquitto -c <conf>`` with ``listener <port> 127.0.0.1``,
   ``allow_anonymous true``, ``persistence false`` (a restart loses what it held: the
   harshest broker restart, the outbox must make up for it). Restarted on the same port.
-- PostgreSQL 15: the server refuses to run as root, so initdb and pg_ctl run as Debian's
+- PostgreSQL (15 on Debian 12, the newest in /usr/lib/postgresql): the server refuses to run as root, so initdb and pg_ctl run as Debian's
   ``postgres`` system user (``runuser -u postgres -- …``) in a directory made with
   ``tempfile.mkdtemp`` under /tmp and chowned to it (pytest's tmp_path is root's, mode
   0700: postgres cannot enter it). ``initdb -A trust --no-sync``, then ``pg_ctl start -w``
@@ -37,7 +37,10 @@ from typing import Any
 import pytest
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
+PG_BIN = max(Path("/usr/lib/postgresql").glob("*/bin"),
+             key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0,
+             default=Path("/usr/lib/postgresql/15/bin"))
+"""Debian's newest PostgreSQL server binaries (15 on Debian 12)."""
 
 
 def free_port() -> int:
