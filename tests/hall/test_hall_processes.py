@@ -20,7 +20,7 @@ def test_a_hall_killed_and_restarted_stores_everything_once(
         broker: Broker, dsn: str, tmp_path: Path) -> None:
     service = TableService(EventStore(tmp_path / "games.sqlite3"), "tok")
     pub = HallPublisher(service.store.path, TABLE, parse_broker_url(broker.url), poll=0.1,
-                        stall=1000)  # the hall's persistent session alone must carry it
+                        stall=1000)  # no timed resend: the hall's session and epoch carry it
     service.add_listener(pub.wake)
     hall = Process(tmp_path / "hall.log", "hall", "--mqtt", broker.url, "--db", dsn)
     try:
