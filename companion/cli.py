@@ -209,6 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=_boxcheck)
 
+    from companion.hall.cli import add_parser as add_hall_parser
+
+    add_hall_parser(sub)
     from companion.sensors import tags_cli
 
     tags_cli.add_parser(sub)

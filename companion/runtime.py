@@ -187,6 +187,23 @@ def build_adapters(settings: Settings, emit: Emit,
     return adapters
 
 
+def hall_publisher(settings: Settings) -> Any:
+    """The publisher of the table's events to ``settings.hall`` (not started). Raises
+    ValueError for a URL or table name it cannot use, or without paho-mqtt."""
+    import socket
+
+    try:
+        import paho.mqtt.client  # noqa: F401
+    except ImportError as exc:
+        raise ValueError("--hall needs paho-mqtt: pip install -e '.[hall]'") from exc
+    from companion.hall.outbox import HallPublisher
+    from companion.hall.topics import parse_broker_url
+
+    assert settings.db_path is not None and settings.hall is not None
+    table = settings.hall_table or socket.gethostname().split(".")[0]
+    return HallPublisher(settings.db_path, table, parse_broker_url(settings.hall))
+
+
 class Runtime:
     """Builds and owns the parts of the process; ``start()`` then ``close()``.
 
@@ -202,7 +219,8 @@ class Runtime:
 
     Raises what `EventStore` raises for a database it cannot open, OSError or
     `companion.sensors.zone_map.ZoneMapError` for a zone map it cannot use,
-    `vision.calibration.CalibrationError` for a camera calibration file that is not one.
+    `vision.calibration.CalibrationError` for a camera calibration file that is not one,
+    ValueError for a ``hall`` it cannot publish to (`hall_publisher`).
     """
 
     def __init__(self, settings: Settings | None = None,
@@ -250,6 +268,15 @@ class Runtime:
         for adapter in self.adapters:
             self.running.add(adapter)
         self.reconciler.covered = covered_zones(self.adapters)
+        self.hall: Any = None
+        """The `companion.hall.outbox.HallPublisher` (with ``settings.hall``), or None."""
+        if self.settings.hall:
+            try:
+                self.hall = hall_publisher(self.settings)
+            except BaseException:
+                self.store.close()
+                raise
+            self.service.add_listener(self.hall.wake)
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -259,6 +286,8 @@ class Runtime:
             return
         self._started = True
         self._spawn("runtime-reconciler", self._reconciler_loop)
+        if self.hall is not None:
+            self.hall.start()
         for adapter in self.adapters:
             try:
                 adapter.start()
@@ -293,6 +322,8 @@ class Runtime:
                 adapter.close()
             except Exception:
                 log.exception("closing adapter %s failed", getattr(adapter, "name", adapter))
+        if self.hall is not None:
+            self.hall.stop()
         self._inbox.put(None)
         for t in self._threads:
             t.join(5.0)

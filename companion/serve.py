@@ -107,6 +107,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--header-timeout", type=float, default=None, metavar="SECONDS",
         help="seconds a request's headers may take to arrive (default: 10)")
     parser.add_argument(
+        "--hall", default=None, metavar="mqtt://HOST[:PORT]",
+        help="publish the table's public events to a hall's MQTT broker (docs/hall.md)")
+    parser.add_argument(
+        "--hall-table", default=None, metavar="NAME",
+        help="this table's name in the hall (default: the host name)")
+    parser.add_argument(
         "--boxcheck",
         type=Path,
         default=None,
@@ -168,6 +174,8 @@ def run(args: argparse.Namespace) -> int:
             zones=args.zones,
             camera=args.camera,
             public_url=base,
+            hall=args.hall,
+            hall_table=args.hall_table,
             feed=FeedLimits(read_workers=max(args.threads, 2), max_streams=stream_cap(limits)),
         ))
     except ValueError as exc:  # ZoneMapError, CalibrationError: a file that is not one

@@ -94,6 +94,11 @@ class Settings:
     """The address phones use for links; None: this host's LAN address."""
     feed: FeedLimits = field(default_factory=FeedLimits)
     """The served app's limits."""
+    hall: str | None = None
+    """``mqtt://HOST[:PORT]``: publish the table's public events to a hall's broker
+    (`companion.hall.outbox`); None: no hall."""
+    hall_table: str | None = None
+    """This table's name in the hall's topics; None: the host name."""
 
     def with_(self, **changes: object) -> Settings:
         """A copy with ``changes`` (field names). Raises TypeError for an unknown name."""

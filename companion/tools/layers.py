@@ -28,7 +28,7 @@ LAYERS: Final[tuple[tuple[str, ...], ...]] = (
     ("companion.games", "companion.store"),
     ("companion.village", "companion.bags"),
     ("companion.boxcheck", "companion.table", "companion.reconcile"),
-    ("companion.sensors",),
+    ("companion.sensors", "companion.hall"),
     ("companion.runtime",),
     ("web",),
     ("companion.serve", "companion.camera_cli", "companion.cli"),

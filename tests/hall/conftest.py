@@ -1,0 +1,3 @@
+from hallkit import broker, dsn, postgres
+
+__all__ = ["broker", "dsn", "postgres"]
