@@ -35,7 +35,8 @@ from .colour import balance
 from .geometry import MarkerTracker, project
 from .layout import CUBE_COLOURS, Layout, LayoutError
 from .lens import Lens, LensError
-from .read import AREA_FACTOR, COARSE_STEP, CUBE_STEP, STEPS, BoardReader, _grid
+from .read import BoardReader
+from .read_parts import AREA_FACTOR, COARSE_STEP, CUBE_STEP, STEPS, _grid
 
 
 class CalibrationError(ValueError):

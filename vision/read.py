@@ -18,7 +18,6 @@ coarse grid against the previous frame's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -27,188 +26,44 @@ import numpy as np
 from .colour import (
     L_WEIGHT,
     UNKNOWN,
-    apply_gain,
-    balance,
-    gains,
     lut,
     lut_index,
     palette_lab,
     to_lab,
 )
 from .geometry import Geometry, MarkerTracker, project
-from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, MONK, Board, Layout, Region
+from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, Board, Layout, Region
 from .lens import Lens
+from .read_parts import (
+    _LUTS,
+    AREA_FACTOR,
+    BRIGHTER,
+    CHANGE_LEVEL,
+    COARSE_STEP,
+    CUBE_STEP,
+    HAND_ANY_MM2,
+    HAND_EDGE_MM2,
+    HAND_MARGIN_MM,
+    MOTION_LEVEL,
+    REFRESH,
+    SIDE_SHADE,
+    STEPS,
+    TRACK_GRID,
+    WHITE,
+    Reading,
+    _cell_grid,
+    _grid,
+    _max3,
+    _Plan,
+    _white_ring,
+    count_blobs,
+)
+from .read_pieces import PieceReading
 
-CUBE_STEP = 1.0  # mm between samples in a cube region
-TRACK_GRID = 12  # samples per side of a track cell
-COARSE_STEP = 4.0  # mm between samples of the hand / motion grid
-HAND_EDGE_MM2 = 500.0  # a difference blob touching the board edge and at least this big
-HAND_ANY_MM2 = 2500.0  # any difference blob at least this big
-HAND_MARGIN_MM = 12.0
-# brighter than the empty board by this much: something lies there (a shadow only darkens;
-# a pale hand over a pale space differs from it in little else)
-BRIGHTER = 1.12
-MOTION_LEVEL = 28.0
-ZONE_STEP = 2.0  # mm between samples in a figure zone
-ITEM_STEP = 1.5  # mm between samples in an item region (grain, coins, goods tiles)
-STEPS = {"cubes": CUBE_STEP, "zone": ZONE_STEP, "items": ITEM_STEP}  # sampled regions
-FIGURE_MM2 = 150.0  # a standing figure seen from above (body and head), mm² (rough)
-FIGURE_COLOURS = (*FAMILY_COLOURS, MONK)  # figures counted by colour; black: the monks
-SATURATED = 245  # every channel at least this: the camera clipped a white
-WHITE = 246
-CHANGE_LEVEL = 30.0  # coarse change (0–255) that makes a region be read again
-REFRESH = 30  # frames between two full readings of a steady table
-SIDE_SHADE = 0.62  # a cube's side against its top, lit from above
-AREA_FACTOR = 1.3  # a cube seen from above covers ~1.3 top faces (its sides show)
-ROUND_UP = 0.4  # a component of x cube areas counts max(1, floor(x + ROUND_UP)) cubes
-# With an empty-board model (``calibrate empty``): a sample is the board when each channel
-# lies within BOARD_TOL of the empty board (its 3×3 neighbourhood, for a pixel of
-# misregistration) under this frame's light; a shadow is the board darkened evenly.
-BOARD_TOL = 22.0
-SHADOW_MAX, SHADOW_MIN, SHADOW_SPREAD = 0.93, 0.22, 1.45
-MINOR_CUBE = 0.45  # a colour covering less of a blob than this many cubes is not a cube
-UNCERTAIN_BELOW = 0.5  # a cube reading whose confidence is lower is "uncertain"
+__all__ = ["BoardReader", "Reading", "count_blobs"]
 
 
-def _max3(a: np.ndarray) -> np.ndarray:
-    """The largest of the three channels (…×3): numpy's ``max(axis=-1)`` over an axis of
-    three is several times slower than two ``maximum`` calls."""
-    out: np.ndarray = np.maximum(np.maximum(a[..., 0], a[..., 1]), a[..., 2])
-    return out
-
-
-def _min3(a: np.ndarray) -> np.ndarray:
-    out: np.ndarray = np.minimum(np.minimum(a[..., 0], a[..., 1]), a[..., 2])
-    return out
-
-
-_LUTS: dict[object, np.ndarray] = {}  # colour tables shared by readers of the same colours
-
-
-@dataclass
-class Reading:
-    """What one frame shows. Region and track names are the sensing vocabulary."""
-
-    t: float
-    boards: dict[str, bool] = field(default_factory=dict)
-    occluded: set[str] = field(default_factory=set)
-    moving: set[str] = field(default_factory=set)
-    cubes: dict[str, dict[str, int]] = field(default_factory=dict)
-    tracks: dict[str, dict[str, int]] = field(default_factory=dict)
-    figures: dict[str, dict[str, int]] = field(default_factory=dict)  # zone -> colour -> n
-    items: dict[str, dict[str, int]] = field(default_factory=dict)  # goods:<c> -> item -> n
-    confidence: dict[str, float] = field(default_factory=dict)
-    hidden_markers: set[int] = field(default_factory=set)
-    lens_calibrated: bool = False  # False: geometry as if the lens did not distort
-    fit_px: dict[str, float] = field(default_factory=dict)  # board -> marker fit error, px
-    uncertain: set[str] = field(default_factory=set)  # read, but not surely: no number given
-    refused: dict[str, str] = field(default_factory=dict)  # board -> why it is not placed
-
-    @property
-    def board_found(self) -> bool:
-        return self.boards.get("main", False)
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``read-board --json`` form."""
-        conf = list(self.confidence.values())
-        return {
-            "board_found": self.board_found,
-            "boards": dict(sorted(self.boards.items())),
-            "occluded": sorted(self.occluded),
-            "moving": sorted(self.moving),
-            "spaces": {r[6:]: v for r, v in sorted(self.cubes.items())
-                       if r.startswith("space:")},
-            "supplies": {r[7:]: v for r, v in sorted(self.cubes.items())
-                         if r.startswith("supply:")},
-            "tracks": dict(sorted(self.tracks.items())),
-            "figures": {z: v for z, v in sorted(self.figures.items()) if v},
-            "items": dict(sorted(self.items.items())),
-            "confidence": round(float(min(conf)) if conf else 0.0, 3),
-            "uncertain": sorted(self.uncertain),
-            "lens_calibrated": self.lens_calibrated,
-            "fit_px": dict(sorted(self.fit_px.items())),
-            "refused": dict(sorted(self.refused.items())),
-        }
-
-
-@dataclass
-class _Plan:
-    """Where to sample in the frame, rebuilt when the geometry changes."""
-
-    version: int
-    map1: np.ndarray
-    map2: np.ndarray
-    slices: dict[tuple[str, str], tuple[int, int, tuple[int, int]]]  # (board, key)
-
-
-def _cell_grid(rect: tuple[float, float, float, float], n: int) -> np.ndarray:
-    """n×n points spread evenly over a rectangle (every track cell gets the same count)."""
-    x0, y0, x1, y1 = rect
-    xs = x0 + (np.arange(n, dtype=np.float32) + 0.5) * (x1 - x0) / n
-    ys = y0 + (np.arange(n, dtype=np.float32) + 0.5) * (y1 - y0) / n
-    gx, gy = np.meshgrid(xs, ys)
-    return np.stack([gx, gy], axis=-1)
-
-
-def _white_ring(board: Board, out_mm: float = 1.8, per_side: int = 6) -> np.ndarray:
-    """Points on the white paper around each marker of a board (its printed quiet zone is
-    5 mm wide): a white reference for the light's colour, as an n×1×2 grid."""
-    pts: list[tuple[float, float]] = []
-    s = board.marker_mm
-    for x, y in board.markers.values():
-        for k in range(per_side):
-            f = (k + 0.5) / per_side * (s + 2 * out_mm) - out_mm
-            pts += [(x + f, y - out_mm), (x + f, y + s + out_mm),
-                    (x - out_mm, y + f), (x + s + out_mm, y + f)]
-    return np.array(pts, np.float32).reshape(-1, 1, 2)
-
-
-def _grid(rect: tuple[float, float, float, float], step: float) -> np.ndarray:
-    x0, y0, x1, y1 = rect
-    xs = np.arange(x0 + step / 2, x1, step, dtype=np.float32)
-    ys = np.arange(y0 + step / 2, y1, step, dtype=np.float32)
-    gx, gy = np.meshgrid(xs, ys)
-    return np.stack([gx, gy], axis=-1)
-
-
-def count_blobs(labels: np.ndarray, names: tuple[str, ...], one: list[float],
-                speck: float = 0.35, minor: float = 0.45) -> dict[str, int]:
-    """Pieces of ``names`` in a grid of labels (0 the board, i+1 ``names[i]``, anything
-    else unknown): what is not the board is grouped into blobs (a rim, an emblem or an edge
-    of another colour stays within its piece); a blob's kinds are those covering, inside
-    its rim, at least ``minor`` of one piece of theirs (else its largest), sharing the
-    blob's area, each
-    counting its share over one piece's area ``one[i]`` (in samples), at least one. A
-    blob smaller than ``speck`` of a piece is noise."""
-    k3 = np.ones((3, 3), np.uint8)
-    fg = cv2.morphologyEx((labels != 0).astype(np.uint8), cv2.MORPH_OPEN, k3)
-    k, lab, stats, _c = cv2.connectedComponentsWithStats(fg, connectivity=8)
-    # a blob's kinds are voted by its inside: its rim mixes its colour with the board's
-    inner = cv2.erode(fg, k3) > 0
-    out: dict[str, int] = {}
-    for i in range(1, k):
-        total = float(stats[i, cv2.CC_STAT_AREA])
-        here = lab == i
-        votes = labels[here & inner]
-        frac = votes.size / total  # the inside's share of the blob (of each piece in it)
-        if not votes.size:
-            votes, frac = labels[here], 1.0
-        per = np.bincount(votes, minlength=len(names) + 1)[1:len(names) + 1]
-        if not per.any():
-            continue  # nothing of a known kind: not a piece
-        major = [j for j in range(len(names)) if per[j] >= minor * one[j] * frac]
-        if not major:
-            major = [int(per.argmax())]
-            if total < speck * one[major[0]]:
-                continue
-        share = float(per[major].sum())
-        for j in major:
-            x = total * float(per[j]) / share / one[j]
-            out[names[j]] = out.get(names[j], 0) + max(1, int(np.floor(x + ROUND_UP)))
-    return out
-
-
-class BoardReader:
+class BoardReader(PieceReading):
     """Reads frames of one table with one layout (and optional calibration)."""
 
     def __init__(self, layout: Layout, references: dict[str, np.ndarray] | None = None,
@@ -551,252 +406,3 @@ class BoardReader:
         c0, r0 = int(x0 // COARSE_STEP), int(y0 // COARSE_STEP)
         c1, r1 = int(np.ceil(x1 / COARSE_STEP)), int(np.ceil(y1 / COARSE_STEP))
         return bool(mask[r0:r1, c0:c1].any())
-
-    def _read_cubes(self, board: Board, samples: np.ndarray, plan: _Plan,
-                    reading: Reading) -> None:
-        kernel = np.ones((3, 3), np.uint8)
-        for r in board.regions:
-            if r.kind != "cubes" or r.key in reading.occluded:
-                continue
-            hit = self._reuse(board.name, r.key, [r])
-            if hit is not None:
-                reading.confidence[r.name] = hit[1]
-                if hit[0] is None:
-                    reading.uncertain.add(r.name)
-                else:
-                    reading.cubes[r.name] = dict(hit[0])
-                continue
-            self.regions_read += 1
-            a, b, shape = plan.slices[(board.name, r.key)]
-            ref = np.array(r.print_rgb[::-1], np.float32)
-            px = balance(samples[a:b], ref)
-            labels = self._lut("cubes", r.print_rgb, ())[lut_index(px)].reshape(shape)
-            empty = self._empty.get(f"{board.name}/{r.key}")
-            if empty is not None and empty[0].shape[0] == labels.size:
-                self._read_against_empty(board.name, r, samples[a:b], labels, empty, reading)
-                continue
-            counts: dict[str, int] = {}
-            misfit = 0.0
-            for i, colour in enumerate(CUBE_COLOURS, start=1):
-                mask = (labels == i).astype(np.uint8)
-                if not mask.any():
-                    continue
-                mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
-                _k, _lab, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8)
-                n = 0
-                for area in stats[1:, cv2.CC_STAT_AREA]:
-                    x = float(area) / self.cube_area
-                    if x < 0.15:
-                        continue  # a speck: noise or the side of another cube
-                    m = max(1, int(np.floor(x + ROUND_UP)))
-                    n += m
-                    misfit = max(misfit, abs(x - m) / m if m > 1 else max(0.0, x - 1.4))
-                if n:
-                    counts[colour] = n
-            unknown = float(np.count_nonzero(labels == UNKNOWN)) / labels.size
-            reading.cubes[r.name] = counts
-            reading.confidence[r.name] = round(max(0.0, 1.0 - 2 * misfit - 5 * unknown), 3)
-            self._remember(board.name, r.key, [r], dict(counts), reading.confidence[r.name])
-
-    def _read_against_empty(self, board: str, r: Region, raw: np.ndarray, labels: np.ndarray,
-                            empty: tuple[np.ndarray, np.ndarray, np.ndarray],
-                            reading: Reading) -> None:
-        """Count the cubes of a region as what differs from its empty board.
-
-        Samples that are the board (printed borders, artwork, titles) or the board in
-        shadow are never a cube. What differs is grouped into blobs; each blob's colours
-        are those covering at least ``MINOR_CUBE`` of a cube (a lit edge or a shaded side
-        read as another colour belongs to its cube), and its area, shared among them,
-        gives the count. A reading that fits badly is uncertain: no number is given.
-        """
-        ref, lo, hi = empty
-        cur = raw.astype(np.float32) + 1.0
-        ratio = cur / ref
-        gain = np.median(ratio, axis=0)  # this frame's light against the empty board's
-        lo_g = lo * gain - BOARD_TOL
-        hi_g = hi * gain + BOARD_TOL
-        inside = (cur >= lo_g) & (cur <= hi_g)
-        board_like = inside[:, 0] & inside[:, 1] & inside[:, 2]
-        rel = ratio / gain
-        rmax, rmin = _max3(rel), _min3(rel)
-        shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
-        piece = (~board_like & ~shadow).reshape(labels.shape)
-        cube = piece & (labels >= 1) & (labels <= len(CUBE_COLOURS))
-        cube = cv2.morphologyEx(cube.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        k, lab, stats, _c = cv2.connectedComponentsWithStats(cube, connectivity=8)
-        counts: dict[str, int] = {}
-        misfit = 0.0
-        top, sides = self._cube_areas.get(
-            (board, r.key), (self.cube_area / self.area_factor,
-                             self.cube_area * (1 - 1 / self.area_factor)))
-        area_one = top + sides
-        # a colour is a cube of its own only if it covers more than the sides of a cube can
-        # (the shaded side of an orange cube reads brown)
-        minor = max(MINOR_CUBE * area_one, 1.2 * sides)
-        for i in range(1, k):
-            total = float(stats[i, cv2.CC_STAT_AREA])
-            if total < 0.3 * area_one:
-                continue  # a speck
-            per = np.bincount(labels[lab == i], minlength=len(CUBE_COLOURS) + 1)
-            per = per[1:len(CUBE_COLOURS) + 1].astype(np.float32)
-            major = [j for j in range(len(CUBE_COLOURS)) if per[j] >= minor]
-            if not major:
-                major = [int(per.argmax())]
-            share = float(per[major].sum())
-            for j in major:
-                x = total * float(per[j]) / share / area_one
-                m = max(1, int(np.floor(x + ROUND_UP)))
-                counts[CUBE_COLOURS[j]] = counts.get(CUBE_COLOURS[j], 0) + m
-                misfit = max(misfit, abs(x - m) / m if m > 1 else max(0.0, x - 1.4, 0.6 - x))
-        # something that is neither the board, a shadow nor a cube colour (a coin, a
-        # figure, a sleeve): as much of it as half a cube makes the reading uncertain
-        strange = (piece & ((labels == UNKNOWN) | (labels > len(CUBE_COLOURS)))).astype(np.uint8)
-        strange = cv2.morphologyEx(strange, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        unknown = float(np.count_nonzero(strange)) / area_one
-        conf = round(max(0.0, 1.0 - 2 * misfit - unknown), 3)
-        reading.confidence[r.name] = conf
-        if conf < UNCERTAIN_BELOW:
-            reading.uncertain.add(r.name)
-            self._remember(board, r.key, [r], None, conf)
-        else:
-            reading.cubes[r.name] = counts
-            self._remember(board, r.key, [r], dict(counts), conf)
-
-    def _differs(self, board: str, r: Region, raw: np.ndarray) -> np.ndarray | None:
-        """With the empty-board model: True where a sample of region ``r`` is neither the
-        board (its print, one pixel of misregistration allowed, under this frame's light)
-        nor the board in shadow; None without the model."""
-        empty = self._empty.get(f"{board}/{r.key}")
-        if empty is None or empty[0].shape[0] != len(raw):
-            return None
-        ref, lo, hi = empty
-        cur = raw.astype(np.float32) + 1.0
-        ratio = cur / ref
-        gain = np.median(ratio, axis=0)
-        inside = (cur >= lo * gain - BOARD_TOL) & (cur <= hi * gain + BOARD_TOL)
-        board_like = inside[:, 0] & inside[:, 1] & inside[:, 2]
-        rel = ratio / gain
-        rmax, rmin = _max3(rel), _min3(rel)
-        shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
-        out: np.ndarray = ~board_like & ~shadow
-        return out
-
-    def _piece_labels(self, what: str, board: str, r: Region, raw: np.ndarray) -> np.ndarray:
-        """Each sample's piece colour (``what``: figures or items; 0 the board).
-
-        With the empty-board model, what differs from the board is classified under the
-        light that makes the markers' white paper white (light-invariant, whatever colour
-        the region is printed); without it, the region is balanced against its printed
-        colour and the board is a colour among the others."""
-        differs = self._differs(board, r, raw)
-        gain = self._white.get(board)
-        if differs is None or gain is None:
-            px = balance(raw, np.array(r.print_rgb[::-1], np.float32))
-            px[_min3(raw) >= SATURATED] = WHITE
-            labels: np.ndarray = self._lut(what, r.print_rgb, ())[lut_index(px)]
-            return labels
-        px = apply_gain(raw, gain)
-        labels = self._lut(what, None, ())[lut_index(px)]
-        return np.where(differs, labels, 0)
-
-    def _read_figures(self, board: Board, samples: np.ndarray, plan: _Plan,
-                      reading: Reading) -> None:
-        """Figures standing in each zone, by colour: the families' and the black monks' (a
-        count, not who: the camera cannot tell two red figures apart). With the empty-board
-        model only what differs from the board counts (printed ink is not a monk)."""
-        one = [FIGURE_MM2 / ZONE_STEP ** 2] * len(FIGURE_COLOURS)
-        for r in board.regions:
-            if r.kind != "zone" or r.key in reading.occluded:
-                continue
-            hit = self._reuse(board.name, r.key, [r])
-            if hit is not None:
-                reading.figures[r.name] = dict(hit[0])
-                continue
-            a, b, shape = plan.slices[(board.name, r.key)]
-            raw = samples[a:b]
-            labels = self._piece_labels("figures", board.name, r, raw)
-            found = count_blobs(labels.reshape(shape), FIGURE_COLOURS, one)
-            reading.figures[r.name] = found
-            self._remember(board.name, r.key, [r], dict(found), 1.0)
-
-    def _read_items(self, board: Board, samples: np.ndarray, plan: _Plan,
-                    reading: Reading) -> None:
-        """Grain sacks, coins and goods tiles on a farm, by kind (``count_blobs`` over the
-        item colours, balanced against the region's print). With the empty-board model
-        only what differs from the board counts."""
-        one = [self.layout.item_area_mm2(k) / ITEM_STEP ** 2 for k in ITEM_NAMES]
-        for r in board.regions:
-            if r.kind != "items" or r.key in reading.occluded:
-                continue
-            hit = self._reuse(board.name, r.key, [r])
-            if hit is not None:
-                reading.items[r.name] = dict(hit[0])
-                continue
-            a, b, shape = plan.slices[(board.name, r.key)]
-            raw = samples[a:b]
-            labels = self._piece_labels("items", board.name, r, raw)
-            found = count_blobs(labels.reshape(shape), ITEM_NAMES, one)
-            reading.items[r.name] = found
-            self._remember(board.name, r.key, [r], dict(found), 1.0)
-
-    def _read_tracks(self, board: Board, samples: np.ndarray, plan: _Plan,
-                     reading: Reading) -> None:
-        cells = [r for r in board.regions if r.kind == "track"]
-        if not cells:
-            return
-        hidden = any(r.key in reading.occluded for r in cells)
-        hit = None if hidden else self._reuse(board.name, "#tracks", cells)
-        if hit is not None:
-            for track, (cached, conf) in hit[0].items():
-                reading.tracks[track] = dict(cached)
-                reading.confidence[track] = conf
-            return
-        results: dict[str, tuple[dict[str, int], float]] = {}
-        self.regions_read += 1
-        # all cells of the board at once: (cells, samples, 3)
-        px = np.stack([samples[plan.slices[(board.name, r.key)][0]:
-                               plan.slices[(board.name, r.key)][1]] for r in cells])
-        refs = np.array([r.print_rgb[::-1] for r in cells], np.float32)
-        gain = gains(px, refs)
-        bal = np.clip(px.astype(np.float32) * gain[:, None, :], 0, 255).astype(np.uint8)
-        # a white disc the camera saturated is white, whatever the gain would make of it
-        bal[_min3(px) >= SATURATED] = WHITE
-        index = lut_index(bal)
-        per_sample_mm2 = np.array([(r.rect[2] - r.rect[0]) * (r.rect[3] - r.rect[1])
-                                   for r in cells], np.float32) / TRACK_GRID ** 2
-        tracks = sorted({r.name for r in cells})
-        for track in tracks:
-            colours = ([track.partition(":")[2]] if track.startswith("time:")
-                       else list(FAMILY_COLOURS))
-            idx = tuple(FAMILY_COLOURS.index(c) for c in colours)
-            rows = np.array([i for i, r in enumerate(cells) if r.name == track])
-            counts = np.zeros((len(cells), len(colours)), np.float32)
-            for bg in {cells[i].print_rgb for i in rows}:
-                group = np.array([i for i in rows if cells[i].print_rgb == bg])
-                labels = self._lut("markers", bg, idx)[index[group]]
-                for j in range(len(colours)):
-                    counts[group, j] = np.count_nonzero(labels == j + 1, axis=1)
-            areas = {c: counts[:, j] * per_sample_mm2 / self.disc_mm2
-                     for j, c in enumerate(colours)}
-            found: dict[str, int] = {}
-            top: list[float] = []
-            for colour in colours:
-                arr = areas[colour]
-                i = int(arr.argmax())
-                if arr[i] >= 0.3:
-                    cell_no = cells[i].cell
-                    found[colour] = -1 if cell_no is None else int(cell_no)
-                    top.append(min(1.0, float(arr[i])))
-            track_hidden = any(cells[i].key in reading.occluded for i in rows)
-            if track_hidden:
-                found = {c: v for c, v in found.items()
-                         if not any(cells[i].key in reading.occluded and cells[i].cell == v
-                                    for i in rows)}
-                if len(found) < len(colours):
-                    reading.occluded.add(track)
-            if found or not track_hidden:
-                reading.tracks[track] = found
-                reading.confidence[track] = round(min(top or [1.0]), 3)
-                results[track] = (dict(found), reading.confidence[track])
-        if not hidden:
-            self._remember(board.name, "#tracks", cells, results, 1.0)

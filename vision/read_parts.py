@@ -1,0 +1,181 @@
+"""What the board reader shares between its parts: the sampling steps and thresholds (each
+with what it means), the reading it returns (`Reading`), the sampling plan, and how a
+blob of colour is counted as pieces (`count_blobs`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .layout import FAMILY_COLOURS, MONK, Board
+
+CUBE_STEP = 1.0  # mm between samples in a cube region
+TRACK_GRID = 12  # samples per side of a track cell
+COARSE_STEP = 4.0  # mm between samples of the hand / motion grid
+HAND_EDGE_MM2 = 500.0  # a difference blob touching the board edge and at least this big
+HAND_ANY_MM2 = 2500.0  # any difference blob at least this big
+HAND_MARGIN_MM = 12.0
+# brighter than the empty board by this much: something lies there (a shadow only darkens;
+# a pale hand over a pale space differs from it in little else)
+BRIGHTER = 1.12
+MOTION_LEVEL = 28.0
+ZONE_STEP = 2.0  # mm between samples in a figure zone
+ITEM_STEP = 1.5  # mm between samples in an item region (grain, coins, goods tiles)
+STEPS = {"cubes": CUBE_STEP, "zone": ZONE_STEP, "items": ITEM_STEP}  # sampled regions
+FIGURE_MM2 = 150.0  # a standing figure seen from above (body and head), mm² (rough)
+FIGURE_COLOURS = (*FAMILY_COLOURS, MONK)  # figures counted by colour; black: the monks
+SATURATED = 245  # every channel at least this: the camera clipped a white
+WHITE = 246
+CHANGE_LEVEL = 30.0  # coarse change (0–255) that makes a region be read again
+REFRESH = 30  # frames between two full readings of a steady table
+SIDE_SHADE = 0.62  # a cube's side against its top, lit from above
+AREA_FACTOR = 1.3  # a cube seen from above covers ~1.3 top faces (its sides show)
+ROUND_UP = 0.4  # a component of x cube areas counts max(1, floor(x + ROUND_UP)) cubes
+# With an empty-board model (``calibrate empty``): a sample is the board when each channel
+# lies within BOARD_TOL of the empty board (its 3×3 neighbourhood, for a pixel of
+# misregistration) under this frame's light; a shadow is the board darkened evenly.
+BOARD_TOL = 22.0
+SHADOW_MAX, SHADOW_MIN, SHADOW_SPREAD = 0.93, 0.22, 1.45
+MINOR_CUBE = 0.45  # a colour covering less of a blob than this many cubes is not a cube
+UNCERTAIN_BELOW = 0.5  # a cube reading whose confidence is lower is "uncertain"
+
+
+def _max3(a: np.ndarray) -> np.ndarray:
+    """The largest of the three channels (…×3): numpy's ``max(axis=-1)`` over an axis of
+    three is several times slower than two ``maximum`` calls."""
+    out: np.ndarray = np.maximum(np.maximum(a[..., 0], a[..., 1]), a[..., 2])
+    return out
+
+
+def _min3(a: np.ndarray) -> np.ndarray:
+    out: np.ndarray = np.minimum(np.minimum(a[..., 0], a[..., 1]), a[..., 2])
+    return out
+
+
+_LUTS: dict[object, np.ndarray] = {}  # colour tables shared by readers of the same colours
+
+
+@dataclass
+class Reading:
+    """What one frame shows. Region and track names are the sensing vocabulary."""
+
+    t: float
+    boards: dict[str, bool] = field(default_factory=dict)
+    occluded: set[str] = field(default_factory=set)
+    moving: set[str] = field(default_factory=set)
+    cubes: dict[str, dict[str, int]] = field(default_factory=dict)
+    tracks: dict[str, dict[str, int]] = field(default_factory=dict)
+    figures: dict[str, dict[str, int]] = field(default_factory=dict)  # zone -> colour -> n
+    items: dict[str, dict[str, int]] = field(default_factory=dict)  # goods:<c> -> item -> n
+    confidence: dict[str, float] = field(default_factory=dict)
+    hidden_markers: set[int] = field(default_factory=set)
+    lens_calibrated: bool = False  # False: geometry as if the lens did not distort
+    fit_px: dict[str, float] = field(default_factory=dict)  # board -> marker fit error, px
+    uncertain: set[str] = field(default_factory=set)  # read, but not surely: no number given
+    refused: dict[str, str] = field(default_factory=dict)  # board -> why it is not placed
+
+    @property
+    def board_found(self) -> bool:
+        return self.boards.get("main", False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``read-board --json`` form."""
+        conf = list(self.confidence.values())
+        return {
+            "board_found": self.board_found,
+            "boards": dict(sorted(self.boards.items())),
+            "occluded": sorted(self.occluded),
+            "moving": sorted(self.moving),
+            "spaces": {r[6:]: v for r, v in sorted(self.cubes.items())
+                       if r.startswith("space:")},
+            "supplies": {r[7:]: v for r, v in sorted(self.cubes.items())
+                         if r.startswith("supply:")},
+            "tracks": dict(sorted(self.tracks.items())),
+            "figures": {z: v for z, v in sorted(self.figures.items()) if v},
+            "items": dict(sorted(self.items.items())),
+            "confidence": round(float(min(conf)) if conf else 0.0, 3),
+            "uncertain": sorted(self.uncertain),
+            "lens_calibrated": self.lens_calibrated,
+            "fit_px": dict(sorted(self.fit_px.items())),
+            "refused": dict(sorted(self.refused.items())),
+        }
+
+
+@dataclass
+class _Plan:
+    """Where to sample in the frame, rebuilt when the geometry changes."""
+
+    version: int
+    map1: np.ndarray
+    map2: np.ndarray
+    slices: dict[tuple[str, str], tuple[int, int, tuple[int, int]]]  # (board, key)
+
+
+def _cell_grid(rect: tuple[float, float, float, float], n: int) -> np.ndarray:
+    """n×n points spread evenly over a rectangle (every track cell gets the same count)."""
+    x0, y0, x1, y1 = rect
+    xs = x0 + (np.arange(n, dtype=np.float32) + 0.5) * (x1 - x0) / n
+    ys = y0 + (np.arange(n, dtype=np.float32) + 0.5) * (y1 - y0) / n
+    gx, gy = np.meshgrid(xs, ys)
+    return np.stack([gx, gy], axis=-1)
+
+
+def _white_ring(board: Board, out_mm: float = 1.8, per_side: int = 6) -> np.ndarray:
+    """Points on the white paper around each marker of a board (its printed quiet zone is
+    5 mm wide): a white reference for the light's colour, as an n×1×2 grid."""
+    pts: list[tuple[float, float]] = []
+    s = board.marker_mm
+    for x, y in board.markers.values():
+        for k in range(per_side):
+            f = (k + 0.5) / per_side * (s + 2 * out_mm) - out_mm
+            pts += [(x + f, y - out_mm), (x + f, y + s + out_mm),
+                    (x - out_mm, y + f), (x + s + out_mm, y + f)]
+    return np.array(pts, np.float32).reshape(-1, 1, 2)
+
+
+def _grid(rect: tuple[float, float, float, float], step: float) -> np.ndarray:
+    x0, y0, x1, y1 = rect
+    xs = np.arange(x0 + step / 2, x1, step, dtype=np.float32)
+    ys = np.arange(y0 + step / 2, y1, step, dtype=np.float32)
+    gx, gy = np.meshgrid(xs, ys)
+    return np.stack([gx, gy], axis=-1)
+
+
+def count_blobs(labels: np.ndarray, names: tuple[str, ...], one: list[float],
+                speck: float = 0.35, minor: float = 0.45) -> dict[str, int]:
+    """Pieces of ``names`` in a grid of labels (0 the board, i+1 ``names[i]``, anything
+    else unknown): what is not the board is grouped into blobs (a rim, an emblem or an edge
+    of another colour stays within its piece); a blob's kinds are those covering, inside
+    its rim, at least ``minor`` of one piece of theirs (else its largest), sharing the
+    blob's area, each
+    counting its share over one piece's area ``one[i]`` (in samples), at least one. A
+    blob smaller than ``speck`` of a piece is noise."""
+    k3 = np.ones((3, 3), np.uint8)
+    fg = cv2.morphologyEx((labels != 0).astype(np.uint8), cv2.MORPH_OPEN, k3)
+    k, lab, stats, _c = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    # a blob's kinds are voted by its inside: its rim mixes its colour with the board's
+    inner = cv2.erode(fg, k3) > 0
+    out: dict[str, int] = {}
+    for i in range(1, k):
+        total = float(stats[i, cv2.CC_STAT_AREA])
+        here = lab == i
+        votes = labels[here & inner]
+        frac = votes.size / total  # the inside's share of the blob (of each piece in it)
+        if not votes.size:
+            votes, frac = labels[here], 1.0
+        per = np.bincount(votes, minlength=len(names) + 1)[1:len(names) + 1]
+        if not per.any():
+            continue  # nothing of a known kind: not a piece
+        major = [j for j in range(len(names)) if per[j] >= minor * one[j] * frac]
+        if not major:
+            major = [int(per.argmax())]
+            if total < speck * one[major[0]]:
+                continue
+        share = float(per[major].sum())
+        for j in major:
+            x = total * float(per[j]) / share / one[j]
+            out[names[j]] = out.get(names[j], 0) + max(1, int(np.floor(x + ROUND_UP)))
+    return out

@@ -1,0 +1,313 @@
+"""The board reader's per-kind readings: cubes (against the empty board when it is
+known), figures and items by colour, and the markers' cells on the tracks. A part of
+`vision.read.BoardReader`, which holds the state these methods use."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from .colour import (
+    UNKNOWN,
+    apply_gain,
+    balance,
+    gains,
+    lut_index,
+)
+from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, Board, Layout, Region
+from .read_parts import (
+    BOARD_TOL,
+    FIGURE_COLOURS,
+    FIGURE_MM2,
+    ITEM_STEP,
+    MINOR_CUBE,
+    ROUND_UP,
+    SATURATED,
+    SHADOW_MAX,
+    SHADOW_MIN,
+    SHADOW_SPREAD,
+    TRACK_GRID,
+    UNCERTAIN_BELOW,
+    WHITE,
+    ZONE_STEP,
+    Reading,
+    _max3,
+    _min3,
+    _Plan,
+    count_blobs,
+)
+
+
+class PieceReading:
+    """The per-kind readings of `BoardReader` (its state, declared here for the type
+    checker)."""
+
+    layout: Layout
+    area_factor: float
+    cube_area: float
+    disc_mm2: float
+    regions_read: int
+    _empty: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
+    _white: dict[str, np.ndarray]
+    _cube_areas: dict[tuple[str, str], tuple[float, float]]
+
+    if TYPE_CHECKING:
+        def _lut(self, what: str, bg: tuple[int, int, int] | None, idx: tuple[int, ...]
+                 ) -> np.ndarray: ...
+
+        def _reuse(self, board: str, key: str, regions: list[Region]
+                   ) -> tuple[Any, float] | None: ...
+
+        def _remember(self, board: str, key: str, regions: list[Region], value: Any,
+                      conf: float) -> None: ...
+
+    def _read_cubes(self, board: Board, samples: np.ndarray, plan: _Plan,
+                    reading: Reading) -> None:
+        kernel = np.ones((3, 3), np.uint8)
+        for r in board.regions:
+            if r.kind != "cubes" or r.key in reading.occluded:
+                continue
+            hit = self._reuse(board.name, r.key, [r])
+            if hit is not None:
+                reading.confidence[r.name] = hit[1]
+                if hit[0] is None:
+                    reading.uncertain.add(r.name)
+                else:
+                    reading.cubes[r.name] = dict(hit[0])
+                continue
+            self.regions_read += 1
+            a, b, shape = plan.slices[(board.name, r.key)]
+            ref = np.array(r.print_rgb[::-1], np.float32)
+            px = balance(samples[a:b], ref)
+            labels = self._lut("cubes", r.print_rgb, ())[lut_index(px)].reshape(shape)
+            empty = self._empty.get(f"{board.name}/{r.key}")
+            if empty is not None and empty[0].shape[0] == labels.size:
+                self._read_against_empty(board.name, r, samples[a:b], labels, empty, reading)
+                continue
+            counts: dict[str, int] = {}
+            misfit = 0.0
+            for i, colour in enumerate(CUBE_COLOURS, start=1):
+                mask = (labels == i).astype(np.uint8)
+                if not mask.any():
+                    continue
+                mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+                _k, _lab, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8)
+                n = 0
+                for area in stats[1:, cv2.CC_STAT_AREA]:
+                    x = float(area) / self.cube_area
+                    if x < 0.15:
+                        continue  # a speck: noise or the side of another cube
+                    m = max(1, int(np.floor(x + ROUND_UP)))
+                    n += m
+                    misfit = max(misfit, abs(x - m) / m if m > 1 else max(0.0, x - 1.4))
+                if n:
+                    counts[colour] = n
+            unknown = float(np.count_nonzero(labels == UNKNOWN)) / labels.size
+            reading.cubes[r.name] = counts
+            reading.confidence[r.name] = round(max(0.0, 1.0 - 2 * misfit - 5 * unknown), 3)
+            self._remember(board.name, r.key, [r], dict(counts), reading.confidence[r.name])
+
+    def _read_against_empty(self, board: str, r: Region, raw: np.ndarray, labels: np.ndarray,
+                            empty: tuple[np.ndarray, np.ndarray, np.ndarray],
+                            reading: Reading) -> None:
+        """Count the cubes of a region as what differs from its empty board.
+
+        Samples that are the board (printed borders, artwork, titles) or the board in
+        shadow are never a cube. What differs is grouped into blobs; each blob's colours
+        are those covering at least ``MINOR_CUBE`` of a cube (a lit edge or a shaded side
+        read as another colour belongs to its cube), and its area, shared among them,
+        gives the count. A reading that fits badly is uncertain: no number is given.
+        """
+        ref, lo, hi = empty
+        cur = raw.astype(np.float32) + 1.0
+        ratio = cur / ref
+        gain = np.median(ratio, axis=0)  # this frame's light against the empty board's
+        lo_g = lo * gain - BOARD_TOL
+        hi_g = hi * gain + BOARD_TOL
+        inside = (cur >= lo_g) & (cur <= hi_g)
+        board_like = inside[:, 0] & inside[:, 1] & inside[:, 2]
+        rel = ratio / gain
+        rmax, rmin = _max3(rel), _min3(rel)
+        shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
+        piece = (~board_like & ~shadow).reshape(labels.shape)
+        cube = piece & (labels >= 1) & (labels <= len(CUBE_COLOURS))
+        cube = cv2.morphologyEx(cube.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        k, lab, stats, _c = cv2.connectedComponentsWithStats(cube, connectivity=8)
+        counts: dict[str, int] = {}
+        misfit = 0.0
+        top, sides = self._cube_areas.get(
+            (board, r.key), (self.cube_area / self.area_factor,
+                             self.cube_area * (1 - 1 / self.area_factor)))
+        area_one = top + sides
+        # a colour is a cube of its own only if it covers more than the sides of a cube can
+        # (the shaded side of an orange cube reads brown)
+        minor = max(MINOR_CUBE * area_one, 1.2 * sides)
+        for i in range(1, k):
+            total = float(stats[i, cv2.CC_STAT_AREA])
+            if total < 0.3 * area_one:
+                continue  # a speck
+            per = np.bincount(labels[lab == i], minlength=len(CUBE_COLOURS) + 1)
+            per = per[1:len(CUBE_COLOURS) + 1].astype(np.float32)
+            major = [j for j in range(len(CUBE_COLOURS)) if per[j] >= minor]
+            if not major:
+                major = [int(per.argmax())]
+            share = float(per[major].sum())
+            for j in major:
+                x = total * float(per[j]) / share / area_one
+                m = max(1, int(np.floor(x + ROUND_UP)))
+                counts[CUBE_COLOURS[j]] = counts.get(CUBE_COLOURS[j], 0) + m
+                misfit = max(misfit, abs(x - m) / m if m > 1 else max(0.0, x - 1.4, 0.6 - x))
+        # something that is neither the board, a shadow nor a cube colour (a coin, a
+        # figure, a sleeve): as much of it as half a cube makes the reading uncertain
+        strange = (piece & ((labels == UNKNOWN) | (labels > len(CUBE_COLOURS)))).astype(np.uint8)
+        strange = cv2.morphologyEx(strange, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        unknown = float(np.count_nonzero(strange)) / area_one
+        conf = round(max(0.0, 1.0 - 2 * misfit - unknown), 3)
+        reading.confidence[r.name] = conf
+        if conf < UNCERTAIN_BELOW:
+            reading.uncertain.add(r.name)
+            self._remember(board, r.key, [r], None, conf)
+        else:
+            reading.cubes[r.name] = counts
+            self._remember(board, r.key, [r], dict(counts), conf)
+
+    def _differs(self, board: str, r: Region, raw: np.ndarray) -> np.ndarray | None:
+        """With the empty-board model: True where a sample of region ``r`` is neither the
+        board (its print, one pixel of misregistration allowed, under this frame's light)
+        nor the board in shadow; None without the model."""
+        empty = self._empty.get(f"{board}/{r.key}")
+        if empty is None or empty[0].shape[0] != len(raw):
+            return None
+        ref, lo, hi = empty
+        cur = raw.astype(np.float32) + 1.0
+        ratio = cur / ref
+        gain = np.median(ratio, axis=0)
+        inside = (cur >= lo * gain - BOARD_TOL) & (cur <= hi * gain + BOARD_TOL)
+        board_like = inside[:, 0] & inside[:, 1] & inside[:, 2]
+        rel = ratio / gain
+        rmax, rmin = _max3(rel), _min3(rel)
+        shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
+        out: np.ndarray = ~board_like & ~shadow
+        return out
+
+    def _piece_labels(self, what: str, board: str, r: Region, raw: np.ndarray) -> np.ndarray:
+        """Each sample's piece colour (``what``: figures or items; 0 the board).
+
+        With the empty-board model, what differs from the board is classified under the
+        light that makes the markers' white paper white (light-invariant, whatever colour
+        the region is printed); without it, the region is balanced against its printed
+        colour and the board is a colour among the others."""
+        differs = self._differs(board, r, raw)
+        gain = self._white.get(board)
+        if differs is None or gain is None:
+            px = balance(raw, np.array(r.print_rgb[::-1], np.float32))
+            px[_min3(raw) >= SATURATED] = WHITE
+            labels: np.ndarray = self._lut(what, r.print_rgb, ())[lut_index(px)]
+            return labels
+        px = apply_gain(raw, gain)
+        labels = self._lut(what, None, ())[lut_index(px)]
+        return np.where(differs, labels, 0)
+
+    def _read_figures(self, board: Board, samples: np.ndarray, plan: _Plan,
+                      reading: Reading) -> None:
+        """Figures standing in each zone, by colour: the families' and the black monks' (a
+        count, not who: the camera cannot tell two red figures apart). With the empty-board
+        model only what differs from the board counts (printed ink is not a monk)."""
+        one = [FIGURE_MM2 / ZONE_STEP ** 2] * len(FIGURE_COLOURS)
+        for r in board.regions:
+            if r.kind != "zone" or r.key in reading.occluded:
+                continue
+            hit = self._reuse(board.name, r.key, [r])
+            if hit is not None:
+                reading.figures[r.name] = dict(hit[0])
+                continue
+            a, b, shape = plan.slices[(board.name, r.key)]
+            raw = samples[a:b]
+            labels = self._piece_labels("figures", board.name, r, raw)
+            found = count_blobs(labels.reshape(shape), FIGURE_COLOURS, one)
+            reading.figures[r.name] = found
+            self._remember(board.name, r.key, [r], dict(found), 1.0)
+
+    def _read_items(self, board: Board, samples: np.ndarray, plan: _Plan,
+                    reading: Reading) -> None:
+        """Grain sacks, coins and goods tiles on a farm, by kind (``count_blobs`` over the
+        item colours, balanced against the region's print). With the empty-board model
+        only what differs from the board counts."""
+        one = [self.layout.item_area_mm2(k) / ITEM_STEP ** 2 for k in ITEM_NAMES]
+        for r in board.regions:
+            if r.kind != "items" or r.key in reading.occluded:
+                continue
+            hit = self._reuse(board.name, r.key, [r])
+            if hit is not None:
+                reading.items[r.name] = dict(hit[0])
+                continue
+            a, b, shape = plan.slices[(board.name, r.key)]
+            raw = samples[a:b]
+            labels = self._piece_labels("items", board.name, r, raw)
+            found = count_blobs(labels.reshape(shape), ITEM_NAMES, one)
+            reading.items[r.name] = found
+            self._remember(board.name, r.key, [r], dict(found), 1.0)
+
+    def _read_tracks(self, board: Board, samples: np.ndarray, plan: _Plan,
+                     reading: Reading) -> None:
+        cells = [r for r in board.regions if r.kind == "track"]
+        if not cells:
+            return
+        hidden = any(r.key in reading.occluded for r in cells)
+        hit = None if hidden else self._reuse(board.name, "#tracks", cells)
+        if hit is not None:
+            for track, (cached, conf) in hit[0].items():
+                reading.tracks[track] = dict(cached)
+                reading.confidence[track] = conf
+            return
+        results: dict[str, tuple[dict[str, int], float]] = {}
+        self.regions_read += 1
+        # all cells of the board at once: (cells, samples, 3)
+        px = np.stack([samples[plan.slices[(board.name, r.key)][0]:
+                               plan.slices[(board.name, r.key)][1]] for r in cells])
+        refs = np.array([r.print_rgb[::-1] for r in cells], np.float32)
+        gain = gains(px, refs)
+        bal = np.clip(px.astype(np.float32) * gain[:, None, :], 0, 255).astype(np.uint8)
+        # a white disc the camera saturated is white, whatever the gain would make of it
+        bal[_min3(px) >= SATURATED] = WHITE
+        index = lut_index(bal)
+        per_sample_mm2 = np.array([(r.rect[2] - r.rect[0]) * (r.rect[3] - r.rect[1])
+                                   for r in cells], np.float32) / TRACK_GRID ** 2
+        tracks = sorted({r.name for r in cells})
+        for track in tracks:
+            colours = ([track.partition(":")[2]] if track.startswith("time:")
+                       else list(FAMILY_COLOURS))
+            idx = tuple(FAMILY_COLOURS.index(c) for c in colours)
+            rows = np.array([i for i, r in enumerate(cells) if r.name == track])
+            counts = np.zeros((len(cells), len(colours)), np.float32)
+            for bg in {cells[i].print_rgb for i in rows}:
+                group = np.array([i for i in rows if cells[i].print_rgb == bg])
+                labels = self._lut("markers", bg, idx)[index[group]]
+                for j in range(len(colours)):
+                    counts[group, j] = np.count_nonzero(labels == j + 1, axis=1)
+            areas = {c: counts[:, j] * per_sample_mm2 / self.disc_mm2
+                     for j, c in enumerate(colours)}
+            found: dict[str, int] = {}
+            top: list[float] = []
+            for colour in colours:
+                arr = areas[colour]
+                i = int(arr.argmax())
+                if arr[i] >= 0.3:
+                    cell_no = cells[i].cell
+                    found[colour] = -1 if cell_no is None else int(cell_no)
+                    top.append(min(1.0, float(arr[i])))
+            track_hidden = any(cells[i].key in reading.occluded for i in rows)
+            if track_hidden:
+                found = {c: v for c, v in found.items()
+                         if not any(cells[i].key in reading.occluded and cells[i].cell == v
+                                    for i in rows)}
+                if len(found) < len(colours):
+                    reading.occluded.add(track)
+            if found or not track_hidden:
+                reading.tracks[track] = found
+                reading.confidence[track] = round(min(top or [1.0]), 3)
+                results[track] = (dict(found), reading.confidence[track])
+        if not hidden:
+            self._remember(board.name, "#tracks", cells, results, 1.0)
