@@ -38,7 +38,7 @@ from companion.village.picture import (
 )
 
 Path = tuple[Action, ...]
-ChanceFrom = Callable[[v.GameState], Action | None]
+ChanceFrom = Callable[[v.GameState], list[Action]]  # the legal outcomes the table shows
 
 # Regions that may change and change back within a few actions (resources).
 _ELASTIC = (zones.SUPPLY + ":", zones.STOCK, zones.GOODS + ":", zones.GREEN_BAG)
@@ -275,8 +275,7 @@ def _options(st: v.GameState, chance_from: ChanceFrom | None) -> list[Action]:
     if v.is_chance(st):
         if chance_from is None:
             return []
-        action = chance_from(st)
-        return [action] if action is not None and v.is_legal(st, action) else []
+        return chance_from(st)
     return v.legal_actions(st)
 
 

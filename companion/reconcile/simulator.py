@@ -693,8 +693,10 @@ class _Clock:
             k = self._truth_in(what)
             if k is not None and self.rng.random() >= self.noise.none_answer:
                 self.link.mode = "prompted"
-                self.rec.answer(what.id, k)
+                follow = self.rec.answer(what.id, k)  # a next step asked, perhaps
                 self.link.mode = "auto"
+                for out in follow:
+                    self._handle(out)
                 return
             happened = self.link.n < self.done
             self.counts.none_right += k is None
