@@ -9,7 +9,8 @@ names the game it shows: if another game is current, a ``new_game`` event comes 
 
 With sensors (an app made from a `companion.runtime.Runtime`), the sensing messages come on
 the same stream as named events without id (``event: proposal``, ``prompt``,
-``discrepancy``, ``closed``, ``health``); a client that connects first gets those still open.
+``discrepancy``, ``waiting``, ``closed``, ``health``); a client that connects first gets
+those still open.
 A comment line every ``SSE_KEEPALIVE`` seconds keeps the connection open.
 
 Served like this, under a WSGI server (tests, the Flask test client), each open stream holds

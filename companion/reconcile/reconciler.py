@@ -43,7 +43,14 @@ from .asking import words as _path_words
 from .chance import ChanceReader, fill_change_words, layout_of
 from .observations import Observation, to_json
 from .observed import ObservedTable
-from .search import Path, PathCache, SearchResult, explain, fits_taps, member_signatures
+from .search import (
+    Path,
+    PathCache,
+    Search,
+    SearchResult,
+    fits_taps,
+    member_signatures,
+)
 
 JSON = dict[str, Any]
 
@@ -160,6 +167,10 @@ class Refused(Exception):
     """A link refused a submitted action (stale seq, illegal, or undone at once)."""
 
 
+class _GoOn(Exception):
+    """A look used its share of the search budget: it goes on at the next tick."""
+
+
 class UnknownOpen(LookupError):
     """No open prompt or discrepancy has that id (already answered or gone)."""
 
@@ -180,10 +191,15 @@ class Reconciler:
     late_tap: float = 15.0  # a tap naming a member of a proposal this recent confirms it
     covered: frozenset[str] = frozenset()  # zones a tag reader covers (the hubs' zone map)
     depth: int = 3
-    budget: int = 1500
+    budget: int = 1500  # new states per search: a search needing more is cut (and said)
+    # the work of one look (`search.Search.run`: a new state 1, a cached one 0.2): a search
+    # needing more goes on at the next tick from where it stopped, so no look holds the
+    # thread long (about 15 ms on one core of this machine, docs/sensing.md "Compute")
+    look_work: float = 450.0
     listener: Callable[[Outcome], None] | None = None
     table: ObservedTable = field(init=False)
     timings: list[float] = field(default_factory=list)  # thread CPU seconds per look
+    table_timings: list[float] = field(default_factory=list)  # the same per table seen
     prompt: Prompt | None = None
     discrepancy: Discrepancy | None = None
     waiting: Waiting | None = None
@@ -199,6 +215,10 @@ class Reconciler:
     _recent: list[tuple[float, frozenset[str]]] = field(default_factory=list)  # applied
     _history: list[tuple[float, int, Any]] = field(default_factory=list)  # (seen, seq, members)
     _now: float = 0.0
+    _look_spent: float = 0.0  # search work done in this look
+    _going_on: bool = False  # the last look stopped at its share: go on at the next tick
+    _searches: dict[Any, Search] = field(default_factory=dict)  # this table's, by observed
+    _reader: ChanceReader = field(default_factory=lambda: ChanceReader({}))
     _seen: dict[str, RegionValue] = field(default_factory=dict)  # the last look's table
     _misread_fill: FillBag | None = None  # a green-bag fill read that the bag cannot hold
 
@@ -230,14 +250,20 @@ class Reconciler:
             (r, sorted(vals.items())) for r, vals in conflicts.items())))
         ask = self._waiting and now - self.table.last_change >= self.ask_after
         due = self._due is not None and now >= self._due
-        if key == self._last and not ask and not due:
+        going_on = self._going_on and key == self._last
+        if key == self._last and not ask and not due and not going_on:
             return []
+        if not going_on:
+            self._searches = {}
         self._last = key
-        self._waiting = False
-        self._due = None
         self._now = now
         started = time.thread_time()
+        kept = (self.prompt, self.discrepancy, self.waiting, self._waiting, self._due)
+        self._waiting = False
+        self._due = None
         self._held = False
+        self._look_spent = 0
+        self._going_on = False
         try:
             out: list[Outcome] = []
             if conflicts and not taps:
@@ -249,8 +275,36 @@ class Reconciler:
             if self.waiting is not None and not self._held:
                 out += self._emit([self._close_waiting("moved on")])
             return out
+        except _GoOn:  # nothing said or done: the same look goes on at the next tick
+            self.prompt, self.discrepancy, self.waiting, self._waiting, self._due = kept
+            self._going_on = True
+            return []
         finally:
-            self.timings.append(time.thread_time() - started)
+            spent = time.thread_time() - started
+            self.timings.append(spent)
+            if going_on and self.table_timings:
+                self.table_timings[-1] += spent
+            else:
+                self.table_timings.append(spent)
+
+    def _explain(self, st: v.GameState, observed: dict[str, RegionValue],
+                 reader: ChanceReader) -> SearchResult:
+        """``explain`` within this look's share of work, going on with the search this
+        table started in an earlier look. Raises _GoOn when the share ran out first (the
+        look goes on at the next tick). Sets ``_reader``: the chance reader it used."""
+        key = tuple(sorted(observed.items()))
+        search = self._searches.get(key)
+        if search is None or search.root is not st or self._cache.root is not st:
+            search = Search(self._cache, st, observed, depth=self.depth, budget=self.budget,
+                            chance_from=reader)
+            self._searches[key] = search
+        before = search.work
+        result = search.run(self.look_work - self._look_spent)
+        self._look_spent += search.work - before
+        self._reader = search.chance_from  # type: ignore[assignment]
+        if result is None:
+            raise _GoOn
+        return result
 
     def _disagreement(self, st: v.GameState, seq: int, observed: dict[str, RegionValue],
                       conflicts: dict[str, dict[str, RegionValue]]) -> list[Outcome] | None:
@@ -261,9 +315,8 @@ class Reconciler:
         paths: dict[str, Path] = {}
         for region, values in sorted(conflicts.items()):
             for value in set(values.values()):
-                result = explain(self._cache, st, {**observed, region: value},
-                                 depth=self.depth, budget=self.budget,
-                                 chance_from=ChanceReader(observed))
+                result = self._explain(st, {**observed, region: value},
+                                       ChanceReader(observed))
                 if result.cut:
                     continue
                 for m in result.matches:
@@ -362,9 +415,8 @@ class Reconciler:
                    taps: list[str], ask: bool = False) -> list[Outcome]:
         observed = self._unread_arrivals(st, observed)
         self._seen = observed
-        reader = ChanceReader(observed)
-        result = explain(self._cache, st, observed, depth=self.depth, budget=self.budget,
-                         chance_from=reader)
+        result = self._explain(st, observed, ChanceReader(observed))
+        reader = self._reader
         self._misread_fill = reader.impossible_fill
         if not result.matches and not result.cut and reader.variants:
             result = self._misread_fills(st, observed, reader.variants)
@@ -444,8 +496,7 @@ class Reconciler:
         cut = False
         for fill in variants[:MAX_FILL_VARIANTS]:
             seen = {**observed, **layout_of(fill)}
-            result = explain(self._cache, st, seen, depth=self.depth, budget=self.budget,
-                             chance_from=ChanceReader(seen))
+            result = self._explain(st, seen, ChanceReader(seen))
             cut = cut or result.cut
             for m in result.matches:
                 if m:
@@ -467,8 +518,7 @@ class Reconciler:
             if k not in base or base[k] == val or not k.startswith(_MISREADABLE):
                 continue
             for wrong in _one_off(val):
-                result = explain(self._cache, st, {**observed, k: wrong}, depth=self.depth,
-                                 budget=self.budget, chance_from=ChanceReader(observed))
+                result = self._explain(st, {**observed, k: wrong}, ChanceReader(observed))
                 cut = cut or result.cut
                 for m in result.matches:
                     key = repr([a.to_json() for a in m])

@@ -175,6 +175,7 @@ class Counts:
     none_right: int = 0  # prompts without the truth, answered "none of these"
     acks: int = 0  # discrepancies acknowledged (the board put right, or "I will fix it")
     timings: list[float] = field(default_factory=list)
+    table_timings: list[float] = field(default_factory=list)  # per table seen (all its looks)
 
     @property
     def touches(self) -> int:
@@ -187,6 +188,7 @@ class Counts:
                   "none_right", "acks"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.timings += other.timings
+        self.table_timings += other.table_timings
 
 
 class SimLink:
@@ -621,6 +623,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], setup: str, noise:
     clock.run(MOVE)
     clock.catch_up(len(truth))
     counts.timings = rec.timings
+    counts.table_timings = rec.table_timings
     return counts
 
 
