@@ -400,6 +400,8 @@ class Runtime:
                         due = self.reconciler.table.next_due(time.monotonic())
                     if due is not None:  # (at most one tick per 5 ms)
                         deadline = min(deadline, max(due + 0.001, last_tick + 0.005))
+                    if self.reconciler.going_on:  # a search stopped at a look's share
+                        deadline = min(deadline, last_tick + 0.005)
                 try:
                     obs = self._inbox.get(timeout=max(0.0, deadline - time.monotonic()))
                 except queue.Empty:

@@ -192,10 +192,10 @@ class Reconciler:
     covered: frozenset[str] = frozenset()  # zones a tag reader covers (the hubs' zone map)
     depth: int = 3
     budget: int = 1500  # new states per search: a search needing more is cut (and said)
-    # the work of one look (`search.Search.run`: a new state 1, a cached one 0.2): a search
-    # needing more goes on at the next tick from where it stopped, so no look holds the
-    # thread long (about 15 ms on one core of this machine, docs/sensing.md "Compute")
-    look_work: float = 450.0
+    # the work of one look (`search.Search.run`: a new state or a list of legal actions 1,
+    # a cached state 0.2): a search needing more goes on at the next tick from where it
+    # stopped, so no look holds the thread long (docs/sensing.md "Compute per look")
+    look_work: float = 300.0
     listener: Callable[[Outcome], None] | None = None
     table: ObservedTable = field(init=False)
     timings: list[float] = field(default_factory=list)  # thread CPU seconds per look
@@ -286,6 +286,11 @@ class Reconciler:
                 self.table_timings[-1] += spent
             else:
                 self.table_timings.append(spent)
+
+    @property
+    def going_on(self) -> bool:
+        """True when the last look stopped at its share of work: tick again soon."""
+        return self._going_on
 
     def _explain(self, st: v.GameState, observed: dict[str, RegionValue],
                  reader: ChanceReader) -> SearchResult:

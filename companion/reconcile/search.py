@@ -199,9 +199,9 @@ class Search:
     share of work is spent and go on later from where it stopped: ``run(work)``.
 
     ``budget`` counts the new states of the whole search (a search that needs more is
-    cut: ``SearchResult.cut``); ``work`` in `run` counts new states and, at `REVISIT`
-    each, states already in the cache, so a look passing thousands of cached states is
-    bounded too."""
+    cut: ``SearchResult.cut``); ``work`` in `run` counts new states, the legal actions
+    listed from a state (1 each) and, at `REVISIT` each, states already in the cache, so
+    a look passing thousands of cached states is bounded too."""
 
     def __init__(self, cache: PathCache, root: v.GameState,
                  observed: Mapping[str, RegionValue], *, depth: int = 3,
@@ -264,6 +264,7 @@ class Search:
                 kids = cache.children.get(path)
                 if kids is None:
                     kids = _options(state, self.chance_from)
+                    spent += 1  # the legal actions cost about what a new state costs
                     if not v.is_chance(state):  # a chance outcome depends on what is seen
                         cache.children[path] = kids
                 nxt: list[Path] = []
