@@ -79,10 +79,11 @@ class ServiceLink:
 
 class SensingFeed:
     """Sensing messages for the pages, sent on the live feed (``/api/events``) as named
-    `Notice` objects (``event:`` proposal, prompt, discrepancy, closed or health; no id).
+    `Notice` objects (``event:`` proposal, prompt, discrepancy, waiting, closed or health;
+    no id).
 
-    Keeps what is still open (each open prompt and discrepancy, each device's latest
-    health), so a page that connects gets it first (`listen`)."""
+    Keeps what is still open (each open prompt, discrepancy and waiting line, each
+    device's latest health), so a page that connects gets it first (`listen`)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -95,7 +96,7 @@ class SensingFeed:
         """Announce a message (JSON text built once) to every listener, in order."""
         notice = Notice(0, 0, json.dumps(data), event=name)
         with self._lock:
-            if name in ("prompt", "discrepancy"):
+            if name in ("prompt", "discrepancy", "waiting"):
                 self._open[int(data["id"])] = notice
             elif name == "closed":
                 self._open.pop(int(data["id"]), None)
@@ -109,7 +110,8 @@ class SensingFeed:
                     log.exception("sensing listener failed")
 
     def open_notices(self) -> list[Notice]:
-        """The open prompts and discrepancies, then each device's latest health."""
+        """The open prompts, discrepancies and waiting lines, then each device's latest
+        health."""
         with self._lock:
             return [*self._open.values(), *self._health.values()]
 
@@ -137,8 +139,9 @@ class SensingFeed:
 
 
 def covered_zones(adapters: list[Any]) -> frozenset[str]:
-    """The zones the reader hubs' zone maps put a tag reader under (as loaded at start):
-    the reconciler never applies a path that needs a figure there unread."""
+    """The zones the reader hubs' zone maps put a tag reader under now (read before every
+    tick, so a map changed on the readers page is followed): the reconciler never
+    applies a path that needs a figure there unread."""
     out: set[str] = set()
     for adapter in adapters:
         zone_map = getattr(adapter, "zones", None)
@@ -431,6 +434,8 @@ class Runtime:
                         due = self.reconciler.table.next_due(time.monotonic())
                     if due is not None:  # (at most one tick per 5 ms)
                         deadline = min(deadline, max(due + 0.001, last_tick + 0.005))
+                    if self.reconciler.going_on:  # a search stopped at a look's share
+                        deadline = min(deadline, last_tick + 0.005)
                 try:
                     obs = self._inbox.get(timeout=max(0.0, deadline - time.monotonic()))
                 except queue.Empty:
@@ -445,6 +450,8 @@ class Runtime:
                 continue
             try:
                 with self._rec_lock:
+                    # the zone maps as they are now (the readers page may change them)
+                    self.reconciler.covered = covered_zones(self.adapters)
                     last_tick = time.monotonic()
                     self.reconciler.tick(last_tick)
             except Exception:

@@ -1,10 +1,11 @@
 """What the sensors make of the table, for the pages (``/api/sensing``).
 
 - The messages themselves come on the live feed, ``GET /api/events`` (`web.asgi`), as
-  named events without id: ``event:`` one of ``proposal`` ("here is what I think
-  happened"), ``prompt``, ``discrepancy``, ``closed`` (a prompt or discrepancy is
-  gone) and ``health``; a page that connects first gets the prompts and discrepancies still
-  open and each device's latest health. (``/api/sensing/events``, a stream of its own that
+  named events without id: ``event:`` one of ``proposal`` ("here is what I
+  think happened"), ``prompt``, ``discrepancy``, ``waiting`` (a move seen half done, held
+  for its second step), ``closed`` (a prompt, discrepancy or waiting line is gone) and
+  ``health``; a page that connects first gets those still open and each device's latest
+  health. (``/api/sensing/events``, a stream of its own that
   held a server thread per page, is gone.)
 - ``GET /api/sensing/open``: the same open messages as JSON.
 - ``POST /api/sensing/prompts/<id>`` ``{"choice": k}`` (table token): pick candidate k;

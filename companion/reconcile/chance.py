@@ -1,7 +1,10 @@
 """Chance outcomes read off the table: a green bag drawn by hand (``fill_bag``, from the
 cubes seen on the action spaces) and the figures drawn from the black bag at mass
 (``mass_draw``, from the figures seen arriving in the church's first window or leaving
-the bag). Customer tiles are not seen by any sensor: they come from the tablet."""
+the bag). Customer tiles are not seen by any sensor: they come from the tablet.
+
+A fill the bag cannot have held (a cube's colour misread) is not dropped: the legal fills
+one misread colour away stand in for it (`fill_variants`), to be asked."""
 
 from __future__ import annotations
 
@@ -25,6 +28,41 @@ def fill_from(observed: Mapping[str, RegionValue]) -> FillBag | None:
             return None
         spaces.append((s, tuple((c, n) for c, n in zip(CUBE_ORDER, counts, strict=True) if n)))
     return FillBag(tuple(sorted(spaces)))
+
+
+def fill_variants(st: v.GameState, read: FillBag) -> list[FillBag]:
+    """The legal fills that differ from ``read`` by one cube's colour on one space (what
+    a camera misreads now and then), in a stable order."""
+    out: dict[FillBag, None] = {}
+    for i, (space, cubes) in enumerate(read.spaces):
+        for cube, n in cubes:
+            for other in CUBE_ORDER:
+                if other == cube:
+                    continue
+                counts = dict(cubes)
+                counts[cube] = n - 1
+                counts[other] = counts.get(other, 0) + 1
+                layout = tuple(sorted((c, k) for c, k in counts.items() if k))
+                fill = FillBag(tuple(sorted(
+                    (*read.spaces[:i], (space, layout), *read.spaces[i + 1:]))))
+                if v.is_legal(st, fill):
+                    out[fill] = None
+    return list(out)
+
+
+def fill_change_words(read: FillBag, fill: FillBag) -> str:
+    """Where ``fill`` differs from what was ``read``, in a few words ("Market: a pink cube,
+    not a brown one")."""
+    said = []
+    was = dict(read.spaces)
+    for space, cubes in fill.spaces:
+        before, now = dict(was.get(space, ())), dict(cubes)
+        more = [c.value for c in CUBE_ORDER if now.get(c, 0) > before.get(c, 0)]
+        less = [c.value for c in CUBE_ORDER if now.get(c, 0) < before.get(c, 0)]
+        if more or less:
+            said.append(f"{space.value.capitalize()}: {' and '.join(more)}, "
+                        f"not {' and '.join(less)}")
+    return "; ".join(said) or "as seen"
 
 
 def draw_from(st: v.GameState, observed: Mapping[str, RegionValue]) -> MassDraw | None:
@@ -62,17 +100,38 @@ def _minus(have: RegionValue, less: RegionValue) -> list[str]:
 
 
 class ChanceReader:
-    """A ``ChanceFrom`` for the search, reading outcomes from one observation."""
+    """A ``ChanceFrom`` for the search, reading outcomes from one observation: the legal
+    outcome it shows, if any. A fill the bag cannot hold is kept as ``impossible_fill``
+    (with ``variants``, the legal fills one misread colour away), to be asked."""
 
     def __init__(self, observed: Mapping[str, RegionValue]) -> None:
         self.observed = observed
+        self.impossible_fill: FillBag | None = None
+        self.variants: list[FillBag] = []
 
-    def __call__(self, st: v.GameState) -> Action | None:
+    def __call__(self, st: v.GameState) -> list[Action]:
         if st.phase == "fill_bag":
-            return fill_from(self.observed)
+            fill = fill_from(self.observed)
+            if fill is None:
+                return []
+            if v.is_legal(st, fill):
+                return [fill]
+            self.impossible_fill, self.variants = fill, fill_variants(st, fill)
+            return []
         if st.phase == "mass_draw":
-            return draw_from(st, self.observed)
-        return None
+            draw = draw_from(st, self.observed)
+            return [draw] if draw is not None and v.is_legal(st, draw) else []
+        return []
 
 
-__all__ = ["ChanceReader", "draw_from", "fill_from"]
+def layout_of(fill: FillBag) -> dict[str, RegionValue]:
+    """The action spaces' cube regions as ``fill`` lays them out."""
+    out: dict[str, RegionValue] = {zones.space(s): (0,) * len(CUBE_ORDER) for s in Space}
+    for space, cubes in fill.spaces:
+        counts = dict(cubes)
+        out[zones.space(space)] = tuple(counts.get(c, 0) for c in CUBE_ORDER)
+    return out
+
+
+__all__ = ["ChanceReader", "draw_from", "fill_change_words", "fill_from", "fill_variants",
+           "layout_of"]

@@ -33,15 +33,24 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion import village as v
-from companion.village import narrate, zones
+from companion.village import zones
 from companion.village.actions import Buyout, FillBag, MassDraw, Train
 from companion.village.picture import CUBE_ORDER, ITEM_ORDER, RegionValue, regions_of
 from companion.village.vocabulary import MONK
 
-from .chance import ChanceReader
+from .asking import ask as asking
+from .asking import words as _path_words
+from .chance import ChanceReader, fill_change_words, layout_of
 from .observations import FIGURE_COLOURS, Observation, to_json
 from .observed import ByColour, ObservedTable, colour_of
-from .search import Path, PathCache, explain, fits_taps, member_signatures
+from .search import (
+    Path,
+    PathCache,
+    Search,
+    SearchResult,
+    fits_taps,
+    member_signatures,
+)
 
 JSON = dict[str, Any]
 
@@ -92,12 +101,21 @@ class Prompt:
     # may not have changed (a tag that dropped out, a tap): :meth:`Reconciler.decline`
     none_of_these: bool = True
     nothing_happened: bool = False
+    # one short label per candidate: the step they differ in ("Market", "Travel"), or the
+    # whole sentence when they differ in more (`companion.reconcile.asking`)
+    choices: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)  # the places seen changed, in words
+    regions: list[str] = field(default_factory=list)  # the same, as region names
+    # per candidate, the whole paths it stands for when the prompt asks about a first
+    # step only (several: answering it asks about the next step)
+    stands_for: list[list[Path]] = field(default_factory=list, repr=False)
     kind: str = "prompt"
 
     def to_json(self) -> JSON:
         return {"kind": self.kind, "id": self.id, "seq": self.seq, "question": self.question,
                 "candidates": self.candidates, "words": self.words,
-                "none_of_these": self.none_of_these,
+                "choices": self.choices or self.words, "changed": self.changed,
+                "regions": self.regions, "none_of_these": self.none_of_these,
                 "nothing_happened": self.nothing_happened}
 
 
@@ -117,6 +135,20 @@ class Discrepancy:
 
 
 @dataclass
+class Waiting:
+    """A move seen half done, held for its second step ("waiting for …"): closed by a
+    `Closed` once it is committed, asked, or the table moves on."""
+
+    id: int
+    seq: int
+    words: str  # "Red 1a trains at the smithy: waiting for the good made there, if any"
+    kind: str = "waiting"
+
+    def to_json(self) -> JSON:
+        return {"kind": self.kind, "id": self.id, "seq": self.seq, "words": self.words}
+
+
+@dataclass
 class Closed:
     """An open prompt or discrepancy is gone (answered, resolved, or the table moved on)."""
 
@@ -128,11 +160,15 @@ class Closed:
         return {"kind": self.kind, "id": self.id, "reason": self.reason}
 
 
-Outcome = Proposal | Prompt | Discrepancy | Closed
+Outcome = Proposal | Prompt | Discrepancy | Waiting | Closed
 
 
 class Refused(Exception):
     """A link refused a submitted action (stale seq, illegal, or undone at once)."""
+
+
+class _GoOn(Exception):
+    """A look used its share of the search budget: it goes on at the next tick."""
 
 
 class UnknownOpen(LookupError):
@@ -155,12 +191,19 @@ class Reconciler:
     late_tap: float = 15.0  # a tap naming a member of a proposal this recent confirms it
     covered: frozenset[str] = frozenset()  # zones a tag reader covers (the hubs' zone map)
     depth: int = 3
-    budget: int = 1500
+    budget: int = 1500  # new states per search: a search needing more is cut (and said)
+    # the work of one look (`search.Search.run`: a new state or a list of legal actions 1,
+    # a cached state 0.2): a search needing more goes on at the next tick from where it
+    # stopped, so no look holds the thread long (docs/sensing.md "Compute per look")
+    look_work: float = 300.0
     listener: Callable[[Outcome], None] | None = None
     table: ObservedTable = field(init=False)
     timings: list[float] = field(default_factory=list)  # thread CPU seconds per look
+    table_timings: list[float] = field(default_factory=list)  # the same per table seen
     prompt: Prompt | None = None
     discrepancy: Discrepancy | None = None
+    waiting: Waiting | None = None
+    _held: bool = False  # this look holds a half-done move (the waiting line stays)
     _cache: PathCache = field(default_factory=PathCache)
     _last: tuple[Any, ...] | None = None
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
@@ -172,6 +215,12 @@ class Reconciler:
     _recent: list[tuple[float, frozenset[str]]] = field(default_factory=list)  # applied
     _history: list[tuple[float, int, Any]] = field(default_factory=list)  # (seen, seq, members)
     _now: float = 0.0
+    _look_spent: float = 0.0  # search work done in this look
+    _going_on: bool = False  # the last look stopped at its share: go on at the next tick
+    _searches: dict[Any, Search] = field(default_factory=dict)  # this table's, by observed
+    _reader: ChanceReader = field(default_factory=lambda: ChanceReader({}))
+    _seen: dict[str, RegionValue] = field(default_factory=dict)  # the last look's table
+    _misread_fill: FillBag | None = None  # a green-bag fill read that the bag cannot hold
 
     def __post_init__(self) -> None:
         self.table = ObservedTable(settle=self.settle)
@@ -194,25 +243,73 @@ class Reconciler:
         self._remember(now, seq, st)
         observed = self.table.settled(now)
         conflicts = self.table.conflicts(now)
-        key = (seq, tuple(sorted(observed.items())), tuple(taps), repr(sorted(
+        # each tap by its time: the same figure tapped again after "nothing happened" is
+        # a new question
+        key = (seq, tuple(sorted(observed.items())),
+               tuple((t.piece, t.t) for t in self.table.taps), repr(sorted(
             (r, sorted(vals.items())) for r, vals in conflicts.items())))
         ask = self._waiting and now - self.table.last_change >= self.ask_after
         due = self._due is not None and now >= self._due
-        if key == self._last and not ask and not due:
+        going_on = self._going_on and key == self._last
+        if key == self._last and not ask and not due and not going_on:
             return []
+        if not going_on:
+            self._searches = {}
         self._last = key
-        self._waiting = False
-        self._due = None
         self._now = now
         started = time.thread_time()
+        kept = (self.prompt, self.discrepancy, self.waiting, self._waiting, self._due)
+        self._waiting = False
+        self._due = None
+        self._held = False
+        self._look_spent = 0
+        self._going_on = False
         try:
+            out: list[Outcome] = []
             if conflicts and not taps:
                 asked = self._disagreement(st, seq, observed, conflicts)
                 if asked is not None:
-                    return asked
-            return self._reconcile(st, seq, observed, taps, ask)
+                    out = asked
+            if not out:
+                out = self._reconcile(st, seq, observed, taps, ask)
+            if self.waiting is not None and not self._held:
+                out += self._emit([self._close_waiting("moved on")])
+            return out
+        except _GoOn:  # nothing said or done: the same look goes on at the next tick
+            self.prompt, self.discrepancy, self.waiting, self._waiting, self._due = kept
+            self._going_on = True
+            return []
         finally:
-            self.timings.append(time.thread_time() - started)
+            spent = time.thread_time() - started
+            self.timings.append(spent)
+            if going_on and self.table_timings:
+                self.table_timings[-1] += spent
+            else:
+                self.table_timings.append(spent)
+
+    @property
+    def going_on(self) -> bool:
+        """True when the last look stopped at its share of work: tick again soon."""
+        return self._going_on
+
+    def _explain(self, st: v.GameState, observed: dict[str, RegionValue],
+                 reader: ChanceReader) -> SearchResult:
+        """``explain`` within this look's share of work, going on with the search this
+        table started in an earlier look. Raises _GoOn when the share ran out first (the
+        look goes on at the next tick). Sets ``_reader``: the chance reader it used."""
+        key = tuple(sorted(observed.items()))
+        search = self._searches.get(key)
+        if search is None or search.root is not st or self._cache.root is not st:
+            search = Search(self._cache, st, observed, depth=self.depth, budget=self.budget,
+                            chance_from=reader)
+            self._searches[key] = search
+        before = search.work
+        result = search.run(self.look_work - self._look_spent)
+        self._look_spent += search.work - before
+        self._reader = search.chance_from  # type: ignore[assignment]
+        if result is None:
+            raise _GoOn
+        return result
 
     def _disagreement(self, st: v.GameState, seq: int, observed: dict[str, RegionValue],
                       conflicts: dict[str, dict[str, RegionValue]]) -> list[Outcome] | None:
@@ -223,9 +320,8 @@ class Reconciler:
         paths: dict[str, Path] = {}
         for region, values in sorted(conflicts.items()):
             for value in set(values.values()):
-                result = explain(self._cache, st, {**observed, region: value},
-                                 depth=self.depth, budget=self.budget,
-                                 chance_from=ChanceReader(observed))
+                result = self._explain(st, {**observed, region: value},
+                                       ChanceReader(observed))
                 if result.cut:
                     continue
                 for m in result.matches:
@@ -264,14 +360,20 @@ class Reconciler:
     # -- answers from the tablet ---------------------------------------------------------
 
     def answer(self, prompt_id: int, choice: int) -> list[Outcome]:
-        """Submit candidate ``choice`` of the open prompt. Raises UnknownOpen, IndexError."""
+        """Submit candidate ``choice`` of the open prompt (or, when it stands for several
+        paths that share it, ask about their next step). Raises UnknownOpen, IndexError."""
         p = self.prompt
         if p is None or p.id != prompt_id:
             raise UnknownOpen(f"no open prompt {prompt_id}")
         if not 0 <= choice < len(p.candidates):
             raise IndexError(f"prompt {prompt_id} has {len(p.candidates)} choices")
         out: list[Outcome] = [self._close_prompt("answered")]
-        out += self._submit(p.candidates[choice], p.seq, prompted=True)
+        paths = p.stands_for[choice] if p.stands_for else []
+        if len(paths) > 1:  # the first step is known: ask about the next
+            out.append(self._new_prompt(p.seq, paths, maybe_nothing=p.nothing_happened))
+            return self._emit(out)
+        path = [a.to_json() for a in paths[0]] if paths else p.candidates[choice]
+        out += self._submit(path, p.seq, prompted=True)
         return self._emit(out)
 
     def decline(self, prompt_id: int, nothing_happened: bool = False) -> list[Outcome]:
@@ -308,16 +410,21 @@ class Reconciler:
         self._last = None
 
     def open(self) -> list[JSON]:
-        """The prompt and discrepancy still open (for a page that connects)."""
-        return [o.to_json() for o in (self.prompt, self.discrepancy) if o is not None]
+        """The prompt, discrepancy and waiting line still open (for a page that connects)."""
+        return [o.to_json() for o in (self.prompt, self.discrepancy, self.waiting)
+                if o is not None]
 
     # -- the work ------------------------------------------------------------------------
 
     def _reconcile(self, st: v.GameState, seq: int, observed: dict[str, RegionValue],
                    taps: list[str], ask: bool = False) -> list[Outcome]:
         observed = self._unread_arrivals(st, observed)
-        result = explain(self._cache, st, observed, depth=self.depth, budget=self.budget,
-                         chance_from=ChanceReader(observed))
+        self._seen = observed
+        result = self._explain(st, observed, ChanceReader(observed))
+        reader = self._reader
+        self._misread_fill = reader.impossible_fill
+        if not result.matches and not result.cut and reader.variants:
+            result = self._misread_fills(st, observed, reader.variants)
         # a search cut short may have missed the truth: neither act nor ask, say so
         matches = [] if result.cut else result.matches
         out: list[Outcome] = []
@@ -355,9 +462,10 @@ class Reconciler:
             extra, unsure = self._misread_explains(st, matches[0], observed)
             matches, unseen = matches + extra, unsure
         if len(matches) == 1 and not unseen:
-            wait = self._second_step(matches[0])
+            wait, what = self._second_step(matches[0])
             if still < wait:  # perhaps half done: wait for the second step
                 self._due = self.table.last_change + wait
+                out += self._hold(seq, self._said(matches[0]), what)
                 return self._emit(out)
             if self._under_hand(matches[0]):  # what it changes is not seen yet: wait
                 self._due = self._now + 0.5
@@ -370,6 +478,8 @@ class Reconciler:
             return self._emit(out)
         if matches and not ask and _continues(self._cache, matches):
             self._waiting = True  # e.g. the well: the space's action will show which
+            out += self._hold(seq, self._said_in_common(matches),
+                              "the next step, which will show which it was")
             return self._emit(out)
         if matches and unseen and still < self.unseen_wait:
             self._due = self.table.last_change + self.unseen_wait  # the player may go on
@@ -389,6 +499,21 @@ class Reconciler:
         out.append(self._new_discrepancy(st, seq, observed, result.cut))
         return self._emit(out)
 
+    def _misread_fills(self, st: v.GameState, observed: dict[str, RegionValue],
+                       variants: list[FillBag]) -> SearchResult:
+        """The camera read a green-bag fill the bag cannot hold: what the table shows
+        were each legal fill one misread colour away the truth (to be asked)."""
+        found: dict[str, Path] = {}
+        cut = False
+        for fill in variants[:MAX_FILL_VARIANTS]:
+            seen = {**observed, **layout_of(fill)}
+            result = self._explain(st, seen, ChanceReader(seen))
+            cut = cut or result.cut
+            for m in result.matches:
+                if m:
+                    found.setdefault(repr([a.to_json() for a in m]), m)
+        return SearchResult(list(found.values()), 0, cut and not found)
+
     def _misread_explains(self, st: v.GameState, path: Path,
                           observed: dict[str, RegionValue]) -> tuple[list[Path], bool]:
         """Other explanations of the table were one changed region read one off by the
@@ -405,8 +530,7 @@ class Reconciler:
                     k.startswith(_MISREADABLE) or isinstance(val, ByColour)):
                 continue
             for wrong in _one_off(val):
-                result = explain(self._cache, st, {**observed, k: wrong}, depth=self.depth,
-                                 budget=self.budget, chance_from=ChanceReader(observed))
+                result = self._explain(st, {**observed, k: wrong}, ChanceReader(observed))
                 cut = cut or result.cut
                 for m in result.matches:
                     key = repr([a.to_json() for a in m])
@@ -520,18 +644,48 @@ class Reconciler:
         now = {**node.pieces(), **node.others()}
         return any(now.get(k) != base.get(k) for k in hidden if k in base)
 
-    def _second_step(self, path: Path) -> float:
-        """Seconds of stillness ``path`` needs before it is committed: a training placed
-        with no good, when a good could follow, may be the first half of train-and-
-        produce (``second_step["train"]``); else 0."""
+    def _second_step(self, path: Path) -> tuple[float, str]:
+        """Seconds of stillness ``path`` needs before it is committed, and what it waits
+        for: a training placed with no good, when a good could follow, may be the first
+        half of train-and-produce (``second_step["train"]``); else 0."""
         for i, action in enumerate(path):
             if isinstance(action, Train) and action.good is None:
                 before = self._cache.state(path[:i])
                 if any(isinstance(a, Train) and a.member == action.member
                        and a.building == action.building and a.good is not None
                        for a in v.legal_actions(before)):
-                    return self.second_step.get(action.type, 0.0)
-        return 0.0
+                    return (self.second_step.get(action.type, 0.0),
+                            "the good made there, if any")
+        return 0.0, ""
+
+    def _said(self, path: Path) -> str:
+        root = self._cache.root
+        return _words(root if root is not None else self.link.state(),
+                      [a.to_json() for a in path])
+
+    def _said_in_common(self, matches: list[Path]) -> str:
+        """The steps every candidate starts with, in words; else whose move it is."""
+        common: list[Any] = []
+        for steps in zip(*matches, strict=False):
+            if any(a != steps[0] for a in steps):
+                break
+            common.append(steps[0])
+        if common:
+            return self._said(tuple(common))
+        who = getattr(matches[0][0], "player", None)
+        return f"{str(who).capitalize()} has begun a move" if who else "A move has begun"
+
+    def _hold(self, seq: int, seen: str, what: str) -> list[Outcome]:
+        """Say that the move seen so far (``seen``, in words) waits for ``what``; once per
+        move."""
+        self._held = True
+        words = f"{seen}: waiting for {what}"
+        w = self.waiting
+        if w is not None and w.seq == seq and w.words == words:
+            return []
+        out: list[Outcome] = [self._close_waiting("moved on")] if w is not None else []
+        self.waiting = Waiting(next(self._ids), seq, words)
+        return [*out, self.waiting]
 
     def _tap_answer(self, st: v.GameState, seq: int, taps: list[str],
                     observed: dict[str, RegionValue]) -> list[Outcome]:
@@ -589,17 +743,33 @@ class Reconciler:
         return [proposal]
 
     def _new_prompt(self, seq: int, matches: list[Path], maybe_nothing: bool = False) -> Prompt:
-        cands = [[a.to_json() for a in m] for m in matches]
+        kinds = {m[-1].type for m in matches}
+        st = self.link.state()
+        read = self._misread_fill
+        fills = read is not None and all(any(isinstance(a, FillBag) for a in m)
+                                         for m in matches)
+        asked = asking(st, matches, "Which was it?" if len(kinds) > 1
+                       else "Which one exactly? (the sensors cannot tell)",
+                       label=(lambda a: fill_change_words(read, a)  # type: ignore[arg-type]
+                              if isinstance(a, FillBag) else None) if fills else None)
+        if fills:
+            asked.question = ("The cubes seen on the action spaces cannot all have come "
+                              "from the green bag: which did the camera misread?")
+        cands = [[a.to_json() for a in m] for m in asked.paths]
         if (self.prompt is not None and self.prompt.seq == seq
                 and self.prompt.candidates == cands):
             return self.prompt
-        kinds = {m[-1].type for m in matches}
-        question = ("Which was it?" if len(kinds) > 1
-                    else "Which one exactly? (the sensors cannot tell)")
-        self.prompt = Prompt(next(self._ids), seq, question, cands,
-                             [_words(self.link.state(), c) for c in cands],
-                             nothing_happened=maybe_nothing)
+        regions = self._changed_regions()
+        self.prompt = Prompt(next(self._ids), seq, asked.question, cands, asked.words,
+                             nothing_happened=maybe_nothing, choices=asked.choices,
+                             changed=[zones.place_words(r) for r in regions],
+                             regions=regions, stands_for=asked.stands_for)
         return self.prompt
+
+    def _changed_regions(self) -> list[str]:
+        """The regions the sensors see changed from the game's picture (last look)."""
+        base, seen = self._cache.base, self._seen
+        return sorted(k for k, val in seen.items() if k in base and base[k] != val)
 
     def _new_discrepancy(self, st: v.GameState, seq: int, observed: dict[str, RegionValue],
                          cut: bool) -> Discrepancy:
@@ -627,6 +797,12 @@ class Reconciler:
         self.prompt = None
         return closed
 
+    def _close_waiting(self, reason: str) -> Closed:
+        assert self.waiting is not None
+        closed = Closed(self.waiting.id, reason)
+        self.waiting = None
+        return closed
+
     def _close_discrepancy(self, reason: str) -> Closed:
         assert self.discrepancy is not None
         closed = Closed(self.discrepancy.id, reason)
@@ -641,6 +817,7 @@ class Reconciler:
 
 
 UNSEEN = frozenset({"skip", "pass", "done"})  # steps no sensor sees
+MAX_FILL_VARIANTS = 24  # legal fills one misread colour away, tried for an impossible read
 _MISREADABLE = (zones.SPACE + ":", zones.SUPPLY + ":", zones.TIME + ":", zones.PRESTIGE + ":")
 
 
@@ -743,15 +920,8 @@ def _continues(cache: PathCache, matches: list[Path]) -> bool:
 
 
 def _words(st: v.GameState, actions: list[JSON]) -> str:
-    """What a sequence of actions does, in the narration's public words ("Red takes a brown
-    cube from Harvest; then a child is born to Red")."""
-    said = []
-    for obj in actions:
-        action = v.parse_action(obj)
-        after = v.apply(st, action)
-        said.append(narrate.headline(st, action, after).rstrip("."))
-        st = after
-    return "; then ".join(said)
+    """What a sequence of actions does, in the narration's public words."""
+    return _path_words(st, actions)
 
 
 def _source(observations: list[JSON], prompted: bool) -> str:
@@ -820,4 +990,5 @@ __all__ = [
     "Refused",
     "TableLink",
     "UnknownOpen",
+    "Waiting",
 ]

@@ -38,7 +38,7 @@ from companion.village.picture import (
 )
 
 Path = tuple[Action, ...]
-ChanceFrom = Callable[[v.GameState], Action | None]
+ChanceFrom = Callable[[v.GameState], list[Action]]  # the legal outcomes the table shows
 
 # Regions that may change and change back within a few actions (resources).
 _ELASTIC = (zones.SUPPLY + ":", zones.STOCK, zones.GOODS + ":", zones.GREEN_BAG)
@@ -191,6 +191,132 @@ def fits_taps(st: v.GameState, path: Path, taps: Iterable[str]) -> bool:
     return True
 
 
+REVISIT = 0.2  # the work of passing a state already computed, against computing one
+
+
+class Search:
+    """One search from ``root`` for ``observed`` (see `explain`) that can stop when its
+    share of work is spent and go on later from where it stopped: ``run(work)``.
+
+    ``budget`` counts the new states of the whole search (a search that needs more is
+    cut: ``SearchResult.cut``); ``work`` in `run` counts new states, the legal actions
+    listed from a state (1 each) and, at `REVISIT` each, states already in the cache, so
+    a look passing thousands of cached states is bounded too."""
+
+    def __init__(self, cache: PathCache, root: v.GameState,
+                 observed: Mapping[str, RegionValue], *, depth: int = 3,
+                 budget: int = 3000, chance_from: ChanceFrom | None = None) -> None:
+        cache.reset(root)
+        self.cache, self.depth, self.budget, self.chance_from = cache, depth, budget, chance_from
+        self.root = root
+        self.work = 0.0  # the work done so far, over every run
+        base = cache.base
+        self.observed = observed = {k: val for k, val in observed.items() if k in base}
+        diff = frozenset(k for k, val in observed.items() if base[k] != val)
+        self.done: SearchResult | None = None
+        if not diff:
+            self.done = SearchResult([()], 0, False)
+            return
+        colours = involved(base, observed, diff)
+        # regions a path may change on its way: the changed ones, and the resources of the
+        # families involved (a cube taken, then paid), or any region nobody observes
+        allowed = set(diff) | {k for k in base if k not in observed}
+        allowed |= {k for k in observed if _elastic(k) and (
+            not k.startswith(_COLOURED) or zones.split(k)[1] in colours)}
+        # a figure may pass through a zone (onto the council, then dead at the turn's end)
+        allowed |= {k for k in observed if zones.split(k)[0] in zones.PIECE_ZONE_KINDS}
+        # Only observed regions are ever compared: a path is dropped when an observed
+        # region not allowed to change did, and matches when every changed region shows
+        # its observed value while every other observed region is back to (or still at)
+        # its root value.
+        piece_names = set(piece_zone_names(root))
+        self.seen_pieces = any(k in piece_names for k in observed)
+        self.seen_others = any(k not in piece_names for k in observed)
+        self.fixed = [k for k in observed if k not in allowed]
+        self.diff_list = list(diff)
+        self.still = [k for k in observed if k not in diff]  # settle and fixed: root value
+        self.skipped_spaces = {k for k in observed
+                               if k.startswith(zones.SPACE + ":") and k not in diff}
+        self.nodes = 0
+        self.level = 0
+        self.frontier: list[Path] = [()]
+        self.at = 0  # the next path of the frontier to expand
+        self.nxt: list[Path] = []
+        self.matches: list[Path] = []
+
+    def run(self, work: float = float("inf")) -> SearchResult | None:
+        """Go on for about ``work`` (see the class docstring): the result when the search
+        is over (complete, or cut by its budget), None when the work ran out first (call
+        again). Never raises for a state the engine made."""
+        if self.done is not None:
+            return self.done
+        cache, base, observed = self.cache, self.cache.base, self.observed
+        fixed, diff_list, still = self.fixed, self.diff_list, self.still
+        spent = 0.0
+        while self.level < self.depth:
+            while self.at < len(self.frontier):
+                if spent >= work:
+                    self.work += spent
+                    return None
+                path = self.frontier[self.at]
+                parent = cache.nodes[path]
+                state = parent.state
+                kids = cache.children.get(path)
+                if kids is None:
+                    kids = _options(state, self.chance_from)
+                    spent += 1  # the legal actions cost about what a new state costs
+                    if not v.is_chance(state):  # a chance outcome depends on what is seen
+                        cache.children[path] = kids
+                nxt: list[Path] = []
+                matches: list[Path] = []
+                for action in kids:
+                    if (isinstance(action, TakeCube)
+                            and zones.space(action.space) in self.skipped_spaces):
+                        continue
+                    child = (*path, action)
+                    node = cache.nodes.get(child)
+                    if node is None:
+                        if self.nodes >= self.budget:
+                            self.work += spent
+                            self.done = SearchResult(self.matches + matches, self.nodes,
+                                                     True)
+                            return self.done
+                        self.nodes += 1
+                        spent += 1
+                        node = cache.nodes[child] = Node(v.apply_unchecked(state, action),
+                                                         parent)
+                    else:
+                        spent += REVISIT
+                    # a parent in the frontier was allowed and did not match: a child
+                    # showing the same observed regions is allowed and does not match
+                    if self.seen_others:
+                        reg = ({**node.pieces(), **node.others()} if self.seen_pieces
+                               else node.others())
+                    elif node.pieces() is parent.pieces():
+                        if node.state.phase != "over":
+                            nxt.append(child)
+                        continue
+                    else:
+                        reg = node.pieces()
+                    if any(reg[k] != base[k] for k in fixed):
+                        continue
+                    if all(reg[k] == observed[k] for k in diff_list) and all(
+                        reg[k] == base[k] for k in still
+                    ):
+                        matches.append(child)
+                    elif node.state.phase != "over":
+                        nxt.append(child)
+                # a path's children are taken in whole (a stop inside would count some twice)
+                self.nxt += nxt
+                self.matches += matches
+                self.at += 1
+            self.frontier, self.nxt, self.at = self.nxt, [], 0
+            self.level += 1
+        self.work += spent
+        self.done = SearchResult(self.matches, self.nodes, False)
+        return self.done
+
+
 def explain(
     cache: PathCache,
     root: v.GameState,
@@ -201,83 +327,21 @@ def explain(
     chance_from: ChanceFrom | None = None,
 ) -> SearchResult:
     """The action paths from ``root`` whose picture equals ``observed`` on every region
-    observed (none extending another). Never raises for a state the engine made."""
-    cache.reset(root)
-    base = cache.base
-    observed = {k: val for k, val in observed.items() if k in base}
-    diff = frozenset(k for k, val in observed.items() if base[k] != val)
-    if not diff:
-        return SearchResult([()], 0, False)
-    colours = involved(base, observed, diff)
-    # regions a path may change on its way: the changed ones, and the resources of the
-    # families involved (a cube taken, then paid), or any region nobody observes
-    allowed = set(diff) | {k for k in base if k not in observed}
-    allowed |= {k for k in observed if _elastic(k) and (
-        not k.startswith(_COLOURED) or zones.split(k)[1] in colours)}
-    # a figure may pass through a zone (onto the council, then dead at the turn's end)
-    allowed |= {k for k in observed if zones.split(k)[0] in zones.PIECE_ZONE_KINDS}
-    # Only observed regions are ever compared: a path is dropped when an observed region
-    # not allowed to change did, and matches when every changed region shows its observed
-    # value while every other observed region is back to (or still at) its root value.
-    piece_names = set(piece_zone_names(root))
-    seen_pieces = any(k in piece_names for k in observed)
-    seen_others = any(k not in piece_names for k in observed)
-    fixed = [k for k in observed if k not in allowed]
-    diff_list = list(diff)
-    still = [k for k in observed if k not in diff]  # settle and fixed: their root value
-    skipped_spaces = {k for k in observed if k.startswith(zones.SPACE + ":") and k not in diff}
-    nodes = 0
-    frontier: list[Path] = [()]
-    matches: list[Path] = []
-    for _level in range(depth):
-        nxt: list[Path] = []
-        for path in frontier:
-            parent = cache.nodes[path]
-            state = parent.state
-            kids = cache.children.get(path)
-            if kids is None:
-                kids = _options(state, chance_from)
-                if not v.is_chance(state):  # a chance outcome depends on what is seen
-                    cache.children[path] = kids
-            for action in kids:
-                if isinstance(action, TakeCube) and zones.space(action.space) in skipped_spaces:
-                    continue
-                child = (*path, action)
-                node = cache.nodes.get(child)
-                if node is None:
-                    if nodes >= budget:
-                        return SearchResult(matches, nodes, True)
-                    nodes += 1
-                    node = cache.nodes[child] = Node(v.apply_unchecked(state, action), parent)
-                # a parent in the frontier was allowed and did not match: a child showing
-                # the same observed regions is allowed and does not match either
-                if seen_others:
-                    reg = {**node.pieces(), **node.others()} if seen_pieces else node.others()
-                elif node.pieces() is parent.pieces():
-                    if node.state.phase != "over":
-                        nxt.append(child)
-                    continue
-                else:
-                    reg = node.pieces()
-                if any(reg[k] != base[k] for k in fixed):
-                    continue
-                if all(reg[k] == observed[k] for k in diff_list) and all(
-                    reg[k] == base[k] for k in still
-                ):
-                    matches.append(child)
-                elif node.state.phase != "over":
-                    nxt.append(child)
-        frontier = nxt
-    return SearchResult(matches, nodes, False)
+    observed (none extending another), in one go (`Search` for one that can stop and go
+    on). Never raises for a state the engine made."""
+    result = Search(cache, root, observed, depth=depth, budget=budget,
+                    chance_from=chance_from).run()
+    assert result is not None
+    return result
 
 
 def _options(st: v.GameState, chance_from: ChanceFrom | None) -> list[Action]:
     if v.is_chance(st):
         if chance_from is None:
             return []
-        action = chance_from(st)
-        return [action] if action is not None and v.is_legal(st, action) else []
+        return chance_from(st)
     return v.legal_actions(st)
 
 
-__all__ = ["Node", "PathCache", "SearchResult", "explain", "fits_taps", "member_signatures"]
+__all__ = ["REVISIT", "Node", "PathCache", "Search", "SearchResult", "explain", "fits_taps",
+           "member_signatures"]

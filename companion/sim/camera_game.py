@@ -237,8 +237,10 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                 if len(true) == len(cand) and same(link.st, cand, true):
                     counts.prompt_had_truth += 1
                     link.mode = "prompted"
-                    rec.answer(out.id, k)
+                    follow = rec.answer(out.id, k)  # a next step asked, perhaps
                     link.mode = "auto"
+                    for o in follow:
+                        handle(o)
                     return
             rec.decline(out.id)
         elif isinstance(out, Discrepancy):

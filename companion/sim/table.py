@@ -193,6 +193,7 @@ class Counts:
     none_right: int = 0  # prompts without the truth, answered "none of these"
     acks: int = 0  # discrepancies acknowledged (the board put right, or "I will fix it")
     timings: list[float] = field(default_factory=list)
+    table_timings: list[float] = field(default_factory=list)  # per table seen (all its looks)
 
     @property
     def touches(self) -> int:
@@ -205,6 +206,7 @@ class Counts:
                   "none_right", "acks"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.timings += other.timings
+        self.table_timings += other.table_timings
 
 
 class SimLink:
@@ -663,6 +665,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], setup: str, noise:
     clock.run(MOVE)
     clock.catch_up(len(truth))
     counts.timings = rec.timings
+    counts.table_timings = rec.table_timings
     return counts
 
 
@@ -683,7 +686,9 @@ class _Clock:
     def run(self, seconds: float) -> None:
         end = self.t + seconds
         while self.t < end:
-            self.t = round(self.t + 0.1, 6)
+            # a tick every 0.1 s, as the runtime's; 5 ms after a look that stopped at its
+            # share of search work (the runtime ticks again as soon)
+            self.t = round(self.t + (0.005 if self.rec.going_on else 0.1), 6)
             if self.sim.camera and self.t >= self.next_frame:
                 self.sim.frame(self.t)
                 self.next_frame = self.t + FRAME
@@ -735,8 +740,15 @@ class _Clock:
             k = self._truth_in(what)
             if k is not None and self.rng.random() >= self.noise.none_answer:
                 self.link.mode = "prompted"
-                self.rec.answer(what.id, k)
+                follow = self.rec.answer(what.id, k)  # a next step asked, perhaps
                 self.link.mode = "auto"
+                for out in follow:
+                    if isinstance(out, Prompt):  # the same hand answers it next (assumed)
+                        self.counts.prompts += 1
+                        self.counts.prompt_had_truth += self._truth_in(out) is not None
+                        self.todo.append((self.t + self.rng.uniform(0.5, 1.5), out))
+                    else:
+                        self._handle(out)
                 return
             happened = self.link.n < self.done
             self.counts.none_right += k is None

@@ -186,8 +186,10 @@ def test_the_tap_pad_answers_a_pending_decision(kind: str, situations: dict) -> 
         else:
             assert isinstance(o, Prompt) and kind in ("train", "travel", "church")
             assert any(len(c) == 1 and equivalent(st, c[0], truth) for c in o.candidates)
-            # the tapped figure's decision now, or after a step no sensor saw
-            assert all(c[-1]["member"][:-1] == members[0][:-1] for c in o.candidates)
+            # the tapped figure's decision now, or after a step no sensor saw (a prompt
+            # asking about a first step stands for the whole paths)
+            whole = [p for paths in o.stands_for for p in paths]
+            assert whole and all(p[-1].member[:-1] == members[0][:-1] for p in whole)
     assert tried
 
 

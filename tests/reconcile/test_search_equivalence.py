@@ -1,7 +1,8 @@
 """The search's shortcuts change nothing it decides: on every search the simulated table
 asks for, through every setup, the search as it was before (kept here verbatim: every
 state's whole picture, every region compared) returns the same matches, the same cut and
-the same count of states computed, each with its own cache, as ``search.explain``."""
+the same count of states computed, each with its own cache, as ``search.explain`` and as
+a ``search.Search`` run in shares over several looks."""
 
 from __future__ import annotations
 
@@ -123,24 +124,49 @@ def old_explain(
 
 
 class Both:
-    """Stands for ``explain`` in the reconciler: runs the old search on a cache of its own
-    beside every new search, and checks they agree."""
+    """Stands for ``Search`` in the reconciler: runs the old search on a cache of its own
+    beside every new search once it is over (however many looks it took, each stopping
+    after its share of work), and checks they agree."""
 
     def __init__(self) -> None:
         self.shadows: dict[int, tuple[new.PathCache, OldPathCache]] = {}
-        self.searches = self.cut = self.matched = self.nodes = 0
+        self.searches = self.cut = self.matched = self.nodes = self.resumed = 0
 
-    def __call__(self, cache: new.PathCache, root: v.GameState,
-                 observed: Mapping[str, RegionValue], **kw: Any) -> SearchResult:
-        shadow = self.shadows.setdefault(id(cache), (cache, OldPathCache()))[1]
-        got = new.explain(cache, root, observed, **kw)
-        want = old_explain(shadow, root, observed, **kw)
-        assert (got.matches, got.cut, got.nodes) == (want.matches, want.cut, want.nodes)
-        self.searches += 1
-        self.cut += got.cut
-        self.matched += bool(got.matches) and got.matches != [()]
-        self.nodes += got.nodes
-        return got
+    def search_class(self) -> type[new.Search]:
+        both = self
+
+        class Checked(new.Search):
+            def __init__(self, cache: new.PathCache, root: v.GameState,
+                         observed: Mapping[str, RegionValue], **kw: Any) -> None:
+                self.shadow = both.shadows.setdefault(id(cache), (cache, OldPathCache()))[1]
+                self.args = (root, dict(observed), kw)
+                self.checked = False
+                self.shadowed = 0  # states the shadow has computed for this search
+                super().__init__(cache, root, observed, **kw)
+
+            def run(self, work: float = float("inf")) -> SearchResult | None:
+                got = super().run(work)
+                root, observed, kw = self.args
+                budget = kw.get("budget", 3000)
+                if got is None:  # stopped after its share: the shadow computes as many
+                    both.resumed += 1
+                    if self.nodes > self.shadowed:
+                        old_explain(self.shadow, root, observed,
+                                    **{**kw, "budget": self.nodes - self.shadowed})
+                        self.shadowed = self.nodes
+                elif not self.checked:
+                    self.checked = True
+                    want = old_explain(self.shadow, root, observed,
+                                       **{**kw, "budget": budget - self.shadowed})
+                    assert (got.matches, got.cut, got.nodes) == (
+                        want.matches, want.cut, self.shadowed + want.nodes)
+                    both.searches += 1
+                    both.cut += got.cut
+                    both.matched += bool(got.matches) and got.matches != [()]
+                    both.nodes += got.nodes
+                return got
+
+        return Checked
 
 
 def run_games(monkeypatch: pytest.MonkeyPatch, setups: tuple[str, ...], noises: list[str],
@@ -148,7 +174,7 @@ def run_games(monkeypatch: pytest.MonkeyPatch, setups: tuple[str, ...], noises: 
     out = {}
     for setup in setups:
         both = out[setup] = Both()
-        monkeypatch.setattr(reconciler, "explain", both)
+        monkeypatch.setattr(reconciler, "Search", both.search_class())
         for p in plays:
             for g in range(games):
                 header, truth = random_truth(players, random.Random(f"eq/{p}/{g}"), p)
@@ -170,6 +196,7 @@ def test_same_decisions_on_a_simulated_game_through_every_setup(
         monkeypatch: pytest.MonkeyPatch) -> None:
     out = run_games(monkeypatch, SETUPS, ["ordinary"], ["purposeful"], 1, 2, 140)
     assert out["hub"].cut > 0  # the searches the shortcuts are for
+    assert out["hub"].resumed > 0  # searches that went on over several looks
 
 
 @pytest.mark.slow

@@ -75,6 +75,6 @@ def test_the_bench_command_prints_json() -> None:
     for r in result["results"]:
         assert {"actions", "auto_correct", "auto_wrong", "prompted", "prompt_had_truth",
                 "prompt_none_right", "discrepancies", "taps_per_action", "touches_per_action",
-                "compute_ms_p50", "compute_ms_p95"} <= set(r)
+                "compute_ms_p50", "compute_ms_p95", "compute_table_ms_p95"} <= set(r)
     bad = subprocess.run([*cmd[:-1], "--setup", "radar"], capture_output=True, text=True)
     assert bad.returncode == 2 and "unknown setup" in bad.stderr

@@ -159,3 +159,24 @@ def test_a_prompt_is_declined_through_the_api_none_of_these(rt: Runtime) -> None
     assert client.get("/api/sensing/open").get_json()["messages"] == []
     r = client.post(f"/api/sensing/prompts/{p['id']}", json={"choice": "nothing"}, headers=AUTH)
     assert r.status_code == 404
+
+
+def test_a_zone_map_changed_after_start_is_followed_by_the_covered_zone_rule(
+        tmp_path: Path) -> None:
+    """The readers page gives a running hub a new zone map: the reconciler's covered zones
+    (a path needing an unread arrival there is asked) follow it, not the map at start."""
+    from companion.sensors.serial_hub import SerialHub, ZoneMap
+
+    hub = SerialHub(str(tmp_path / "no-such-port"), lambda obs: None,
+                    zones={0: "farm:red"}, candidates=lambda: [])
+    runtime = Runtime({"DB_PATH": tmp_path / "g.sqlite3", "TABLE_TOKEN": TOKEN},
+                      adapters=[hub])
+    try:
+        runtime.start()
+        runtime.service.new_game(["red", "blue"])
+        assert runtime.reconciler.covered == frozenset({"farm:red"})
+        hub.set_zones(ZoneMap({}, {0: "farm:red", 1: "council:1"}))
+        wait_for(lambda: runtime.reconciler.covered == frozenset({"farm:red", "council:1"}),
+                 timeout=5.0)
+    finally:
+        runtime.close()

@@ -1,6 +1,7 @@
 // The sensing panel on the play page: what the sensors made of the table.
-// "Here is what I think happened" (with undo), prompts as one-tap buttons, discrepancies
-// with "I will fix the board", and the sensors' health. Fed by the page's live feed
+// "Here is what I think happened" (with undo), prompts as one-tap buttons (with "none of
+// these" and, where the table may not have changed, "nothing happened"), a move seen half
+// done ("waiting for …"), discrepancies with "I will fix the board", and the sensors' health. Fed by the page's live feed
 // (/api/events, named events), which resends what is still open each time it (re)connects.
 import { onLive, tableToken } from "./api.js";
 import { sharedAndOwn } from "./labels.js";
@@ -63,22 +64,75 @@ function showProposal(p) {
   panel.prepend(c);
 }
 
+// Said for a while after "none of these": what the players do next.
+function hint(text) {
+  panel.querySelectorAll(".sensing-hint").forEach((e) => e.remove());
+  const box = el("p", "sensing-hint", text);
+  panel.append(box);
+  setTimeout(() => box.remove(), 10000);
+}
+
 function showPrompt(p) {
   const c = card("prompt", p.id);
   c.append(el("p", "sensing-title", p.question));
-  // long sentences differing by a word: the shared words once, each button its own words
-  const { shared, own } = sharedAndOwn(p.words);
+  if (p.changed && p.changed.length) {
+    c.append(el("p", "sensing-changed", `Changed: ${p.changed.join(", ")}`));
+  }
+  // each button says only what differs: the server's choices (the one step the candidates
+  // differ in), else the words long sentences do not share (said once above them)
+  const { shared, own } = p.choices ? { shared: "", own: p.choices } : sharedAndOwn(p.words);
   if (shared) c.append(el("p", "sensing-shared", `All of them: ${shared}`));
   const row = el("div", "sensing-choices");
-  own.forEach((w, k) => {
-    const b = el("button", "btn sensing-choice", w);
-    b.title = p.words[k];
+  p.words.forEach((w, k) => {
+    const b = el("button", "btn sensing-choice", own[k] || w);
     b.type = "button";
+    if ((own[k] || w) !== w) b.title = w; // the whole move, for who wants it
     b.addEventListener("click", () => post(`/api/sensing/prompts/${p.id}`, { choice: k }));
     row.append(b);
   });
   c.append(row);
+  const other = el("div", "sensing-choices sensing-other");
+  if (p.none_of_these) {
+    const none = el("button", "btn btn-warn sensing-none", "None of these");
+    none.type = "button";
+    none.addEventListener("click", async () => {
+      if (await post(`/api/sensing/prompts/${p.id}`, { choice: "none" })) {
+        hint("Then put the board right, or enter what happened below.");
+      }
+    });
+    other.append(none);
+  }
+  if (p.nothing_happened) {
+    const nothing = el("button", "btn sensing-nothing", "Nothing happened");
+    nothing.type = "button";
+    nothing.addEventListener("click", () => post(`/api/sensing/prompts/${p.id}`, { choice: "nothing" }));
+    other.append(nothing);
+  }
+  if (other.childElementCount) c.append(other);
+  c.append(crops(p.regions || []));
   panel.append(c);
+}
+
+// A move seen half done, held for its second step: "… waiting for the good made there".
+function showWaiting(w) {
+  panel.querySelectorAll(".sensing-waiting").forEach((e) => e.remove());
+  const c = card("waiting", w.id);
+  c.append(el("span", "sensing-title", "Seen so far: "), el("span", "sensing-words", w.words));
+  panel.prepend(c);
+}
+
+// What the camera saw at each place named (no camera: the pictures remove themselves).
+function crops(regions) {
+  const box = el("div", "sensing-crops");
+  [...new Set(regions)].forEach((region) => {
+    const img = el("img", "sensing-crop");
+    img.alt = "What the camera sees there";
+    img.addEventListener("error", () => img.remove());
+    img.src = `/api/camera/crop.png?region=${encodeURIComponent(region)}`
+      + `&token=${encodeURIComponent(tableToken() || "")}`;
+    box.append(img);
+  });
+  return box;
 }
 
 function showDiscrepancy(d) {
@@ -87,17 +141,7 @@ function showDiscrepancy(d) {
   const list = el("ul", "sensing-items");
   d.items.forEach((i) => list.append(el("li", "", i.what)));
   c.append(list);
-  // what the camera saw at each place that disagrees (no camera: the picture removes itself)
-  const crops = el("div", "sensing-crops");
-  [...new Set(d.items.map((i) => i.region))].forEach((region) => {
-    const img = el("img", "sensing-crop");
-    img.alt = "What the camera sees there";
-    img.addEventListener("error", () => img.remove());
-    img.src = `/api/camera/crop.png?region=${encodeURIComponent(region)}`
-      + `&token=${encodeURIComponent(tableToken() || "")}`;
-    crops.append(img);
-  });
-  c.append(crops);
+  c.append(crops(d.items.map((i) => i.region)));
   const fix = el("button", "btn sensing-fix", "I will fix the board");
   fix.type = "button";
   fix.addEventListener("click", () => post(`/api/sensing/discrepancies/${d.id}`, { fix: true }));
@@ -131,9 +175,10 @@ function showHealth(h) {
   health.title = [...devices.keys()].join(", "); // the ids, for whoever sets the sensors up
 }
 
-onLive("open", () => panel.querySelectorAll(".sensing-prompt, .sensing-discrepancy").forEach((e) => e.remove()));
+onLive("open", () => panel.querySelectorAll(".sensing-prompt, .sensing-discrepancy, .sensing-waiting").forEach((e) => e.remove()));
 onLive("proposal", showProposal);
 onLive("prompt", showPrompt);
 onLive("discrepancy", showDiscrepancy);
+onLive("waiting", showWaiting);
 onLive("health", showHealth);
 onLive("closed", (c) => panel.querySelectorAll(`[data-id="${c.id}"]`).forEach((e) => e.remove()));

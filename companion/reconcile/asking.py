@@ -1,0 +1,133 @@
+"""A prompt in the table's language: what to ask about several explanations of the table.
+
+Candidates that share everything but one step are asked about that step alone: the
+question is the step's words with the part that differs left open ("Yellow puts 3 pink
+cubes back at the well and takes the … action?") and each choice is that part ("Market",
+"Travel"). More than `MAX_SENTENCES` candidates that differ in several steps are asked
+about the first step that differs: the candidates become those paths cut after that step
+(one each, each standing for the candidates that start so): the answer picks those, and
+if several remain they are asked about next. A few candidates differing in several steps
+keep their whole sentences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion import village as v
+from companion.village import narrate
+from companion.village.actions import Action
+
+Path = tuple[Action, ...]
+
+MAX_SENTENCES = 5  # a prompt never lists more whole sentences than this
+
+
+@dataclass
+class Asked:
+    """What a prompt shows: ``question``; one ``choices`` label (short where the paths
+    differ in one step) and one ``words`` sentence per path of ``paths``."""
+
+    question: str
+    paths: list[Path]
+    choices: list[str]
+    words: list[str]
+    # per path shown, the candidates it stands for (itself, or those it begins)
+    stands_for: list[list[Path]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.stands_for:
+            self.stands_for = [[p] for p in self.paths]
+
+
+def words(st: v.GameState, path: Path | list[Any]) -> str:
+    """What a sequence of actions (objects or JSON) does, in the narration's public
+    words ("Red takes a brown cube from Harvest; then a child is born to Red")."""
+    said = []
+    for step in path:
+        action = v.parse_action(step) if isinstance(step, dict) else step
+        after = v.apply(st, action)
+        said.append(narrate.headline(st, action, after).rstrip("."))
+        st = after
+    return "; then ".join(said)
+
+
+def ask(st: v.GameState, paths: list[Path], question: str = "Which was it?",
+        label: Callable[[Action], str | None] | None = None) -> Asked:
+    """How to ask which of ``paths`` (from ``st``) happened (see the module docstring);
+    ``question`` when the paths differ in several steps; ``label`` names the step the
+    paths differ in where the narration's words do not (a green bag's layout). Raises
+    what ``v.apply`` raises for a path that is not legal from ``st``."""
+    if len(paths) < 2:  # one candidate: a step the sensors cannot vouch for
+        said = [words(st, p) for p in paths]
+        return Asked("Is this what happened?", list(paths), said, said)
+    i = _first_difference(paths)
+    if not _only_at(paths, i):
+        if len(paths) <= MAX_SENTENCES:
+            said = [words(st, p) for p in paths]
+            return Asked(question, list(paths), said, said)
+        groups: dict[Path, list[Path]] = {}
+        for p in paths:
+            groups.setdefault(p[:i + 1], []).append(p)
+        if len(groups) < 2:
+            said = [words(st, p) for p in paths]
+            return Asked(question, list(paths), said, said)
+        first = ask(st, list(groups), question, label)
+        first.stands_for = [groups[p] for p in first.paths]
+        return first
+    before = st
+    for step in paths[0][:i]:
+        before = v.apply_unchecked(before, step)
+    lines = [narrate.headline(before, p[i], v.apply_unchecked(before, p[i])).rstrip(".")
+             for p in paths]
+    stem, labels, tail = _open_part(lines)
+    said = [words(st, p) for p in paths]
+    named = [label(p[i]) for p in paths] if label is not None else []
+    if named and all(named):
+        return Asked(question, paths, [str(n) for n in named], said)
+    if not all(labels):
+        return Asked(question, paths, said, said)
+    if len(stem.split()) <= 1:
+        asked = f"What did {stem} do?" if stem else "Which was it?"
+    else:
+        asked = f"{stem} …{' ' + tail if tail else ''}?"
+    if i:  # what all of them did first
+        asked = f"{words(st, paths[0][:i])}. Then: {asked}"
+    return Asked(asked, paths, labels, said)
+
+
+def _first_difference(paths: list[Path]) -> int:
+    i = 0
+    while all(len(p) > i for p in paths) and all(p[i] == paths[0][i] for p in paths):
+        i += 1
+    return i
+
+
+def _only_at(paths: list[Path], i: int) -> bool:
+    """True when the paths, all of one length, differ at step ``i`` alone."""
+    n = len(paths[0])
+    if i >= n or any(len(p) != n for p in paths):
+        return False
+    return all(p[j] == paths[0][j] for p in paths for j in range(n) if j != i)
+
+
+def _open_part(lines: list[str]) -> tuple[str, list[str], str]:
+    """The words all ``lines`` start with, what differs in each (capitalised), and the
+    words they all end with."""
+    split = [line.split() for line in lines]
+    shortest = min(len(s) for s in split)
+    head = 0
+    while head < shortest and all(s[head] == split[0][head] for s in split):
+        head += 1
+    tail = 0
+    while tail < shortest - head and all(s[-1 - tail] == split[0][-1 - tail] for s in split):
+        tail += 1
+    labels = [" ".join(s[head:len(s) - tail]) for s in split]
+    labels = [lab[:1].upper() + lab[1:] for lab in labels]
+    return (" ".join(split[0][:head]), labels,
+            " ".join(split[0][len(split[0]) - tail:]) if tail else "")
+
+
+__all__ = ["MAX_SENTENCES", "Asked", "ask", "words"]

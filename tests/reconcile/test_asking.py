@@ -1,0 +1,114 @@
+"""Prompts in the table's language (issue 15, item 5): candidates that share everything but
+one step are asked about that step alone, with short choices; never more than five long
+sentences; the places that changed are named."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reconcile_kit import game_states, run
+from test_adversarial import TruthLink, feed, product_camera
+
+from companion import village as v
+from companion.reconcile.asking import MAX_SENTENCES, ask
+from companion.reconcile.reconciler import Prompt, Reconciler
+from companion.village.actions import UseWell
+
+
+def a_well_turn() -> tuple[v.GameState, list[Any]]:
+    """A turn where the player may use the well for several spaces (one colour)."""
+    for seed in range(1, 6):
+        for st, _a in game_states(seed):
+            if v.pending(st).kind != "turn":
+                continue
+            wells = [a for a in v.legal_actions(st) if isinstance(a, UseWell)]
+            by_colour: dict[Any, list[Any]] = {}
+            for w in wells:
+                by_colour.setdefault((w.color, repr(w.pay)), []).append(w)
+            for same in by_colour.values():
+                if len(same) >= 5:
+                    return st, same
+    raise AssertionError("no turn with five well uses of one colour")
+
+
+def test_candidates_differing_in_one_step_ask_about_that_step_only() -> None:
+    st, wells = a_well_turn()
+    asked = ask(st, [(w,) for w in wells])
+    assert asked.paths == [(w,) for w in wells]  # nothing dropped
+    assert "well" in asked.question and asked.question.endswith("?")
+    # the choices are the spaces' names, not the whole sentence again
+    names = {w.space.value.capitalize() for w in wells}
+    assert set(asked.choices) == names, asked.choices
+    assert all(len(c.split()) <= 3 for c in asked.choices)
+
+
+def test_more_than_five_candidates_differing_in_two_steps_ask_the_first_step_first() -> None:
+    st, wells = a_well_turn()
+    paths = []
+    for w in wells:
+        after = v.apply_unchecked(st, w)
+        paths += [(w, b) for b in v.legal_actions(after)]
+    assert len(paths) > MAX_SENTENCES and len({p[1] for p in paths}) > 1
+    asked = ask(st, paths)
+    # asked: which space the well was used for; the next step will be asked (or seen) after
+    assert sorted(map(repr, asked.paths)) == sorted({repr((w,)) for w in wells})
+    assert len(asked.choices) == len(asked.paths) and all(
+        len(c.split()) <= 3 for c in asked.choices)
+    # each choice stands for the whole paths that begin with it, none lost
+    assert sorted(map(repr, (p for ps in asked.stands_for for p in ps))) == sorted(
+        map(repr, paths))
+    assert all(all(p[:1] == shown for p in ps)
+               for shown, ps in zip(asked.paths, asked.stands_for, strict=True))
+
+
+def test_answering_a_first_step_asks_the_next_and_then_submits_the_whole_path() -> None:
+    st, wells = a_well_turn()
+    paths = []
+    for w in wells:
+        after = v.apply_unchecked(st, w)
+        paths += [(w, b) for b in v.legal_actions(after)]
+    truth = next(p for p in paths if sum(q[0] == p[0] for q in paths) > 1)
+    link = TruthLink(st, [a.to_json() for a in truth])
+    rec = Reconciler(link)
+    first = rec._new_prompt(0, paths)
+    k = first.candidates.index([truth[0].to_json()])
+    out = rec.answer(first.id, k)
+    assert link.submitted == []  # nothing applied on the first step alone
+    follow = [o for o in out if isinstance(o, Prompt)]
+    assert len(follow) == 1 and all(c[0] == truth[0].to_json() for c in follow[0].candidates)
+    rec.answer(follow[0].id, follow[0].candidates.index([a.to_json() for a in truth]))
+    assert [a for a, _s, _o in link.submitted] == [a.to_json() for a in truth]
+    assert link.wrong == []
+
+
+def test_a_few_candidates_differing_in_several_steps_keep_their_sentences() -> None:
+    st, wells = a_well_turn()
+    paths = []
+    for w in wells[:2]:
+        after = v.apply_unchecked(st, w)
+        paths.append((w, v.legal_actions(after)[0]))
+    asked = ask(st, paths)
+    assert asked.paths == paths and len(asked.words) == 2
+    assert all(c == w for c, w in zip(asked.choices, asked.words, strict=True))
+
+
+def test_a_prompt_names_the_places_that_changed_and_never_lists_more_than_five_sentences() -> None:
+    """The camera sees a well used (cubes back to the supply) and nothing else yet: the
+    prompt asks which space, names the farm's supply as changed."""
+    st, wells = a_well_turn()
+    well = wells[0]
+    link = TruthLink(st, [well])
+    rec = Reconciler(link, ask_after=3.0)
+    feed(rec, product_camera(st, 0.0))
+    run(rec, 0.0, 1.0)
+    feed(rec, product_camera(v.apply(st, well), 1.1))
+    prompts = [o for o in run(rec, 1.1, 12.0) if isinstance(o, Prompt)]
+    assert prompts
+    for p in prompts:
+        j = p.to_json()
+        assert len(j["choices"]) == len(j["candidates"]) == len(j["words"])
+        long = [c for c in j["choices"] if len(c.split()) > 4]
+        assert len(long) <= MAX_SENTENCES, j["choices"]
+        assert j["changed"] and all(":" not in place for place in j["changed"])
+        assert j["regions"] and all(":" in r or r == "stock" for r in j["regions"])
+    assert link.wrong == []
