@@ -25,24 +25,35 @@ is said, not read as another one.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from companion import village as v
 from companion.village import zones
-from companion.village.actions import Buyout, FillBag, MassDraw, Train
-from companion.village.picture import CUBE_ORDER, ITEM_ORDER, RegionValue, regions_of
-from companion.village.vocabulary import MONK
+from companion.village.actions import Buyout, FillBag
+from companion.village.picture import RegionValue, regions_of
 
 from .asking import ask as asking
-from .asking import words as _path_words
-from .chance import ChanceReader, fill_change_words, layout_of
-from .observations import FIGURE_COLOURS, Observation, to_json
-from .observed import ByColour, ObservedTable, colour_of
+from .chance import ChanceReader, fill_change_words
+from .doubts import PathDoubts
+from .observations import Observation, to_json
+from .observed import ByColour, ObservedTable
+from .outcomes import (
+    JSON,
+    Closed,
+    Discrepancy,
+    Outcome,
+    Prompt,
+    Proposal,
+    Refused,
+    TableLink,
+    UnknownOpen,
+    Waiting,
+    _GoOn,
+)
 from .search import (
     Path,
     PathCache,
@@ -51,132 +62,40 @@ from .search import (
     fits_taps,
     member_signatures,
 )
+from .weighing import (
+    TRACELESS,
+    UNSEEN,
+    _about_taps,
+    _continues,
+    _difference,
+    _figure,
+    _fingerprint,
+    _only_pieces,
+    _source,
+    _tap_paths,
+    _words,
+    signature_of,
+)
 
-JSON = dict[str, Any]
-
-
-class TableLink(Protocol):
-    """The one way in: what the runtime wires to the table service."""
-
-    def state(self) -> v.GameState: ...
-
-    def seq(self) -> int: ...
-
-    def submit(
-        self, action: JSON, source: str, expected_seq: int, observations: list[JSON]
-    ) -> int:
-        """Apply ``action``; return the new seq. Raises ``Refused`` (or a
-        ``companion.village.RulesError``) when it cannot, the table unchanged."""
-        ...
-
-
-@dataclass
-class Proposal:
-    """Actions the reconciler submitted ("here is what I think happened")."""
-
-    id: int
-    seq: int  # the seq of the last action submitted
-    actions: list[JSON]
-    words: str
-    observations: list[JSON]
-    start: int = 0  # the seq the actions were submitted from
-    kind: str = "proposal"
-
-    def to_json(self) -> JSON:
-        return {"kind": self.kind, "id": self.id, "seq": self.seq, "start": self.start,
-                "actions": self.actions, "words": self.words}
+__all__ = [
+    "TRACELESS",
+    "UNSEEN",
+    "Closed",
+    "Discrepancy",
+    "Outcome",
+    "Prompt",
+    "Proposal",
+    "Reconciler",
+    "Refused",
+    "TableLink",
+    "UnknownOpen",
+    "Waiting",
+    "signature_of",
+]
 
 
 @dataclass
-class Prompt:
-    """Several explanations: one tap picks the candidate (sequence of actions)."""
-
-    id: int
-    seq: int  # the state the candidates start from
-    question: str
-    candidates: list[list[JSON]]
-    words: list[str]
-    # besides the candidates, every prompt offers "none of these" (then the board is put
-    # right or the action entered on the tablet), and "nothing happened" where the table
-    # may not have changed (a tag that dropped out, a tap): :meth:`Reconciler.decline`
-    none_of_these: bool = True
-    nothing_happened: bool = False
-    # one short label per candidate: the step they differ in ("Market", "Travel"), or the
-    # whole sentence when they differ in more (`companion.reconcile.asking`)
-    choices: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)  # the places seen changed, in words
-    regions: list[str] = field(default_factory=list)  # the same, as region names
-    # per candidate, the whole paths it stands for when the prompt asks about a first
-    # step only (several: answering it asks about the next step)
-    stands_for: list[list[Path]] = field(default_factory=list, repr=False)
-    kind: str = "prompt"
-
-    def to_json(self) -> JSON:
-        return {"kind": self.kind, "id": self.id, "seq": self.seq, "question": self.question,
-                "candidates": self.candidates, "words": self.words,
-                "choices": self.choices or self.words, "changed": self.changed,
-                "regions": self.regions, "none_of_these": self.none_of_these,
-                "nothing_happened": self.nothing_happened}
-
-
-@dataclass
-class Discrepancy:
-    """The table shows what no legal action explains."""
-
-    id: int
-    seq: int
-    items: list[JSON]  # {"region", "what", "expected", "seen"}
-    words: str
-    kind: str = "discrepancy"
-
-    def to_json(self) -> JSON:
-        return {"kind": self.kind, "id": self.id, "seq": self.seq, "items": self.items,
-                "words": self.words}
-
-
-@dataclass
-class Waiting:
-    """A move seen half done, held for its second step ("waiting for …"): closed by a
-    `Closed` once it is committed, asked, or the table moves on."""
-
-    id: int
-    seq: int
-    words: str  # "Red 1a trains at the smithy: waiting for the good made there, if any"
-    kind: str = "waiting"
-
-    def to_json(self) -> JSON:
-        return {"kind": self.kind, "id": self.id, "seq": self.seq, "words": self.words}
-
-
-@dataclass
-class Closed:
-    """An open prompt or discrepancy is gone (answered, resolved, or the table moved on)."""
-
-    id: int
-    reason: str
-    kind: str = "closed"
-
-    def to_json(self) -> JSON:
-        return {"kind": self.kind, "id": self.id, "reason": self.reason}
-
-
-Outcome = Proposal | Prompt | Discrepancy | Waiting | Closed
-
-
-class Refused(Exception):
-    """A link refused a submitted action (stale seq, illegal, or undone at once)."""
-
-
-class _GoOn(Exception):
-    """A look used its share of the search budget: it goes on at the next tick."""
-
-
-class UnknownOpen(LookupError):
-    """No open prompt or discrepancy has that id (already answered or gone)."""
-
-
-@dataclass
-class Reconciler:
+class Reconciler(PathDoubts):
     """See the module docstring. ``listener`` receives every outcome as it happens."""
 
     link: TableLink
@@ -499,165 +418,6 @@ class Reconciler:
         out.append(self._new_discrepancy(st, seq, observed, result.cut))
         return self._emit(out)
 
-    def _misread_fills(self, st: v.GameState, observed: dict[str, RegionValue],
-                       variants: list[FillBag]) -> SearchResult:
-        """The camera read a green-bag fill the bag cannot hold: what the table shows
-        were each legal fill one misread colour away the truth (to be asked)."""
-        found: dict[str, Path] = {}
-        cut = False
-        for fill in variants[:MAX_FILL_VARIANTS]:
-            seen = {**observed, **layout_of(fill)}
-            result = self._explain(st, seen, ChanceReader(seen))
-            cut = cut or result.cut
-            for m in result.matches:
-                if m:
-                    found.setdefault(repr([a.to_json() for a in m]), m)
-        return SearchResult(list(found.values()), 0, cut and not found)
-
-    def _misread_explains(self, st: v.GameState, path: Path,
-                          observed: dict[str, RegionValue]) -> tuple[list[Path], bool]:
-        """Other explanations of the table were one changed region read one off by the
-        camera (a marker one cell off, one cube more or less of a colour): a camera
-        misreads now and then (docs/vision-bench.json), so a single explanation that one
-        misread would turn into another is asked with it. Returns those, and True when a
-        variant's search was cut short (then ``path`` is asked too)."""
-        base = self._cache.base
-        others: dict[str, Path] = {}
-        cut = False
-        mine = repr([a.to_json() for a in path])
-        for k, val in observed.items():
-            if k not in base or base[k] == val or not (
-                    k.startswith(_MISREADABLE) or isinstance(val, ByColour)):
-                continue
-            for wrong in _one_off(val):
-                result = self._explain(st, {**observed, k: wrong}, ChanceReader(observed))
-                cut = cut or result.cut
-                for m in result.matches:
-                    key = repr([a.to_json() for a in m])
-                    # a path going on from this one (or stopping short of it) is a move more
-                    # or less, not another explanation of the same move
-                    n = min(len(m), len(path))
-                    if m and key != mine and m[:n] != path[:n]:
-                        others.setdefault(key, m)
-        return list(others.values()), cut
-
-    def _one_misread_away(self, path: Path, observed: dict[str, RegionValue]) -> list[Path]:
-        """Paths that differ from ``path`` only in the cubes chosen (a privilege's or a
-        journey's gain) and would show exactly what is seen but for one cube's colour: a
-        camera misreads a colour now and then (docs/vision-bench.json), so those are asked
-        together. The cubes' counts are compared; anything else must be equal."""
-        out: list[Path] = []
-        for i, action in enumerate(path):
-            gain = getattr(action, "gain", None)
-            if not gain:
-                continue
-            for other in self._cache.children.get(path[:i]) or []:
-                if (other.type != action.type or other == action
-                        or dataclasses.replace(other, gain=gain) != action):  # type: ignore[call-arg]
-                    continue
-                alt = (*path[:i], other, *path[i + 1:])
-                try:
-                    st = self._cache.state(path[:i])
-                    for a in alt[i:]:
-                        st = v.apply_unchecked(st, a)
-                except (v.RulesError, KeyError, ValueError):
-                    continue
-                seen = regions_of(st)
-                off = 0
-                for k, val in observed.items():
-                    mine = seen.get(k)
-                    if mine == val:
-                        continue
-                    if (isinstance(mine, tuple) and isinstance(val, tuple)
-                            and len(mine) == len(val) == len(CUBE_ORDER)
-                            and all(isinstance(x, int) for x in (*mine, *val))):
-                        off += sum(abs(int(a) - int(b)) for a, b in zip(mine, val, strict=True))
-                    else:
-                        off = 99
-                        break
-                if off <= 2:
-                    out.append(alt)
-        return out
-
-    def _unread(self, path: Path, observed: dict[str, RegionValue]) -> bool:
-        """True when ``path`` puts a figure in (or takes one from) a zone a tag reader
-        covers but whose reading is not in the comparison (never read, or uncertain): it
-        relies on a read that was never made."""
-        if not self.covered:
-            return False
-        node, base = self._cache.nodes[path], self._cache.base
-        pieces = node.pieces()
-        return any(k not in observed and pieces.get(k) != base.get(k) for k in self.covered)
-
-    def _unread_arrivals(self, st: v.GameState,
-                         observed: dict[str, RegionValue]) -> dict[str, RegionValue]:
-        """A figure gone from a tag reader's zone and read arriving nowhere may stand on
-        another reader whose read was lost: the tag readers' zones that show no change are
-        then uncertain, left out of the comparison (never taken as unchanged)."""
-        self._cache.reset(st)
-        base = self._cache.base
-        lost: list[str] = []
-        came: list[str] = []
-        for k, val in observed.items():
-            if zones.split(k)[0] not in zones.PIECE_ZONE_KINDS or k not in base:
-                continue
-            was = base[k]
-            if isinstance(was, tuple) and isinstance(val, tuple) and was != val:
-                lost += _minus(was, val)
-                came += _minus(val, was)
-        for sig in came:
-            if sig in lost:
-                lost.remove(sig)
-        if not lost:
-            return observed
-        tags = self.table.tag_zones()
-        return {k: val for k, val in observed.items()
-                if not (k in tags and base.get(k) == val)}
-
-    def _unseen(self, path: Path, observed: dict[str, RegionValue]) -> bool:
-        """True when a step of ``path`` is one no sensor sees: a skip, a pass, a "done",
-        or a well use (a free action) that changed no region observed; or a chance outcome
-        the sensors cannot vouch for: a green bag's fill read by the camera (a cube's
-        colour misread is as possible as the truth) or a black-bag draw whose monks were
-        inferred from the figures read (a figure whose arrival was not read looks like
-        a monk)."""
-        for i, action in enumerate(path):
-            if action.type in UNSEEN or isinstance(action, FillBag):
-                return True
-            if isinstance(action, MassDraw) and MONK in action.figures:
-                return True
-            if action.type in TRACELESS:
-                node, parent = self._cache.nodes[path[:i + 1]], self._cache.nodes[path[:i]]
-                now = {**node.pieces(), **node.others()}
-                before = {**parent.pieces(), **parent.others()}
-                if all(now.get(k) == before.get(k) for k in observed):
-                    return True
-        return False
-
-    def _under_hand(self, path: Path) -> bool:
-        """True when ``path`` changes a region a hand still hides (one resting longer than
-        the occlusion timeout no longer holds the table up, but what it hides is unseen)."""
-        hidden = self.table.hidden(self._now)
-        if not hidden:
-            return False
-        node, base = self._cache.nodes[path], self._cache.base
-        now = {**node.pieces(), **node.others()}
-        return any(now.get(k) != base.get(k) for k in hidden if k in base)
-
-    def _second_step(self, path: Path) -> tuple[float, str]:
-        """Seconds of stillness ``path`` needs before it is committed, and what it waits
-        for: a training placed with no good, when a good could follow, may be the first
-        half of train-and-produce (``second_step["train"]``); else 0."""
-        for i, action in enumerate(path):
-            if isinstance(action, Train) and action.good is None:
-                before = self._cache.state(path[:i])
-                if any(isinstance(a, Train) and a.member == action.member
-                       and a.building == action.building and a.good is not None
-                       for a in v.legal_actions(before)):
-                    return (self.second_step.get(action.type, 0.0),
-                            "the good made there, if any")
-        return 0.0, ""
-
     def _said(self, path: Path) -> str:
         root = self._cache.root
         return _words(root if root is not None else self.link.state(),
@@ -814,181 +574,3 @@ class Reconciler:
             for o in outcomes:
                 self.listener(o)
         return outcomes
-
-
-UNSEEN = frozenset({"skip", "pass", "done"})  # steps no sensor sees
-MAX_FILL_VARIANTS = 24  # legal fills one misread colour away, tried for an impossible read
-_MISREADABLE = (zones.SPACE + ":", zones.SUPPLY + ":", zones.TIME + ":", zones.PRESTIGE + ":")
-
-
-def _one_off(value: RegionValue) -> list[RegionValue]:
-    """The readings one misread from ``value``: a marker a cell off, a colour's count one
-    off (cubes, or figures counted by colour)."""
-    if isinstance(value, int):
-        return [value + d for d in (-1, 1) if value + d >= 0]
-    if isinstance(value, ByColour):  # a camera's figures: one of a colour missed or doubled
-        counts = dict(value.counts)
-        return [ByColour({**counts, c: counts.get(c, 0) + d})
-                for c in FIGURE_COLOURS for d in (-1, 1) if counts.get(c, 0) + d >= 0]
-    out: list[RegionValue] = []
-    if all(isinstance(x, int) for x in value):
-        for i in range(len(value)):
-            for d in (-1, 1):
-                n = int(value[i]) + d
-                if n >= 0:
-                    out.append((*value[:i], n, *value[i + 1:]))
-    return out
-TRACELESS = frozenset({"well", "free"})  # unseen when no region observed changed
-
-
-def signature_of(piece: str) -> str:
-    """A tapped piece's signature (``red-2`` for ``red-2a``)."""
-    return piece[:-1]
-
-
-def _about_taps(d: Discrepancy) -> bool:
-    return bool(d.items) and d.items[0]["region"] == "pad"
-
-
-def _only_pieces(base: dict[str, RegionValue], observed: dict[str, RegionValue]) -> bool:
-    """True when every difference is in a piece zone (a tag reader's drop-out looks like a
-    figure gone): the table may not have changed at all."""
-    diff = [k for k, val in observed.items() if k in base and base[k] != val]
-    return all(zones.split(k)[0] in zones.PIECE_ZONE_KINDS for k in diff)
-
-
-def _tap_paths(st: v.GameState, taps: list[str],
-               observed: dict[str, RegionValue]) -> list[tuple[int, Path]]:
-    """Paths (with the number of taps each uses) answering the taps: a decision naming the
-    tapped members now, or after one step nobody sees (a skip, or any step that changes
-    no region observed: the first-player token where no sensor sees it)."""
-    out: list[tuple[int, Path]] = []
-    starts: list[tuple[Path, v.GameState]] = [((), st)]
-    before = regions_of(st)
-    for a in v.legal_actions(st):
-        if member_signatures(a):
-            continue
-        after = v.apply_unchecked(st, a)
-        if a.type in UNSEEN:
-            starts.append(((a,), after))
-            continue
-        now = regions_of(after)
-        if all(now.get(k) == before.get(k) for k in observed):
-            starts.append(((a,), after))
-    for prefix, s in starts:
-        if s.phase == "over":
-            continue
-        options = [a for a in v.legal_actions(s) if member_signatures(a)]
-        if any(isinstance(a, Buyout) for a in options):
-            out += [(len(taps), (*prefix, a)) for a in options
-                    if isinstance(a, Buyout) and len(a.members) == len(taps)
-                    and fits_taps(s, (a,), taps)]
-            continue
-        # one member: the first tap, or another figure tapped just after it (the wrong
-        # figure tapped first, then the right one): then both are asked
-        firsts = [taps[0]] + [p for p in taps[1:] if _figure(s, p) != _figure(s, taps[0])]
-        for k, piece in enumerate(dict.fromkeys(firsts)):
-            out += [(1 if k == 0 else len(taps), (*prefix, a)) for a in options
-                    if fits_taps(s, (a,), [piece])]
-    return out
-
-
-def _minus(have: tuple[Any, ...], less: tuple[Any, ...]) -> list[Any]:
-    out = list(have)
-    for x in less:
-        if x in out:
-            out.remove(x)
-    return out
-
-
-def _figure(st: v.GameState, piece: str) -> tuple[str, object]:
-    return piece[:-1], st.members.get(piece)
-
-
-def _fingerprint(st: v.GameState) -> int:
-    return hash((tuple(sorted(regions_of(st).items())), repr(v.pending(st))))
-
-
-def _continues(cache: PathCache, matches: list[Path]) -> bool:
-    """True when some candidate leaves its player still to act (the well: the action of
-    the space chosen follows), so the next move will tell the candidates apart."""
-    for m in matches:
-        actor = getattr(m[-1], "player", None)
-        if actor is not None and v.pending(cache.state(m)).player == actor:
-            return True
-    return False
-
-
-def _words(st: v.GameState, actions: list[JSON]) -> str:
-    """What a sequence of actions does, in the narration's public words."""
-    return _path_words(st, actions)
-
-
-def _source(observations: list[JSON], prompted: bool) -> str:
-    if prompted:
-        return "tablet"
-    sources = {str(o.get("source", "")) for o in observations}
-    if any(s.startswith("camera") or s == "sim:camera" for s in sources):
-        return "camera"
-    return "tag_reader"
-
-
-def _thing(value: Any) -> str:
-    """A figure (member id, monk) in words; anything else as text."""
-    return zones.piece_words(value) if isinstance(value, str) else str(value)
-
-
-def _count(n: int, name: str) -> str:
-    """``_count(1, "brown")`` → ``"1 brown cube"``; goods and grain keep their own name."""
-    if name in {c.value for c in CUBE_ORDER}:
-        return f"{n} {name} cube{'' if n == 1 else 's'}"
-    return f"{n} {name}"
-
-
-def _difference(region: str, expected: RegionValue, seen: RegionValue) -> JSON:
-    """One line of a discrepancy, naming the pieces or cubes that differ."""
-    place = zones.place_words(region)
-    if isinstance(expected, int) or isinstance(seen, int):
-        what = f"{place}: the marker should be on {expected}, it is seen on {seen}"
-        return {"region": region, "what": what, "expected": expected, "seen": seen}
-    if len(expected) == len(seen) == len(CUBE_ORDER) and all(
-        isinstance(x, int) for x in (*expected, *seen)
-    ):
-        names: tuple[str, ...] = tuple(c.value for c in CUBE_ORDER)
-    elif len(expected) == len(seen) == len(ITEM_ORDER) and all(
-        isinstance(x, int) for x in (*expected, *seen)
-    ):
-        names = ITEM_ORDER
-    else:
-        if isinstance(seen, ByColour):  # a camera's count by colour: compare colours
-            expected = tuple(colour_of(s) for s in expected)
-        missing = list(expected)
-        extra: list[Any] = []
-        for s in seen:
-            if s in missing:
-                missing.remove(s)
-            else:
-                extra.append(s)
-        parts = [f"{', '.join(map(_thing, missing))} missing"] if missing else []
-        parts += [f"{', '.join(map(_thing, extra))} not expected"] if extra else []
-        return {"region": region, "what": f"{place}: {'; '.join(parts)}",
-                "expected": list(expected), "seen": list(seen)}
-    diffs = [f"{_count(e, n)} expected, {s} seen"
-             for n, e, s in zip(names, expected, seen, strict=True) if e != s]
-    return {"region": region, "what": f"{place}: {', '.join(diffs)}",
-            "expected": dict(zip(names, expected, strict=True)),
-            "seen": dict(zip(names, seen, strict=True))}
-
-
-__all__ = [
-    "Closed",
-    "Discrepancy",
-    "Outcome",
-    "Prompt",
-    "Proposal",
-    "Reconciler",
-    "Refused",
-    "TableLink",
-    "UnknownOpen",
-    "Waiting",
-]

@@ -88,7 +88,7 @@ def test_figures_by_colour_tell_more_moves_apart_than_cubes_alone(
 def test_a_colour_count_one_off_is_a_misread_the_reconciler_weighs() -> None:
     """A figure of a zone missed or counted twice is as possible as any camera misread:
     the reconciler asks when such a variant would explain another move."""
-    from companion.reconcile.reconciler import _one_off
+    from companion.reconcile.weighing import _one_off
 
     seen = ByColour({"red": 1})
     variants = _one_off(seen)  # type: ignore[arg-type]

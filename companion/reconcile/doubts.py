@@ -1,0 +1,204 @@
+"""Why a path the search found may not be applied as it stands: a reading one misread away
+that explains it too, an arrival no reader saw, a step no sensor sees, a hand still over
+its places, or a second step (a training's good) that may still come. A part of
+`Reconciler`, which holds the state these methods use."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from companion import village as v
+from companion.village import zones
+from companion.village.actions import FillBag, MassDraw, Train
+from companion.village.picture import CUBE_ORDER, RegionValue, regions_of
+from companion.village.vocabulary import MONK
+
+from .chance import ChanceReader, layout_of
+from .observed import ByColour, ObservedTable
+from .search import (
+    Path,
+    PathCache,
+    SearchResult,
+)
+from .weighing import (
+    _MISREADABLE,
+    MAX_FILL_VARIANTS,
+    TRACELESS,
+    UNSEEN,
+    _minus,
+    _one_off,
+)
+
+
+class PathDoubts:
+    """The doubts of `Reconciler` about a path (its state, declared for the type checker)."""
+
+    if TYPE_CHECKING:
+        table: ObservedTable
+        covered: frozenset[str]
+        second_step: dict[str, float]
+        _cache: PathCache
+        _now: float
+
+        def _explain(self, st: v.GameState, observed: dict[str, RegionValue],
+                     reader: ChanceReader) -> SearchResult: ...
+
+    def _misread_fills(self, st: v.GameState, observed: dict[str, RegionValue],
+                       variants: list[FillBag]) -> SearchResult:
+        """The camera read a green-bag fill the bag cannot hold: what the table shows
+        were each legal fill one misread colour away the truth (to be asked)."""
+        found: dict[str, Path] = {}
+        cut = False
+        for fill in variants[:MAX_FILL_VARIANTS]:
+            seen = {**observed, **layout_of(fill)}
+            result = self._explain(st, seen, ChanceReader(seen))
+            cut = cut or result.cut
+            for m in result.matches:
+                if m:
+                    found.setdefault(repr([a.to_json() for a in m]), m)
+        return SearchResult(list(found.values()), 0, cut and not found)
+
+    def _misread_explains(self, st: v.GameState, path: Path,
+                          observed: dict[str, RegionValue]) -> tuple[list[Path], bool]:
+        """Other explanations of the table were one changed region read one off by the
+        camera (a marker one cell off, one cube more or less of a colour): a camera
+        misreads now and then (docs/vision-bench.json), so a single explanation that one
+        misread would turn into another is asked with it. Returns those, and True when a
+        variant's search was cut short (then ``path`` is asked too)."""
+        base = self._cache.base
+        others: dict[str, Path] = {}
+        cut = False
+        mine = repr([a.to_json() for a in path])
+        for k, val in observed.items():
+            if k not in base or base[k] == val or not (
+                    k.startswith(_MISREADABLE) or isinstance(val, ByColour)):
+                continue
+            for wrong in _one_off(val):
+                result = self._explain(st, {**observed, k: wrong}, ChanceReader(observed))
+                cut = cut or result.cut
+                for m in result.matches:
+                    key = repr([a.to_json() for a in m])
+                    # a path going on from this one (or stopping short of it) is a move more
+                    # or less, not another explanation of the same move
+                    n = min(len(m), len(path))
+                    if m and key != mine and m[:n] != path[:n]:
+                        others.setdefault(key, m)
+        return list(others.values()), cut
+
+    def _one_misread_away(self, path: Path, observed: dict[str, RegionValue]) -> list[Path]:
+        """Paths that differ from ``path`` only in the cubes chosen (a privilege's or a
+        journey's gain) and would show exactly what is seen but for one cube's colour: a
+        camera misreads a colour now and then (docs/vision-bench.json), so those are asked
+        together. The cubes' counts are compared; anything else must be equal."""
+        out: list[Path] = []
+        for i, action in enumerate(path):
+            gain = getattr(action, "gain", None)
+            if not gain:
+                continue
+            for other in self._cache.children.get(path[:i]) or []:
+                if (other.type != action.type or other == action
+                        or dataclasses.replace(other, gain=gain) != action):  # type: ignore[call-arg]
+                    continue
+                alt = (*path[:i], other, *path[i + 1:])
+                try:
+                    st = self._cache.state(path[:i])
+                    for a in alt[i:]:
+                        st = v.apply_unchecked(st, a)
+                except (v.RulesError, KeyError, ValueError):
+                    continue
+                seen = regions_of(st)
+                off = 0
+                for k, val in observed.items():
+                    mine = seen.get(k)
+                    if mine == val:
+                        continue
+                    if (isinstance(mine, tuple) and isinstance(val, tuple)
+                            and len(mine) == len(val) == len(CUBE_ORDER)
+                            and all(isinstance(x, int) for x in (*mine, *val))):
+                        off += sum(abs(int(a) - int(b)) for a, b in zip(mine, val, strict=True))
+                    else:
+                        off = 99
+                        break
+                if off <= 2:
+                    out.append(alt)
+        return out
+
+    def _unread(self, path: Path, observed: dict[str, RegionValue]) -> bool:
+        """True when ``path`` puts a figure in (or takes one from) a zone a tag reader
+        covers but whose reading is not in the comparison (never read, or uncertain): it
+        relies on a read that was never made."""
+        if not self.covered:
+            return False
+        node, base = self._cache.nodes[path], self._cache.base
+        pieces = node.pieces()
+        return any(k not in observed and pieces.get(k) != base.get(k) for k in self.covered)
+
+    def _unread_arrivals(self, st: v.GameState,
+                         observed: dict[str, RegionValue]) -> dict[str, RegionValue]:
+        """A figure gone from a tag reader's zone and read arriving nowhere may stand on
+        another reader whose read was lost: the tag readers' zones that show no change are
+        then uncertain, left out of the comparison (never taken as unchanged)."""
+        self._cache.reset(st)
+        base = self._cache.base
+        lost: list[str] = []
+        came: list[str] = []
+        for k, val in observed.items():
+            if zones.split(k)[0] not in zones.PIECE_ZONE_KINDS or k not in base:
+                continue
+            was = base[k]
+            if isinstance(was, tuple) and isinstance(val, tuple) and was != val:
+                lost += _minus(was, val)
+                came += _minus(val, was)
+        for sig in came:
+            if sig in lost:
+                lost.remove(sig)
+        if not lost:
+            return observed
+        tags = self.table.tag_zones()
+        return {k: val for k, val in observed.items()
+                if not (k in tags and base.get(k) == val)}
+
+    def _unseen(self, path: Path, observed: dict[str, RegionValue]) -> bool:
+        """True when a step of ``path`` is one no sensor sees: a skip, a pass, a "done",
+        or a well use (a free action) that changed no region observed; or a chance outcome
+        the sensors cannot vouch for: a green bag's fill read by the camera (a cube's
+        colour misread is as possible as the truth) or a black-bag draw whose monks were
+        inferred from the figures read (a figure whose arrival was not read looks like
+        a monk)."""
+        for i, action in enumerate(path):
+            if action.type in UNSEEN or isinstance(action, FillBag):
+                return True
+            if isinstance(action, MassDraw) and MONK in action.figures:
+                return True
+            if action.type in TRACELESS:
+                node, parent = self._cache.nodes[path[:i + 1]], self._cache.nodes[path[:i]]
+                now = {**node.pieces(), **node.others()}
+                before = {**parent.pieces(), **parent.others()}
+                if all(now.get(k) == before.get(k) for k in observed):
+                    return True
+        return False
+
+    def _under_hand(self, path: Path) -> bool:
+        """True when ``path`` changes a region a hand still hides (one resting longer than
+        the occlusion timeout no longer holds the table up, but what it hides is unseen)."""
+        hidden = self.table.hidden(self._now)
+        if not hidden:
+            return False
+        node, base = self._cache.nodes[path], self._cache.base
+        now = {**node.pieces(), **node.others()}
+        return any(now.get(k) != base.get(k) for k in hidden if k in base)
+
+    def _second_step(self, path: Path) -> tuple[float, str]:
+        """Seconds of stillness ``path`` needs before it is committed, and what it waits
+        for: a training placed with no good, when a good could follow, may be the first
+        half of train-and-produce (``second_step["train"]``); else 0."""
+        for i, action in enumerate(path):
+            if isinstance(action, Train) and action.good is None:
+                before = self._cache.state(path[:i])
+                if any(isinstance(a, Train) and a.member == action.member
+                       and a.building == action.building and a.good is not None
+                       for a in v.legal_actions(before)):
+                    return (self.second_step.get(action.type, 0.0),
+                            "the good made there, if any")
+        return 0.0, ""
