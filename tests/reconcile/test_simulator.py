@@ -51,10 +51,6 @@ def test_every_setup_at_every_level(setup: str, noise: str, game: tuple[dict, li
     check_a_game(setup, noise, game)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 16: since the product camera emits figures by colour, one church move at heavy "
-    "noise (action 83: yellow-1c applied, yellow-2a true) is auto-applied wrong after a "
-    "church window is misread; open for the reconciler (issue 15), see the issue-16 report"))
 def test_heavy_noise_with_a_knocked_cube_raises_a_discrepancy(game: tuple[dict, list[dict]]) -> None:
     header, truth = game
     c = play(header, truth, "camera", NOISE["heavy"], random.Random(2))
