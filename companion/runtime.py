@@ -411,7 +411,7 @@ class Runtime:
     def camera(self) -> Any:
         """The running `CameraAdapter` (for the calibration page and crops), or None (no
         OpenCV import here: a service without a camera never loads it)."""
-        return next((a for a in self.adapters if hasattr(a, "crop_png")), None)
+        return next((a for a in self.adapters if hasattr(a, "last_frame")), None)
 
     @property
     def threads(self) -> list[threading.Thread]:

@@ -81,11 +81,10 @@ class PictureSource:
         self._next = time.monotonic()
 
     def read(self) -> Any:
+        from companion.sim.camera_game import table_view
         from vision.render import Scene, render
         from vision.sources import Frame
         from vision.table import TableView
-
-        from .camera_game import table_view
 
         wait = self._next - time.monotonic()
         if wait > 0:

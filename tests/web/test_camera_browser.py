@@ -54,7 +54,7 @@ def test_the_lens_step_guides_the_sheet_and_computes_the_lens(server: Server, br
     from test_camera_lens import Held
 
     held = Held()
-    server.app.extensions["camera"] = held
+    server.runtime.adapters.append(held)  # the running camera the page shows
     page = open_page(browser, server.url + f"/calibrate#token={TOKEN}")
     page.wait_for_function("document.getElementById('lens-say').textContent.includes('middle')")
     for n in range(7):

@@ -14,6 +14,7 @@ from flask import Flask
 from tests.web.conftest import AUTH
 from vision import charuco
 from vision.render import Scene, render_sheet
+from web import runtime_of
 
 SCENE = Scene(seed=4, real=True, fov=70.0, k1=-0.18, k2=0.05, blur=0.9, noise=2.5, jpeg=85)
 
@@ -36,7 +37,7 @@ class Held:
 @pytest.fixture
 def held(app: Flask) -> Held:
     camera = Held()
-    app.extensions["camera"] = camera
+    runtime_of(app).adapters.append(camera)  # the running camera the page shows
     return camera
 
 
