@@ -169,7 +169,7 @@ def test_a_zone_map_changed_after_start_is_followed_by_the_covered_zone_rule(
 
     hub = SerialHub(str(tmp_path / "no-such-port"), lambda obs: None,
                     zones={0: "farm:red"}, candidates=lambda: [])
-    runtime = Runtime({"DB_PATH": tmp_path / "g.sqlite3", "TABLE_TOKEN": TOKEN},
+    runtime = Runtime(Settings(db_path=tmp_path / "g.sqlite3", table_token=TOKEN),
                       adapters=[hub])
     try:
         runtime.start()
