@@ -192,6 +192,7 @@ class CameraAdapter:
             self._change_state(LOST, "no frame")
             return False
         self.retry.reset()
+        self._next_try = now  # a camera lost after this frame is tried again at once
         self._frames.append(now)
         reading = self._reader.read(frame.image, frame.t)
         geometry = self._reader.tracker.geometry
