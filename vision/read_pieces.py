@@ -216,19 +216,8 @@ class PieceReading:
         count, not who: the camera cannot tell two red figures apart). With the empty-board
         model only what differs from the board counts (printed ink is not a monk)."""
         one = [FIGURE_MM2 / ZONE_STEP ** 2] * len(FIGURE_COLOURS)
-        for r in board.regions:
-            if r.kind != "zone" or r.key in reading.occluded:
-                continue
-            hit = self._reuse(board.name, r.key, [r])
-            if hit is not None:
-                reading.figures[r.name] = dict(hit[0])
-                continue
-            a, b, shape = plan.slices[(board.name, r.key)]
-            raw = samples[a:b]
-            labels = self._piece_labels("figures", board.name, r, raw)
-            found = count_blobs(labels.reshape(shape), FIGURE_COLOURS, one)
-            reading.figures[r.name] = found
-            self._remember(board.name, r.key, [r], dict(found), 1.0)
+        self._count_pieces(board, samples, plan, "zone", "figures", FIGURE_COLOURS, one,
+                           reading.figures, reading.occluded)
 
     def _read_items(self, board: Board, samples: np.ndarray, plan: _Plan,
                     reading: Reading) -> None:
@@ -236,18 +225,26 @@ class PieceReading:
         item colours, balanced against the region's print). With the empty-board model
         only what differs from the board counts."""
         one = [self.layout.item_area_mm2(k) / ITEM_STEP ** 2 for k in ITEM_NAMES]
+        self._count_pieces(board, samples, plan, "items", "items", ITEM_NAMES, one,
+                           reading.items, reading.occluded)
+
+    def _count_pieces(self, board: Board, samples: np.ndarray, plan: _Plan, kind: str,
+                      what: str, names: tuple[str, ...], one: list[float],
+                      into: dict[str, dict[str, int]], occluded: set[str]) -> None:
+        """Count the pieces of ``names`` (``one``: a piece's area in samples, by name) in
+        each region of ``kind`` not under a hand, into ``into`` by region name (a region
+        unchanged since it was read keeps its count)."""
         for r in board.regions:
-            if r.kind != "items" or r.key in reading.occluded:
+            if r.kind != kind or r.key in occluded:
                 continue
             hit = self._reuse(board.name, r.key, [r])
             if hit is not None:
-                reading.items[r.name] = dict(hit[0])
+                into[r.name] = dict(hit[0])
                 continue
             a, b, shape = plan.slices[(board.name, r.key)]
-            raw = samples[a:b]
-            labels = self._piece_labels("items", board.name, r, raw)
-            found = count_blobs(labels.reshape(shape), ITEM_NAMES, one)
-            reading.items[r.name] = found
+            labels = self._piece_labels(what, board.name, r, samples[a:b])
+            found = count_blobs(labels.reshape(shape), names, one)
+            into[r.name] = found
             self._remember(board.name, r.key, [r], dict(found), 1.0)
 
     def _read_tracks(self, board: Board, samples: np.ndarray, plan: _Plan,

@@ -8,7 +8,7 @@ one misread colour away stand in for it (`fill_variants`), to be asked."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from companion import village as v
 from companion.village import zones
@@ -30,10 +30,9 @@ def fill_from(observed: Mapping[str, RegionValue]) -> FillBag | None:
     return FillBag(tuple(sorted(spaces)))
 
 
-def fill_variants(st: v.GameState, read: FillBag) -> list[FillBag]:
-    """The legal fills that differ from ``read`` by one cube's colour on one space (what
-    a camera misreads now and then), in a stable order."""
-    out: dict[FillBag, None] = {}
+def one_colour_off(read: FillBag) -> Iterator[FillBag]:
+    """Every fill that differs from ``read`` by one cube's colour on one space (what a
+    camera misreads now and then), legal or not, in a stable order."""
     for i, (space, cubes) in enumerate(read.spaces):
         for cube, n in cubes:
             for other in CUBE_ORDER:
@@ -43,11 +42,13 @@ def fill_variants(st: v.GameState, read: FillBag) -> list[FillBag]:
                 counts[cube] = n - 1
                 counts[other] = counts.get(other, 0) + 1
                 layout = tuple(sorted((c, k) for c, k in counts.items() if k))
-                fill = FillBag(tuple(sorted(
+                yield FillBag(tuple(sorted(
                     (*read.spaces[:i], (space, layout), *read.spaces[i + 1:]))))
-                if v.is_legal(st, fill):
-                    out[fill] = None
-    return list(out)
+
+
+def fill_variants(st: v.GameState, read: FillBag) -> list[FillBag]:
+    """The legal fills one cube's colour away from ``read`` (`one_colour_off`), each once."""
+    return list(dict.fromkeys(f for f in one_colour_off(read) if v.is_legal(st, f)))
 
 
 def fill_change_words(read: FillBag, fill: FillBag) -> str:

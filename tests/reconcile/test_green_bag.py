@@ -8,28 +8,18 @@ from reconcile_kit import game_states, run
 from test_adversarial import TruthLink, feed, product_camera
 
 from companion import village as v
+from companion.reconcile.chance import one_colour_off
 from companion.reconcile.observations import CubeCounts
 from companion.reconcile.reconciler import Discrepancy, Prompt, Reconciler
 from companion.village.actions import FillBag
-from companion.village.picture import CUBE_ORDER
 
 
 def an_impossible_reading(st: v.GameState, fill: FillBag) -> FillBag:
     """The true fill with one cube read as another colour, such that the bag could not
     have held it."""
-    for i, (space, cubes) in enumerate(fill.spaces):
-        for cube, n in cubes:
-            for other in CUBE_ORDER:
-                if other == cube:
-                    continue
-                counts = dict(cubes)
-                counts[cube] = n - 1
-                counts[other] = counts.get(other, 0) + 1
-                read = tuple(sorted((c, k) for c, k in counts.items() if k))
-                wrong = FillBag(tuple(sorted(
-                    (*fill.spaces[:i], (space, read), *fill.spaces[i + 1:]))))
-                if not v.is_legal(st, wrong):
-                    return wrong
+    for wrong in one_colour_off(fill):
+        if not v.is_legal(st, wrong):
+            return wrong
     raise AssertionError("every one-colour misread is a legal fill")
 
 
