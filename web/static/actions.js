@@ -77,7 +77,7 @@ function costLine(cs, row = false) {
   const lines = [];
   const one = range(cost);
   if (one && !(row && one === "free")) lines.push(h("span", { class: "cost" }, one === "free" ? "costs nothing" : `costs ${one}`));
-  else if (cost.length) {
+  else if (cost.length && !row) { // in a row each pick shows its own time and payment
     const times = cs.map((c) => (c.cost_time || 0));
     const lo = Math.min(...times), hi = Math.max(...times);
     const varied = lo === hi ? (lo ? `costs ${lo} time, the rest differs by choice` : "costs differ by choice, no time")
@@ -108,7 +108,11 @@ function costLine(cs, row = false) {
 // (class "step"), an option a leaf (class "option").
 const paired = new Set(); // depths reached by a row's pick (its row label and the pick)
 
-export function choiceButtons(legal, choices, path, onPick, onStep) {
+//
+// `fold` (a number, 0 by default): so many of the rows with the most picks are drawn as a
+// single step each ("Privilege 2: two cubes of your choice …"), for a decision that would
+// not fit the screen otherwise (the page draws it again with one more fold until it fits).
+export function choiceButtons(legal, choices, path, onPick, onStep, fold = 0) {
   if (!choices || choices.length !== legal.length) {
     return optionButtons(legal, (a) => onPick(a));
   }
@@ -117,7 +121,9 @@ export function choiceButtons(legal, choices, path, onPick, onStep) {
   const here = all.filter((o) => path.every((p, k) => o.c.steps[k] === p));
   const sections = new Map();
   for (const o of here) {
-    const title = depth ? "Then choose" : groupOf(o.a);
+    // the well is one more cell among the spaces' cubes (a row of its own under them made
+    // a turn taller than a tablet)
+    const title = depth ? "Then choose" : groupOf(o.a.type === "well" ? { type: "take" } : o.a);
     if (!sections.has(title)) sections.set(title, []);
     sections.get(title).push(o);
   }
@@ -126,7 +132,7 @@ export function choiceButtons(legal, choices, path, onPick, onStep) {
   const crumbs = depth ? h("div", { class: "crumbs" },
     h("button", { type: "button", class: "btn back", onclick: () => onStep(path.slice(0, -back)) }, "← Back"),
     h("span", { class: "crumb-path" }, path.join(" → "))) : null;
-  const ctx = { path, depth, onPick, onStep };
+  const ctx = { path, depth, onPick, onStep, folds: foldable(here, depth, fold) };
   const drawn = [...sections].map(([title, os]) => ({ title, os, content: rows(os, ctx) }));
   // sections of a single button ("Skip: do nothing here", one good to buy) share one grid,
   // without headings: their buttons say what they are
@@ -134,8 +140,10 @@ export function choiceButtons(legal, choices, path, onPick, onStep) {
   const out = drawn.filter((d) => !lone.includes(d)).map(({ title, os, content }) => {
     // a section that is one row named like the section ("Use the well") needs no heading
     const single = content.length === 1 && content[0].querySelector?.(".row-label")?.textContent === title;
-    const takes = !depth && os[0].a.type === "take"; // short rows: two columns on a tablet
-    return h("section", { class: `group${takes ? " group-takes" : ""}` }, single ? null : h("h2", {}, title),
+    const takes = !depth && os.some((o) => o.a.type === "take"); // short rows: two columns on a tablet
+    // the cubes to take under the heading "take a cube or use the well": no second heading
+    const alone = takes && drawn.length === 1;
+    return h("section", { class: `group${takes ? " group-takes" : ""}` }, single || alone ? null : h("h2", {}, title),
       h("div", { class: "buttons" }, content));
   });
   if (lone.length > 1 || (lone.length && out.length)) {
@@ -158,17 +166,79 @@ function rowOf(o, depth) {
   return { key: step, label: step, own: false };
 }
 
+// A member's action that goes on in steps (a building, then what to make; a city, then
+// the pay): with two members or more, one row names the members, each a step, so a Crafts
+// action with four members to train is one row, not four of four buildings each; goods
+// made without training likewise one row of goods.
+const FOLDED = { train: "Train a member", travel: "Travel with a member", produce: "Make a good" };
+const FOLD_WORDS = { train: /^Train /, travel: /^Travel with /, produce: /^Make / };
+
+function folded(os, depth) {
+  if (depth) return new Set();
+  const members = new Map();
+  for (const o of os) {
+    if (!FOLDED[o.a.type]) continue;
+    if (!members.has(o.a.type)) members.set(o.a.type, new Set());
+    members.get(o.a.type).add(o.c.steps[0]);
+  }
+  return new Set([...members].filter(([, m]) => m.size > 1).map(([t]) => t));
+}
+
+// The rows drawn as one step: the `n` with the most picks among the rows whose label is a
+// step of its own (not a space's cubes, not the well).
+function foldable(os, depth, n) {
+  if (!n) return new Set();
+  const members = folded(os, depth);
+  const count = new Map();
+  for (const o of os) {
+    const r = members.has(o.a.type) ? { own: true } : rowOf(o, depth);
+    if (r.own || o.c.steps.length <= depth + 1) continue;
+    count.set(r.key, (count.get(r.key) || 0) + 1);
+  }
+  return new Set([...count].filter(([, c]) => c > 1).sort((a, b) => b[1] - a[1]).slice(0, n).map(([k]) => k));
+}
+
+// How many rows could be drawn as a step (`choiceButtons`' `fold` beyond it changes nothing).
+export function foldableRows(legal, choices, path) {
+  if (!choices || choices.length !== legal.length) return 0;
+  const all = legal.map((a, i) => ({ a, i, c: { ...choices[i], cost_time: (choices[i].cost || {}).time || 0 } }));
+  const here = all.filter((o) => path.every((p, k) => o.c.steps[k] === p));
+  return foldable(here, path.length, Infinity).size;
+}
+
 function rows(os, ctx) {
   const byRow = new Map();
+  const fold = folded(os, ctx.depth);
   for (const o of os) {
-    const r = rowOf(o, ctx.depth);
+    const r = fold.has(o.a.type) ? { key: `fold:${o.a.type}`, label: FOLDED[o.a.type], own: true } : rowOf(o, ctx.depth);
     if (!byRow.has(r.key)) byRow.set(r.key, { label: r.label, os: [], own: r.own });
     byRow.get(r.key).os.push(o);
   }
-  return [...byRow.values()].map(({ label, os: ros, own }) => {
+  // many single options (the ten pairs of cubes of a privilege after its step, "Load the
+  // ship: an ox, Red 2b"…) as one row of small picks, not ten big buttons: under the
+  // step's name, or the words they all begin with
+  if (byRow.size > 6 && [...byRow.values()].every((r) => r.os.length === 1 && !r.own)) {
+    const said = os.map((o) => o.c.steps[ctx.depth] ?? "");
+    const head = said[0].includes(": ") ? said[0].slice(0, said[0].indexOf(": ") + 2) : null;
+    const shared = head && said.every((t) => t.startsWith(head)) ? head : null;
+    if (ctx.depth || shared) {
+      const label = shared ? shared.slice(0, -2) : ctx.path[ctx.path.length - 1];
+      return [optionRow(label, os, true, { ...ctx, strip: shared })];
+    }
+  }
+  return [...byRow.entries()].map(([key, { label, os: ros, own }]) => {
     if (ros.length === 1 && !own) return leaf(ros[0], ros[0].c.steps.slice(ctx.depth).join(", "), ctx);
+    if (!own && ctx.folds.has(key)) return foldedRow(label, ros, ctx);
     return optionRow(label, ros, own, ctx);
   });
+}
+
+// A row drawn as one step: its label, what its picks cost, then its picks on the next screen.
+function foldedRow(label, ros, ctx) {
+  return h("button", {
+    type: "button", class: "btn step", "data-step": label,
+    onclick: () => ctx.onStep([...ctx.path, label]),
+  }, h("span", { class: "option-label" }, `${label} …`), costLine(ros.map((o) => o.c)));
 }
 
 // One option's button; a row's pick (`row`: the row's label) is small and named in full
@@ -178,7 +248,35 @@ function leaf(o, label, ctx, row = null) {
     type: "button", class: `btn option${row ? " pick" : ""}`, "data-type": o.a.type, "data-index": o.i,
     "data-action": JSON.stringify(o.a), onclick: () => ctx.onPick(o.a),
     "aria-label": row ? `${row}: ${label}` : null,
-  }, h("span", { class: "option-label" }, label), row ? chipCost(o) : costLine([o.c]));
+  }, row ? pickLabel(o, label) : h("span", { class: "option-label" }, label), row ? chipCost(o) : costLine([o.c]));
+}
+
+const COLOURS = new Set(["brown", "pink", "orange", "green", "plague"]);
+const dotted = (colour, words) => h("span", { class: `cube cube-${colour}` },
+  h("span", { class: "cube-dot", "aria-hidden": "true" }), words);
+
+// What a cube pays or gives, short, each colour with its chip: "1 orange + 2 grain".
+function payChips(pay) {
+  const parts = Object.entries(pay || {}).filter(([, n]) => n).map(([k, n]) =>
+    (COLOURS.has(k) ? dotted(k, `${n} ${k}`) : `${n} ${k}${k === "coin" && n > 1 ? "s" : ""}`));
+  return parts.flatMap((part, i) => (i ? [" + ", part] : [part]));
+}
+
+// A small pick's words, short enough for several on a line (its full words are its
+// aria-label): two cubes of a privilege as chips, a payment as chips.
+function pickLabel(o, said) {
+  const a = o.a;
+  if (a.type === "privilege" && a.level === 2 && a.gain && a.gain.length) {
+    const [one, two] = a.gain;
+    return h("span", { class: "option-label" }, a.gain.length === 2 && one === two
+      ? dotted(one, `2 ${one}`) : a.gain.flatMap((c, i) => (i ? [" + ", dotted(c, c)] : [dotted(c, c)])));
+  }
+  const at = said.search(/(^|, )pay /);
+  if (at >= 0 && a.pay && Object.keys(a.pay).length) {
+    const before = said.slice(0, at);
+    return h("span", { class: "option-label" }, before ? `${before}: ` : "", payChips(a.pay));
+  }
+  return h("span", { class: "option-label" }, said);
 }
 
 // A cube take's row: each pick shows its own time, so the row says only why its action
@@ -222,12 +320,14 @@ function optionRow(label, ros, own, ctx) {
         h("span", { class: "cube-dot", "aria-hidden": "true" }), o.a.cube), chipCost({ ...o, c: { ...o.c, warning: null } }));
     }
     if (cos.length === 1) {
-      const said = cos[0].c.steps.slice(at).join(", ");
-      return leaf(cos[0], own ? said.replace(/^then the /, "") : said, ctx, label);
+      let said = cos[0].c.steps.slice(at).join(", ");
+      if (ctx.strip && said.startsWith(ctx.strip)) said = said.slice(ctx.strip.length);
+      return leaf(cos[0], own ? said.replace(/^then the /, "").replace(FOLD_WORDS[cos[0].a.type] || /^$/, "") : said, ctx, label);
     }
     const times = cos.map((o) => o.c.cost_time);
     const lo = Math.min(...times), hi = Math.max(...times);
-    const shown = own ? key.replace(/^Use the well: /, "").replace(/^then the /, "") : key;
+    const shown = own ? key.replace(/^Use the well: /, "").replace(/^then the /, "")
+      .replace(FOLD_WORDS[cos[0].a.type] || /^$/, "") : key;
     return h("button", {
       type: "button", class: "btn step pick", "data-step": key, "aria-label": `${label}: ${shown}`,
       onclick: () => {
@@ -237,9 +337,10 @@ function optionRow(label, ros, own, ctx) {
     }, h("span", { class: "option-label" }, `${shown} …`),
     hi ? h("span", { class: "costs" }, h("span", { class: "cost" }, lo === hi ? `${lo} time` : `${lo}–${hi} time`)) : null);
   });
-  return h("div", { class: "option-row" },
+  const well = own && ros[0].a.type === "well"; // its picks name the cubes it costs
+  return h("div", { class: `option-row${well ? " row-well" : ""}` },
     h("div", { class: "row-head" }, h("span", { class: "row-label" }, label),
-      take ? null : costLine(ros.map((o) => o.c), true)),
+      take || well ? null : costLine(ros.map((o) => o.c), true)),
     h("div", { class: "row-picks" }, buttons),
     take ? warningLine(ros.map((o) => o.c)) : null); // under the whole row
 }

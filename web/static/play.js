@@ -4,7 +4,7 @@ import { getLog, live, onLive, stateAndLegal, postUndo, tableToken } from "./api
 import { fill, h, show, text } from "./dom.js";
 import { cap, drawPage, memberName, pendingText, spaceName } from "./labels.js";
 import { cubes } from "./render.js";
-import { choiceButtons, send, showRefusal } from "./actions.js";
+import { choiceButtons, foldableRows, send, showRefusal } from "./actions.js";
 import { narrationBlock, renderLog } from "./log.js";
 import { marketPanel } from "./market.js";
 import { askToken, requireToken } from "./token.js";
@@ -58,8 +58,15 @@ function seaPanel(st) {
   seaBoard(st);
 }
 
+// Refreshes overlap when events come quickly (each awaits the server): the latest one
+// started wins, an older one that finishes later draws nothing (it would put back an old
+// decision, or mark the new one's options with its old seq).
+let drawing = 0;
+
 async function refresh(event = null) {
+  const mine = ++drawing;
   const [st, lg] = await stateAndLegal(event);
+  if (mine !== drawing) return;
   const undoButton = document.getElementById("undo");
   if (undoButton) undoButton.hidden = !st.ok; // nothing to undo before a game exists
   if (!st.ok) {
@@ -92,15 +99,36 @@ async function refresh(event = null) {
   fill("market", marketPanel(current));
   seaPanel(current);
   await renderLog("log", 6, event);
+  if (mine !== drawing) return;
   markDrawn(seq, p.kind);
 }
 
 function drawOptions() {
   const seq = shownSeq;
   const options = legal.actions;
-  fill("options", options.length
-    ? choiceButtons(options, legal.choices, path, (a) => pick(a, seq), (p) => { path = p; drawOptions(); })
-    : h("p", { class: "muted" }, current.over ? "Nothing left to decide." : "No option to choose right now."));
+  if (!options.length) {
+    fill("options", h("p", { class: "muted" }, current.over ? "Nothing left to decide." : "No option to choose right now."));
+    return;
+  }
+  // the whole decision on the screen: the rows with the most picks become a step each, one
+  // more each time, until it fits (or nothing is left to fold)
+  const most = foldableRows(options, legal.choices, path);
+  for (let fold = 0; fold <= most; fold += 1) {
+    fill("options", choiceButtons(options, legal.choices, path, (a) => pick(a, seq), (p) => { path = p; drawOptions(); }, fold));
+    if (fits()) break;
+  }
+}
+
+// From the top of the page's main column to the last option, under the menu bar: within
+// the window's height?
+function fits() {
+  const main = document.querySelector(".play-main");
+  const bar = document.querySelector(".topbar");
+  const buttons = document.querySelectorAll("#options button");
+  if (!main || !buttons.length) return true;
+  const last = buttons[buttons.length - 1].getBoundingClientRect().bottom;
+  const top = main.getBoundingClientRect().top;
+  return last - top + (bar ? bar.getBoundingClientRect().height : 0) <= window.innerHeight;
 }
 
 // The options now on show are those of this seq and decision (for tests and debugging).
@@ -119,8 +147,9 @@ async function confirm(seq) {
   box.dataset.seq = String(seq);
   box.replaceChildren(narrationBlock(entry ? entry.narration : ["Done."]));
   // a tap low on a long page: bring the new heading and the move's result back into view
-  const top = document.querySelector(".pending-box");
-  if (top && top.getBoundingClientRect().top < 0) top.scrollIntoView({ block: "start" });
+  // (on a phone the heading stays in view by itself, under the menu: the result does not)
+  const main = document.querySelector(".play-main");
+  if (main && main.getBoundingClientRect().top < 0) window.scrollTo({ top: 0 });
 }
 
 async function pick(action, expectedSeq) {
@@ -185,6 +214,7 @@ function tableLink() {
   });
 }
 
+window.addEventListener("resize", () => { if (legal) drawOptions(); }); // fit it again
 requireToken();
 tableLink();
 manualEntry();
