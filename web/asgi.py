@@ -13,7 +13,9 @@
   token get their own small pool, so the table's writes never queue behind readers.
 - Caps (`companion.settings.FeedLimits`): open streams per client address
   (``max_per_address``) and in all (``max_streams``), and requests in progress per address
-  without the table token (``http_per_address``). Over a cap the answer is 503 with ``Retry-After``.
+  without the table token (``http_per_address``). Over a cap the answer is 503 with ``Retry-After``;
+  a page or its files first wait up to ``retry_after`` seconds for a request of the same
+  address to end (a page refused one of its scripts stays dead: issue 18 item 8).
 
 This is the only live-feed server (docs/api.md has the format: ``id: <seq>``, ``data:
 <JSON>``: the stored event, ``state``, the public view after it, and ``legal``; resume with
@@ -339,6 +341,11 @@ async def _json(send: Send, status: int, code: str, message: str, retry: int | N
     await send({"type": "http.response.body", "body": body.encode()})
 
 
+def _page_file(scope: Scope) -> bool:
+    """A page or one of its files (scripts, styles), not a call to the API."""
+    return scope.get("method") == "GET" and not str(scope.get("path", "")).startswith("/api/")
+
+
 class TableASGI:
     """The ASGI app (see the module docstring)."""
 
@@ -357,6 +364,7 @@ class TableASGI:
         self.body_timeout = limits.body_timeout
         self.max_body = limits.max_body
         self.in_progress: dict[str, int] = {}
+        self._freed: asyncio.Condition | None = None  # made on the loop, when first needed
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -424,6 +432,8 @@ class TableASGI:
 
     async def _read(self, scope: Scope, receive: Receive, send: Send, address: str) -> None:
         busy = self.in_progress.get(address, 0)
+        if busy >= self.max_per_address and _page_file(scope):
+            busy = await self._slot(address)
         if busy >= self.max_per_address:
             message = f"{busy} requests from {address} are in progress already; try again soon"
             await _json(send, 503, "busy", message, self.retry_after)
@@ -437,6 +447,25 @@ class TableASGI:
                 self.in_progress[address] = left
             else:
                 del self.in_progress[address]
+            if self._freed is not None:
+                async with self._freed:
+                    self._freed.notify_all()
+
+    async def _slot(self, address: str) -> int:
+        """Wait up to ``retry_after`` seconds for a request from ``address`` to end; the
+        requests then in progress from it. For a page's own files: a page loads a dozen
+        scripts at once, and one refused leaves it dead (it cannot retry a script), where a
+        short wait costs a coroutine."""
+        if self._freed is None:
+            self._freed = asyncio.Condition()
+        freed = self._freed
+        async with freed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    freed.wait_for(lambda: self.in_progress.get(address, 0) < self.max_per_address),
+                    self.retry_after,
+                )
+        return self.in_progress.get(address, 0)
 
     async def _stream(self, scope: Scope, receive: Receive, send: Send, address: str) -> None:
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
