@@ -29,7 +29,7 @@ from typing import Any
 
 import companion.village as v
 from companion.boxcheck import BoxAnswers
-from companion.reconcile.observations import Health, Observation, to_json
+from companion.reconcile.observations import Health, MarkerCell, Observation, to_json
 from companion.reconcile.reconciler import (
     Closed,
     Discrepancy,
@@ -38,6 +38,7 @@ from companion.reconcile.reconciler import (
     Reconciler,
     Refused,
 )
+from companion.reconcile.seen_words import seen_words
 from companion.sensors import Adapter, Emit
 from companion.sensors.running import RunningSensors
 from companion.sensors.tag_registry import TagRegistry
@@ -102,7 +103,8 @@ class SensingFeed:
                 self._open.pop(int(data["id"]), None)
             elif name == "health":
                 self._health[str(data["device"])] = notice
-            self.recent = [*self.recent[-49:], (name, data)]
+            if name != "seen":  # the readings would crowd out what tests look for
+                self.recent = [*self.recent[-49:], (name, data)]
             for listener in list(self._listeners):
                 try:
                     listener(notice)
@@ -245,6 +247,7 @@ class Runtime:
         self._rec_lock = threading.RLock()
         self.reconciler = Reconciler(self.link, listener=self._outcome)
         self._inbox: queue.Queue[Observation | None] = queue.Queue()
+        self._seen: dict[tuple[str, str], str] = {}  # the last words said per device and place
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._demo: Any = None
@@ -444,6 +447,8 @@ class Runtime:
                     return
                 if isinstance(obs, Health):
                     self.sensing.publish("health", to_json(obs))
+                else:
+                    self._tell_seen(obs)
                 with self._rec_lock:
                     self.reconciler.observe(obs)
             if self.service.current_game_id is None:
@@ -456,6 +461,22 @@ class Runtime:
                     self.reconciler.tick(last_tick)
             except Exception:
                 log.exception("reconciler tick failed")
+
+    def _tell_seen(self, obs: Observation) -> None:
+        """A reading in words on the live feed (``seen``), when it differs from the last
+        one of the same device at the same place: the page's "What the sensors saw"."""
+        words = seen_words(obs)
+        if words is None:
+            return
+        place = next((str(getattr(obs, f)) for f in ("zone", "region", "track", "reader")
+                      if hasattr(obs, f)), obs.kind)
+        if isinstance(obs, MarkerCell):  # one track, a marker per player
+            place = f"{place}/{obs.marker}"
+        key = (obs.source, place)
+        if self._seen.get(key) == words:
+            return
+        self._seen[key] = words
+        self.sensing.publish("seen", {"source": obs.source, "place": place, "words": words})
 
     def _outcome(self, outcome: Outcome) -> None:
         data = outcome.to_json()

@@ -33,6 +33,7 @@ ARTEFACTS = re.compile(
     r"\{'|\{\"|\bnull\b|\bundefined\b|\bNaN\b|/api/|\[object"
     r"|\b[A-Za-z]+_[A-Za-z]+(?:_[A-Za-z]+)*\b"  # snake_case and ALL_CAPS program names
     r"|\b[ct]\d{1,2}\b|\bc\d-\d\b"  # tile ids (customers c22, treasures t3, captains c1-2)
+    r"|\bseed \d{3}\b"  # a rulebook's file number ("seed 000") said to players
 )
 
 

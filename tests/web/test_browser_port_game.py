@@ -110,6 +110,9 @@ def test_a_port_and_life_goals_game_through_the_pages(
                 continue
             seen[id(page)].add(at)
             decisions[id(page)] += 1
+            # nothing wider than the screen (the page would scroll sideways)
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            assert wide <= size["width"], f"{kind}: {wide} px wide"
             if (height := decision_height(page)) > size["height"]:
                 tall.append(f"{kind} ({height:.0f} px): {page.locator('#pending').inner_text()}")
                 name = "tablet" if page is tablet else "phone"

@@ -175,10 +175,35 @@ function showHealth(h) {
   health.title = [...devices.keys()].join(", "); // the ids, for whoever sets the sensors up
 }
 
+// What the sensors saw lately: the last reading of each place, newest first, the latest
+// in the summary line (opened, the last few), so that it never pushes the decision away.
+const SEEN_KEEP = 6;
+let seenList = null;
+let seenLatest = null;
+function showSeen(s) {
+  if (!seenList) {
+    const box = el("details", "sensing-seen");
+    box.id = "sensing-seen";
+    const summary = el("summary", "", "What the sensors saw: ");
+    seenLatest = el("span", "sensing-seen-latest", "");
+    summary.append(seenLatest);
+    seenList = el("ol", "sensing-seen-list");
+    box.append(summary, seenList);
+    panel.append(box);
+  }
+  seenList.querySelectorAll("li").forEach((li) => { if (li.dataset.place === (s.place || "")) li.remove(); });
+  const line = el("li", "", s.words);
+  line.dataset.place = s.place || "";
+  seenList.prepend(line);
+  seenLatest.textContent = s.words;
+  while (seenList.children.length > SEEN_KEEP) seenList.lastChild.remove();
+}
+
 onLive("open", () => panel.querySelectorAll(".sensing-prompt, .sensing-discrepancy, .sensing-waiting").forEach((e) => e.remove()));
 onLive("proposal", showProposal);
 onLive("prompt", showPrompt);
 onLive("discrepancy", showDiscrepancy);
 onLive("waiting", showWaiting);
 onLive("health", showHealth);
+onLive("seen", showSeen);
 onLive("closed", (c) => panel.querySelectorAll(`[data-id="${c.id}"]`).forEach((e) => e.remove()));
