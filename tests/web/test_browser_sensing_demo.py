@@ -50,8 +50,8 @@ def test_the_sensing_demo_through_the_pages(tmp_path: Path, browser: Any, shots:
             if tablet.locator(".sensing-prompt").count():
                 prompts += 1
                 if prompts == 1:
-                    tablet.screenshot(path=str(shots / "play-sensing-prompt-tablet.png"))
-                    phone.screenshot(path=str(shots / "play-sensing-prompt-phone.png"))
+                    tablet.screenshot(path=str(shots / "play-sensing-demo-prompt-tablet.png"))
+                    phone.screenshot(path=str(shots / "play-sensing-demo-prompt-phone.png"))
                 words = tablet.locator(".sensing-prompt .sensing-choice").all_inner_texts()
                 assert all(len(w) <= 120 for w in words), words  # its own words, not the move
             time.sleep(1.0)
