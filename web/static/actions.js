@@ -77,7 +77,7 @@ function costLine(cs, row = false) {
   const lines = [];
   const one = range(cost);
   if (one && !(row && one === "free")) lines.push(h("span", { class: "cost" }, one === "free" ? "costs nothing" : `costs ${one}`));
-  else if (cost.length && !row) { // in a row each pick shows its own time and payment
+  else if (cost.length) {
     const times = cs.map((c) => (c.cost_time || 0));
     const lo = Math.min(...times), hi = Math.max(...times);
     const varied = lo === hi ? (lo ? `costs ${lo} time, the rest differs by choice` : "costs differ by choice, no time")
