@@ -62,6 +62,8 @@ def test_the_sensing_demo_through_the_pages(tmp_path: Path, browser: Any, shots:
         assert 1 <= len(seen) <= 6, seen
         assert all(w.split(":", 1)[0].split(" (")[0] in ("Reader hub", "Camera") for w in seen), seen
         tablet.screenshot(path=str(shots / "play-sensing-demo-tablet.png"))
+        phone.locator("#sensing-seen summary").click()
+        phone.screenshot(path=str(shots / "play-sensing-demo-phone.png"))
         # the Tags page does not contradict the panel: no readers, the sensors simulated
         assert "Simulated" in tags.locator("main").inner_text()
         for page in (tablet, phone, board, tags, box):
