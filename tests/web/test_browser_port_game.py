@@ -110,6 +110,10 @@ def test_a_port_and_life_goals_game_through_the_pages(
                 continue
             seen[id(page)].add(at)
             decisions[id(page)] += 1
+            # no button smaller than a fingertip (44 px), however tight the rows
+            low = page.evaluate("Math.min(...[...document.querySelectorAll('#options button')]"
+                                ".map(b => b.getBoundingClientRect().height))")
+            assert low >= 44, f"{kind}: a button {low} px high"
             # nothing wider than the screen (the page would scroll sideways)
             wide = page.evaluate("document.documentElement.scrollWidth")
             assert wide <= size["width"], f"{kind}: {wide} px wide"
