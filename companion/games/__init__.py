@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from companion.games.chance import ChanceSpec
 from companion.games.errors import ReplayError
+from companion.games.hand_reports import SealedShare
 
 __all__ = [
     "DEFAULT",
@@ -135,6 +136,15 @@ class Game(Protocol):
 
     def hand_reports(self, st: Any, player: str) -> list[Any]:
         """The chance outcomes ``player`` may report alone now (a tile only they saw)."""
+        ...
+
+    def sealed_share(self, st: Any, player: str, record: dict[str, Any]) -> SealedShare | None:
+        """``player``'s hand report ``record`` as a share to keep sealed until the others'
+        of the same draw are in (`companion.games.hand_reports`); None: store it at once."""
+        ...
+
+    def sealed_deal(self, st: Any, draw: str, shares: dict[str, str]) -> dict[str, Any]:
+        """The record of draw ``draw`` dealing each player the value of their share."""
         ...
 
     def pending(self, st: Any) -> Pending:

@@ -29,6 +29,7 @@ from companion.games.errors import (
     ReplayError,
     RulesError,
 )
+from companion.games.hand_reports import SealedShare
 
 RECORD_VERSION = 1
 
@@ -180,6 +181,12 @@ class SimpleGame:
 
     def hand_reports(self, st: Any, player: str) -> list[Move]:
         return []
+
+    def sealed_share(self, st: Any, player: str, record: dict[str, Any]) -> SealedShare | None:
+        return None
+
+    def sealed_deal(self, st: Any, draw: str, shares: dict[str, str]) -> dict[str, Any]:
+        raise ValueError(f"{self.name} has no sealed hand reports")
 
     def pending(self, st: Any) -> Turn:
         player = self.to_move(st)

@@ -295,8 +295,10 @@ class TableService(FeedPayloads, NarrationLog, DrawCommitments, RecordExports, T
             if expected_seq is not None and expected_seq != current.seq:
                 raise StaleSeq(f"expected seq {expected_seq}, the game is at seq {current.seq}")
             if action.get("type") == VIRTUAL_DRAW:
-                deal = self._sealed.open_clash_free()
-                if deal is not None:  # the reports in first, then the rest virtually,
+                opening = self._sealed.open_clash_free()
+                if opening.draw is not None and opening.shares is not None:
+                    # the reports in first, then the rest virtually,
+                    deal = current.game.sealed_deal(current.state, opening.draw, opening.shares)
                     offered = self._commitment  # with the seed committed to before them
                     self._store_checked(current, deal, "tablet", None)
                     if self._commitment is not None:
@@ -345,15 +347,15 @@ class TableService(FeedPayloads, NarrationLog, DrawCommitments, RecordExports, T
                     f"this is not {color}'s own share of a draw the game waits for now"
                 )
             record = parsed.to_json()
-            if record.get("type") != "deal_goals":
+            share = game.sealed_share(current.state, color, record)
+            if share is None:
                 return {"seq": self.submit(record, source), "sealed": False}
-            ((_, goal),) = record["hands"].items()
-            self._sealed.seal(str(record["tier"]), color, str(goal))
-            to_deal = list(game.pending(current.state).detail.get("to_deal", []))
-            if self._sealed.complete(to_deal):
+            self._sealed.seal(share, color)
+            if self._sealed.complete(share.to_report):
                 opening = self._sealed.open()
-                if opening.deal is not None:
-                    return {"seq": self.submit(opening.deal, source), "sealed": False}
+                if opening.draw is not None and opening.shares is not None:
+                    deal = game.sealed_deal(current.state, opening.draw, opening.shares)
+                    return {"seq": self.submit(deal, source), "sealed": False}
             self._announce_reports()
             return {"seq": current.seq, "sealed": True}
 
@@ -458,7 +460,7 @@ class TableService(FeedPayloads, NarrationLog, DrawCommitments, RecordExports, T
         if self._sealed.tier is not None:
             current = self._game
             still = current is not None and (
-                current.game.pending(current.state).kind == f"deal_{self._sealed.tier}"
+                current.game.pending(current.state).kind == self._sealed.step
             )
             if not still:  # an undo, a new game: the sealed reports no longer apply
                 self._sealed.clear()

@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.games import Game
 from companion.games.chance import ChanceSpec
+from companion.games.hand_reports import SealedShare
 
 from . import narrate, options
 from .actions import Action
@@ -82,6 +83,19 @@ class VillageGame:
 
     def hand_reports(self, st: GameState, player: str) -> list[Action]:
         return hand_reports(st, Color(player))
+
+    def sealed_share(
+        self, st: GameState, player: str, record: dict[str, Any]
+    ) -> SealedShare | None:
+        shares = (share(st, player, record) for share in st.rules.sealed_shares)
+        return next((s for s in shares if s is not None), None)
+
+    def sealed_deal(self, st: GameState, draw: str, shares: dict[str, str]) -> dict[str, Any]:
+        for deal in st.rules.sealed_deals:
+            record = deal(draw, shares)
+            if record is not None:
+                return record
+        raise ValueError(f"no rule module deals the draw {draw!r}")
 
     def pending(self, st: GameState) -> Pending:
         return pending(st)
