@@ -214,6 +214,7 @@ class HallPublisher:
             if self._rewind or (outstanding and now - self._last_progress > self.stall):
                 self._sent.clear()
                 self._rewind = False
+                self._state_key = None  # the state too: a broker short of room drops it
                 self._last_progress = now
             elif not outstanding:
                 self._last_progress = now

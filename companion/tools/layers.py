@@ -31,7 +31,7 @@ LAYERS: Final[tuple[tuple[str, ...], ...]] = (
     ("companion.sensors", "companion.hall"),
     ("companion.runtime",),
     ("web",),
-    ("companion.serve", "companion.camera_cli", "companion.cli"),
+    ("companion.serve", "companion.camera_cli", "companion.cli", "companion.hall.cli"),
 )
 """The product's packages, lowest layer first."""
 

@@ -1,0 +1,124 @@
+"""The hall's pages and JSON, served by ``companion hall`` (`create_hall_app`; the live feed
+is `web.hall_live` in front of it, as `web.asgi` is for a table).
+
+Read-only for everyone: the grid of every table's live scoreboard (``/``), the history of
+finished games (``/history``), each game's public record (``/games/<table>/<id>.jsonl``);
+the organiser's token (``Authorization: Bearer``, or ``?token=`` on a page link) is needed
+for every write. Each request takes a connection from a
+small pool (psycopg_pool is not needed: one connection per request thread, reused).
+"""
+
+from __future__ import annotations
+
+import hmac
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
+
+from companion.hall import reads
+
+__all__ = ["HallDb", "bp", "create_hall_app", "db", "require_organiser"]
+
+bp = Blueprint("hall", __name__)
+
+
+class HallDb:
+    """One autocommit psycopg connection per thread, opened on first use and reopened when
+    it broke. Raises psycopg.Error when the database cannot be reached."""
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+        self._local = threading.local()
+
+    def conn(self) -> Any:
+        import psycopg
+
+        conn = getattr(self._local, "conn", None)
+        if conn is None or conn.closed or conn.broken:
+            conn = psycopg.connect(self.dsn, autocommit=True)
+            self._local.conn = conn
+        return conn
+
+
+def create_hall_app(dsn: str, token: str | None = None) -> Flask:
+    """The hall's Flask app on the PostgreSQL database ``dsn``; ``token``: the organiser's
+    (None: nobody may write)."""
+    app = Flask(__name__)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions["hall_db"] = HallDb(dsn)
+    app.extensions["hall_token"] = token
+    app.register_blueprint(bp)
+    return app
+
+
+def db() -> Any:
+    """The request thread's connection to the hall's database."""
+    hall_db: HallDb = current_app.extensions["hall_db"]
+    return hall_db.conn()
+
+
+def organiser() -> bool:
+    """Whether the request bears the organiser's token."""
+    token: str | None = current_app.extensions["hall_token"]
+    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip() \
+        or request.args.get("token", "")
+    return bool(token) and hmac.compare_digest(given.encode(), str(token).encode())
+
+
+def require_organiser(view: Callable[..., Any]) -> Callable[..., Any]:
+    """A view only the organiser may call (403 otherwise, with what is missing)."""
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if not organiser():
+            return jsonify(error="forbidden",
+                           message="only the organiser's token may change the hall"), 403
+        return view(*args, **kwargs)
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
+
+
+# -- pages -------------------------------------------------------------------------------
+
+@bp.get("/")
+def grid() -> str:
+    return render_template("hall_grid.html", title="Hall", script="hall.js")
+
+
+@bp.get("/history")
+def history() -> str:
+    return render_template("hall_history.html", title="History",
+                           games=reads.finished_games(db()))
+
+
+# -- JSON --------------------------------------------------------------------------------
+
+@bp.get("/api/tables")
+def tables() -> Response:
+    return jsonify(tables=reads.cards(db()))
+
+
+@bp.get("/api/tables/<name>")
+def table(name: str) -> Response:
+    found = reads.table_card(db(), name)
+    if found is None:
+        abort(404, description=f"the hall has no table {name!r}")
+    return jsonify(found)
+
+
+@bp.get("/api/history")
+def history_json() -> Response:
+    games = reads.finished_games(db())
+    for g in games:
+        g.pop("state", None)
+    return jsonify(games=games)
+
+
+@bp.get("/games/<name>/<int:game_id>.jsonl")
+def record(name: str, game_id: int) -> Response:
+    lines = reads.game_record(db(), name, game_id)
+    if lines is None:
+        abort(404, description=f"the hall has no game {game_id} of table {name!r}")
+    return Response(lines, mimetype="application/x-ndjson", headers={
+        "Content-Disposition": f'attachment; filename="{name}-game-{game_id}.jsonl"'})
