@@ -30,6 +30,10 @@ def add_parser(sub: Any) -> None:
                    help="the organiser's token (default: a new one, printed at start)")
     p.add_argument("--no-web", action="store_true", help="store events only, serve no page")
     p.set_defaults(func=run)
+    more = p.add_subparsers(dest="hall_command", metavar="{add-table}")
+    from companion.hall.access import add_parser as add_access_parser
+
+    add_access_parser(more)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -68,19 +68,21 @@ def _port_open(port: int) -> bool:
 class Broker:
     """A Mosquitto process on 127.0.0.1:``port``; ``stop``/``kill`` and ``start`` again."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, conf: str = "allow_anonymous true\n",
+                 scheme: str = "mqtt") -> None:
         if not Path(MOSQUITTO).exists():
             pytest.skip("mosquitto is not installed (apt-get install mosquitto)")
         self.port = free_port()
+        self.scheme = scheme
         self.conf = folder / "mosquitto.conf"
-        self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\n"
-                             "persistence false\nuser root\n")
+        self.conf.write_text(f"per_listener_settings false\nlistener {self.port} 127.0.0.1\n"
+                             f"{conf}persistence false\nuser root\n")
         self.log = folder / "mosquitto.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}"
+        return f"{self.scheme}://127.0.0.1:{self.port}"
 
     def start(self) -> None:
         with self.log.open("ab") as log:
