@@ -3,9 +3,9 @@ is `web.hall_live` in front of it, as `web.asgi` is for a table).
 
 Read-only for everyone: the grid of every table's live scoreboard (``/``), the history of
 finished games (``/history``), each game's public record (``/games/<table>/<id>.jsonl``);
-the organiser's token (``Authorization: Bearer``, or ``?token=`` on a page link) is needed
-for every write. Each request takes a connection from a
-small pool (psycopg_pool is not needed: one connection per request thread, reused).
+the organiser's token (``Authorization: Bearer``, ``?token=`` on a page link, or a form's
+``token``) is needed for every write (tournaments: `web.hall_tournament`). Each request
+thread keeps one connection to PostgreSQL (`HallDb`), reopened when it broke.
 """
 
 from __future__ import annotations
@@ -45,11 +45,14 @@ class HallDb:
 def create_hall_app(dsn: str, token: str | None = None) -> Flask:
     """The hall's Flask app on the PostgreSQL database ``dsn``; ``token``: the organiser's
     (None: nobody may write)."""
+    from web import hall_tournament
+
     app = Flask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["hall_db"] = HallDb(dsn)
     app.extensions["hall_token"] = token
     app.register_blueprint(bp)
+    app.register_blueprint(hall_tournament.bp)
     return app
 
 
@@ -63,7 +66,8 @@ def organiser() -> bool:
     """Whether the request bears the organiser's token."""
     token: str | None = current_app.extensions["hall_token"]
     given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip() \
-        or request.args.get("token", "")
+        or request.args.get("token", "") \
+        or (request.form.get("token", "") if request.method == "POST" else "")
     return bool(token) and hmac.compare_digest(given.encode(), str(token).encode())
 
 
@@ -88,7 +92,7 @@ def grid() -> str:
 
 @bp.get("/history")
 def history() -> str:
-    return render_template("hall_history.html", title="History",
+    return render_template("hall_history.html", title="History", script=None,
                            games=reads.finished_games(db()))
 
 

@@ -11,34 +11,21 @@ import random
 import re
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hallkit import Broker, Process, hall_rows, play, wait_until
+from hallkit import BROWSER, Broker, Process, hall_rows, play, wait_until
 
 from companion.hall.outbox import HallPublisher
 from companion.hall.topics import parse_broker_url
 from companion.store import EventStore
 from companion.table import TableService
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-dev-shm-usage"]
 TABLES = ("cafe-1", "cafe-2", "cafe-3")
 TOKEN = "organiser-token"
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing")]
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+pytestmark = BROWSER
 
 
 class Tables:
