@@ -2,7 +2,8 @@
 is `web.hall_live` in front of it, as `web.asgi` is for a table).
 
 Read-only for everyone: the grid of every table's live scoreboard (``/``), the history of
-finished games (``/history``), each game's public record (``/games/<table>/<id>.jsonl``);
+finished games (``/history``), each game's public record (``/games/<table>/<id>.jsonl``)
+and, once over, its play logs (``.bgsplay`` for BG Stats, ``.bgg.xml``);
 the organiser's token (``Authorization: Bearer``, ``?token=`` on a page link, or a form's
 ``token``) is needed for every write (tournaments: `web.hall_tournament`). Each request
 thread keeps one connection to PostgreSQL (`HallDb`), reopened when it broke.
@@ -11,6 +12,7 @@ thread keeps one connection to PostgreSQL (`HallDb`), reopened when it broke.
 from __future__ import annotations
 
 import hmac
+import json
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -18,6 +20,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
 
 from companion.hall import reads
+from companion.table.playlog import bgg_xml, bgsplay
 
 __all__ = ["HallDb", "bp", "create_hall_app", "db", "require_organiser"]
 
@@ -126,3 +129,21 @@ def record(name: str, game_id: int) -> Response:
         abort(404, description=f"the hall has no game {game_id} of table {name!r}")
     return Response(lines, mimetype="application/x-ndjson", headers={
         "Content-Disposition": f'attachment; filename="{name}-game-{game_id}.jsonl"'})
+
+
+@bp.get("/games/<name>/<int:game_id>.bgsplay")
+def bgsplay_file(name: str, game_id: int) -> Response:
+    log = reads.play_log_of(db(), name, game_id)
+    if log is None:
+        abort(404, description=f"the hall has no finished game {game_id} of table {name!r}")
+    return Response(json.dumps(bgsplay(log), indent=1), mimetype="application/json", headers={
+        "Content-Disposition": f'attachment; filename="{name}-game-{game_id}.bgsplay"'})
+
+
+@bp.get("/games/<name>/<int:game_id>.bgg.xml")
+def bgg_file(name: str, game_id: int) -> Response:
+    log = reads.play_log_of(db(), name, game_id)
+    if log is None:
+        abort(404, description=f"the hall has no finished game {game_id} of table {name!r}")
+    return Response(bgg_xml(log), mimetype="application/xml", headers={
+        "Content-Disposition": f'attachment; filename="{name}-game-{game_id}.bgg.xml"'})

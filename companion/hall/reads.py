@@ -8,8 +8,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from companion.hall.scoreboard import card, ranking
+from companion.table.playlog import PlayLog, play_log
 
-__all__ = ["cards", "finished_games", "game_record", "table_card"]
+__all__ = ["cards", "finished_games", "game_record", "play_log_of", "table_card"]
 
 _CARD_SQL = (
     "SELECT s.table_name, s.game_id, s.seq, s.state, g.header FROM hall_states s"
@@ -70,3 +71,26 @@ def finished_games(conn: Any, limit: int = 500) -> list[dict[str, Any]]:
     return [{"table": t, "game_id": int(g), "header": h, "started": a, "ended": b,
              "events": int(seq), "ranking": ranking(st), "winner": st.get("winner"),
              "state": st} for t, g, st, h, a, b, seq in rows]
+
+
+def play_log_of(conn: Any, table: str, game_id: int) -> PlayLog | None:
+    """The play log of a finished game the hall holds (`companion.table.playlog`), its
+    players named as a tournament seated them (else by colour), the table's name as its
+    location. None when the hall has no such finished game."""
+    row = conn.execute(
+        "SELECT g.header, s.state, (SELECT min(time) FROM hall_events e WHERE"
+        " e.table_name = g.table_name AND e.game_id = g.game_id), (SELECT max(time) FROM"
+        " hall_events e WHERE e.table_name = g.table_name AND e.game_id = g.game_id)"
+        " FROM hall_games g JOIN hall_game_states s ON s.table_name = g.table_name AND"
+        " s.game_id = g.game_id WHERE g.table_name = %s AND g.game_id = %s AND s.over",
+        (table, game_id)).fetchone()
+    if row is None or row[2] is None:
+        return None
+    header, state, started, ended = row
+    seats = conn.execute(
+        "SELECT a.seats FROM hall_assignments a WHERE a.table_name = %s AND a.after_game < %s"
+        " AND NOT EXISTS (SELECT 1 FROM hall_games h WHERE h.table_name = a.table_name"
+        " AND h.game_id > a.after_game AND h.game_id < %s)"
+        " ORDER BY a.after_game DESC LIMIT 1", (table, game_id, game_id)).fetchone()
+    return play_log(f"{table}/{game_id}", header, state, started, ended,
+                    names=seats[0] if seats else None, location=table)

@@ -10,42 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.table.playlog import ranking
+
 __all__ = ["card", "ranking"]
-
-
-def _customers(p: dict[str, Any]) -> int:
-    served = p.get("customers")
-    if isinstance(served, list):
-        return len(served)
-    if isinstance(served, dict):  # face down while the game runs: only their count shows
-        return int(served.get("count", 0))
-    return 0
-
-
-def _points(p: dict[str, Any]) -> int:
-    score = p.get("score") or {}
-    total = score.get("total")
-    if total is None:
-        total = score.get("public_total", p.get("prestige", 0))
-    return int(total or 0)
-
-
-def ranking(view: dict[str, Any]) -> list[dict[str, Any]]:
-    """The players best first by Village's own order (most prestige, then most customers
-    served, then most living members: `companion.village.scoring.ranking_key`), each with
-    ``player``, ``points``, ``customers``, ``living`` and ``place`` (tied players share a
-    place). Empty for a view without players."""
-    players: dict[str, Any] = view.get("players") or {}
-    rows: list[dict[str, Any]] = [{"player": c, "points": _points(p), "customers": _customers(p),
-             "living": int(p.get("living", 0))} for c, p in players.items()]
-    rows.sort(key=lambda r: (-r["points"], -r["customers"], -r["living"]))
-    place, last = 0, None
-    for i, r in enumerate(rows, 1):
-        key = (r["points"], r["customers"], r["living"])
-        if key != last:
-            place, last = i, key
-        r["place"] = place
-    return rows
 
 
 def _next_to_die(view: dict[str, Any]) -> dict[str, Any] | None:

@@ -113,6 +113,17 @@ def test_a_tournament_of_two_rounds(broker: Broker, dsn: str, tmp_path: Path,
             (s.person, s.points, s.place, s.prestige) for s in expected]
         assert [g["game_id"] for g in detail["games"]] == [1, 1, 2, 2]  # each table's new game
 
+        # each finished game's play log names the people the organiser seated
+        with urllib.request.urlopen(f"{url}/games/t1/1.bgsplay", timeout=10) as r:
+            doc = json.loads(r.read())
+        seats = rounds[0]["t1"]
+        names = {p["id"]: p["name"] for p in doc["players"]}
+        assert {names[s["playerRefId"]]: s["role"] for s in doc["plays"][0]["playerScores"]} \
+            == {v: k for k, v in seats.items()}
+        assert doc["locations"][0]["name"] == "t1"
+        with urllib.request.urlopen(f"{url}/games/t2/2.bgg.xml", timeout=10) as r:
+            assert b'name="Dee"' in r.read()
+
         shots = Path(os.environ.get("VILLAGE_SCREENSHOTS", tmp_path))
         shots.mkdir(parents=True, exist_ok=True)
         page = browser.new_page(viewport={"width": 1280, "height": 800})
