@@ -11,38 +11,17 @@ thread keeps one connection to PostgreSQL (`HallDb`), reopened when it broke.
 
 from __future__ import annotations
 
-import hmac
 import json
-import threading
-from collections.abc import Callable
-from typing import Any
 
-from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, Flask, Response, abort, jsonify, render_template
 
 from companion.hall import reads
 from companion.table.playlog import bgg_xml, bgsplay
+from web.hall_access import HallDb, db
 
-__all__ = ["HallDb", "bp", "create_hall_app", "db", "require_organiser"]
+__all__ = ["bp", "create_hall_app"]
 
 bp = Blueprint("hall", __name__)
-
-
-class HallDb:
-    """One autocommit psycopg connection per thread, opened on first use and reopened when
-    it broke. Raises psycopg.Error when the database cannot be reached."""
-
-    def __init__(self, dsn: str) -> None:
-        self.dsn = dsn
-        self._local = threading.local()
-
-    def conn(self) -> Any:
-        import psycopg
-
-        conn = getattr(self._local, "conn", None)
-        if conn is None or conn.closed or conn.broken:
-            conn = psycopg.connect(self.dsn, autocommit=True)
-            self._local.conn = conn
-        return conn
 
 
 def create_hall_app(dsn: str, token: str | None = None) -> Flask:
@@ -57,33 +36,6 @@ def create_hall_app(dsn: str, token: str | None = None) -> Flask:
     app.register_blueprint(bp)
     app.register_blueprint(hall_tournament.bp)
     return app
-
-
-def db() -> Any:
-    """The request thread's connection to the hall's database."""
-    hall_db: HallDb = current_app.extensions["hall_db"]
-    return hall_db.conn()
-
-
-def organiser() -> bool:
-    """Whether the request bears the organiser's token."""
-    token: str | None = current_app.extensions["hall_token"]
-    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip() \
-        or request.args.get("token", "") \
-        or (request.form.get("token", "") if request.method == "POST" else "")
-    return bool(token) and hmac.compare_digest(given.encode(), str(token).encode())
-
-
-def require_organiser(view: Callable[..., Any]) -> Callable[..., Any]:
-    """A view only the organiser may call (403 otherwise, with what is missing)."""
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        if not organiser():
-            return jsonify(error="forbidden",
-                           message="only the organiser's token may change the hall"), 403
-        return view(*args, **kwargs)
-    wrapped.__name__ = view.__name__
-    wrapped.__doc__ = view.__doc__
-    return wrapped
 
 
 # -- pages -------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The hall's tournaments and league: pages anyone may read, changes only with the
-organiser's token (`web.hall.require_organiser`).
+organiser's token (`web.hall_access.require_organiser`).
 
 JSON: ``POST /api/tournaments`` ``{"name", "points"?, "tie_breaks"?}`` → ``{"id"}``;
 ``POST /api/tournaments/<id>/rounds`` ``{"tables": {table: {colour: person}}}`` →
@@ -18,7 +18,7 @@ from flask import Blueprint, Response, abort, jsonify, redirect, render_template
 
 from companion.hall import tournaments
 from companion.hall.standings import TIE_BREAKS, league
-from web.hall import db, organiser, require_organiser
+from web.hall_access import db, organiser, require_organiser
 
 __all__ = ["bp", "parse_round"]
 
