@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request
 
@@ -63,7 +64,7 @@ def tournaments_page() -> str:
     return render_template("hall_tournaments.html", title="Tournaments",
                            tournaments=tournaments.listing(db()), organiser=organiser(),
                            token=request.args.get("token", ""), tie_breaks=TIE_BREAKS,
-                           script=None)
+                           error=request.args.get("error"), script=None)
 
 
 @bp.get("/tournaments/<int:tid>")
@@ -86,12 +87,13 @@ def league_page() -> str:
 @bp.post("/tournaments")
 @require_organiser
 def create_from_form() -> Any:
+    token = request.form.get("token", "")
     try:
         points = [int(p) for p in request.form.get("points", "3,2,1,0").split(",")]
         tid = tournaments.create(db(), request.form.get("name", ""), points)
     except ValueError as exc:
-        return _refused(exc)
-    return redirect(f"/tournaments/{tid}?token={request.form.get('token', '')}", 303)
+        return redirect("/tournaments?" + urlencode({"token": token, "error": str(exc)}), 303)
+    return redirect(f"/tournaments/{tid}?" + urlencode({"token": token}), 303)
 
 
 @bp.post("/tournaments/<int:tid>/rounds")
@@ -101,8 +103,9 @@ def round_from_form(tid: int) -> Any:
     try:
         tournaments.add_round(db(), tid, parse_round(request.form.get("tables", "")))
     except ValueError as exc:
-        return redirect(f"/tournaments/{tid}?token={token}&error={exc}", 303)
-    return redirect(f"/tournaments/{tid}?token={token}", 303)
+        return redirect(f"/tournaments/{tid}?" + urlencode({"token": token, "error": str(exc)}),
+                        303)
+    return redirect(f"/tournaments/{tid}?" + urlencode({"token": token}), 303)
 
 
 # -- JSON --------------------------------------------------------------------------------

@@ -20,6 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from companion.table.playlog import module_tag, tally
+
 __all__ = ["DEFAULT_POINTS", "TIE_BREAKS", "Result", "Standing", "check_rules", "league",
            "standings"]
 
@@ -106,19 +108,7 @@ def standings(results: Iterable[Result], points: Sequence[int] = DEFAULT_POINTS,
 def league(results: Iterable[Result]) -> list[dict[str, Any]]:
     """Per person over every game given: ``games``, ``wins``, ``average`` and ``best``
     prestige, and the same by module set (``by_modules``: "base", or the modules joined by
-    "+"), most wins first then most games, then by name."""
-    people: dict[str, dict[str, Any]] = {}
-    for r in results:
-        p = people.setdefault(r.person, {"person": r.person, "games": 0, "wins": 0,
-                                         "total": 0, "best": 0, "by_modules": {}})
-        tag = "+".join(sorted(r.modules)) or "base"
-        m = p["by_modules"].setdefault(tag, {"games": 0, "wins": 0, "total": 0, "best": 0})
-        for row in (p, m):
-            row["games"] += 1
-            row["wins"] += r.place == 1
-            row["total"] += r.prestige
-            row["best"] = max(row["best"], r.prestige)
-    for p in people.values():
-        for row in (p, *p["by_modules"].values()):
-            row["average"] = round(row.pop("total") / row["games"], 1)
-    return sorted(people.values(), key=lambda p: (-p["wins"], -p["games"], p["person"]))
+    "+"), most wins first then most games, then by name
+    (`companion.table.playlog.tally`)."""
+    return tally(((r.person, module_tag(r.modules), r.prestige, r.place == 1)
+                  for r in results), who="person")

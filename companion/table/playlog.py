@@ -18,13 +18,14 @@ game twice gives the same file, so BG Stats recognises a play it already holds.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
 from xml.sax.saxutils import quoteattr
 
-__all__ = ["GAMES", "PlayLog", "Seat", "bgg_form", "bgg_xml", "bgsplay", "play_log", "ranking",
-           "statistics"]
+__all__ = ["GAMES", "PlayLog", "Seat", "bgg_form", "bgg_xml", "bgsplay", "module_tag", "play_log",
+           "ranking", "statistics", "tally"]
 
 _NS: Final = uuid.UUID("6f1c8d2e-2b5c-4f0e-9a51-5b1f0c2d7a11")  # this project's namespace
 ABOUT: Final = ("A play recorded by the Village table companion. Open it with Board Game"
@@ -248,22 +249,32 @@ def bgg_form(log: PlayLog) -> dict[str, str]:
     return form
 
 
-def statistics(logs: list[PlayLog]) -> list[dict[str, Any]]:
-    """Per player over ``logs``: games, wins, average and best score, and the same by set of
-    modules (``by_modules``: "base" or the modules joined by "+"); most wins first."""
+def tally(rows: Iterable[tuple[str, str, int, bool]], who: str = "player") -> list[dict[str, Any]]:
+    """Per person over ``rows`` (person, module tag, score, won): ``games``, ``wins``,
+    ``average`` and ``best`` score, and the same by module tag (``by_modules``); most wins
+    first, then most games, then by name. ``who``: the key naming the person."""
     people: dict[str, dict[str, Any]] = {}
-    for log in logs:
-        tag = "+".join(sorted(log.modules)) or "base"
-        for s in log.seats:
-            p = people.setdefault(s.player, {"player": s.player, "games": 0, "wins": 0,
-                                             "total": 0, "best": 0, "by_modules": {}})
-            m = p["by_modules"].setdefault(tag, {"games": 0, "wins": 0, "total": 0, "best": 0})
-            for row in (p, m):
-                row["games"] += 1
-                row["wins"] += s.winner
-                row["total"] += s.score
-                row["best"] = max(row["best"], s.score)
+    for person, tag, points, won in rows:
+        p = people.setdefault(person, {who: person, "games": 0, "wins": 0, "total": 0,
+                                       "best": 0, "by_modules": {}})
+        m = p["by_modules"].setdefault(tag, {"games": 0, "wins": 0, "total": 0, "best": 0})
+        for row in (p, m):
+            row["games"] += 1
+            row["wins"] += won
+            row["total"] += points
+            row["best"] = max(row["best"], points)
     for p in people.values():
         for row in (p, *p["by_modules"].values()):
             row["average"] = round(row.pop("total") / row["games"], 1)
-    return sorted(people.values(), key=lambda p: (-p["wins"], -p["games"], p["player"]))
+    return sorted(people.values(), key=lambda p: (-p["wins"], -p["games"], p[who]))
+
+
+def module_tag(modules: Iterable[str]) -> str:
+    """"base", or the modules joined by "+" in name order."""
+    return "+".join(sorted(modules)) or "base"
+
+
+def statistics(logs: list[PlayLog]) -> list[dict[str, Any]]:
+    """Per player over ``logs`` (`tally`)."""
+    return tally((s.player, module_tag(log.modules), s.score, s.winner)
+                 for log in logs for s in log.seats)

@@ -134,6 +134,10 @@ def test_a_tournament_of_two_rounds(broker: Broker, dsn: str, tmp_path: Path,
         page.screenshot(path=str(shots / "hall-tournament-tablet.png"), full_page=True)
         phone = browser.new_page(viewport={"width": 390, "height": 844})
         phone.goto(f"{url}/tournaments/{tid}?token={TOKEN}")
+        phone.locator("textarea[name=tables]").fill("t1 red=Ann")  # no ':': refused, said why
+        phone.locator("button", has_text="Start round 3").click()
+        assert "line 1" in phone.locator(".refusal").inner_text()
+        assert phone.locator("h2", has_text="Round 3").count() == 0
         phone.locator("textarea[name=tables]").fill("t1: red=Ann, blue=Dee\nt2: red=Bob, blue=Cid")
         phone.locator("button", has_text="Start round 3").click()
         phone.locator("h2", has_text="Round 3").wait_for()
