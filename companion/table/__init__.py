@@ -8,6 +8,7 @@ to the subscribers of the live feed. See ``docs/service.md``.
 from __future__ import annotations
 
 from companion.table.errors import (
+    GameNotOver,
     NoDrawPending,
     NoGame,
     NotYourReport,
@@ -20,6 +21,7 @@ from companion.table.service import DRAW_KEY, TableService
 
 __all__ = [
     "DRAW_KEY",
+    "GameNotOver",
     "NoDrawPending",
     "NoGame",
     "NotYourReport",

@@ -47,3 +47,9 @@ class NotYourReport(TableError):
     the draw now waited for (or no such draw is waited for)."""
 
     code = "not_your_report"
+
+
+class GameNotOver(TableError):
+    """A play log was asked for a game that has not ended."""
+
+    code = "game_not_over"

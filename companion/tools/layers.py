@@ -31,12 +31,12 @@ LAYERS: Final[tuple[tuple[str, ...], ...]] = (
     ("companion.sensors", "companion.hall"),
     ("companion.runtime",),
     ("web",),
-    ("companion.serve", "companion.camera_cli", "companion.cli"),
+    ("companion.serve", "companion.camera_cli", "companion.cli", "companion.hall.cli"),
 )
 """The product's packages, lowest layer first."""
 
 ROOMS: Final[tuple[str, ...]] = ("companion.sim", "companion.demo", "companion.bench",
-                                 "companion.tools")
+                                 "companion.tools", "companion.hall.bench")
 """Beside the product: they may import it; only the composition root imports a room
 (`companion.runtime` → `companion.demo`), and the command line (`companion.cli`) runs them."""
 
