@@ -48,6 +48,8 @@ VIRTUAL_DRAW_FIELDS = frozenset({"type", "draw", "commitment"})
 """What a ``{"type": "virtual_draw"}`` action takes (the seed and outcome are the server's)."""
 REPORT_FIELDS = frozenset({"player", "action"})
 """What ``POST /api/report`` takes."""
+ANSWER_FIELDS = frozenset({"player", "answer"})
+"""What ``POST /api/answer`` takes."""
 
 
 # -- reading -----------------------------------------------------------------------------
@@ -201,6 +203,29 @@ def post_report() -> Response:
         _fail(401, "unauthorized", "a report of your own needs your player token")
     answer = svc.report(viewer, body.get("action"), "tablet")
     return jsonify({"game_id": svc.current_game_id, **answer})
+
+
+@bp.post("/answer")
+def post_answer() -> Response:
+    """A player's sealed answer to the pending secret choice (a family card, a vote):
+    ``{"player": colour, "answer": value}`` with that player's token, or the table's (the
+    table answering for a seat), as ``?token=`` or Bearer. Answers ``{"game_id", "seq",
+    "sealed", "waiting"}``; nothing of the answer shows anywhere until the last one is in
+    (`companion.table.sealed_choices`). 401 without the player's or the table's token; 403
+    ``not_asked``; 422 for an answer not among the player's options."""
+    body = json_object()
+    only(body, ANSWER_FIELDS, "an answer")
+    svc = service()
+    seat = body.get("player")
+    token = request.args.get("token") or bearer_token()
+    if "answer" not in body:
+        _fail(400, "malformed", "an answer needs the field 'answer'")
+    if not isinstance(seat, str) or not (
+        svc.is_player_token(seat, token) or svc.is_table_token(token)
+    ):
+        _fail(401, "unauthorized", "an answer needs the player's own token or the table's")
+    given = svc.answer(seat, body["answer"], "tablet")
+    return jsonify({"game_id": svc.current_game_id, **given})
 
 
 @bp.post("/undo")

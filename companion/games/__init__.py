@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from companion.games.chance import ChanceSpec
 from companion.games.errors import ReplayError
+from companion.games.sealed import SealedChoice
 
 __all__ = [
     "DEFAULT",
@@ -151,6 +152,12 @@ class Game(Protocol):
 
     def is_over(self, st: Any) -> bool:
         """Whether the game has ended."""
+        ...
+
+    def sealed_choice(self, st: Any) -> SealedChoice | None:
+        """The secret choice several players answer at once now (None: none); the table
+        keeps the answers sealed and applies the choice's reveal action when all are in
+        (`companion.games.sealed`)."""
         ...
 
     # -- what each viewer sees -----------------------------------------------------------

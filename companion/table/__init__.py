@@ -10,6 +10,7 @@ from __future__ import annotations
 from companion.table.errors import (
     NoDrawPending,
     NoGame,
+    NotAsked,
     NotYourReport,
     StaleCommitment,
     StaleSeq,
@@ -22,6 +23,7 @@ __all__ = [
     "DRAW_KEY",
     "NoDrawPending",
     "NoGame",
+    "NotAsked",
     "NotYourReport",
     "Notice",
     "StaleCommitment",

@@ -47,3 +47,10 @@ class NotYourReport(TableError):
     the draw now waited for (or no such draw is waited for)."""
 
     code = "not_your_report"
+
+
+class NotAsked(TableError):
+    """An answer to a secret choice from a player the game does not ask now (or no secret
+    choice is pending)."""
+
+    code = "not_asked"
