@@ -36,7 +36,10 @@ __all__ = [
     "register",
 ]
 
-KNOWN: Mapping[str, str] = {"village": "companion.village.game"}
+KNOWN: Mapping[str, str] = {
+    "village": "companion.village.game",
+    "colonia": "companion.colonia.game",
+}
 """The games shipped: record ``game`` name → the module whose ``GAME`` plays it (imported
 when first asked for)."""
 

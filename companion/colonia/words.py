@@ -1,0 +1,100 @@
+"""What each Colonia action did, and what the game waits for, in sentences for the table
+(nothing behind a screen beyond what the table sees happen)."""
+
+from __future__ import annotations
+
+from companion.games.words import join_words
+
+from .actions import Act
+from .state import State
+from .vocabulary import CRAFTS, RECIPE, WEEKS
+
+ROMAN = ("I", "II", "III", "IV")
+
+
+def name(player: str) -> str:
+    return player.capitalize()
+
+
+def tell(before: State, act: Act, after: State) -> str:
+    """One sentence for ``act``."""
+    kind, a = act.type, act.to_json()
+    who = name(str(a.get("player", "")))
+    if kind == "card_values":
+        return f"The box learns {a['card_type'].split('.')[-1]} card {a['card']!r}."
+    if kind == "reveal":
+        waits = " (the box must learn it first)" if after.step == "card_values" else ""
+        return f"{a['deck'].capitalize()} card {a['card']!r} is turned up{waits}."
+    if kind == "fill_stalls":
+        laid = "; ".join(f"stall {i + 1}: {', '.join(s) or 'nothing'}"
+                         for i, s in enumerate(a["stalls"]))
+        return f"Materials from the bag onto the stalls — {laid}."
+    if kind == "reveal_family":
+        cards = join_words([f"{name(p)} {v}" for p, v in a["answers"].items()])
+        zero = [name(s.color) for s in after.seats if s.card is not None and s.votes == 0]
+        counts = f"; {join_words(zero)} cannot field the card: it counts 0" if zero else ""
+        order = f" Order: {', '.join(map(name, after.order))}." if after.order else ""
+        return f"Family cards turned up: {cards}{counts}.{order}"
+    if kind == "tiebreak":
+        return f"The die settles the equal cards: {', '.join(map(name, a['order']))}."
+    if kind == "reveal_votes":
+        votes = join_words([f"{name(p)} {v}" for p, v in a["answers"].items()])
+        done = [v for v in after.decrees if v.adopted is not None]
+        result = ""
+        if after.step == "mayor":
+            result = " A tie: the mayor decides."
+        elif done:
+            result = " Adopted." if done[-1].adopted else " Rejected."
+        return f"The council votes: {votes}.{result}"
+    if kind == "mayor_decides":
+        return f"{who}, the mayor, {'adopts' if a['adopt'] else 'rejects'} the decree."
+    if kind == "buy_stall":
+        n = sum(before.stalls[a["stall"] - 1])
+        return f"{who} takes stall {a['stall']}'s {n} materials for {n} members."
+    if kind == "order":
+        k = CRAFTS.index(a["craft"])
+        first, second, good = RECIPE[a["craft"]]
+        cost = before.new_orders[k] + 1
+        return (f"{who} orders a {good} from the {a['craft']}: {first} and {second} back into "
+                f"the bag, {cost} member{'s' if cost > 1 else ''} on the order column.")
+    if kind == "roll":
+        face = a["face"]
+        whom = "every craftsman" if face == 6 else f"the {CRAFTS[face - 1]}"
+        return f"The die shows {face}: {whom} takes an extra order."
+    if kind == "load":
+        hold = before.moorings[a["ship"] - 1].ship.holds[a["hold"] - 1]
+        return (f"{who} loads {' + '.join(hold.goods)} into hold {a['hold']} of the ship at "
+                f"mooring {ROMAN[a['ship'] - 1]} (worth {hold.value}).")
+    if kind == "buy_relic":
+        into = f", kept in {a['into']}" if a["into"] else ""
+        return f"{who} buys the relic card {a['card']!r}{into}."
+    if kind == "insure":
+        return f"{who} insures the relic card {a['card']!r} with a member."
+    if kind == "pass":
+        return f"{who} passes."
+    return kind
+
+
+def now_text(st: State) -> str:
+    """What the game waits for."""
+    step = st.step
+    if step == "card_values" and st.asking is not None:
+        return f"What is printed on {st.asking[0].split('.')[-1]} card {st.asking[1]!r}?"
+    if step == "over":
+        return "The game is over."
+    texts = {
+        "ship": "Turn up a ship for the empty mooring.",
+        "relic": "Turn up a relic card for the display.",
+        "week": f"Week {st.week} of {WEEKS}, Monday: turn up the week card.",
+        "decree": "Turn up the next council decree.",
+        "stalls": "Draw the materials from the bag onto the stalls.",
+        "dice": f"Roll the die for an extra order ({st.dice_left} left).",
+        "tiebreak": f"Roll the die among {join_words([name(p) for p in st.tied])}.",
+        "family": "Everyone chooses a family card in secret.",
+        "vote": "The council votes in secret, yes or no.",
+        "mayor": f"A tied vote: {name(st.mayor or '')}, the mayor, decides.",
+    }
+    if step in texts:
+        return texts[step]
+    who = st.to_move()
+    return f"{st.day.capitalize()}: {name(who or '')} acts or passes."
