@@ -11,7 +11,7 @@ from companion.games.chance import ChanceSpec
 from companion.games.errors import AmbiguousAction, IllegalAction
 from companion.games.sealed import SealedChoice
 
-from . import engine, legal, views, words
+from . import cards, engine, legal, views, words
 from .actions import Act, parse
 from .record import make_header, replay, start
 from .state import State
@@ -42,6 +42,9 @@ class ColoniaGame:
     """Colonia (Queen Games 2009) as one `companion.games.Game`."""
 
     name = "colonia"
+    card_types = cards.TYPES
+    """The cards the box learns (`companion.games.cards`): the table keeps each answer for
+    the next games, and a new game's header gets what the box has learned."""
 
     def make_header(self, players: list[str], first_player: str | None = None,
                     **options: Any) -> dict[str, Any]:
