@@ -141,7 +141,7 @@ def _reveal_family(st: State, act: Act) -> State:
         seat, sent, counts[color] = send_to_hall(st.seat(color), int(answers[color]))
         st = st.with_seat(seat)
         st = replace(st, hall=(*st.hall, (color, sent)))
-    st = flow._to_street(st, "tuesday", dict(st.hall))
+    st = flow.to_street(st, "tuesday", dict(st.hall))
     if st.week == 1 and ties(counts):
         return replace(st, step="tiebreak", tied=ties(counts))
     before = st.order or st.players

@@ -108,7 +108,7 @@ def next_turn(st: State, passed: frozenset[str]) -> State:
     raise AssertionError("unreachable: somebody has not passed")
 
 
-def _to_street(st: State, name: str, placed: dict[str, int]) -> State:
+def to_street(st: State, name: str, placed: dict[str, int]) -> State:
     """Last week's members on ``name``'s street go home, then those placed go on it."""
     for seat in st.seats:
         seat = replace(seat, reserve=seat.reserve + seat.street(name))
@@ -126,7 +126,7 @@ def end_of_loop(st: State) -> State:
         for who in st.bought:
             if who is not None:
                 placed[who[0]] = placed.get(who[0], 0) + who[1]
-        st = _to_street(replace(st, bag=bag, stalls=(), bought=()), "wednesday", placed)
+        st = to_street(replace(st, bag=bag, stalls=(), bought=()), "wednesday", placed)
         return day(st, "thursday")
     if st.step == "order":
         card = st.week_card
@@ -135,7 +135,7 @@ def end_of_loop(st: State) -> State:
             return replace(st, step="dice", dice_left=card.dice)
         return deliver(st)
     if st.step == "load":
-        return day(_to_street(st, "friday", {}), "saturday")
+        return day(to_street(st, "friday", {}), "saturday")
     if st.step == "buy":
         if st.week == WEEKS:
             return finish(st)
@@ -165,7 +165,7 @@ def deliver(st: State) -> State:
     assert st.setup is not None
     st = replace(st, columns=tuple(columns), supply=supply, dice_left=0,
                  sticks=(st.setup.stick_start,) * len(CRAFTS), new_orders=(0,) * len(CRAFTS))
-    return day(_to_street(st, "thursday", placed), "friday")
+    return day(to_street(st, "thursday", placed), "friday")
 
 
 def c_good(k: int) -> str:
