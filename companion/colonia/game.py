@@ -71,6 +71,7 @@ class ColoniaGame:
             after = engine.apply(st, obj)
             out.append(f"{i:4d}. {words.tell(st, parse(obj), after)}")
             if narration:
+                out += [f"      {line}" for line in words.aftermath(st, after)]
                 out.append(f"      {words.now_text(after)}")
             st = after
         return "\n".join(out) + "\n"
@@ -163,7 +164,8 @@ class ColoniaGame:
         return {"steps": [words.tell(st, action, engine.apply(st, action))]}
 
     def narrate(self, before: State, action: Act, after: State) -> list[str]:
-        return [words.tell(before, action, after), words.now_text(after)]
+        return [words.tell(before, action, after), *words.aftermath(before, after),
+                words.now_text(after)]
 
     def headline(self, before: State, action: Act, after: State) -> str:
         return words.tell(before, action, after)

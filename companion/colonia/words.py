@@ -7,9 +7,58 @@ from companion.games.words import join_words
 
 from .actions import Act
 from .state import State
-from .vocabulary import CRAFTS, RECIPE, WEEKS
+from .vocabulary import CRAFTS, CURRENCIES, GOODS, RECIPE, WEEKS
 
 ROMAN = ("I", "II", "III", "IV")
+GOOD_WORDS = {"saddle": ("a saddle", "saddles"), "wheel": ("a cart wheel", "cart wheels"),
+              "painting": ("a painting", "paintings"), "clothing": ("clothing", "clothing"),
+              "shoes": ("shoes", "pairs of shoes")}
+
+
+def count(n: int, word: str) -> str:
+    """``1 member``, ``2 members``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def goods_words(good: str, n: int) -> str:
+    one, many = GOOD_WORDS[good]
+    return one if n == 1 else f"{n} {many}"
+
+
+def aftermath(before: State, after: State) -> list[str]:
+    """What happened between two decisions, in sight of the table: deliveries, ships'
+    payments, the end's windows and scores."""
+    out: list[str] = []
+    if not before.seats or not after.seats:
+        return out
+    got = []
+    for b, a in zip(before.seats, after.seats, strict=True):
+        for g, good in enumerate(GOODS):
+            if a.goods[g] > b.goods[g]:
+                got.append(f"{name(a.color)} {goods_words(good, a.goods[g] - b.goods[g])}")
+    if got:
+        out.append(f"Deliveries: {join_words(got)}.")
+    if before.day == "friday" and after.day != "friday":
+        paid = []
+        for b, a in zip(before.seats, after.seats, strict=True):
+            for i, cur in enumerate(CURRENCIES):
+                if a.money[i] > b.money[i]:
+                    paid.append(f"{name(a.color)} {a.money[i] - b.money[i]} {cur}")
+        out.append(f"The ships leave: {join_words(paid)}." if paid else "The ships leave.")
+    if after.step == "over" and before.step != "over":
+        from .score import places, score
+
+        for cur, who in after.windows:
+            out.append(f"{name(who)} has the most {cur} and wins its stained glass "
+                       f"(the {cur} go to the bank).")
+        for p in after.players:
+            s = score(after, p)
+            out.append(f"{name(p)}: relics {s.relics}, in reliquaries {s.doubled}, stained "
+                       f"glass {s.window_vp}: {s.total} VP.")
+        first = places(after)[0]
+        out.append(f"{join_words([name(p) for p in first])} "
+                   f"{'win' if len(first) > 1 else 'wins'}.")
+    return out
 
 
 def name(player: str) -> str:
@@ -50,13 +99,13 @@ def tell(before: State, act: Act, after: State) -> str:
         return f"{who}, the mayor, {'adopts' if a['adopt'] else 'rejects'} the decree."
     if kind == "buy_stall":
         n = sum(before.stalls[a["stall"] - 1])
-        return f"{who} takes stall {a['stall']}'s {n} materials for {n} members."
+        return f"{who} takes stall {a['stall']}'s {count(n, 'material')} for {count(n, 'member')}."
     if kind == "order":
         k = CRAFTS.index(a["craft"])
         first, second, good = RECIPE[a["craft"]]
         cost = before.new_orders[k] + 1
-        return (f"{who} orders a {good} from the {a['craft']}: {first} and {second} back into "
-                f"the bag, {cost} member{'s' if cost > 1 else ''} on the order column.")
+        return (f"{who} orders {GOOD_WORDS[good][0]} from the {a['craft']}: {first} and "
+                f"{second} back into the bag, {count(cost, 'member')} on the order column.")
     if kind == "roll":
         face = a["face"]
         whom = "every craftsman" if face == 6 else f"the {CRAFTS[face - 1]}"

@@ -12,6 +12,7 @@ from companion.colonia.score import score
 from companion.colonia.scoring import stained_glass
 from companion.colonia.state import Berth, Order, State, Voting
 from companion.colonia.vocabulary import CRAFTS, CURRENCIES, MATERIALS
+from companion.colonia.words import aftermath
 from companion.games.errors import IllegalAction
 
 FOUR = ["mauve", "green", "yellow", "red"]
@@ -152,8 +153,9 @@ def test_deliveries_red_two_paintings_green_one_yellow_none() -> None:
     """« le joueur rouge reçoit 2 tableaux, le vert tout de même un tableau, le jaune ne
     reçoit aucun tableau … ses membres … en dessous du bâtonnet »."""
     st = act(_thursday_dice(ready(FOUR)), type="roll", face=3)  # the painter: stick 2 → 3
-    st = act(st, type="roll", face=1)
+    last, st = st, act(st, type="roll", face=1)
     assert st.day == "friday" and st.step == "load"
+    assert aftermath(last, st) == ["Deliveries: Green a painting and Red 2 paintings."]
     painting = 2
     assert [st.seat(p).goods[painting] for p in ("red", "green", "yellow")] == [2, 1, 0]
     assert st.columns[CRAFTS.index("painter")] == (Order("yellow", 1),)  # moved up
@@ -171,8 +173,10 @@ def test_the_ship_pays_red_nine_gulden() -> None:
             order=("red", "green", "yellow", "mauve"))
     gulden = CURRENCIES.index("gulden")
     before = st.seat("red").money[gulden]
-    for p in ("red", "green", "yellow", "mauve"):
+    for p in ("red", "green", "yellow"):
         st = act(st, type="pass", player=p)
+    last, st = st, act(st, type="pass", player="mauve")
+    assert "The ships leave: Red 9 gulden." in aftermath(last, st)
     assert st.seat("red").money[gulden] == before + 9
     assert st.seat("red").street("friday") == 1
     assert st.step == "ship" and len(st.moorings) == 3  # a new ship for mooring IV
