@@ -27,9 +27,10 @@ def _pick(st: State, rng: random.Random, cards: dict[str, int]) -> dict[str, Any
         kind, name = st.asking
         return {"type": "card_values", "card_type": kind, "card": name,
                 "values": invented_card(kind.split(".")[1], rng)}
-    if st.step in ("week", "decree", "ship", "relic"):
-        cards[st.step] = cards.get(st.step, 0) + 1
-        return {"type": "reveal", "deck": st.step, "card": f"{st.step} {cards[st.step]}"}
+    if st.step in ("week", "decree", "ship", "relic", "extra_relic"):
+        deck = st.step.removeprefix("extra_")
+        cards[deck] = cards.get(deck, 0) + 1
+        return {"type": "reveal", "deck": deck, "card": f"{deck} {cards[deck]}"}
     spec = GAME.chance_spec(st)
     if spec is not None:
         return draw_with_rng(spec, rng)

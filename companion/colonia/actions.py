@@ -12,6 +12,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "card_values": ("card_type", "card", "values"),  # the box learns a card (games.cards)
     "reveal": ("deck", "card"),  # a card turned up by hand: week, decree, ship, relic
     "fill_stalls": ("stalls",),  # Monday's materials on each stall (chance)
+    "add_materials": ("stalls",),  # a decree's materials onto the stalls (chance)
     "reveal_family": ("answers",),  # Tuesday's family cards (sealed)
     "tiebreak": ("order",),  # week 1: the die's order among equal cards (chance)
     "reveal_votes": ("answers",),  # a decree's votes (sealed)

@@ -22,10 +22,18 @@ WEEK = CardType("colonia.week", "the week card", (
     Field("dice", "int", "Extra orders rolled with the die", low=0, high=20),
     Field("ships", "int", "Ships leaving on Saturday", low=0, high=4),
 ))
+EFFECTS = (*(f"extra_orders_{c}" for c in CRAFTS), "one_less_member", "more_materials",
+           "foreign_merchants", "two_relics", "other")
+"""What a decree does, as far as the engine applies it (« Explication des cartes »): the
+craftsman's two extra orders, one member less next week, one more material per stall, two
+foreign merchants' stalls of 4, two relics on the extra places; ``other`` (and a decree
+whose effect is not said) is voted but not applied (docs/colonia.md)."""
+
 DECREE = CardType("colonia.decree", "the council decree", (
     Field("day", "int", "Day number printed on the card (3 Wednesday … 6 Saturday)",
           low=3, high=6),
     Field("text", "text", "What the decree says", optional=True),
+    Field("effect", "choice", "What it does", EFFECTS, optional=True),
 ))
 SHIP = CardType("colonia.ship", "the ship", (
     Field("city", "choice", "Destination city", CITIES),
@@ -75,6 +83,7 @@ class Decree:
     name: str
     day: int
     text: str | None
+    effect: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +151,7 @@ def read(card_type: str, name: str, v: Mapping[str, Any]) -> Any:
         return WeekCard(tuple(int(p) for p in parts), tuple((c, int(v[c])) for c in CRAFTS),
                         int(v["dice"]), int(v["ships"]))
     if card_type == DECREE.name:
-        return Decree(name, int(v["day"]), v.get("text"))
+        return Decree(name, int(v["day"]), v.get("text"), v.get("effect"))
     if card_type == SHIP.name:
         holds = tuple(_hold(str(v[f"hold_{i}"])) for i in (1, 2, 3, 4) if v.get(f"hold_{i}"))
         return Ship(name, str(v["city"]), holds)

@@ -13,6 +13,7 @@ from companion.games.errors import IllegalAction
 from companion.games.sealed import SealedChoice
 
 from . import cards as c
+from . import decrees as decrees_
 from . import flow
 from .actions import Act, parse
 from .crafts import extra_orders, order_cost
@@ -74,12 +75,12 @@ def _card_values(st: State, act: Act) -> State:
     if kind == c.SETUP.name:
         return flow.begin(st)
     deck = next(d for d, t in DECK_TYPE.items() if t == kind)
-    return _place(replace(st, step=DECK_STEP[deck]), deck, name)
+    return _place(replace(st, step=st.back, back=""), deck, name)
 
 
 def _reveal(st: State, act: Act) -> State:
     deck, name = str(act.get("deck")), str(act.get("card")).strip()
-    if st.step != DECK_STEP[deck]:
+    if st.step != DECK_STEP[deck] and not (deck == "relic" and st.step == "extra_relic"):
         raise _illegal(act, f"the game does not wait for a {deck} card now")
     if not name:
         raise _illegal(act, "a card is named as printed", "no_name")
@@ -90,7 +91,7 @@ def _reveal(st: State, act: Act) -> State:
     if deck == "ship" and any(b.ship.name == name for b in st.moorings):
         raise _illegal(act, f"{name!r} is already at a mooring", "already_shown")
     if not st.cards.knows(DECK_TYPE[deck], name):  # the box learns it first
-        return replace(st, step="card_values", asking=(DECK_TYPE[deck], name))
+        return replace(st, step="card_values", asking=(DECK_TYPE[deck], name), back=st.step)
     return _place(st, deck, name)
 
 
@@ -103,7 +104,11 @@ def _place(st: State, deck: str, name: str) -> State:
     if deck == "ship":
         berth = Berth(value, (None,) * len(value.holds))
         return flow.after_ship(replace(st, moorings=(*st.moorings, berth)))
-    return flow.after_relic(replace(st, display=(*st.display, Shown(value))))
+    st = replace(st, display=(*st.display, Shown(value)))
+    if st.step == "extra_relic":  # a decree's relics, on the extra places
+        st = replace(st, extra_relics=st.extra_relics - 1)
+        return st if st.extra_relics else flow.day(st, st.day)
+    return flow.after_relic(st)
 
 
 def _fill_stalls(st: State, act: Act) -> State:
@@ -131,6 +136,37 @@ def _fill_stalls(st: State, act: Act) -> State:
     return flow.after_stalls(st)
 
 
+def _add_materials(st: State, act: Act) -> State:
+    """A decree's materials from the bag: one more on each stall, or two merchants'
+    stalls of four (a short bag fills them in order)."""
+    stalls = act.get("stalls")
+    if st.step == "more_stalls":
+        sizes = tuple(1 if b is None else 0 for b in st.bought)
+    elif st.step == "merchants":
+        sizes = decrees_.EXTRA_STALLS
+    else:
+        raise _illegal(act, "no decree's materials are waited for")
+    if not isinstance(stalls, list) or len(stalls) != len(sizes) or not all(
+            isinstance(s, list) and all(m in MATERIALS for m in s) for s in stalls):
+        raise _illegal(act, f"one list of materials for each of {len(sizes)} stalls")
+    bag = list(st.bag)
+    for m in (m for s in stalls for m in s):
+        bag[MATERIALS.index(m)] -= 1
+    short = sum(st.bag) < sum(sizes)
+    if min(bag) < 0 or any(len(s) > n or (len(s) < n and not short)
+                           for s, n in zip(stalls, sizes, strict=True)) or (
+            short and sum(bag) != 0):
+        raise _illegal(act, f"the bag gives {list(sizes)} materials to the stalls", "not_in_bag")
+    added = tuple(tuple(s.count(m) for m in MATERIALS) for s in stalls)
+    if st.step == "more_stalls":
+        grown = tuple(tuple(a + b for a, b in zip(old, new, strict=True))
+                      for old, new in zip(st.stalls, added, strict=True))
+        st = replace(st, stalls=grown)
+    else:
+        st = replace(st, stalls=st.stalls + added, bought=st.bought + (None,) * len(added))
+    return flow.day(replace(st, bag=tuple(bag)), st.day)
+
+
 def _reveal_family(st: State, act: Act) -> State:
     choice = sealed_choice(st)
     if st.step != "family" or choice is None:
@@ -138,7 +174,8 @@ def _reveal_family(st: State, act: Act) -> State:
     answers = choice.check(act.to_json())
     counts: dict[str, int] = {}
     for color in st.players:
-        seat, sent, counts[color] = send_to_hall(st.seat(color), int(answers[color]))
+        fewer = 1 if st.fewer == st.week else 0
+        seat, sent, counts[color] = send_to_hall(st.seat(color), int(answers[color]), fewer)
         st = st.with_seat(seat)
         st = replace(st, hall=(*st.hall, (color, sent)))
     st = flow.to_street(st, "tuesday", dict(st.hall))
@@ -161,8 +198,8 @@ def _tiebreak(st: State, act: Act) -> State:
 def _decided(st: State, adopted: bool) -> State:
     voting = _voting(st)
     decrees = tuple(replace(v, adopted=adopted) if v is voting else v for v in st.decrees)
-    # what an adopted decree does is not built (docs/colonia.md): its vote is recorded
-    return flow.day(replace(st, decrees=decrees), st.day)
+    st = replace(st, decrees=decrees)
+    return decrees_.adopted(st, voting.decree) if adopted else flow.day(st, st.day)
 
 
 def _reveal_votes(st: State, act: Act) -> State:
@@ -317,6 +354,7 @@ def _pass(st: State, act: Act) -> State:
 
 HANDLERS: dict[str, Callable[[State, Act], State]] = {
     ANSWER: _card_values, "reveal": _reveal, "fill_stalls": _fill_stalls,
+    "add_materials": _add_materials,
     "reveal_family": _reveal_family, "tiebreak": _tiebreak, "reveal_votes": _reveal_votes,
     "mayor_decides": _mayor, "buy_stall": _buy_stall, "order": _order, "roll": _roll,
     "load": _load, "buy_relic": _buy_relic, "insure": _insure, "pass": _pass,

@@ -127,6 +127,14 @@ class ColoniaGame:
             count = min(len(slots), len(contents))  # a short bag fills the stalls in order
             return ChanceSpec("stalls", contents, count, slots[:count] or ("1",),
                               outcome=_stalls_outcome_for(len(st.week_card.stalls)))
+        if st.step in ("more_stalls", "merchants"):
+            sizes = (tuple(1 if b is None else 0 for b in st.bought) if st.step == "more_stalls"
+                     else (4, 4))
+            contents = tuple(m for m, n in zip(MATERIALS, st.bag, strict=True) for _ in range(n))
+            slots = tuple(str(i + 1) for i, n in enumerate(sizes) for _ in range(n))
+            count = min(len(slots), len(contents))
+            return ChanceSpec(st.step, contents, count, slots[:count] or ("1",),
+                              outcome=_stalls_outcome_for(len(sizes), "add_materials"))
         if st.step == "dice":
             return ChanceSpec("die", ("1", "2", "3", "4", "5", "6"), 1, ("die",),
                               outcome=_die_outcome)
@@ -177,12 +185,12 @@ class ColoniaGame:
         return words.name(player)
 
 
-def _stalls_outcome_for(n: int) -> Any:
+def _stalls_outcome_for(n: int, kind: str = "fill_stalls") -> Any:
     def outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
         stalls: list[list[str]] = [[] for _ in range(n)]
         for slot, material in zip(spec.slots, drawn, strict=False):
             stalls[int(slot) - 1].append(material)
-        return {"type": "fill_stalls", "stalls": stalls}
+        return {"type": kind, "stalls": stalls}
     return outcome
 
 

@@ -107,6 +107,9 @@ class State:
     turn: int = 0  # index in ``order`` of the player whose turn it is
     dice_left: int = 0
     asking: tuple[str, str] | None = None  # (card type, card) the box must describe
+    back: str = ""  # the step to return to once the box has described the card
+    extra_relics: int = 0  # relics still to turn up for the extra places (a decree)
+    fewer: int = 0  # the week in which each family sends one member less (a decree)
     windows: tuple[tuple[str, str], ...] = ()  # at the end: (currency, who won its window)
     tied: tuple[str, ...] = ()  # week 1: players whose equal cards the die settles
 

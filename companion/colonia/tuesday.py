@@ -11,18 +11,19 @@ from .state import Seat
 from .vocabulary import STREETS
 
 
-def send_to_hall(seat: Seat, card: int) -> tuple[Seat, int, int]:
+def send_to_hall(seat: Seat, card: int, fewer: int = 0) -> tuple[Seat, int, int]:
     """``seat`` after sending ``card`` members to the town hall: from the reserve, then
     (when short) from the Tuesday street, then the next streets (« il prend d'autres
     membres … sur la case de rue Mardi … puis la prochaine »). Returns the seat, the
     members sent and what the card counts: its value, or 0 when the reserve was short.
     Choice (docs/colonia.md, ambiguity 2): a player short even after every street sends
-    what they have."""
-    need = card
+    what they have. ``fewer``: members fewer than the card (the decree « un membre de
+    moins »; the card's value still sets the order and the votes)."""
+    need = max(card - fewer, 0)
     take = min(seat.reserve, need)
     seat = replace(seat, reserve=seat.reserve - take, cards=tuple(c for c in seat.cards
                                                                    if c != card), card=card)
-    sent, counts = take, card if take == card else 0
+    sent, counts = take, card if take == need else 0
     for day in STREETS:
         if sent == need:
             break

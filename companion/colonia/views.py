@@ -58,7 +58,8 @@ def board(st: State) -> dict[str, Any]:
                      "price": s.relic.price, "currency": s.relic.currency, "vp": s.relic.vp,
                      "insured_by": s.insured} for s in st.display],
         "decrees": [{"name": v.decree.name, "day": v.decree.day, "text": v.decree.text,
-                     "adopted": v.adopted} for v in st.decrees],
+                     "effect": v.decree.effect, "adopted": v.adopted} for v in st.decrees],
+        "one_member_less": st.fewer == st.week,
         "asking": None if st.asking is None else st.cards.question(*st.asking),
         "players": [_public_seat(s) for s in st.seats],
     }

@@ -78,6 +78,9 @@ def tell(before: State, act: Act, after: State) -> str:
         laid = "; ".join(f"stall {i + 1}: {', '.join(s) or 'nothing'}"
                          for i, s in enumerate(a["stalls"]))
         return f"Materials from the bag onto the stalls — {laid}."
+    if kind == "add_materials":
+        laid = "; ".join(f"stall {i + 1}: {', '.join(s)}" for i, s in enumerate(a["stalls"]) if s)
+        return f"The decree's materials from the bag — {laid or 'none left'}."
     if kind == "reveal_family":
         cards = join_words([f"{name(p)} {v}" for p, v in a["answers"].items()])
         zero = [name(s.color) for s in after.seats if s.card is not None and s.votes == 0]
@@ -142,6 +145,9 @@ def now_text(st: State) -> str:
         "family": "Everyone chooses a family card in secret.",
         "vote": "The council votes in secret, yes or no.",
         "mayor": f"A tied vote: {name(st.mayor or '')}, the mayor, decides.",
+        "more_stalls": "Draw one more material from the bag for each stall.",
+        "merchants": "Draw four materials from the bag for each of the two merchants.",
+        "extra_relic": f"Turn up a relic card for an extra place ({st.extra_relics} left).",
     }
     if step in texts:
         return texts[step]

@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.bags import draw_with_rng
 from companion.colonia import legal
+from companion.colonia.cards import EFFECTS
 from companion.colonia.engine import apply, sealed_choice
 from companion.colonia.game import GAME
 from companion.colonia.invariants import violations
@@ -43,7 +44,7 @@ def invented_card(deck: str, rng: random.Random) -> dict[str, Any]:
         stalls = " ".join(str(rng.randint(1, 4)) for _ in range(rng.randint(4, 6)))
         return {"stalls": stalls, **orders, "dice": rng.randint(1, 5), "ships": rng.randint(1, 3)}
     if deck == "decree":
-        return {"day": rng.randint(3, 6), "text": "invented"}
+        return {"day": rng.randint(3, 6), "text": "invented", "effect": rng.choice(EFFECTS)}
     if deck == "ship":
         holds: dict[str, str | None] = {f"hold_{i}": "+".join(rng.sample(GOODS, rng.randint(1, 2)))
                  + f"={rng.randint(2, 9)}" for i in (1, 2, 3)}
@@ -88,9 +89,10 @@ def pick(st: State, rng: random.Random, cards: dict[str, int],
         kind, name = st.asking
         return {"type": "card_values", "card_type": kind, "card": name,
                 "values": invented_card(kind.split(".")[1], rng)}
-    if st.step in ("week", "decree", "ship", "relic"):
-        cards[st.step] = cards.get(st.step, 0) + 1
-        return {"type": "reveal", "deck": st.step, "card": f"{st.step} {cards[st.step]}"}
+    if st.step in ("week", "decree", "ship", "relic", "extra_relic"):
+        deck = st.step.removeprefix("extra_")
+        cards[deck] = cards.get(deck, 0) + 1
+        return {"type": "reveal", "deck": deck, "card": f"{deck} {cards[deck]}"}
     spec = GAME.chance_spec(st)
     if spec is not None:
         return draw_with_rng(spec, rng)

@@ -1,0 +1,34 @@
+"""What an adopted decree does (seed 004, « Explication des cartes »), for the effects the
+engine applies (`companion.colonia.cards.EFFECTS`); any other decree is voted and recorded
+only (docs/colonia.md)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import flow
+from .cards import Decree
+from .state import State
+from .vocabulary import CRAFTS
+
+EXTRA_STALLS = (4, 4)
+"""« Pour 2 stands du marché supplémentaires, on tire pour chacun 4 matières premières »."""
+
+
+def adopted(st: State, decree: Decree) -> State:
+    """The state once ``decree`` is adopted on its day: its effect applied (or the draw or
+    the cards it needs waited for), then the day carries on."""
+    effect = decree.effect or "other"
+    if effect.startswith("extra_orders_"):  # « exécute deux commandes supplémentaires »
+        k = CRAFTS.index(effect.removeprefix("extra_orders_"))
+        sticks = (*st.sticks[:k], st.sticks[k] + 2, *st.sticks[k + 1:])
+        return flow.day(replace(st, sticks=sticks), st.day)
+    if effect == "one_less_member":  # « la semaine suivante, un membre de moins »
+        return flow.day(replace(st, fewer=st.week + 1), st.day)
+    if effect == "more_materials" and any(b is None for b in st.bought):
+        return replace(st, step="more_stalls")  # one more material per stall, from the bag
+    if effect == "foreign_merchants" and st.day == "wednesday":
+        return replace(st, step="merchants")
+    if effect == "two_relics":  # « deux nouvelles reliques … sur les deux emplacements »
+        return replace(st, step="extra_relic", extra_relics=2)
+    return flow.day(st, st.day)

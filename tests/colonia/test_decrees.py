@@ -1,0 +1,84 @@
+"""Decrees voted and, when adopted, applied on their day (seed 004, « Explication des
+cartes »): the effects the engine applies; any other is voted and recorded only."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from colonia_kit import act, at, ready
+
+from companion.colonia.cards import Decree
+from companion.colonia.game import GAME
+from companion.colonia.state import State, Voting
+
+FOUR = ["mauve", "green", "yellow", "red"]
+
+
+def _voting(effect: str, day: int, name: str) -> State:
+    st = ready(FOUR)
+    for color, w in {"mauve": 5, "green": 3, "red": 7, "yellow": 4}.items():
+        st = st.with_seat(replace(st.seat(color), votes=w, card=w))
+    return at(st, week=2, day=name, step="vote", order=("red", "mauve", "yellow", "green"),
+              decrees=(Voting(Decree("D", day, None, effect)),),
+              stalls=((1, 1, 0, 0, 0), (0, 0, 1, 0, 0)), bought=(None, None),
+              bag=(17, 17, 17, 18, 18), sticks=(1, 1, 1, 1, 1))
+
+
+def _all(vote: str) -> dict[str, str]:
+    return dict.fromkeys(FOUR, vote)
+
+
+@pytest.mark.parametrize("vote", ["yes", "no"])
+def test_the_tailor_takes_two_extra_orders(vote: str) -> None:
+    """« Le tailleur … exécute deux commandes supplémentaires »."""
+    st = act(_voting("extra_orders_tailor", 4, "thursday"), type="reveal_votes",
+             answers=_all(vote))
+    assert st.sticks == ((1, 1, 1, 3, 1) if vote == "yes" else (1, 1, 1, 1, 1))
+    assert st.step == "order"
+
+
+def test_one_member_less_next_week() -> None:
+    """« Chaque famille envoie la semaine suivante un membre de moins »: the card still
+    sets the order and the votes."""
+    st = act(_voting("one_less_member", 6, "saturday"), type="reveal_votes", answers=_all("yes"))
+    assert st.fewer == 3
+    st = at(st, week=3, day="tuesday", step="family")
+    st = act(st, type="reveal_family", answers={"mauve": 7, "green": 3, "yellow": 5, "red": 6})
+    mauve = st.seat("mauve")
+    assert mauve.street("tuesday") == 6 and mauve.votes == 7 and st.order[0] == "mauve"
+
+
+def test_one_more_material_per_stall_from_the_bag() -> None:
+    """« Pour chaque stand du marché, on tire du sac 1 matière première de plus »."""
+    st = act(_voting("more_materials", 3, "wednesday"), type="reveal_votes", answers=_all("yes"))
+    assert st.step == "more_stalls"
+    spec = GAME.chance_spec(st)
+    assert spec is not None and spec.count == 2 and spec.slots == ("1", "2")
+    st = act(st, type="add_materials", stalls=[["fur"], ["fur"]])
+    assert st.stalls == ((1, 1, 0, 0, 1), (0, 0, 1, 0, 1)) and st.bag == (17, 17, 17, 18, 16)
+    assert st.step == "market"
+
+
+def test_two_foreign_merchants_bring_two_stalls_of_four() -> None:
+    st = act(_voting("foreign_merchants", 3, "wednesday"), type="reveal_votes",
+             answers=_all("yes"))
+    assert st.step == "merchants"
+    with pytest.raises(Exception, match="4, 4"):
+        act(st, type="add_materials", stalls=[["fur"], ["fur"]])
+    st = act(st, type="add_materials",
+             stalls=[["fur", "fur", "linen", "wood"], ["iron", "iron", "iron", "leather"]])
+    assert len(st.stalls) == 4 and sum(st.stalls[3]) == 4 and st.bought == (None,) * 4
+
+
+def test_two_relics_on_the_extra_places() -> None:
+    st = act(_voting("two_relics", 6, "saturday"), type="reveal_votes", answers=_all("yes"))
+    assert st.step == "extra_relic" and len(st.display) == 10
+    st = act(st, type="reveal", deck="relic", card="R11")
+    st = act(st, type="reveal", deck="relic", card="R12")
+    assert len(st.display) == 12 and (st.day, st.step) == ("sunday", "buy")  # ships left
+
+
+def test_another_decree_is_voted_and_recorded_only() -> None:
+    st = act(_voting("other", 3, "wednesday"), type="reveal_votes", answers=_all("yes"))
+    assert st.decrees[0].adopted is True and st.step == "market"
