@@ -12,7 +12,7 @@ from typing import Any
 from browserkit import BROWSER, PHONE, TABLET, Server, needs_playwright, open_page, seq
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "colonia"))
-from colonia_kit import learned  # noqa: E402
+from colonia_kit import learned
 
 pytestmark = BROWSER
 needs_playwright()
