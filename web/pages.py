@@ -273,6 +273,12 @@ def player_view(colour: str) -> str:
     return _page("me.html", colour.capitalize(), "me.js", colour=colour)
 
 
+@bp.get("/colonia")
+def colonia() -> str:
+    """Colonia's table page: the week and day, what the game waits for, the board."""
+    return _page("colonia.html", "Colonia", "colonia.js")
+
+
 @bp.get("/answer/<colour>")
 def answer(colour: str) -> str:
     """A player's phone for a secret simultaneous choice (any game's), with their token."""
