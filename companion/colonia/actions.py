@@ -23,6 +23,8 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "load": ("player", "ship", "hold"),
     "buy_relic": ("player", "card", "into"),
     "insure": ("player", "card"),
+    "home": ("player", "members"),  # a decree: members home from a street
+    "exchange": ("player", "give", "get", "amount"),  # a decree: money exchanged 1:1
     "pass": ("player",),
 }
 DECKS = ("week", "decree", "ship", "relic")
@@ -65,10 +67,10 @@ def parse(obj: Any) -> Act:
     extra = sorted(set(record) - set(fields) - {"type"})
     if missing or extra:
         raise MalformedAction(f"{kind}: missing field(s) {missing}, unexpected {extra}")
-    for name in ("player", "card", "craft", "deck", "card_type"):
+    for name in ("player", "card", "craft", "deck", "card_type", "give", "get"):
         if name in fields and not isinstance(record[name], str):
             raise MalformedAction(f"{kind}: {name} is text, got {record[name]!r}")
-    for name in ("stall", "ship", "hold", "face"):
+    for name in ("stall", "ship", "hold", "face", "members", "amount"):
         if name in fields and (isinstance(record[name], bool)
                                or not isinstance(record[name], int)):
             raise MalformedAction(f"{kind}: {name} is a whole number, got {record[name]!r}")

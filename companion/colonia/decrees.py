@@ -29,6 +29,14 @@ def adopted(st: State, decree: Decree) -> State:
         return replace(st, step="more_stalls")  # one more material per stall, from the bag
     if effect == "foreign_merchants" and st.day == "wednesday":
         return replace(st, step="merchants")
+    if effect in ("two_ships_leave", "one_ship_leaves"):  # « quittent le port … décomptés »
+        n = 2 if effect == "two_ships_leave" else 1
+        return flow.after_ship(flow.sail(st, min(n, len(st.moorings))))
+    if effect.startswith("members_home_"):  # « reprendre … jusqu'à trois de ses membres »
+        return replace(st, step="home", home_from=effect.removeprefix("members_home_"),
+                       passed=frozenset(), turn=0)
+    if effect == "exchange_money":  # « échanger (1:1) … jusqu'à une valeur totale de 5 »
+        return replace(st, step="exchange", passed=frozenset(), turn=0)
     if effect == "two_relics":  # « deux nouvelles reliques … sur les deux emplacements »
         return replace(st, step="extra_relic", extra_relics=2)
     return flow.day(st, st.day)

@@ -347,6 +347,30 @@ def _insure(st: State, act: Act) -> State:
     return flow.next_turn(replace(st, display=display), st.passed)
 
 
+def _home(st: State, act: Act) -> State:
+    who = _my_turn(st, act)
+    n = int(act.get("members"))
+    seat = st.seat(who)
+    if st.step != "home" or not 0 <= n <= min(3, seat.street(st.home_from)):
+        raise _illegal(act, f"up to 3 of one's members come home from the {st.home_from} "
+                       "street, once", "members")
+    seat = seat.with_street(st.home_from, seat.street(st.home_from) - n)
+    st = st.with_seat(replace(seat, reserve=seat.reserve + n))
+    return flow.next_turn(st, st.passed | {who})
+
+
+def _exchange(st: State, act: Act) -> State:
+    who = _my_turn(st, act)
+    give, get, n = str(act.get("give")), str(act.get("get")), int(act.get("amount"))
+    seat = st.seat(who)
+    if (st.step != "exchange" or give not in CURRENCIES or get not in CURRENCIES
+            or give == get or not 1 <= n <= 5 or seat.coins(give) < n):
+        raise _illegal(act, "up to 5 of one currency one has, into another, 1:1, once", "money")
+    money = add(add(seat.money, CURRENCIES.index(give), -n), CURRENCIES.index(get), n)
+    st = st.with_seat(replace(seat, money=money))
+    return flow.next_turn(st, st.passed | {who})
+
+
 def _pass(st: State, act: Act) -> State:
     who = _my_turn(st, act)
     return flow.next_turn(st, st.passed | {who})
@@ -358,6 +382,7 @@ HANDLERS: dict[str, Callable[[State, Act], State]] = {
     "reveal_family": _reveal_family, "tiebreak": _tiebreak, "reveal_votes": _reveal_votes,
     "mayor_decides": _mayor, "buy_stall": _buy_stall, "order": _order, "roll": _roll,
     "load": _load, "buy_relic": _buy_relic, "insure": _insure, "pass": _pass,
+    "home": _home, "exchange": _exchange,
 }
 
 __all__ = ["WEEKS", "CardValueError", "apply", "sealed_choice"]

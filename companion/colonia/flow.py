@@ -49,7 +49,10 @@ def begin(st: State) -> State:
 def after_ship(st: State) -> State:
     if len(st.moorings) < MOORINGS:
         return replace(st, step="ship")
-    return replace(st, step="relic") if st.week == 0 else day(st, "sunday")
+    if st.week == 0:
+        return replace(st, step="relic")
+    # after Saturday's departures, Sunday; after a decree's early departure, the same day
+    return day(st, "sunday" if st.day == "saturday" else st.day)
 
 
 def after_relic(st: State) -> State:
@@ -142,6 +145,8 @@ def end_of_loop(st: State) -> State:
         return replace(st, step="insure", passed=frozenset(), turn=0)
     if st.step == "insure":
         return sunday_end(st)
+    if st.step in ("home", "exchange"):  # a decree's round: the day carries on
+        return day(replace(st, passed=frozenset(), turn=0), st.day)
     raise AssertionError(f"no loop at step {st.step}")
 
 
@@ -173,11 +178,10 @@ def c_good(k: int) -> str:
     return RECIPE[CRAFTS[k]][2]
 
 
-def depart(st: State) -> State:
-    """The ships above the departure stick pay each loaded hold's printed value in their
+def sail(st: State, n: int) -> State:
+    """The first ``n`` ships leave: each loaded hold pays its printed value in the ship's
     city's currency, from mooring I; their members go to the Friday street; the others
     move up (« Les bateaux restants avancent »), the empty moorings wait for new ships."""
-    n = st.leaving
     placed: dict[str, int] = {}
     for berth in st.moorings[:n]:
         for hold, who in zip(berth.ship.holds, berth.loaded, strict=False):
@@ -190,7 +194,12 @@ def depart(st: State) -> State:
     for who, n_members in placed.items():
         seat = st.seat(who)
         st = st.with_seat(seat.with_street("friday", seat.street("friday") + n_members))
-    st = replace(st, moorings=st.moorings[n:], leaving=0)
+    return replace(st, moorings=st.moorings[n:])
+
+
+def depart(st: State) -> State:
+    """Saturday: the ships above the departure stick leave (`sail`)."""
+    st = replace(sail(st, st.leaving), leaving=0)
     if st.week == WEEKS:
         return day(st, "sunday")  # the game ends on this Sunday: no new ship is needed
     return after_ship(st)

@@ -53,6 +53,13 @@ def moves(st: State) -> list[dict[str, Any]]:
                 if box not in mine and relic not in mine.values():
                     out.append({"type": "buy_relic", "player": who, "card": r.name,
                                 "into": other.name})
+    elif st.step == "home":
+        out += [{"type": "home", "player": who, "members": n}
+                for n in range(1, min(3, seat.street(st.home_from)) + 1)]
+    elif st.step == "exchange":
+        out += [{"type": "exchange", "player": who, "give": g, "get": t, "amount": n}
+                for g in CURRENCIES for t in CURRENCIES if g != t
+                for n in range(1, min(5, seat.coins(g)) + 1)]
     elif st.step == "insure" and seat.reserve >= 1:
         out += [{"type": "insure", "player": who, "card": s.relic.name}
                 for s in st.display if s.insured is None]

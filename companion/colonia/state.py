@@ -110,6 +110,7 @@ class State:
     back: str = ""  # the step to return to once the box has described the card
     extra_relics: int = 0  # relics still to turn up for the extra places (a decree)
     fewer: int = 0  # the week in which each family sends one member less (a decree)
+    home_from: str = ""  # the street a decree lets members come home from
     windows: tuple[tuple[str, str], ...] = ()  # at the end: (currency, who won its window)
     tied: tuple[str, ...] = ()  # week 1: players whose equal cards the die settles
 
@@ -131,7 +132,7 @@ class State:
         return self.order[self.turn]
 
 
-LOOPS = frozenset({"market", "order", "load", "buy", "insure"})
+LOOPS = frozenset({"market", "order", "load", "buy", "insure", "home", "exchange"})
 """The steps where, in the coat-of-arms order, each player acts or passes, a pass final
 for that day (« il passe son tour. Il ne peut plus … cette semaine »)."""
 

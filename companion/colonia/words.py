@@ -122,6 +122,11 @@ def tell(before: State, act: Act, after: State) -> str:
         return f"{who} buys the relic card {a['card']!r}{into}."
     if kind == "insure":
         return f"{who} insures the relic card {a['card']!r} with a member."
+    if kind == "home":
+        home = count(a["members"], "member")
+        return f"{who} takes {home} home from the {before.home_from} street."
+    if kind == "exchange":
+        return f"{who} exchanges {a['amount']} {a['give']} for {a['amount']} {a['get']}."
     if kind == "pass":
         return f"{who} passes."
     return kind

@@ -82,3 +82,43 @@ def test_two_relics_on_the_extra_places() -> None:
 def test_another_decree_is_voted_and_recorded_only() -> None:
     st = act(_voting("other", 3, "wednesday"), type="reveal_votes", answers=_all("yes"))
     assert st.decrees[0].adopted is True and st.step == "market"
+
+
+def test_two_ships_leave_at_once_and_new_ones_come() -> None:
+    """« Les deux bateaux aux emplacements I et II quittent le port et sont … décomptés. Les
+    deux autres bateaux sont avancés et les places … de nouveau remplies »."""
+    st = _voting("two_ships_leave", 5, "friday")
+    first = st.moorings[0]
+    loaded = replace(first, loaded=("red", None, None))
+    st = at(st, moorings=(loaded, *st.moorings[1:]), leaving=3)
+    gulden = 3
+    before = st.seat("red").money[gulden]
+    st = act(st, type="reveal_votes", answers=_all("yes"))
+    assert st.seat("red").money[gulden] == before + 9 and st.seat("red").street("friday") == 1
+    assert st.step == "ship" and len(st.moorings) == 2 and st.leaving == 3
+    st = act(st, type="reveal", deck="ship", card="S5")
+    st = act(st, type="reveal", deck="ship", card="S6")
+    assert (st.day, st.step) == ("friday", "load")
+
+
+def test_up_to_three_members_home_from_the_thursday_street() -> None:
+    st = _voting("members_home_thursday", 5, "friday")
+    st = st.with_seat(replace(st.seat("red"), reserve=10, streets=(0, 0, 5, 0)))
+    st = act(st, type="reveal_votes", answers=_all("yes"))
+    assert st.step == "home" and st.to_move() == "red"
+    with pytest.raises(Exception, match="up to 3"):
+        act(st, type="home", player="red", members=4)
+    st = act(st, type="home", player="red", members=3)
+    assert (st.seat("red").reserve, st.seat("red").street("thursday")) == (13, 2)
+    for p in ("mauve", "yellow", "green"):
+        st = act(st, type="pass", player=p)
+    assert st.step == "load"
+
+
+def test_money_exchanged_one_for_one_up_to_five() -> None:
+    st = act(_voting("exchange_money", 6, "saturday"), type="reveal_votes", answers=_all("yes"))
+    assert st.step == "exchange" and st.to_move() == "red"
+    st = act(st, type="exchange", player="red", give="pound", get="gulden", amount=5)
+    assert st.seat("red").money == (0, 5, 5, 10)
+    with pytest.raises(Exception, match="up to 5"):
+        act(st, type="exchange", player="mauve", give="pound", get="mark", amount=6)
