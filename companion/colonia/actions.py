@@ -25,6 +25,8 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "insure": ("player", "card"),
     "home": ("player", "members"),  # a decree: members home from a street
     "exchange": ("player", "give", "get", "amount"),  # a decree: money exchanged 1:1
+    "good_roll": ("face",),  # a decree: the die of the first player still to roll (chance)
+    "pick_good": ("player", "good"),  # a decree: the good a 6 gives, chosen
     "pass": ("player",),
 }
 DECKS = ("week", "decree", "ship", "relic")
@@ -67,7 +69,7 @@ def parse(obj: Any) -> Act:
     extra = sorted(set(record) - set(fields) - {"type"})
     if missing or extra:
         raise MalformedAction(f"{kind}: missing field(s) {missing}, unexpected {extra}")
-    for name in ("player", "card", "craft", "deck", "card_type", "give", "get"):
+    for name in ("player", "card", "craft", "deck", "card_type", "give", "get", "good"):
         if name in fields and not isinstance(record[name], str):
             raise MalformedAction(f"{kind}: {name} is text, got {record[name]!r}")
     for name in ("stall", "ship", "hold", "face", "members", "amount"):

@@ -37,6 +37,8 @@ def adopted(st: State, decree: Decree) -> State:
                        passed=frozenset(), turn=0)
     if effect == "exchange_money":  # « échanger (1:1) … jusqu'à une valeur totale de 5 »
         return replace(st, step="exchange", passed=frozenset(), turn=0)
+    if effect == "good_roll":  # « Chaque joueur lance le dé et reçoit une marchandise »
+        return replace(st, step="good_roll", rolling=st.order or st.players)
     if effect == "two_relics":  # « deux nouvelles reliques … sur les deux emplacements »
         return replace(st, step="extra_relic", extra_relics=2)
     return flow.day(st, st.day)

@@ -371,6 +371,35 @@ def _exchange(st: State, act: Act) -> State:
     return flow.next_turn(st, st.passed | {who})
 
 
+def _give_good(st: State, who: str, good: str) -> State:
+    """``who`` gets ``good`` from the supply (none when it is out), then the next roller."""
+    g = GOODS.index(good)
+    if st.supply[g] > 0:
+        seat = st.seat(who)
+        st = replace(st.with_seat(replace(seat, goods=add(seat.goods, g, 1))),
+                     supply=add(st.supply, g, -1))
+    rest = st.rolling[1:]
+    st = replace(st, rolling=rest, step="good_roll")
+    return st if rest else flow.day(st, st.day)
+
+
+def _good_roll(st: State, act: Act) -> State:
+    face = int(act.get("face"))
+    if st.step != "good_roll" or not st.rolling or not 1 <= face <= 6:
+        raise _illegal(act, "no die for a good is waited for")
+    if face == 6:  # the seed is silent: the player picks any good (docs/colonia.md)
+        return replace(st, step="pick_good")
+    return _give_good(st, st.rolling[0], RECIPE[CRAFTS[face - 1]][2])
+
+
+def _pick_good(st: State, act: Act) -> State:
+    who, good = str(act.get("player")), str(act.get("good"))
+    if st.step != "pick_good" or who != st.rolling[0] or good not in GOODS:
+        raise _illegal(act, f"{st.rolling[0] if st.rolling else 'nobody'} picks the good "
+                       f"a 6 gives: one of {list(GOODS)}")
+    return _give_good(st, who, good)
+
+
 def _pass(st: State, act: Act) -> State:
     who = _my_turn(st, act)
     return flow.next_turn(st, st.passed | {who})
@@ -382,7 +411,7 @@ HANDLERS: dict[str, Callable[[State, Act], State]] = {
     "reveal_family": _reveal_family, "tiebreak": _tiebreak, "reveal_votes": _reveal_votes,
     "mayor_decides": _mayor, "buy_stall": _buy_stall, "order": _order, "roll": _roll,
     "load": _load, "buy_relic": _buy_relic, "insure": _insure, "pass": _pass,
-    "home": _home, "exchange": _exchange,
+    "home": _home, "exchange": _exchange, "good_roll": _good_roll, "pick_good": _pick_good,
 }
 
 __all__ = ["WEEKS", "CardValueError", "apply", "sealed_choice"]

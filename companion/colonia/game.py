@@ -34,6 +34,10 @@ def _die_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
     return {"type": "roll", "face": int(drawn[0])}
 
 
+def _good_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
+    return {"type": "good_roll", "face": int(drawn[0])}
+
+
 def _tie_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
     return {"type": "tiebreak", "order": list(drawn)}
 
@@ -113,6 +117,8 @@ class ColoniaGame:
             detail["question"] = st.cards.question(*st.asking)
         if st.step == "mayor":
             return Pending("mayor", st.mayor, detail)
+        if st.step == "pick_good" and st.rolling:
+            return Pending("pick_good", st.rolling[0], detail)
         return Pending(st.step if st.to_move() is None else "turn", st.to_move(),
                        {**detail, "step": st.step})
 
@@ -135,6 +141,9 @@ class ColoniaGame:
             count = min(len(slots), len(contents))
             return ChanceSpec(st.step, contents, count, slots[:count] or ("1",),
                               outcome=_stalls_outcome_for(len(sizes), "add_materials"))
+        if st.step == "good_roll":
+            return ChanceSpec("die", ("1", "2", "3", "4", "5", "6"), 1, ("die",),
+                              outcome=_good_outcome)
         if st.step == "dice":
             return ChanceSpec("die", ("1", "2", "3", "4", "5", "6"), 1, ("die",),
                               outcome=_die_outcome)

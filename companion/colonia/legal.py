@@ -16,6 +16,8 @@ def moves(st: State) -> list[dict[str, Any]]:
     """The record forms of the legal decisions."""
     if st.step == "mayor" and st.mayor is not None:
         return [{"type": "mayor_decides", "player": st.mayor, "adopt": v} for v in (True, False)]
+    if st.step == "pick_good" and st.rolling:
+        return [{"type": "pick_good", "player": st.rolling[0], "good": g} for g in GOODS]
     who = st.to_move()
     if who is None:
         return []

@@ -111,6 +111,7 @@ class State:
     extra_relics: int = 0  # relics still to turn up for the extra places (a decree)
     fewer: int = 0  # the week in which each family sends one member less (a decree)
     home_from: str = ""  # the street a decree lets members come home from
+    rolling: tuple[str, ...] = ()  # a decree: the players still to roll for a good
     windows: tuple[tuple[str, str], ...] = ()  # at the end: (currency, who won its window)
     tied: tuple[str, ...] = ()  # week 1: players whose equal cards the die settles
 

@@ -127,6 +127,14 @@ def tell(before: State, act: Act, after: State) -> str:
         return f"{who} takes {home} home from the {before.home_from} street."
     if kind == "exchange":
         return f"{who} exchanges {a['amount']} {a['give']} for {a['amount']} {a['get']}."
+    if kind == "good_roll":
+        roller = name(before.rolling[0]) if before.rolling else "?"
+        if a["face"] == 6:
+            return f"{roller} rolls 6 for a good: they choose which."
+        good = RECIPE[CRAFTS[a["face"] - 1]][2]
+        return f"{roller} rolls {a['face']} for a good: {GOOD_WORDS[good][0]}."
+    if kind == "pick_good":
+        return f"{who} takes {GOOD_WORDS[a['good']][0]} for the 6."
     if kind == "pass":
         return f"{who} passes."
     return kind
@@ -152,6 +160,8 @@ def now_text(st: State) -> str:
         "mayor": f"A tied vote: {name(st.mayor or '')}, the mayor, decides.",
         "more_stalls": "Draw one more material from the bag for each stall.",
         "merchants": "Draw four materials from the bag for each of the two merchants.",
+        "good_roll": f"Roll the die for {name(st.rolling[0]) if st.rolling else '?'}'s good.",
+        "pick_good": f"{name(st.rolling[0]) if st.rolling else '?'} picks the good a 6 gives.",
         "extra_relic": f"Turn up a relic card for an extra place ({st.extra_relics} left).",
     }
     if step in texts:

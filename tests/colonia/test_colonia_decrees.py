@@ -122,3 +122,19 @@ def test_money_exchanged_one_for_one_up_to_five() -> None:
     assert st.seat("red").money == (0, 5, 5, 10)
     with pytest.raises(Exception, match="up to 5"):
         act(st, type="exchange", player="mauve", give="pound", get="mark", amount=6)
+
+
+def test_each_player_rolls_for_a_good() -> None:
+    """« Chaque joueur lance le dé et reçoit une marchandise selon son résultat »: 1–5 the
+    good of that craftsman, 6 a good of the player's choice (the seed is silent)."""
+    st = act(_voting("good_roll", 5, "friday"), type="reveal_votes", answers=_all("yes"))
+    assert st.step == "good_roll" and st.rolling == ("red", "mauve", "yellow", "green")
+    assert GAME.chance_spec(st) is not None
+    st = act(st, type="good_roll", face=3)  # red: the painter's painting
+    st = act(st, type="good_roll", face=6)  # mauve chooses
+    assert st.step == "pick_good" and GAME.pending(st).player == "mauve"
+    st = act(st, type="pick_good", player="mauve", good="clothing")
+    st = act(st, type="good_roll", face=1)
+    st = act(st, type="good_roll", face=5)
+    assert st.seat("red").goods == (0, 0, 1, 0, 0) and st.seat("mauve").goods == (0, 0, 0, 1, 0)
+    assert st.step == "load" and st.supply == (11, 12, 11, 11, 11)
