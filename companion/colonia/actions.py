@@ -27,6 +27,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "exchange": ("player", "give", "get", "amount"),  # a decree: money exchanged 1:1
     "good_roll": ("face",),  # a decree: the die of the first player still to roll (chance)
     "pick_good": ("player", "good"),  # a decree: the good a 6 gives, chosen
+    "load_extra": ("player", "ship", "good"),  # a decree: any good on a ship's coat of arms
     "pass": ("player",),
 }
 DECKS = ("week", "decree", "ship", "relic")

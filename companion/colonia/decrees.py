@@ -39,6 +39,8 @@ def adopted(st: State, decree: Decree) -> State:
         return replace(st, step="exchange", passed=frozenset(), turn=0)
     if effect == "good_roll":  # « Chaque joueur lance le dé et reçoit une marchandise »
         return replace(st, step="good_roll", rolling=st.order or st.players)
+    if effect == "extra_hold":  # « Chaque bateau dans le port reçoit dans ce tour 1 soute »
+        return flow.day(replace(st, extra_hold=st.week), st.day)
     if effect == "two_relics":  # « deux nouvelles reliques … sur les deux emplacements »
         return replace(st, step="extra_relic", extra_relics=2)
     return flow.day(st, st.day)

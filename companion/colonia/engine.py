@@ -294,8 +294,27 @@ def _load(st: State, act: Act) -> State:
         raise _illegal(act, "loading a hold takes one member from the reserve", "members")
     st = st.with_seat(replace(seat, reserve=seat.reserve - 1, goods=goods))
     loaded = (*berth.loaded[:h], who, *berth.loaded[h + 1:])
-    moorings = (*st.moorings[:i], Berth(berth.ship, loaded), *st.moorings[i + 1:])
+    moorings = (*st.moorings[:i], replace(berth, loaded=loaded), *st.moorings[i + 1:])
     return flow.next_turn(replace(st, moorings=moorings, supply=supply), st.passed)
+
+
+def _load_extra(st: State, act: Act) -> State:
+    """The decree's extra hold: any one good, one member on the ship's coat of arms."""
+    who = _my_turn(st, act)
+    i, good = int(act.get("ship")) - 1, str(act.get("good"))
+    if (st.step != "load" or st.extra_hold != st.week or not 0 <= i < len(st.moorings)
+            or st.moorings[i].crest is not None or good not in GOODS):
+        raise _illegal(act, "this week a decree gives each ship in port one extra hold, "
+                       "loaded once, with any good", "hold_taken")
+    seat = st.seat(who)
+    g = GOODS.index(good)
+    if seat.goods[g] < 1 or seat.reserve < 1:
+        raise _illegal(act, f"the extra hold takes one {good} and one member", "goods")
+    st = st.with_seat(replace(seat, reserve=seat.reserve - 1, goods=add(seat.goods, g, -1)))
+    berth = replace(st.moorings[i], crest=who)
+    moorings = (*st.moorings[:i], berth, *st.moorings[i + 1:])
+    st = replace(st, moorings=moorings, supply=add(st.supply, g, 1))
+    return flow.next_turn(st, st.passed)
 
 
 def _buy_relic(st: State, act: Act) -> State:
@@ -412,6 +431,7 @@ HANDLERS: dict[str, Callable[[State, Act], State]] = {
     "mayor_decides": _mayor, "buy_stall": _buy_stall, "order": _order, "roll": _roll,
     "load": _load, "buy_relic": _buy_relic, "insure": _insure, "pass": _pass,
     "home": _home, "exchange": _exchange, "good_roll": _good_roll, "pick_good": _pick_good,
+    "load_extra": _load_extra,
 }
 
 __all__ = ["WEEKS", "CardValueError", "apply", "sealed_choice"]

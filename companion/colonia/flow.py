@@ -25,6 +25,9 @@ from .state import Seat, State, add
 from .tuesday import voters
 from .vocabulary import CRAFTS, CURRENCIES, DISPLAY, GOODS, MOORINGS, RECIPE, WEEKS
 
+EXTRA_HOLD = 2
+"""« 1 soute supplémentaire de la valeur de 2 pour une marchandise quelconque »."""
+
 VOTE_DAYS = {3: "wednesday", 4: "thursday", 5: "friday", 6: "saturday"}
 """A decree's printed number → the day it is voted (Monday is 1; a choice, docs/colonia.md)."""
 
@@ -191,6 +194,11 @@ def sail(st: State, n: int) -> State:
             money = add(seat.money, CURRENCIES.index(berth.ship.currency), hold.value)
             st = st.with_seat(replace(seat, money=money))
             placed[who] = placed.get(who, 0) + 1
+        if berth.crest is not None:  # a decree's extra hold: worth 2
+            seat = st.seat(berth.crest)
+            money = add(seat.money, CURRENCIES.index(berth.ship.currency), EXTRA_HOLD)
+            st = st.with_seat(replace(seat, money=money))
+            placed[berth.crest] = placed.get(berth.crest, 0) + 1
     for who, n_members in placed.items():
         seat = st.seat(who)
         st = st.with_seat(seat.with_street("friday", seat.street("friday") + n_members))

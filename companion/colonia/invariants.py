@@ -32,6 +32,7 @@ def violations(st: State) -> list[str]:
                   + sum(b[1] for b in st.bought if b is not None and b[0] == c)
                   + sum(o.members for col in st.columns for o in col if o.player == c)
                   + sum(1 for berth in st.moorings for w in berth.loaded if w == c)
+                  + sum(1 for berth in st.moorings if berth.crest == c)
                   + sum(1 for s in st.display if s.insured == c))
         if placed != st.setup.members or seat.reserve < 0 or min(seat.streets) < 0:
             out.append(f"{c}: {placed} members found, {st.setup.members} owned")

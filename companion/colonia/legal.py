@@ -40,6 +40,9 @@ def moves(st: State) -> list[dict[str, Any]]:
                 if taken is None and all(n <= have for n, have in zip(need, seat.goods,
                                                                        strict=True)):
                     out.append({"type": "load", "player": who, "ship": i + 1, "hold": h + 1})
+            if st.extra_hold == st.week and berth.crest is None:
+                out += [{"type": "load_extra", "player": who, "ship": i + 1, "good": g}
+                        for g, have in zip(GOODS, seat.goods, strict=True) if have]
     elif st.step == "buy":
         mine = dict(seat.kept)
         for shown in st.display:

@@ -57,10 +57,12 @@ class Order:
 
 @dataclass(frozen=True, slots=True)
 class Berth:
-    """A ship at a mooring and who loaded each hold (None: empty)."""
+    """A ship at a mooring, who loaded each hold (None: empty), and who loaded the extra
+    hold on its coat of arms a decree gives (worth 2, any good)."""
 
     ship: Ship
     loaded: tuple[str | None, ...]
+    crest: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +114,7 @@ class State:
     fewer: int = 0  # the week in which each family sends one member less (a decree)
     home_from: str = ""  # the street a decree lets members come home from
     rolling: tuple[str, ...] = ()  # a decree: the players still to roll for a good
+    extra_hold: int = 0  # the week in which every ship in port has an extra hold (a decree)
     windows: tuple[tuple[str, str], ...] = ()  # at the end: (currency, who won its window)
     tied: tuple[str, ...] = ()  # week 1: players whose equal cards the die settles
 

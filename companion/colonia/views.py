@@ -51,7 +51,9 @@ def board(st: State) -> dict[str, Any]:
                                for o in st.columns[k]]} for k, c in enumerate(CRAFTS)],
         "moorings": [{"ship": b.ship.name, "city": b.ship.city, "currency": b.ship.currency,
                       "holds": [{"goods": list(h.goods), "value": h.value, "loaded_by": w}
-                                for h, w in zip(b.ship.holds, b.loaded, strict=True)]}
+                                for h, w in zip(b.ship.holds, b.loaded, strict=True)],
+                      "extra_hold": {"value": 2, "loaded_by": b.crest}
+                      if st.extra_hold == st.week or b.crest else None}
                      for b in st.moorings],
         "leaving": st.leaving,
         "display": [{"name": s.relic.name, "city": s.relic.city, "kind": s.relic.kind,

@@ -117,6 +117,9 @@ def tell(before: State, act: Act, after: State) -> str:
         hold = before.moorings[a["ship"] - 1].ship.holds[a["hold"] - 1]
         return (f"{who} loads {' + '.join(hold.goods)} into hold {a['hold']} of the ship at "
                 f"mooring {ROMAN[a['ship'] - 1]} (worth {hold.value}).")
+    if kind == "load_extra":
+        return (f"{who} loads {GOOD_WORDS[a['good']][0]} into the extra hold of the ship at "
+                f"mooring {ROMAN[a['ship'] - 1]} (worth 2).")
     if kind == "buy_relic":
         into = f", kept in {a['into']}" if a["into"] else ""
         return f"{who} buys the relic card {a['card']!r}{into}."

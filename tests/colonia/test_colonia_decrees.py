@@ -138,3 +138,19 @@ def test_each_player_rolls_for_a_good() -> None:
     st = act(st, type="good_roll", face=5)
     assert st.seat("red").goods == (0, 0, 1, 0, 0) and st.seat("mauve").goods == (0, 0, 0, 1, 0)
     assert st.step == "load" and st.supply == (11, 12, 11, 11, 11)
+
+
+def test_an_extra_hold_on_every_ship_worth_two() -> None:
+    """« Chaque bateau dans le port reçoit dans ce tour 1 soute supplémentaire de la valeur
+    de 2 pour une marchandise quelconque … un membre de la famille sur le blason »."""
+    st = _voting("extra_hold", 5, "friday")
+    st = st.with_seat(replace(st.seat("red"), goods=(0, 1, 0, 0, 0)))
+    st = act(at(st, leaving=1), type="reveal_votes", answers=_all("yes"))
+    assert st.step == "load" and st.to_move() == "red"
+    st = act(st, type="load_extra", player="red", ship=1, good="wheel")
+    assert st.moorings[0].crest == "red" and st.seat("red").goods == (0, 0, 0, 0, 0)
+    with pytest.raises(Exception, match="extra hold"):
+        act(st, type="load_extra", player="mauve", ship=1, good="wheel")
+    for p in ("mauve", "yellow", "green", "red"):
+        st = act(st, type="pass", player=p)
+    assert st.seat("red").money == (5, 5, 5, 7)  # the Bruges ship paid 2 gulden
