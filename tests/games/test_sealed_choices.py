@@ -22,6 +22,7 @@ from flask.testing import FlaskClient
 from companion import games
 from companion.games.errors import IllegalAction
 from companion.games.sealed import SealedChoice
+from companion.hall.public import public_state
 from web import runtime_of, table_service
 
 TOKEN = "bid-table-token"
@@ -169,7 +170,8 @@ def test_an_undo_or_a_new_game_drops_the_sealed_answers(app: Flask, client: Flas
 
 def test_no_public_output_differs_with_the_sealed_answer(tmp_path: Path) -> None:
     """Two tables, the same moves but red's sealed answer: every public output (state,
-    legal, log, the other players' private views, the live feed) is the same text."""
+    legal, log, the other players' private views, the live feed, the hall's public form of
+    the state, the store the hall reads) is the same text."""
     texts = []
     for n, red in enumerate((1, 3)):
         games.register(BIDS)
@@ -181,11 +183,14 @@ def test_no_public_output_differs_with_the_sealed_answer(tmp_path: Path) -> None
             answer(client, "red", red, tokens["red"])
             answer(client, "blue", 2, tokens["blue"])
             notices = [x.data for x in iter(lambda f=feed: f.get(timeout=0.2), None)]
-            texts.append((everything_public(client, tokens, "red"), notices))
+            svc = table_service(app)
+            hall = public_state("t", svc.game(), svc.current_game_id, svc.seq(), svc.state())
+            texts.append((everything_public(client, tokens, "red"), notices,
+                           json.dumps(hall, sort_keys=True), svc.store.events(svc.current_game_id)))
         finally:
             runtime_of(app).close()
-    assert texts[0] == texts[1]
-    assert len(texts[0][1]) == 2  # two "who has answered" notices
+    assert texts[0] == texts[1]  # the hall's public form too; nothing stored for it to send
+    assert len(texts[0][1]) == 2 and texts[0][3] == []  # two "who has answered" notices
 
 
 def test_a_spectators_live_feed_holds_no_sealed_answer_before_the_reveal(
