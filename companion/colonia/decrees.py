@@ -4,11 +4,9 @@ only (docs/colonia.md)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from . import flow
 from .cards import Decree
-from .state import State
+from .state import State, evolve
 from .vocabulary import CRAFTS
 
 EXTRA_STALLS = (4, 4)
@@ -22,25 +20,25 @@ def adopted(st: State, decree: Decree) -> State:
     if effect.startswith("extra_orders_"):  # « exécute deux commandes supplémentaires »
         k = CRAFTS.index(effect.removeprefix("extra_orders_"))
         sticks = (*st.sticks[:k], st.sticks[k] + 2, *st.sticks[k + 1:])
-        return flow.day(replace(st, sticks=sticks), st.day)
+        return flow.day(evolve(st, sticks=sticks), st.day)
     if effect == "one_less_member":  # « la semaine suivante, un membre de moins »
-        return flow.day(replace(st, fewer=st.week + 1), st.day)
+        return flow.day(evolve(st, fewer=st.week + 1), st.day)
     if effect == "more_materials" and any(b is None for b in st.bought):
-        return replace(st, step="more_stalls")  # one more material per stall, from the bag
+        return evolve(st, step="more_stalls")  # one more material per stall, from the bag
     if effect == "foreign_merchants" and st.day == "wednesday":
-        return replace(st, step="merchants")
+        return evolve(st, step="merchants")
     if effect in ("two_ships_leave", "one_ship_leaves"):  # « quittent le port … décomptés »
         n = 2 if effect == "two_ships_leave" else 1
         return flow.after_ship(flow.sail(st, min(n, len(st.moorings))))
     if effect.startswith("members_home_"):  # « reprendre … jusqu'à trois de ses membres »
-        return replace(st, step="home", home_from=effect.removeprefix("members_home_"),
+        return evolve(st, step="home", home_from=effect.removeprefix("members_home_"),
                        passed=frozenset(), turn=0)
     if effect == "exchange_money":  # « échanger (1:1) … jusqu'à une valeur totale de 5 »
-        return replace(st, step="exchange", passed=frozenset(), turn=0)
+        return evolve(st, step="exchange", passed=frozenset(), turn=0)
     if effect == "good_roll":  # « Chaque joueur lance le dé et reçoit une marchandise »
-        return replace(st, step="good_roll", rolling=st.order or st.players)
+        return evolve(st, step="good_roll", rolling=st.order or st.players)
     if effect == "extra_hold":  # « Chaque bateau dans le port reçoit dans ce tour 1 soute »
-        return flow.day(replace(st, extra_hold=st.week), st.day)
+        return flow.day(evolve(st, extra_hold=st.week), st.day)
     if effect == "two_relics":  # « deux nouvelles reliques … sur les deux emplacements »
-        return replace(st, step="extra_relic", extra_relics=2)
+        return evolve(st, step="extra_relic", extra_relics=2)
     return flow.day(st, st.day)

@@ -17,7 +17,7 @@ from . import decrees as decrees_
 from . import flow
 from .actions import Act, parse
 from .crafts import extra_orders, order_cost
-from .state import Berth, Order, Shown, State, Voting, add
+from .state import Berth, Order, Shown, State, Voting, add, evolve
 from .tuesday import coat_of_arms, send_to_hall, tally, ties, voters
 from .vocabulary import CRAFTS, CURRENCIES, GOODS, MATERIALS, RECIPE, WEEKS
 
@@ -71,11 +71,11 @@ def _card_values(st: State, act: Act) -> State:
         raise _illegal(act, f"the table waits for what is printed on {kind} {name!r}")
     cards = st.cards.learn(kind, name, act.get("values"))
     c.read(kind, name, cards.values(kind, name) or {})  # a badly written card: refused now
-    st = replace(st, cards=cards, asking=None)
+    st = evolve(st, cards=cards, asking=None)
     if kind == c.SETUP.name:
         return flow.begin(st)
     deck = next(d for d, t in DECK_TYPE.items() if t == kind)
-    return _place(replace(st, step=st.back, back=""), deck, name)
+    return _place(evolve(st, step=st.back, back=""), deck, name)
 
 
 def _reveal(st: State, act: Act) -> State:
@@ -91,22 +91,22 @@ def _reveal(st: State, act: Act) -> State:
     if deck == "ship" and any(b.ship.name == name for b in st.moorings):
         raise _illegal(act, f"{name!r} is already at a mooring", "already_shown")
     if not st.cards.knows(DECK_TYPE[deck], name):  # the box learns it first
-        return replace(st, step="card_values", asking=(DECK_TYPE[deck], name), back=st.step)
+        return evolve(st, step="card_values", asking=(DECK_TYPE[deck], name), back=st.step)
     return _place(st, deck, name)
 
 
 def _place(st: State, deck: str, name: str) -> State:
     value = c.known(st.cards, DECK_TYPE[deck], name)
     if deck == "week":
-        return replace(st, week_card=value, step="stalls")
+        return evolve(st, week_card=value, step="stalls")
     if deck == "decree":
-        return flow.after_decree(replace(st, decrees=(*st.decrees, Voting(value))))
+        return flow.after_decree(evolve(st, decrees=(*st.decrees, Voting(value))))
     if deck == "ship":
         berth = Berth(value, (None,) * len(value.holds))
-        return flow.after_ship(replace(st, moorings=(*st.moorings, berth)))
-    st = replace(st, display=(*st.display, Shown(value)))
+        return flow.after_ship(evolve(st, moorings=(*st.moorings, berth)))
+    st = evolve(st, display=(*st.display, Shown(value)))
     if st.step == "extra_relic":  # a decree's relics, on the extra places
-        st = replace(st, extra_relics=st.extra_relics - 1)
+        st = evolve(st, extra_relics=st.extra_relics - 1)
         return st if st.extra_relics else flow.day(st, st.day)
     return flow.after_relic(st)
 
@@ -132,7 +132,7 @@ def _fill_stalls(st: State, act: Act) -> State:
     if short and len(drawn) != sum(st.bag):
         raise _illegal(act, "a short bag is emptied onto the stalls, left to right")
     counts = tuple(tuple(s.count(m) for m in MATERIALS) for s in stalls)
-    st = replace(st, bag=tuple(bag), stalls=counts, bought=(None,) * len(counts))
+    st = evolve(st, bag=tuple(bag), stalls=counts, bought=(None,) * len(counts))
     return flow.after_stalls(st)
 
 
@@ -161,10 +161,10 @@ def _add_materials(st: State, act: Act) -> State:
     if st.step == "more_stalls":
         grown = tuple(tuple(a + b for a, b in zip(old, new, strict=True))
                       for old, new in zip(st.stalls, added, strict=True))
-        st = replace(st, stalls=grown)
+        st = evolve(st, stalls=grown)
     else:
-        st = replace(st, stalls=st.stalls + added, bought=st.bought + (None,) * len(added))
-    return flow.day(replace(st, bag=tuple(bag)), st.day)
+        st = evolve(st, stalls=st.stalls + added, bought=st.bought + (None,) * len(added))
+    return flow.day(evolve(st, bag=tuple(bag)), st.day)
 
 
 def _reveal_family(st: State, act: Act) -> State:
@@ -177,12 +177,12 @@ def _reveal_family(st: State, act: Act) -> State:
         fewer = 1 if st.fewer == st.week else 0
         seat, sent, counts[color] = send_to_hall(st.seat(color), int(answers[color]), fewer)
         st = st.with_seat(seat)
-        st = replace(st, hall=(*st.hall, (color, sent)))
+        st = evolve(st, hall=(*st.hall, (color, sent)))
     st = flow.to_street(st, "tuesday", dict(st.hall))
     if st.week == 1 and ties(counts):
-        return replace(st, step="tiebreak", tied=ties(counts))
+        return evolve(st, step="tiebreak", tied=ties(counts))
     before = st.order or st.players
-    return flow.day(replace(st, order=coat_of_arms(counts, before)), "wednesday")
+    return flow.day(evolve(st, order=coat_of_arms(counts, before)), "wednesday")
 
 
 def _tiebreak(st: State, act: Act) -> State:
@@ -192,13 +192,13 @@ def _tiebreak(st: State, act: Act) -> State:
     counts = {s.color: s.votes for s in st.seats}
     rank = {p: i for i, p in enumerate(order)}
     ordered = tuple(sorted(st.players, key=lambda p: (-counts[p], rank.get(p, 0))))
-    return flow.day(replace(st, order=ordered, tied=()), "wednesday")
+    return flow.day(evolve(st, order=ordered, tied=()), "wednesday")
 
 
 def _decided(st: State, adopted: bool) -> State:
     voting = _voting(st)
     decrees = tuple(replace(v, adopted=adopted) if v is voting else v for v in st.decrees)
-    st = replace(st, decrees=decrees)
+    st = evolve(st, decrees=decrees)
     return decrees_.adopted(st, voting.decree) if adopted else flow.day(st, st.day)
 
 
@@ -209,7 +209,7 @@ def _reveal_votes(st: State, act: Act) -> State:
     answers = choice.check(act.to_json())
     yes, no = tally(answers, {s.color: s.votes for s in st.seats})
     if yes == no:  # « En cas d'égalité, c'est le maire qui décide »
-        return replace(st, step="mayor")
+        return evolve(st, step="mayor")
     return _decided(st, yes > no)
 
 
@@ -241,7 +241,7 @@ def _buy_stall(st: State, act: Act) -> State:
     materials = tuple(a + b for a, b in zip(seat.materials, st.stalls[i], strict=True))
     st = st.with_seat(replace(seat, reserve=seat.reserve - n, materials=materials))
     bought = (*st.bought[:i], (who, n), *st.bought[i + 1:])
-    return flow.next_turn(replace(st, bought=bought), st.passed)
+    return flow.next_turn(evolve(st, bought=bought), st.passed)
 
 
 def _order(st: State, act: Act) -> State:
@@ -262,7 +262,7 @@ def _order(st: State, act: Act) -> State:
     bag = add(add(st.bag, MATERIALS.index(first), 1), MATERIALS.index(second), 1)
     st = st.with_seat(replace(seat, reserve=seat.reserve - cost, materials=mats))
     columns = (*st.columns[:k], st.columns[k] + (Order(who, cost),), *st.columns[k + 1:])
-    st = replace(st, bag=bag, columns=columns, new_orders=add(st.new_orders, k, 1))
+    st = evolve(st, bag=bag, columns=columns, new_orders=add(st.new_orders, k, 1))
     return flow.next_turn(st, st.passed)
 
 
@@ -270,7 +270,7 @@ def _roll(st: State, act: Act) -> State:
     face = int(act.get("face"))
     if st.step != "dice" or not 1 <= face <= 6:
         raise _illegal(act, "the die is rolled for extra orders after Thursday's orders")
-    st = replace(st, sticks=extra_orders(st.sticks, face, CRAFTS), dice_left=st.dice_left - 1)
+    st = evolve(st, sticks=extra_orders(st.sticks, face, CRAFTS), dice_left=st.dice_left - 1)
     return flow.deliver(st) if st.dice_left == 0 else st
 
 
@@ -295,7 +295,7 @@ def _load(st: State, act: Act) -> State:
     st = st.with_seat(replace(seat, reserve=seat.reserve - 1, goods=goods))
     loaded = (*berth.loaded[:h], who, *berth.loaded[h + 1:])
     moorings = (*st.moorings[:i], replace(berth, loaded=loaded), *st.moorings[i + 1:])
-    return flow.next_turn(replace(st, moorings=moorings, supply=supply), st.passed)
+    return flow.next_turn(evolve(st, moorings=moorings, supply=supply), st.passed)
 
 
 def _load_extra(st: State, act: Act) -> State:
@@ -313,7 +313,7 @@ def _load_extra(st: State, act: Act) -> State:
     st = st.with_seat(replace(seat, reserve=seat.reserve - 1, goods=add(seat.goods, g, -1)))
     berth = replace(st.moorings[i], crest=who)
     moorings = (*st.moorings[:i], berth, *st.moorings[i + 1:])
-    st = replace(st, moorings=moorings, supply=add(st.supply, g, 1))
+    st = evolve(st, moorings=moorings, supply=add(st.supply, g, 1))
     return flow.next_turn(st, st.passed)
 
 
@@ -349,7 +349,7 @@ def _buy_relic(st: State, act: Act) -> State:
         owner = st.seat(shown.insured)
         st = st.with_seat(replace(owner, reserve=owner.reserve + 1))
     display = tuple(s for s in st.display if s is not shown)
-    return flow.next_turn(replace(st, display=display), st.passed)
+    return flow.next_turn(evolve(st, display=display), st.passed)
 
 
 def _insure(st: State, act: Act) -> State:
@@ -363,7 +363,7 @@ def _insure(st: State, act: Act) -> State:
         raise _illegal(act, "insuring takes one member from the reserve", "members")
     st = st.with_seat(replace(seat, reserve=seat.reserve - 1))
     display = tuple(Shown(s.relic, who) if s is shown else s for s in st.display)
-    return flow.next_turn(replace(st, display=display), st.passed)
+    return flow.next_turn(evolve(st, display=display), st.passed)
 
 
 def _home(st: State, act: Act) -> State:
@@ -398,7 +398,7 @@ def _give_good(st: State, who: str, good: str) -> State:
         st = replace(st.with_seat(replace(seat, goods=add(seat.goods, g, 1))),
                      supply=add(st.supply, g, -1))
     rest = st.rolling[1:]
-    st = replace(st, rolling=rest, step="good_roll")
+    st = evolve(st, rolling=rest, step="good_roll")
     return st if rest else flow.day(st, st.day)
 
 
@@ -407,7 +407,7 @@ def _good_roll(st: State, act: Act) -> State:
     if st.step != "good_roll" or not st.rolling or not 1 <= face <= 6:
         raise _illegal(act, "no die for a good is waited for")
     if face == 6:  # the seed is silent: the player picks any good (docs/colonia.md)
-        return replace(st, step="pick_good")
+        return evolve(st, step="pick_good")
     return _give_good(st, st.rolling[0], RECIPE[CRAFTS[face - 1]][2])
 
 

@@ -21,7 +21,7 @@ from dataclasses import replace
 from . import cards as c
 from .crafts import delivered
 from .scoring import stained_glass
-from .state import Seat, State, add
+from .state import Seat, State, add, evolve
 from .tuesday import voters
 from .vocabulary import CRAFTS, CURRENCIES, DISPLAY, GOODS, MOORINGS, RECIPE, WEEKS
 
@@ -41,32 +41,32 @@ def begin(st: State) -> State:
     """The state once the setup sheet is known, or waiting for it."""
     sheet = c.known(st.cards, c.SETUP.name, setup_name(len(st.players)))
     if sheet is None:
-        return replace(st, step="card_values", asking=(c.SETUP.name, setup_name(len(st.players))))
+        return evolve(st, step="card_values", asking=(c.SETUP.name, setup_name(len(st.players))))
     money = dict(sheet.money)
     seats = tuple(Seat(p, sheet.members, money=tuple(money[k] for k in CURRENCIES))
                   for p in st.players)
-    return replace(st, setup=sheet, seats=seats, step="ship", asking=None,
+    return evolve(st, setup=sheet, seats=seats, step="ship", asking=None,
                    sticks=(sheet.stick_start,) * len(CRAFTS))
 
 
 def after_ship(st: State) -> State:
     if len(st.moorings) < MOORINGS:
-        return replace(st, step="ship")
+        return evolve(st, step="ship")
     if st.week == 0:
-        return replace(st, step="relic")
+        return evolve(st, step="relic")
     # after Saturday's departures, Sunday; after a decree's early departure, the same day
     return day(st, "sunday" if st.day == "saturday" else st.day)
 
 
 def after_relic(st: State) -> State:
     if len(st.display) < DISPLAY:
-        return replace(st, step="relic")
+        return evolve(st, step="relic")
     return monday(st)
 
 
 def monday(st: State) -> State:
     """A new week: its card is turned up first."""
-    return replace(st, week=st.week + 1, day="monday", step="week", week_card=None,
+    return evolve(st, week=st.week + 1, day="monday", step="week", week_card=None,
                    decrees=(), stalls=(), bought=())
 
 
@@ -77,40 +77,40 @@ def after_stalls(st: State) -> State:
     assert card is not None
     sticks = tuple(s + n for s, (_, n) in zip(st.sticks, card.orders, strict=True))
     leaving = MOORINGS if st.week == WEEKS else min(card.ships, MOORINGS)
-    return replace(st, sticks=sticks, leaving=leaving, step="decree")
+    return evolve(st, sticks=sticks, leaving=leaving, step="decree")
 
 
 def after_decree(st: State) -> State:
     if len(st.decrees) < 3:
-        return replace(st, step="decree")
+        return evolve(st, step="decree")
     ordered = tuple(sorted(st.decrees, key=lambda v: v.decree.day))  # stable: drawn order
-    return replace(st, decrees=ordered, day="tuesday", step="family")
+    return evolve(st, decrees=ordered, day="tuesday", step="family")
 
 
 def day(st: State, name: str) -> State:
     """Enter day ``name`` (or carry on in it after a vote): its decrees to vote first,
     then its loop (Saturday: the departures)."""
-    st = replace(st, day=name)
+    st = evolve(st, day=name)
     for voting in st.decrees:
         if voting.adopted is None and VOTE_DAYS.get(voting.decree.day) == name:
             # nobody's card counts: a tie at 0, the mayor decides
-            return replace(st, step="vote" if voters(st.seats) else "mayor")
+            return evolve(st, step="vote" if voters(st.seats) else "mayor")
     if name == "saturday":
         return depart(st)
     loop = {"wednesday": "market", "thursday": "order", "friday": "load", "sunday": "buy"}
-    return replace(st, step=loop[name], passed=frozenset(), turn=0)
+    return evolve(st, step=loop[name], passed=frozenset(), turn=0)
 
 
 def next_turn(st: State, passed: frozenset[str]) -> State:
     """The next player in the coat-of-arms order who has not passed, or the loop's end."""
-    st = replace(st, passed=passed)
+    st = evolve(st, passed=passed)
     if len(passed) == len(st.players):
         return end_of_loop(st)
     n = len(st.order)
     for k in range(1, n + 1):
         i = (st.turn + k) % n
         if st.order[i] not in passed:
-            return replace(st, turn=i)
+            return evolve(st, turn=i)
     raise AssertionError("unreachable: somebody has not passed")
 
 
@@ -132,24 +132,24 @@ def end_of_loop(st: State) -> State:
         for who in st.bought:
             if who is not None:
                 placed[who[0]] = placed.get(who[0], 0) + who[1]
-        st = to_street(replace(st, bag=bag, stalls=(), bought=()), "wednesday", placed)
+        st = to_street(evolve(st, bag=bag, stalls=(), bought=()), "wednesday", placed)
         return day(st, "thursday")
     if st.step == "order":
         card = st.week_card
         assert card is not None
         if card.dice > 0:
-            return replace(st, step="dice", dice_left=card.dice)
+            return evolve(st, step="dice", dice_left=card.dice)
         return deliver(st)
     if st.step == "load":
         return day(to_street(st, "friday", {}), "saturday")
     if st.step == "buy":
         if st.week == WEEKS:
             return finish(st)
-        return replace(st, step="insure", passed=frozenset(), turn=0)
+        return evolve(st, step="insure", passed=frozenset(), turn=0)
     if st.step == "insure":
         return sunday_end(st)
     if st.step in ("home", "exchange"):  # a decree's round: the day carries on
-        return day(replace(st, passed=frozenset(), turn=0), st.day)
+        return day(evolve(st, passed=frozenset(), turn=0), st.day)
     raise AssertionError(f"no loop at step {st.step}")
 
 
@@ -171,7 +171,7 @@ def deliver(st: State) -> State:
                 st = st.with_seat(replace(seat, goods=add(seat.goods, good, 1)))
         columns.append(rest)
     assert st.setup is not None
-    st = replace(st, columns=tuple(columns), supply=supply, dice_left=0,
+    st = evolve(st, columns=tuple(columns), supply=supply, dice_left=0,
                  sticks=(st.setup.stick_start,) * len(CRAFTS), new_orders=(0,) * len(CRAFTS))
     return day(to_street(st, "thursday", placed), "friday")
 
@@ -202,7 +202,7 @@ def sail(st: State, n: int) -> State:
     for who, n_members in placed.items():
         seat = st.seat(who)
         st = st.with_seat(seat.with_street("friday", seat.street("friday") + n_members))
-    return replace(st, moorings=st.moorings[n:])
+    return evolve(st, moorings=st.moorings[n:])
 
 
 def depart(st: State) -> State:
@@ -219,7 +219,7 @@ def sunday_end(st: State) -> State:
     kept = tuple(s for s in st.display if s.insured is not None)
     gone = tuple(s.relic for s in st.display if s.insured is None)
     seats = tuple(replace(s, card=None, votes=0) for s in st.seats)
-    st = replace(st, display=kept, relic_discard=st.relic_discard + gone, seats=seats,
+    st = evolve(st, display=kept, relic_discard=st.relic_discard + gone, seats=seats,
                  hall=(), passed=frozenset(), turn=0)
     return after_relic(st)
 
@@ -232,6 +232,6 @@ def finish(st: State) -> State:
         if winner is not None:
             seat = st.seat(winner)
             st = st.with_seat(replace(seat, money=add(seat.money, i, -seat.money[i])))
-            st = replace(st, windows=(*st.windows, (currency, winner)))
+            st = evolve(st, windows=(*st.windows, (currency, winner)))
     # members insuring relics still on display stay there: they score nothing
-    return replace(st, step="over", passed=frozenset())
+    return evolve(st, step="over", passed=frozenset())
