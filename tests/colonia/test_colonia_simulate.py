@@ -46,3 +46,9 @@ def test_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--game", "colonia", "--games", "3", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["game"] == "colonia" and out["violations"] == 0
+
+
+def test_the_bench_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--game", "colonia", "--seconds", "0.4", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["game"] == "colonia" and out["engine_steps"] > 0 and out["ratio"] > 0
