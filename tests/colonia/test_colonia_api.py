@@ -5,6 +5,7 @@ answered on three phones, the day's loop, export and import."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -87,12 +88,17 @@ def test_a_week_begins_at_the_table_and_on_the_phones(app: Flask, client: FlaskC
     assert st["pending"]["kind"] == "sealed" and st["sealed"]["waiting"] == PLAYERS
     mine = state(client, "red", tokens["red"])["my_sealed"]
     assert mine["options"] == [3, 4, 5, 6, 7, 8]
+    spectator = table_service(app).subscribe()
     for color, card in (("red", 5), ("blue", 7)):
         r = client.post("/api/answer", json={"player": color, "answer": card},
                         headers={"Authorization": f"Bearer {tokens[color]}"})
         assert r.status_code == 200 and r.get_json()["sealed"] is True
     st = state(client)
     assert [p["card"] for p in st["players"]] == [None, None, None]  # nothing shows yet
+    heard = [n for n in iter(lambda: spectator.get(timeout=0.2), None)]
+    assert [n.event for n in heard] == ["sealed", "sealed"]  # who answered, no card
+    assert all(set(json.loads(n.data)) == {"kind", "key", "question", "players", "answered",
+                                           "waiting"} for n in heard)
     assert st["sealed"]["waiting"] == ["green"]
     r = client.post("/api/answer", json={"player": "green", "answer": 3},
                     headers={"Authorization": f"Bearer {tokens['green']}"})
