@@ -231,7 +231,8 @@ def finish(st: State) -> State:
         winner = stained_glass({s.color: s.money[i] for s in st.seats})
         if winner is not None:
             seat = st.seat(winner)
-            st = st.with_seat(replace(seat, money=add(seat.money, i, -seat.money[i])))
+            if "stained_glass_keeps_money" not in st.house:
+                st = st.with_seat(replace(seat, money=add(seat.money, i, -seat.money[i])))
             st = evolve(st, windows=(*st.windows, (currency, winner)))
     # members insuring relics still on display stay there: they score nothing
     return evolve(st, step="over", passed=frozenset())

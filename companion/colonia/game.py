@@ -52,11 +52,14 @@ class ColoniaGame:
 
     def make_header(self, players: list[str], first_player: str | None = None,
                     **options: Any) -> dict[str, Any]:
-        """Options: ``cards`` (the box's learned values). Raises ValueError."""
-        unknown = sorted(set(options) - {"cards"})
+        """Options: ``cards`` (the box's learned values), ``house_rules``. Raises
+        ValueError."""
+        unknown = sorted(set(options) - {"cards", "house_rules"})
         if unknown:
-            raise ValueError(f"colonia takes the option 'cards' only, got {unknown}")
-        return make_header(players, first_player, options.get("cards"))
+            raise ValueError(
+                f"colonia takes the options 'cards' and 'house_rules', got {unknown}")
+        return make_header(players, first_player, options.get("cards"),
+                           options.get("house_rules"))
 
     def start(self, header: dict[str, Any]) -> State:
         return start(header)

@@ -116,6 +116,7 @@ class State:
     home_from: str = ""  # the street a decree lets members come home from
     rolling: tuple[str, ...] = ()  # a decree: the players still to roll for a good
     extra_hold: int = 0  # the week in which every ship in port has an extra hold (a decree)
+    house: frozenset[str] = frozenset()  # the house rules on (companion.colonia.record)
     windows: tuple[tuple[str, str], ...] = ()  # at the end: (currency, who won its window)
     tied: tuple[str, ...] = ()  # week 1: players whose equal cards the die settles
 

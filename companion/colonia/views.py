@@ -36,7 +36,8 @@ def board(st: State) -> dict[str, Any]:
     """Everything on the table in sight of all."""
     card = st.week_card
     return {
-        "game": "colonia", "week": st.week, "day": st.day, "step": st.step,
+        "game": "colonia", "house_rules": sorted(st.house), "week": st.week, "day": st.day,
+        "step": st.step,
         "order": list(st.order), "mayor": st.mayor,
         "bag": dict(zip(MATERIALS, st.bag, strict=True)),
         "supply": dict(zip(GOODS, st.supply, strict=True)),

@@ -228,3 +228,21 @@ def test_the_final_score_is_twenty_three() -> None:
     assert (green.relics, green.doubled, green.window_vp, green.total) == (11, 10, 2, 23)
     assert st.seat("green").money[0] == 0  # the window's money went to the bank
     assert MATERIALS[0] == "leather"
+
+
+def test_a_house_rule_keeps_the_windows_money() -> None:
+    from companion.colonia.record import make_header, start
+
+    header = make_header(FOUR, house={"stained_glass_keeps_money": True})
+    assert header["house_rules"] == {"stained_glass_keeps_money": True}
+    with pytest.raises(ValueError, match="house rules"):
+        make_header(FOUR, house={"zero": True})
+    st = start(header)
+    assert st.house == {"stained_glass_keeps_money"}
+    plain = ready(FOUR)
+    st = replace(plain, house=st.house)
+    st = st.with_seat(replace(st.seat("green"), money=(10, 0, 0, 0)))
+    st = at(st, week=6, day="sunday", step="buy", order=("green", "red", "yellow", "mauve"))
+    for p in ("green", "red", "yellow", "mauve"):
+        st = act(st, type="pass", player=p)
+    assert st.windows == (("pound", "green"),) and st.seat("green").money[0] == 10
