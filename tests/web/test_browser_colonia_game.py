@@ -113,5 +113,10 @@ def test_a_whole_game_through_the_pages(server: Server, browser: Any, shots: Pat
     small.locator("#col-places").wait_for()
     small.screenshot(path=str(shots / "colonia-table-end-phone.png"), full_page=True)
     assert all(p["screen"]["score"]["total"] >= 0 for p in st["players"])
-    for page in [table, small, *phones.values()]:
+    # Village's scoreboard and play page send the table to Colonia's page
+    board = open_page(browser, f"{server.url}/", TABLET)
+    board.locator("#message a[href='/colonia']").wait_for()
+    play = open_page(browser, f"{server.url}/play#token=browser-test-token", TABLET)
+    play.locator("#options a[href='/colonia']").wait_for()
+    for page in [table, small, board, play, *phones.values()]:
         assert page.js_errors == [], page.js_errors
