@@ -47,7 +47,9 @@ SHIP = CardType("colonia.ship", "the ship", (
 RELIC = CardType("colonia.relic", "the relic card", (
     Field("city", "choice", "City (card colour)", CITIES),
     Field("kind", "choice", "Relic or reliquary", ("relic", "reliquary")),
-    Field("price", "int", "Price (in the city's currency)", low=0, high=99),
+    Field("price", "int", "Price", low=0, high=99),
+    Field("currency", "choice", "Currency of the price (« dans la devise indiquée »)",
+          ("pound", "grivna", "mark", "gulden")),
     Field("vp", "int", "Victory points (0 on a reliquary)", low=0, high=99),
 ))
 SETUP = CardType("colonia.setup", "the setup sheet", (
@@ -109,15 +111,20 @@ class Ship:
 
 @dataclass(frozen=True, slots=True)
 class Relic:
+    """A relic card: its city (its colour: a reliquary holds a relic of its own city), kind,
+    price and the currency printed with it (« le montant imprimé dans la devise indiquée »;
+    the city's own when not given), victory points."""
+
     name: str
     city: str
     kind: str
     price: int
     vp: int
+    currency: str = ""
 
-    @property
-    def currency(self) -> str:
-        return CURRENCY[self.city]
+    def __post_init__(self) -> None:
+        if not self.currency:
+            object.__setattr__(self, "currency", CURRENCY[self.city])
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +168,8 @@ def read(card_type: str, name: str, v: Mapping[str, Any]) -> Any:
         return Ship(name, str(v["city"]), holds)
     if card_type == RELIC.name:
         vp = 0 if v["kind"] == "reliquary" else int(v["vp"])
-        return Relic(name, str(v["city"]), str(v["kind"]), int(v["price"]), vp)
+        return Relic(name, str(v["city"]), str(v["kind"]), int(v["price"]), vp,
+                     str(v["currency"]))
     if card_type == SETUP.name:
         money = tuple((c, int(v[f"money_{c}"])) for c in ("pound", "grivna", "mark", "gulden"))
         return SetupSheet(money, int(v["members"]), int(v["stick_start"]),

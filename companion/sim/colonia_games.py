@@ -53,6 +53,7 @@ def invented_card(deck: str, rng: random.Random) -> dict[str, Any]:
         return {"city": rng.choice(CITIES), **holds}
     kind = "reliquary" if rng.random() < 1 / 12 else "relic"
     return {"city": rng.choice(CITIES), "kind": kind, "price": rng.randint(2, 7),
+            "currency": rng.choice(("pound", "grivna", "mark", "gulden")),
             "vp": 0 if kind == "reliquary" else rng.randint(1, 5)}
 
 

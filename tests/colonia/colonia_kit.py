@@ -16,7 +16,7 @@ TEST_SHEET = {"money_pound": 5, "money_grivna": 5, "money_mark": 5, "money_gulde
 
 TEST_SHIP = {"city": "bruges", "hold_1": "painting=9", "hold_2": "saddle+shoes=7",
              "hold_3": "clothing=4", "hold_4": None}
-TEST_RELIC = {"city": "bergen", "kind": "relic", "price": 3, "vp": 2}
+TEST_RELIC = {"city": "bergen", "kind": "relic", "price": 3, "currency": "mark", "vp": 2}
 TEST_WEEK = {"stalls": "4 3 3 2", "saddler": 1, "wheelwright": 2, "painter": 1, "tailor": 2,
              "shoemaker": 1, "dice": 2, "ships": 2}
 TEST_DECREES = ({"day": 3, "text": "invented"}, {"day": 4, "text": "invented"},
