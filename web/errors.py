@@ -21,6 +21,7 @@ from companion.table import (
     GameNotOver,
     NoDrawPending,
     NoGame,
+    NotAsked,
     NotYourReport,
     StaleCommitment,
     StaleSeq,
@@ -33,7 +34,7 @@ log = logging.getLogger(__name__)
 
 TABLE_ERROR_STATUS: dict[type[TableError], int] = {
     NoGame: 404, StaleSeq: 409, StaleCommitment: 409, NoDrawPending: 422, NotYourReport: 403,
-    GameNotOver: 409,
+    GameNotOver: 409, NotAsked: 403,
 }
 """The HTTP status of each refusal of the table service (any other: 422)."""
 

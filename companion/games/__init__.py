@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from companion.games.chance import ChanceSpec
 from companion.games.errors import ReplayError
 from companion.games.hand_reports import SealedShare
+from companion.games.sealed import SealedChoice
 
 __all__ = [
     "DEFAULT",
@@ -36,7 +37,10 @@ __all__ = [
     "register",
 ]
 
-KNOWN: Mapping[str, str] = {"village": "companion.village.game"}
+KNOWN: Mapping[str, str] = {
+    "village": "companion.village.game",
+    "colonia": "companion.colonia.game",
+}
 """The games shipped: record ``game`` name → the module whose ``GAME`` plays it (imported
 when first asked for)."""
 
@@ -161,6 +165,12 @@ class Game(Protocol):
 
     def is_over(self, st: Any) -> bool:
         """Whether the game has ended."""
+        ...
+
+    def sealed_choice(self, st: Any) -> SealedChoice | None:
+        """The secret choice several players answer at once now (None: none); the table
+        keeps the answers sealed and applies the choice's reveal action when all are in
+        (`companion.games.sealed`)."""
         ...
 
     # -- what each viewer sees -----------------------------------------------------------

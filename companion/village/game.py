@@ -9,6 +9,7 @@ from typing import Any
 from companion.games import Game
 from companion.games.chance import ChanceSpec
 from companion.games.hand_reports import SealedShare
+from companion.games.sealed import SealedChoice
 
 from . import narrate, options
 from .actions import Action
@@ -108,6 +109,9 @@ class VillageGame:
 
     def is_over(self, st: GameState) -> bool:
         return st.phase == "over"
+
+    def sealed_choice(self, st: GameState) -> SealedChoice | None:
+        return None  # Village has no secret simultaneous choice
 
     def view(self, st: GameState, viewer: str) -> dict[str, Any]:
         return state_view(st, viewer)
