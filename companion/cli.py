@@ -45,6 +45,18 @@ def _modules(text: str) -> tuple[str, ...]:
 def _simulate(args: argparse.Namespace) -> int:
     from companion.sim.random_games import simulate
 
+    if args.game == "colonia":
+        from companion.sim.colonia_games import simulate as colonia
+
+        result = colonia(args.games, args.seed, args.players)
+        if args.json:
+            print(json.dumps(result, indent=1))
+        else:
+            print(f"{result['games']} Colonia games, {result['actions']} actions in "
+                  f"{result['seconds']} s; violations: {result['violations']}")
+        return 1 if result["violations"] else 0
+    if args.players is not None and args.players > 4:
+        raise SystemExit("companion simulate: Village is played by 2 to 4 players")
     result = simulate(
         args.games,
         args.seed,
@@ -67,7 +79,12 @@ def _simulate(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from companion.bench.engine import bench
 
-    result = bench(args.seconds, args.seed, _modules(args.modules))
+    if args.game == "colonia":
+        from companion.bench.colonia import bench as colonia
+
+        result = colonia(args.seconds, args.seed)
+    else:
+        result = bench(args.seconds, args.seed, _modules(args.modules))
     if args.json:
         print(json.dumps(result, indent=1))
     else:
@@ -161,9 +178,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_replay)
 
     p = sub.add_parser("simulate", help="play random legal games, checking invariants")
+    p.add_argument("--game", choices=("village", "colonia"), default="village")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--players", type=int, choices=(2, 3, 4), default=None)
+    p.add_argument("--players", type=int, choices=(2, 3, 4, 5, 6), default=None,
+                   help="Village: 2-4; Colonia: 2-6")
     p.add_argument("--record", metavar="DIR", help="write each game's record here")
     p.add_argument("--modules", default="", help="rule modules on, e.g. port,life_goals")
     p.add_argument("--goal-claims", choices=("manual", "auto"), default="manual", help="life goals")
@@ -171,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_simulate)
 
     p = sub.add_parser("bench", help="engine speed against python-chess")
+    p.add_argument("--game", choices=("village", "colonia"), default="village")
     p.add_argument("--seconds", type=float, default=5.0, help="per side")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--modules", default="", help="rule modules on, e.g. port,life_goals")

@@ -13,8 +13,9 @@ from flask import Blueprint, Response, jsonify, request
 
 import companion.village as v
 from companion import boxcheck, games
+from companion.games.cards import ANSWER
 from companion.games.errors import ReplayError, SetupError
-from companion.store import NothingToUndo, RecordError
+from companion.store import NothingToUndo, RecordError, StorageUnavailable
 from companion.table import (
     DRAW_KEY,
     NoGame,
@@ -37,10 +38,11 @@ def _fail(status: int, code: str, message: str) -> NoReturn:
 
 
 NEW_GAME_FIELDS = frozenset(
-    {"players", "first_player", "label", "house_rules", "modules", "goal_claims", "game"}
+    {"players", "first_player", "label", "house_rules", "modules", "goal_claims", "game",
+     "options"}
 )
 """What ``POST /api/games`` takes."""
-OTHER_GAME_FIELDS = frozenset({"players", "first_player", "label", "game"})
+OTHER_GAME_FIELDS = frozenset({"players", "first_player", "label", "game", "options"})
 """What ``POST /api/games`` takes for a game other than the default one."""
 BOXCHECK_FIELDS = frozenset({"key", "value", "confirm", "boxes"})
 """What ``POST /api/boxcheck`` takes."""
@@ -48,6 +50,8 @@ VIRTUAL_DRAW_FIELDS = frozenset({"type", "draw", "commitment"})
 """What a ``{"type": "virtual_draw"}`` action takes (the seed and outcome are the server's)."""
 REPORT_FIELDS = frozenset({"player", "action"})
 """What ``POST /api/report`` takes."""
+ANSWER_FIELDS = frozenset({"player", "answer"})
+"""What ``POST /api/answer`` takes."""
 
 
 # -- reading -----------------------------------------------------------------------------
@@ -164,7 +168,7 @@ def post_action() -> Response:
     expected = int_arg("expected_seq")
     svc = service()
     seq = svc.submit(action, "tablet", expected_seq=expected)
-    return jsonify({"game_id": svc.current_game_id, "seq": seq})
+    return jsonify({"game_id": svc.current_game_id, "seq": seq, **_keep_card(action)})
 
 
 @bp.post("/anytime")
@@ -181,7 +185,23 @@ def post_anytime() -> Response:
     if not svc.game().is_anytime(action):
         _fail(400, "not_anytime", "only an action allowed at any moment can be sent this way")
     seq = svc.submit(action, "tablet")
-    return jsonify({"game_id": svc.current_game_id, "seq": seq})
+    return jsonify({"game_id": svc.current_game_id, "seq": seq, **_keep_card(action)})
+
+
+def _keep_card(action: dict[str, Any]) -> dict[str, Any]:
+    """An answer to a card's form (applied, so valid) is kept in the box's learned cards
+    (`companion.games.cardstore`) for the next games: ``{"card_saved": bool}``."""
+    if action.get("type") != ANSWER:
+        return {}
+    types = getattr(service().game(), "card_types", None) or {}
+    kind = types.get(action.get("card_type"))
+    if kind is None:
+        return {"card_saved": False}
+    try:
+        runtime().cards.save(kind, action["card"], action["values"])
+    except StorageUnavailable:
+        return {"card_saved": False}
+    return {"card_saved": True}
 
 
 @bp.post("/report")
@@ -201,6 +221,29 @@ def post_report() -> Response:
         _fail(401, "unauthorized", "a report of your own needs your player token")
     answer = svc.report(viewer, body.get("action"), "tablet")
     return jsonify({"game_id": svc.current_game_id, **answer})
+
+
+@bp.post("/answer")
+def post_answer() -> Response:
+    """A player's sealed answer to the pending secret choice (a family card, a vote):
+    ``{"player": colour, "answer": value}`` with that player's token, or the table's (the
+    table answering for a seat), as ``?token=`` or Bearer. Answers ``{"game_id", "seq",
+    "sealed", "waiting"}``; nothing of the answer shows anywhere until the last one is in
+    (`companion.table.sealed_choices`). 401 without the player's or the table's token; 403
+    ``not_asked``; 422 for an answer not among the player's options."""
+    body = json_object()
+    only(body, ANSWER_FIELDS, "an answer")
+    svc = service()
+    seat = body.get("player")
+    token = request.args.get("token") or bearer_token()
+    if "answer" not in body:
+        _fail(400, "malformed", "an answer needs the field 'answer'")
+    if not isinstance(seat, str) or not (
+        svc.is_player_token(seat, token) or svc.is_table_token(token)
+    ):
+        _fail(401, "unauthorized", "an answer needs the player's own token or the table's")
+    given = svc.answer(seat, body["answer"], "tablet")
+    return jsonify({"game_id": svc.current_game_id, **given})
 
 
 @bp.post("/undo")
@@ -236,8 +279,18 @@ def post_game() -> tuple[Response, int]:
     name = body.get("game", games.DEFAULT)
     if name != games.DEFAULT:  # another game: its own rules, none of Village's options
         only(body, OTHER_GAME_FIELDS, "a new game of another game")
+        options = body.get("options") or {}
+        if not isinstance(options, dict):
+            _fail(400, "bad_game", "options must be a JSON object (the game's own)")
         try:
-            game_id = service().new_game(players, first, label=label, game=str(name))
+            game = games.get(name)
+        except ReplayError as exc:
+            _fail(400, "bad_game", str(exc))
+        if getattr(game, "card_types", None) and "cards" not in options:
+            options["cards"] = runtime().cards.learned(f"{name}.")  # what this box learned
+        try:
+            game_id = service().new_game(players, first, label=label, game=str(name),
+                                         **options)
         except SetupError as exc:
             _fail(422, "bad_board", str(exc))
         except ValueError as exc:

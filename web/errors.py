@@ -17,7 +17,15 @@ from werkzeug.exceptions import HTTPException
 
 import companion.village as v
 from companion.store import StorageFull, StorageUnavailable, storage_error
-from companion.table import NoDrawPending, NoGame, NotYourReport, StaleCommitment, StaleSeq
+from companion.table import (
+    GameNotOver,
+    NoDrawPending,
+    NoGame,
+    NotAsked,
+    NotYourReport,
+    StaleCommitment,
+    StaleSeq,
+)
 from companion.table.errors import TableError
 
 __all__ = ["ApiError", "register"]
@@ -26,6 +34,7 @@ log = logging.getLogger(__name__)
 
 TABLE_ERROR_STATUS: dict[type[TableError], int] = {
     NoGame: 404, StaleSeq: 409, StaleCommitment: 409, NoDrawPending: 422, NotYourReport: 403,
+    GameNotOver: 409, NotAsked: 403,
 }
 """The HTTP status of each refusal of the table service (any other: 422)."""
 

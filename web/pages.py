@@ -42,6 +42,11 @@ SETUP_KEYS: tuple[str, ...] = (
 )
 
 
+ANSWER_COLOURS = frozenset(COLOURS) | frozenset(
+    ("yellow", "blue", "green", "red", "orange", "mauve"))
+"""Every game's player colours (Village's and Colonia's)."""
+
+
 def _overlay() -> dict[str, Any] | None:
     """The owner's box-check answers, if the app was configured with some."""
     return runtime().boxes.overlay
@@ -266,6 +271,20 @@ def player_view(colour: str) -> str:
     if colour not in COLOURS:
         abort(404)
     return _page("me.html", colour.capitalize(), "me.js", colour=colour)
+
+
+@bp.get("/colonia")
+def colonia() -> str:
+    """Colonia's table page: the week and day, what the game waits for, the board."""
+    return _page("colonia.html", "Colonia", "colonia.js")
+
+
+@bp.get("/answer/<colour>")
+def answer(colour: str) -> str:
+    """A player's phone for a secret simultaneous choice (any game's), with their token."""
+    if colour not in ANSWER_COLOURS:
+        abort(404)
+    return _page("answer.html", f"{colour.capitalize()} answers", "answer.js", colour=colour)
 
 
 def qr_svg(text: str) -> bytes:

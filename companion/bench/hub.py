@@ -27,10 +27,8 @@ figure put down → the tablet's live feed.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -39,8 +37,8 @@ from pathlib import Path
 
 from companion.reconcile.observations import Observation, PiecesGone, PiecesSeen
 from companion.reconcile.observed import ObservedTable
-from companion.sensors.hub_protocol import frame
 from companion.sensors.serial_hub import SerialHub
+from companion.sim.hub_harness import PeerHub, SocatPair
 
 
 def _percentile(xs: list[float], q: float) -> float:
@@ -67,13 +65,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.end_to_end:
         return end_to_end(args.samples, args.settle, firmware=not args.no_firmware)
     tmp = Path(tempfile.mkdtemp(prefix="hub-bench-"))
-    a, b = str(tmp / "a"), str(tmp / "b")
-    socat = subprocess.Popen(["socat", f"pty,raw,echo=0,link={a}", f"pty,raw,echo=0,link={b}"],
-                             stderr=subprocess.DEVNULL)
+    pair = SocatPair(tmp)
+    a = pair.a
     try:
-        while not (os.path.exists(a) and os.path.exists(b)):
-            time.sleep(0.005)
-        peer = _Peer(b)
+        peer = PeerHub(pair.b, readers=1, hub_id=1)
         got: dict[str, float] = {}
         done = threading.Event()
         want = [0]
@@ -122,71 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         peer.close()
         return 0
     finally:
-        socat.terminate()
-        socat.wait()
+        pair.close()
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-class _Peer:
-    """The far end of a socat pair, answering like the firmware (HELLO, START/SYNC with the
-    replay of what is present) and writing SEEN/GONE lines on demand."""
-
-    def __init__(self, path: str) -> None:
-        self.fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
-        self.seq = 0
-        self.present: set[str] = set()
-        self.lock = threading.Lock()
-        threading.Thread(target=self._answer, daemon=True).start()
-
-    def line(self, body: str) -> float:
-        with self.lock:
-            data = frame(f"{self.seq} {body}")
-            self.seq = (self.seq + 1) % 256
-            t = time.monotonic()
-            os.write(self.fd, data)
-            return t
-
-    def burst(self, bodies: list[str]) -> None:
-        """Write many lines at once, as fast as the pseudo-terminal takes them."""
-        with self.lock:
-            chunk = []
-            for body in bodies:
-                chunk.append(frame(f"{self.seq} {body}"))
-                self.seq = (self.seq + 1) % 256
-            view = memoryview(b"".join(chunk))
-            while view:
-                view = view[os.write(self.fd, view) :]
-
-    def close(self) -> None:
-        os.close(self.fd)
-
-    def seen(self, uid: str) -> float:
-        self.present.add(uid)
-        return self.line(f"SEEN 0 {uid}")
-
-    def gone(self, uid: str) -> float:
-        self.present.discard(uid)
-        return self.line(f"GONE 0 {uid}")
-
-    def _answer(self) -> None:
-        buf = b""
-        while True:
-            try:
-                chunk = os.read(self.fd, 256)
-            except OSError:
-                return
-            if not chunk:
-                return
-            buf += chunk
-            while b"\n" in buf:
-                raw, buf = buf.split(b"\n", 1)
-                if raw.startswith(b"HELLO*"):
-                    self.line("HELLO village-hub proto=1 fw=bench board=bench id=1 readers=1 "
-                              "status=O rate=20")
-                elif raw.startswith((b"START*", b"SYNC*")):
-                    for uid in sorted(self.present):
-                        self.line(f"SEEN 0 {uid}")
-                    self.line(f"SYNC {len(self.present)}")
 
 
 def end_to_end(samples: int, settle: float, firmware: bool = True) -> int:
@@ -212,17 +144,14 @@ def end_to_end(samples: int, settle: float, firmware: bool = True) -> int:
     uids = {"red-1a": "04A1B2C3D4E5F6", "red-1b": "11223344", "red-1c": "04C1C2C3C4C5C6",
             "red-1d": "55667788", "red-2a": "04D1D2D3D4D5D6"}
     tmp = Path(tempfile.mkdtemp(prefix="hub-e2e-"))
-    a, b = str(tmp / "a"), str(tmp / "b")
-    socat = subprocess.Popen(["socat", f"pty,raw,echo=0,link={a}", f"pty,raw,echo=0,link={b}"],
-                             stderr=subprocess.DEVNULL)
+    pair = SocatPair(tmp)
+    a = pair.a
     rt: Runtime | None = None
     server: uvicorn.Server | None = None
     try:
-        while not (os.path.exists(a) and os.path.exists(b)):
-            time.sleep(0.005)
-        peer = _Peer(b)
+        peer = PeerHub(pair.b, readers=1, hub_id=1)
         for piece in ("red-1a", "red-1b", "red-1c", "red-1d"):
-            peer.present.add(uids[piece])
+            peer.present.add((0, uids[piece]))
         zones = tmp / "zones.json"
         zones.write_text(json.dumps({"default": {"0": "farm:red"}}))
         rt = Runtime(Settings(db_path=tmp / "games.sqlite3", serial=(a,), zones=zones))
@@ -275,7 +204,7 @@ def end_to_end(samples: int, settle: float, firmware: bool = True) -> int:
         while rt.adapters[0].health().state != "up" and time.monotonic() < deadline:
             time.sleep(0.01)
         for i in range(samples):
-            if uids["red-2a"] in peer.present:
+            if (0, uids["red-2a"]) in peer.present:
                 peer.gone(uids["red-2a"])
                 # a tag gone and seen nowhere counts as gone only after the reconciler's
                 # drop-out time (a tag back sooner is a drop-out, not a new birth)
@@ -339,8 +268,7 @@ def end_to_end(samples: int, settle: float, firmware: bool = True) -> int:
             time.sleep(0.3)
         if rt is not None:
             rt.close()
-        socat.terminate()
-        socat.wait()
+        pair.close()
         shutil.rmtree(tmp, ignore_errors=True)
 
 

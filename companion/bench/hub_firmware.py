@@ -22,69 +22,33 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import queue
 import random
 import statistics
-import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 from companion.sensors.hub_protocol import command
+from companion.sim.hub_harness import MCU, SimHub, build_firmware, build_sim, wait_for
 
-FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
-MCU = {"uno": "atmega328p", "mega": "atmega2560"}
 READERS = {"uno": 6, "mega": 12}
 
 
-class TracedSim:
-    """The firmware image in ``hub_sim``, traced; the host side says START and drains the
-    pty. ``lines()`` are (simulated µs, TYPE, args) of what the hub sent."""
+class TracedSim(SimHub):
+    """The firmware image in simavr, traced, its pty drained by the host side, started
+    (HELLO, START, SYNC) before the first measure."""
 
     def __init__(self, board: str, readers: int | None = None) -> None:
-        opts = [f"BOARD={board}"] + ([f"READERS={readers}"] if readers else [])
-        subprocess.run(["make", "-s", *opts], cwd=FIRMWARE, check=True, capture_output=True)
-        subprocess.run(["make", "-s"], cwd=FIRMWARE / "sim", check=True, capture_output=True)
-        build = f"build-{board}" + (f"-r{readers}" if readers else "")
-        self.proc = subprocess.Popen(
-            [str(FIRMWARE / "sim" / "build" / "hub_sim"),
-             str(FIRMWARE / build / "village_hub.elf"), MCU[board]],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            text=True, bufsize=1)
-        self._answers: queue.Queue[str] = queue.Queue()
-        self._lock = threading.Lock()
-        self._trace: list[tuple[int, str]] = []
-        assert self.proc.stdout is not None
-        pty = ""
-        while not pty:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("hub_sim did not start")
-            if line.startswith("PTY "):
-                pty = line.split()[1]
-        threading.Thread(target=self._pump, daemon=True).start()
-        self.fd = os.open(pty, os.O_RDWR | os.O_NOCTTY)
+        build_sim()
+        super().__init__(build_firmware(board, readers), MCU[board])
+        self.fd = os.open(self.pty, os.O_RDWR | os.O_NOCTTY)
         threading.Thread(target=self._drain, daemon=True).start()
-        self.cmd("trace")
-        deadline = time.monotonic() + 30
-        while not self.lines(kind="HELLO"):
-            if time.monotonic() > deadline:
-                raise RuntimeError("the firmware never said HELLO")
-            time.sleep(0.01)
+        self.trace()
+        if not wait_for(lambda: self.lines(kind="HELLO"), 30):
+            raise RuntimeError("the firmware never said HELLO")
         os.write(self.fd, command("START"))
-        while not self.lines(kind="SYNC"):
-            time.sleep(0.01)
-
-    def _pump(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            if line.startswith("T "):
-                _, us, text = line.rstrip("\n").split(" ", 2)
-                with self._lock:
-                    self._trace.append((int(us), text))
-            else:
-                self._answers.put(line.rstrip("\n"))
+        if not wait_for(lambda: self.lines(kind="SYNC"), 30):
+            raise RuntimeError("the firmware never said SYNC")
 
     def _drain(self) -> None:
         while True:
@@ -94,52 +58,15 @@ class TracedSim:
             except OSError:
                 return
 
-    def cmd(self, *texts: str) -> int:
+    def at(self, *texts: str) -> int:
         """Apply script commands at one instant; returns its simulated µs."""
-        assert self.proc.stdin is not None
-        self.proc.stdin.write("".join(t + "\n" for t in texts))
-        self.proc.stdin.flush()
-        for _ in texts:
-            answer = self._answers.get(timeout=10)
-            if not answer.startswith("OK"):
-                raise RuntimeError(answer)
-        with self._lock:
-            return max(us for us, t in self._trace if t == "> " + texts[-1]) \
-                if any(t == "> " + texts[-1] for _, t in self._trace) else 0
-
-    def lines(self, since_us: int = 0, kind: str | None = None) -> list[tuple[int, str, list[str]]]:
-        with self._lock:
-            rows = list(self._trace)
-        out = []
-        for us, text in rows:
-            if us < since_us or text.startswith(">"):
-                continue
-            words = text.split("*", 1)[0].split()
-            if len(words) >= 2 and (kind is None or words[1] == kind):
-                out.append((us, words[1], words[2:]))
-        return out
-
-    def wait(self, since_us: int, kind: str, uid: str | None = None,
-             timeout: float = 30) -> int:
-        """Simulated µs of the first `kind` line (for `uid`) after `since_us`."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for us, _, args in self.lines(since_us, kind):
-                if uid is None or uid in args:
-                    return us
-            time.sleep(0.005)
-        raise TimeoutError(f"no {kind} {uid or ''} after {since_us} us")
+        self.cmds(list(texts))
+        return self.command_time(texts[-1])
 
     def close(self) -> None:
-        assert self.proc.stdin is not None
-        with contextlib.suppress(OSError):  # it exits on quit, without answering
-            self.proc.stdin.write("quit\n")
-            self.proc.stdin.flush()
-        try:
-            self.proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        os.close(self.fd)
+        super().close()
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
 
 
 def placement_latencies(samples: int, board: str = "uno", readers: int | None = None,
@@ -155,11 +82,11 @@ def placement_latencies(samples: int, board: str = "uno", readers: int | None = 
         for _ in range(samples):
             r = rng.randrange(n)
             time.sleep(rng.uniform(0, 0.05))
-            t = sim.cmd(f"add {r} {uid}")
-            seen.append((sim.wait(t, "SEEN", uid) - t) / 1000)
+            t = sim.at(f"add {r} {uid}")
+            seen.append((sim.wait_line(t, "SEEN", uid) - t) / 1000)
             time.sleep(rng.uniform(0, 0.05))
-            t = sim.cmd(f"remove {r} {uid}")
-            gone.append((sim.wait(t, "GONE", uid) - t) / 1000)
+            t = sim.at(f"remove {r} {uid}")
+            gone.append((sim.wait_line(t, "GONE", uid) - t) / 1000)
     finally:
         sim.close()
     return seen, gone
@@ -175,10 +102,10 @@ def crowd_numbers(n: int, board: str) -> tuple[float, float]:
             uids.append(uid)
     sim = TracedSim(board)
     try:
-        t = sim.cmd(*[f"add 0 {u}" for u in uids])
-        last = max(sim.wait(t, "SEEN", u) for u in uids)
-        hb = sim.wait(last, "HB")
-        hb2 = sim.wait(hb + 1, "HB")
+        t = sim.at(*[f"add 0 {u}" for u in uids])
+        last = max(sim.wait_line(t, "SEEN", u) for u in uids)
+        hb = sim.wait_line(last, "HB")
+        hb2 = sim.wait_line(hb + 1, "HB")
         rate = float(next(a for us, _, a in sim.lines(hb2, "HB"))[1].split(",")[0])
         return (last - t) / 1000, rate
     finally:

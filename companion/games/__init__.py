@@ -22,6 +22,8 @@ from typing import Any, Protocol
 
 from companion.games.chance import ChanceSpec
 from companion.games.errors import ReplayError
+from companion.games.hand_reports import SealedShare
+from companion.games.sealed import SealedChoice
 
 __all__ = [
     "DEFAULT",
@@ -35,7 +37,10 @@ __all__ = [
     "register",
 ]
 
-KNOWN: Mapping[str, str] = {"village": "companion.village.game"}
+KNOWN: Mapping[str, str] = {
+    "village": "companion.village.game",
+    "colonia": "companion.colonia.game",
+}
 """The games shipped: record ``game`` name → the module whose ``GAME`` plays it (imported
 when first asked for)."""
 
@@ -137,6 +142,15 @@ class Game(Protocol):
         """The chance outcomes ``player`` may report alone now (a tile only they saw)."""
         ...
 
+    def sealed_share(self, st: Any, player: str, record: dict[str, Any]) -> SealedShare | None:
+        """``player``'s hand report ``record`` as a share to keep sealed until the others'
+        of the same draw are in (`companion.games.hand_reports`); None: store it at once."""
+        ...
+
+    def sealed_deal(self, st: Any, draw: str, shares: dict[str, str]) -> dict[str, Any]:
+        """The record of draw ``draw`` dealing each player the value of their share."""
+        ...
+
     def pending(self, st: Any) -> Pending:
         """The decision or draw the game waits for."""
         ...
@@ -151,6 +165,12 @@ class Game(Protocol):
 
     def is_over(self, st: Any) -> bool:
         """Whether the game has ended."""
+        ...
+
+    def sealed_choice(self, st: Any) -> SealedChoice | None:
+        """The secret choice several players answer at once now (None: none); the table
+        keeps the answers sealed and applies the choice's reveal action when all are in
+        (`companion.games.sealed`)."""
         ...
 
     # -- what each viewer sees -----------------------------------------------------------

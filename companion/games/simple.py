@@ -29,6 +29,8 @@ from companion.games.errors import (
     ReplayError,
     RulesError,
 )
+from companion.games.hand_reports import SealedShare
+from companion.games.sealed import SealedChoice
 
 RECORD_VERSION = 1
 
@@ -87,6 +89,12 @@ class SimpleGame:
 
     def show(self, st: Any) -> dict[str, Any]:
         raise NotImplementedError
+
+    def sealed(self, st: Any) -> SealedChoice | None:
+        """The secret choice the players answer at once now (None: none, the default); its
+        reveal type must be among ``action_types`` with the field ``answers``, and ``play``
+        gets the reveal action (`companion.games.sealed`)."""
+        return None
 
     # -- records -------------------------------------------------------------------------
     def make_header(
@@ -150,6 +158,10 @@ class SimpleGame:
     # -- rules ---------------------------------------------------------------------------
     def apply(self, st: Any, action: Any) -> Any:
         move = action if isinstance(action, Move) else self.parse_action(action)
+        choice = self.sealed(st)
+        if choice is not None and move.type == choice.reveal:
+            choice.check(move.to_json())
+            return self.play(st, move.to_json())
         if move.to_json() not in self.moves(st):
             raise IllegalAction(
                 f"illegal: {move.to_json()!r} — not one of the moves open now. "
@@ -181,7 +193,16 @@ class SimpleGame:
     def hand_reports(self, st: Any, player: str) -> list[Move]:
         return []
 
+    def sealed_share(self, st: Any, player: str, record: dict[str, Any]) -> SealedShare | None:
+        return None
+
+    def sealed_deal(self, st: Any, draw: str, shares: dict[str, str]) -> dict[str, Any]:
+        raise ValueError(f"{self.name} has no sealed hand reports")
+
     def pending(self, st: Any) -> Turn:
+        choice = self.sealed(st)
+        if choice is not None:
+            return Turn("sealed", None, {"choice": choice.key, "players": list(choice.players)})
         player = self.to_move(st)
         return Turn("over", None) if player is None else Turn("turn", player)
 
@@ -192,7 +213,10 @@ class SimpleGame:
         return None
 
     def is_over(self, st: Any) -> bool:
-        return self.to_move(st) is None
+        return self.to_move(st) is None and self.sealed(st) is None
+
+    def sealed_choice(self, st: Any) -> SealedChoice | None:
+        return self.sealed(st)
 
     # -- what each viewer sees (everything is public) ------------------------------------
     def view(self, st: Any, viewer: str) -> dict[str, Any]:
@@ -224,6 +248,10 @@ class SimpleGame:
         return self.tell(before, action.to_json(), after)
 
     def now_text(self, st: Any) -> str:
+        choice = self.sealed(st)
+        if choice is not None:
+            names = " and ".join(self.player_name(p) for p in choice.players)
+            return f"{names} answer at once, in secret: {choice.question}"
         player = self.to_move(st)
         return "The game is over." if player is None else f"Now {self.player_name(player)}."
 

@@ -176,6 +176,15 @@ class Hall:
                 " received = now()",
                 (table, int(message["game_id"]), int(message.get("seq", 0)),
                  json.dumps(message.get("state"))))
+            state = message.get("state")
+            over = isinstance(state, dict) and bool(state.get("over"))
+            self._db.execute(
+                "INSERT INTO hall_game_states (table_name, game_id, seq, state, over) VALUES"
+                " (%s, %s, %s, %s, %s) ON CONFLICT (table_name, game_id) DO UPDATE SET"
+                " seq = excluded.seq, state = excluded.state, over = excluded.over,"
+                " received = now() WHERE hall_game_states.seq <= excluded.seq",
+                (table, int(message["game_id"]), int(message.get("seq", 0)),
+                 json.dumps(state), over))
 
     def _reconnect_db(self) -> None:
         import psycopg

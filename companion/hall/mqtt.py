@@ -32,6 +32,8 @@ def connect(url: BrokerUrl, client_id: str, *, on_connect: Any = None, on_messag
                          protocol=mqtt.MQTTv5, manual_ack=manual_ack)
     if url.username is not None:
         client.username_pw_set(url.username, url.password)
+    if url.tls:
+        client.tls_set(ca_certs=url.ca)  # the system's CAs unless the URL names one
     client.reconnect_delay_set(min_delay=1, max_delay=5)
     client.max_queued_messages_set(0)
     if on_connect is not None:

@@ -35,9 +35,9 @@ from companion.hall.topics import (
     events_topic,
     state_topic,
 )
-from companion.store import EventStore
+from companion.store import EventStore, GameInfo
 
-__all__ = ["STALL_S", "WINDOW", "HallPublisher", "Outbox", "outbox_path"]
+__all__ = ["FULL_SCAN_S", "STALL_S", "WINDOW", "HallPublisher", "Outbox", "outbox_path"]
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,8 @@ WINDOW: Final = 500
 """Events of one game published beyond the last acknowledged one."""
 STALL_S: Final = 10.0
 """Seconds without an acknowledgement, with events outstanding, before sending them again."""
+FULL_SCAN_S: Final = 60.0
+"""Seconds between two looks at every stored game (see `HallPublisher._to_publish`)."""
 
 
 def outbox_path(db: Path) -> Path:
@@ -109,6 +111,10 @@ class HallPublisher:
         self._rewind = True
         self._last_progress = time.monotonic()
         self._state_key: tuple[int, int] | None = None
+        self._known: dict[int, GameInfo] = {}
+        """Every game seen, with its last seq when last looked at."""
+        self._dirty: set[int] = set()
+        self._scanned = -FULL_SCAN_S
         self._public = PublicState()
         self._epoch: str | None = None
         self._thread: threading.Thread | None = None
@@ -137,8 +143,13 @@ class HallPublisher:
             self._client.loop_stop()
         self.outbox.close()
 
-    def wake(self, *_: object) -> None:
-        """Something was stored: publish it now (usable as a feed listener)."""
+    def wake(self, notice: object = None, *_: object) -> None:
+        """Something was stored: publish it now (usable as a feed listener; a notice's
+        ``game_id`` says which game to look at)."""
+        game_id = getattr(notice, "game_id", 0)
+        if isinstance(game_id, int) and game_id > 0:
+            with self._lock:
+                self._dirty.add(game_id)
         self._wake.set()
 
     def acked(self) -> dict[int, int]:
@@ -214,16 +225,14 @@ class HallPublisher:
             if self._rewind or (outstanding and now - self._last_progress > self.stall):
                 self._sent.clear()
                 self._rewind = False
+                self._state_key = None  # the state too: a broker short of room drops it
                 self._last_progress = now
             elif not outstanding:
                 self._last_progress = now
             acked = dict(self._acked)
-        stored = store.games()
-        for game in stored:
+        for game in self._to_publish(store, acked, now):
             done = acked.get(game.id, -1)
             sent = max(done, self._sent.get(game.id, -1))
-            if done >= 0 and done >= game.event_count:
-                continue
             if sent < 0:
                 self._publish(events_topic(self.table),
                               public_game(self.table, game.id, game.header))
@@ -236,8 +245,8 @@ class HallPublisher:
                               public_event(self.table, games.for_header(game.header), event))
                 sent = event.seq
             self._sent[game.id] = sent
-        if stored:
-            last = stored[-1]
+        if self._known:
+            last = self._known[max(self._known)]
             if self._state_key != (last.id, last.event_count):
                 since = 0 if self._state_key is None or self._state_key[0] != last.id \
                     else self._state_key[1]
@@ -250,6 +259,28 @@ class HallPublisher:
                               public_state(self.table, games.for_header(last.header), last.id,
                                            seq, state), retain=True)
                 self._state_key = (last.id, seq)
+
+    def _to_publish(self, store: EventStore, acked: dict[int, int],
+                    now: float) -> list[GameInfo]:
+        """The games with something the hall has not acknowledged, their last seqs fresh.
+
+        Only new games, games a notice named and games not yet acknowledged to their end
+        are looked at (`EventStore.games_since`: an index look-up each); every game is
+        looked at again once per `FULL_SCAN_S`, in case another process wrote to the file
+        (an import). So months of finished games cost nothing every `poll`."""
+        with self._lock:
+            dirty, self._dirty = self._dirty, set()
+        if now - self._scanned >= FULL_SCAN_S:
+            listed = store.games_since(0)
+            self._scanned = now
+        else:
+            behind = {g for g, info in self._known.items()
+                      if acked.get(g, -1) < max(info.event_count, 0)}
+            listed = store.games_since(max(self._known, default=0), dirty | behind)
+        for info in listed:
+            self._known[info.id] = info
+        return [info for gid, info in sorted(self._known.items())
+                if acked.get(gid, -1) < 0 or acked[gid] < info.event_count]
 
     def _publish(self, topic: str, message: dict[str, Any], retain: bool = False) -> None:
         self._client.publish(topic, json.dumps(message, separators=(",", ":")), qos=1,

@@ -19,7 +19,8 @@ from companion.table.disclosure import engine_action, public_action, public_draw
 
 __all__ = ["PublicState", "public_event", "public_game", "public_state"]
 
-_HEADER_KEYS = ("players", "first_player", "modules", "goal_claims", "house_rules")
+_HEADER_KEYS = ("game", "players", "first_player", "expansions", "modules", "goal_claims",
+                "house_rules")
 
 
 def public_event(table: str, game: Game, event: Event) -> dict[str, Any]:

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 __all__ = ["ONLINE", "ROOT", "BrokerUrl", "ack_topic", "check_table_name", "events_topic",
            "parse_broker_url", "state_topic", "table_of"]
@@ -28,27 +29,36 @@ _TABLE_NAME: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 @dataclass(frozen=True)
 class BrokerUrl:
-    """Where the broker listens (``mqtt://[user[:password]@]host[:port]``)."""
+    """Where the broker listens (``mqtt://[user[:password]@]host[:port]``, or ``mqtts://``
+    for TLS, with ``?ca=FILE`` to trust a CA of the café's own instead of the system's)."""
 
     host: str
     port: int = 1883
     username: str | None = None
     password: str | None = None
+    tls: bool = False
+    ca: str | None = None
 
 
 def parse_broker_url(text: str) -> BrokerUrl:
-    """``mqtt://host[:port]`` (user and password optional). Raises ValueError for another
-    scheme, no host or a bad port."""
+    """``mqtt://host[:port]`` or ``mqtts://host[:port][?ca=FILE]`` (user and password
+    optional; ports 1883 and 8883 by default). Raises ValueError for another scheme, no
+    host, a bad port or a CA file that does not exist."""
     parts = urlsplit(text)
-    if parts.scheme != "mqtt":
-        raise ValueError(f"not an mqtt:// URL: {text!r} (mqtts:// is not built yet)")
+    if parts.scheme not in ("mqtt", "mqtts"):
+        raise ValueError(f"not an mqtt:// or mqtts:// URL: {text!r}")
     if not parts.hostname:
         raise ValueError(f"no broker host in {text!r}")
+    tls = parts.scheme == "mqtts"
     try:
-        port = parts.port or 1883
+        port = parts.port or (8883 if tls else 1883)
     except ValueError as exc:
         raise ValueError(f"bad broker port in {text!r}") from exc
-    return BrokerUrl(parts.hostname, port, parts.username, parts.password)
+    ca = parse_qs(parts.query).get("ca", [None])[-1]
+    if ca is not None and (not tls or not Path(ca).is_file()):
+        raise ValueError(f"?ca= needs mqtts:// and a file that exists (got {ca!r})")
+    return BrokerUrl(parts.hostname, port, unquote(parts.username) if parts.username else None,
+                     unquote(parts.password) if parts.password else None, tls, ca)
 
 
 def check_table_name(name: str) -> str:

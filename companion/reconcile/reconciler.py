@@ -35,6 +35,7 @@ from companion import village as v
 from companion.village import zones
 from companion.village.actions import Buyout, FillBag
 from companion.village.picture import RegionValue, regions_of
+from companion.village.vocabulary import MemberId
 
 from .asking import ask as asking
 from .chance import ChanceReader, fill_change_words
@@ -270,7 +271,8 @@ class Reconciler(PathDoubts):
             h.pop(0)
 
     def _moved_lately(self, st: v.GameState, piece: str) -> bool:
-        return any(members.get(piece) != st.members.get(piece)
+        member = MemberId(piece)  # a sensed piece: the lookups give None if not a member
+        return any(members.get(member) != st.members.get(member)
                    for t, _s, members in self._history if self._now - t <= self.late_tap)
 
     def _last_tap(self) -> float:

@@ -36,6 +36,7 @@ from companion.village.picture import (
     piece_zone_names,
     signature,
 )
+from companion.village.vocabulary import MemberId
 
 Path = tuple[Action, ...]
 ChanceFrom = Callable[[v.GameState], list[Action]]  # the legal outcomes the table shows
@@ -95,8 +96,8 @@ def _piece_zone(member: str, loc: tuple[str, object]) -> str:
     return kind if where is None else f"{kind}:{where}"
 
 
-def moved_pieces(before: dict[str, RegionValue], was: Mapping[str, tuple[str, object]],
-                 now: Mapping[str, tuple[str, object]]) -> dict[str, RegionValue]:
+def moved_pieces(before: dict[str, RegionValue], was: Mapping[MemberId, tuple[str, object]],
+                 now: Mapping[MemberId, tuple[str, object]]) -> dict[str, RegionValue]:
     """``piece_regions`` of a state whose members stand at ``now``, from ``before``, those
     of a state whose members stood at ``was``: only the zones a figure left or entered
     are recomputed."""
@@ -170,7 +171,7 @@ def member_signatures(action: Action) -> list[str]:
 
 def _figure(st: v.GameState, member: str) -> tuple[str, object]:
     """What tells a figure apart for the rules: its signature and where it stands."""
-    return signature(member), st.members.get(member)
+    return signature(member), st.members.get(MemberId(member))  # None: not a member
 
 
 def fits_taps(st: v.GameState, path: Path, taps: Iterable[str]) -> bool:

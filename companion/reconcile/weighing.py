@@ -9,6 +9,7 @@ from companion import village as v
 from companion.village import zones
 from companion.village.actions import Buyout
 from companion.village.picture import CUBE_ORDER, ITEM_ORDER, RegionValue, regions_of
+from companion.village.vocabulary import MemberId
 
 from .asking import words as _path_words
 from .observations import FIGURE_COLOURS
@@ -110,7 +111,7 @@ def _minus(have: tuple[Any, ...], less: tuple[Any, ...]) -> list[Any]:
 
 
 def _figure(st: v.GameState, piece: str) -> tuple[str, object]:
-    return piece[:-1], st.members.get(piece)
+    return piece[:-1], st.members.get(MemberId(piece))  # None: not a member
 
 
 def _fingerprint(st: v.GameState) -> int:

@@ -51,6 +51,7 @@ from companion.reconcile.observed import colour_of
 from companion.reconcile.reconciler import Discrepancy, Prompt, Proposal, Reconciler, Refused
 from companion.village import zones
 from companion.village.picture import CUBE_ORDER, ITEM_ORDER, RegionValue, picture
+from companion.village.vocabulary import is_member
 
 SETUPS = ("pad", "hub", "camera", "hub+camera", "camera-ideal")
 FRAME = 0.2  # seconds between camera frames (a 5 fps camera)
@@ -165,7 +166,7 @@ def equivalent(st: v.GameState, a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 def _norm(st: v.GameState, a: dict[str, Any]) -> dict[str, Any]:
     def key(m: Any) -> Any:
-        if isinstance(m, str) and m in st.members:
+        if isinstance(m, str) and is_member(m) and m in st.members:
             return (m[:-1], st.members[m])
         return m
 

@@ -226,18 +226,25 @@ class EventStore:
 
     def games(self) -> list[GameInfo]:
         """List every game, oldest first, with its number of events (reverts included)."""
+        return self._list_games("(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id)",
+                                "1", ())
+
+    def games_since(self, after: int = 0, ids: Iterable[int] = ()) -> list[GameInfo]:
+        """The games with an id above ``after`` or in ``ids``, oldest first, with their last
+        seq as ``event_count`` (seqs have no gap): an index look-up per game listed, never a
+        count of its events, so it stays cheap however long the log grows."""
+        wanted = sorted({int(i) for i in ids})
+        return self._list_games(
+            "COALESCE((SELECT MAX(e.seq) FROM events e WHERE e.game_id = g.id), 0)",
+            f"g.id > ? OR g.id IN ({','.join('?' * len(wanted))})", (after, *wanted))
+
+    def _list_games(self, count: str, where: str, params: tuple[Any, ...]) -> list[GameInfo]:
         with self._lock:
             rows = self._conn.execute(
-                """
-                SELECT g.id, g.created, g.header, g.label,
-                       (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id)
-                FROM games g ORDER BY g.id
-                """
-            ).fetchall()
-        return [
-            GameInfo(id=r[0], created=r[1], header=json.loads(r[2]), label=r[3], event_count=r[4])
-            for r in rows
-        ]
+                f"SELECT g.id, g.created, g.header, g.label, {count} FROM games g"
+                f" WHERE {where} ORDER BY g.id", params).fetchall()
+        return [GameInfo(id=r[0], created=r[1], header=json.loads(r[2]), label=r[3],
+                         event_count=r[4]) for r in rows]
 
     def header(self, game_id: int) -> JSONObject:
         """Return the game's header.

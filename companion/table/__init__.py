@@ -8,8 +8,10 @@ to the subscribers of the live feed. See ``docs/service.md``.
 from __future__ import annotations
 
 from companion.table.errors import (
+    GameNotOver,
     NoDrawPending,
     NoGame,
+    NotAsked,
     NotYourReport,
     StaleCommitment,
     StaleSeq,
@@ -20,8 +22,10 @@ from companion.table.service import DRAW_KEY, TableService
 
 __all__ = [
     "DRAW_KEY",
+    "GameNotOver",
     "NoDrawPending",
     "NoGame",
+    "NotAsked",
     "NotYourReport",
     "Notice",
     "StaleCommitment",

@@ -13,6 +13,7 @@ from companion.store import EventStore, JSONObject
 from companion.table.errors import NoGame
 from companion.table.feed import Feed, Notice
 from companion.table.sealed import SealedReports
+from companion.table.sealed_choices import SealedAnswers
 
 
 def reason(exc: BaseException) -> str:
@@ -54,8 +55,9 @@ class CurrentGame:
 
 class TableBase:
     """What the service's parts share: the store, the lock, the feed, the current game, the
-    commitment on offer, the sealed reports. Each part (`companion.table.service` and the
-    mixins beside it) reads these; the steps one part leaves to another are declared here."""
+    commitment on offer, the sealed reports and answers. Each part (`companion.table.service`
+    and the mixins beside it) reads these; the steps one part leaves to another are declared
+    here."""
 
     _store: EventStore
     _lock: threading.RLock
@@ -64,6 +66,7 @@ class TableBase:
     _game: CurrentGame | None
     _commitment: bags.Commitment | None
     _sealed: SealedReports
+    _answers: SealedAnswers
     _broken: dict[int, str]
 
     def _require(self) -> CurrentGame:

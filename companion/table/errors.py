@@ -47,3 +47,16 @@ class NotYourReport(TableError):
     the draw now waited for (or no such draw is waited for)."""
 
     code = "not_your_report"
+
+
+class GameNotOver(TableError):
+    """A play log was asked for a game that has not ended."""
+
+    code = "game_not_over"
+
+
+class NotAsked(TableError):
+    """An answer to a secret choice from a player the game does not ask now (or no secret
+    choice is pending)."""
+
+    code = "not_asked"

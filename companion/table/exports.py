@@ -9,7 +9,8 @@ from companion import games
 from companion.store import Event, JSONObject, format_record
 from companion.table.current import TableBase
 from companion.table.disclosure import DRAW_KEY, OBSERVED_KEY, draw_entry, engine_action
-from companion.table.errors import NoGame
+from companion.table.errors import GameNotOver, NoGame
+from companion.table.playlog import PlayLog, play_log
 
 
 def with_evidence(payload: JSONObject) -> JSONObject:
@@ -103,3 +104,31 @@ class RecordExports(TableBase):
             return loaded.game.is_over(loaded.state)
         except Exception:  # a broken record reveals nothing
             return False
+
+    def play_log(self, game_id: int | None = None, key: str = "table") -> PlayLog:
+        """The play log of a finished game (default: the current game), for BG Stats and
+        BGG (`companion.table.playlog`); ``key`` names the table in its derived ids.
+        Raises `NoGame`, `GameNotOver`."""
+        gid, events = self._stored_events(game_id)
+        with self._lock:
+            current = self._game if self._game is not None and self._game.id == gid else None
+        try:
+            loaded = current or self._load(gid)
+        except Exception as exc:  # a record that cannot be replayed has no result
+            raise GameNotOver(f"game {gid} cannot be replayed to its end") from exc
+        if not loaded.game.is_over(loaded.state) or not events:
+            raise GameNotOver(f"game {gid} is not over: there is no play to log yet")
+        return play_log(f"{key}/{gid}", self._store.header(gid),
+                        loaded.game.view(loaded.state, "table"), events[0].time,
+                        events[-1].time)
+
+    def play_logs(self, key: str = "table") -> list[PlayLog]:
+        """The play log of every finished game, oldest first (games not over, or that
+        cannot be replayed, are left out)."""
+        out = []
+        for g in self._store.games():
+            try:
+                out.append(self.play_log(g.id, key))
+            except (GameNotOver, NoGame):
+                continue
+        return out

@@ -120,6 +120,14 @@ class FeedPayloads(TableBase):
         data = {"kind": "reports", **self._sealed.public()}
         self._publish(Notice(0, 0, dumps(data), event="reports"))
 
+    def _announce_answers(self) -> None:
+        """Tell every page who has answered the pending secret choice and who is awaited
+        (a named message ``sealed``; never an answer)."""
+        game = self._require()
+        data = {"kind": "sealed",
+                **(self._answers.public(game.game.sealed_choice(game.state)) or {})}
+        self._publish(Notice(0, 0, dumps(data), event="sealed"))
+
     def _announce_game(self) -> None:
         assert self._game is not None
         self._publish(self._game_notice(self._game))

@@ -1,18 +1,20 @@
-"""Life-goal tiles reported by hand, sealed until every player has reported.
+"""Hand reports sealed until every player of the draw has reported.
 
-At a table dealing the goal tiles by hand, each player draws a tile, looks at it and taps
-its name on their own page (seed 002 LS4). A report applied at once would be checked
-against the tiles already reported, and the refusal ("already dealt to another player")
-would tell the reporter what another player holds; reporting tile after tile would read
-the others' hands. So the reports of a tier are kept sealed (the answer to a report is the
-same whatever the tile), and opened together when the last player of the tier has
-reported: tiles named once are dealt in one event; two reports naming the same tile are a
-clash (somebody misread a tile), and both players, and only they, are asked to look at
-their tile again, in the same words, while the others' reports stay sealed. A player may
-change a sealed report until the last one is in.
+At a table dealing tiles by hand (Village: the life-goal tiles, seed 002 LS4), each player
+draws a tile, looks at it and taps its name on their own page. A report applied at once
+would be checked against the tiles already reported, and the refusal ("already dealt to
+another player") would tell the reporter what another player holds; reporting tile after
+tile would read the others' hands. So the reports a game marks as sealed
+(`companion.games.hand_reports.SealedShare`) are kept here (the answer to a report is the
+same whatever the tile), and opened together when the last player of the draw has
+reported: tiles named once are dealt in one event (the game writes its record,
+``Game.sealed_deal``); two reports naming the same tile are a clash (somebody misread a
+tile), and both players, and only they, are asked to look at their tile again, in the same
+words, while the others' reports stay sealed. A player may change a sealed report until the
+last one is in.
 
 The sealed reports live in memory: after a restart the players who had reported are asked
-again (their page shows the tier's tiles as before). Any change of the game other than the
+again (their page shows the draw's tiles as before). Any change of the game other than the
 opening (an undo, a virtual deal of the rest) opens or drops them first (see
 `TableService`).
 """
@@ -22,6 +24,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
+
+from companion.games.hand_reports import SealedShare
 
 __all__ = ["CHECK_AGAIN", "Opening", "SealedReports"]
 
@@ -34,32 +38,37 @@ CHECK_AGAIN = (
 
 @dataclass(frozen=True, slots=True)
 class Opening:
-    """What opening the sealed reports of a tier gives: the deal to apply (None: nothing
+    """What opening the sealed reports of a draw gives: the shares to deal (None: nothing
     to deal) and the players asked to look at their tile again."""
 
-    deal: dict[str, Any] | None
+    draw: str | None
+    shares: dict[str, str] | None
     check_again: tuple[str, ...]
 
 
 @dataclass
 class SealedReports:
-    """The sealed reports of one tier being dealt: colour → the goal tile reported."""
+    """The sealed reports of one draw being made: player → the tile reported. ``step``:
+    the game's step while that draw is waited for (the reports are dropped when it is
+    left some other way)."""
 
-    tier: str | None = None
+    tier: str | None = None  # the draw (Village: the goal tier); the API's word
+    step: str | None = None
     tiles: dict[str, str] = field(default_factory=dict)
     check_again: set[str] = field(default_factory=set)
 
-    def seal(self, tier: str, color: str, goal: str) -> None:
-        """Keep ``color``'s report of ``goal`` (replacing an earlier one of the same tier)."""
-        if self.tier != tier:
+    def seal(self, share: SealedShare, color: str) -> None:
+        """Keep ``color``'s share (replacing an earlier one of the same draw)."""
+        if self.tier != share.draw:
             self.clear()
-            self.tier = tier
-        self.tiles[color] = goal
+            self.tier = share.draw
+            self.step = share.step
+        self.tiles[color] = share.value
         self.check_again.discard(color)
 
-    def complete(self, to_deal: list[str]) -> bool:
-        """Whether every player still to be dealt has a sealed report."""
-        return bool(to_deal) and all(c in self.tiles for c in to_deal)
+    def complete(self, to_report: tuple[str, ...]) -> bool:
+        """Whether every player still to report has a sealed report."""
+        return bool(to_report) and all(c in self.tiles for c in to_report)
 
     def _split(self) -> tuple[dict[str, str], list[str]]:
         """The reports naming a tile nobody else named, and the players whose reports clash."""
@@ -71,31 +80,30 @@ class SealedReports:
         """Open the sealed reports: the clash-free ones as one deal, the clashing ones
         dropped and their players asked again. Keeps nothing once a deal is given."""
         if self.tier is None or not self.tiles:
-            return Opening(None, ())
+            return Opening(None, None, ())
         fine, clash = self._split()
         if clash:
             for color in clash:
                 del self.tiles[color]
             self.check_again |= set(clash)
-            return Opening(None, tuple(clash))
-        deal = {"type": "deal_goals", "tier": self.tier, "hands": dict(sorted(fine.items()))}
+            return Opening(self.tier, None, tuple(clash))
+        draw = self.tier
         self.clear()
-        return Opening(deal, ())
+        return Opening(draw, dict(sorted(fine.items())), ())
 
-    def open_clash_free(self) -> dict[str, Any] | None:
-        """The deal of the reports that clash with no other (before a virtual deal of the
-        rest); the clashing ones are dropped (their players are dealt virtually)."""
+    def open_clash_free(self) -> Opening:
+        """The reports that clash with no other (before a virtual deal of the rest); the
+        clashing ones are dropped (their players are dealt virtually). Keeps nothing."""
         if self.tier is None:
-            return None
+            return Opening(None, None, ())
         fine, _clash = self._split()
-        tier = self.tier
+        draw = self.tier
         self.clear()
-        if not fine:
-            return None
-        return {"type": "deal_goals", "tier": tier, "hands": dict(sorted(fine.items()))}
+        return Opening(draw, dict(sorted(fine.items())) if fine else None, ())
 
     def clear(self) -> None:
         self.tier = None
+        self.step = None
         self.tiles.clear()
         self.check_again.clear()
 

@@ -37,12 +37,13 @@ from companion.table.disclosure import (
     public_options,
 )
 from companion.table.draws import VIRTUAL_DRAW, DrawCommitments
-from companion.table.errors import NoGame, NotYourReport, StaleSeq
+from companion.table.errors import NoGame, NotAsked, NotYourReport, StaleSeq
 from companion.table.exports import RecordExports
 from companion.table.feed import Feed
 from companion.table.feed_payloads import FeedPayloads
 from companion.table.narration_log import NarrationLog, game_log, undone_text
 from companion.table.sealed import SealedReports
+from companion.table.sealed_choices import SealedAnswers
 
 __all__ = ["DRAW_KEY", "VIRTUAL_DRAW", "TableService", "engine_action"]
 
@@ -66,6 +67,7 @@ class TableService(FeedPayloads, NarrationLog, DrawCommitments, RecordExports, T
         self._commitment = None
         self._start_feed()
         self._sealed = SealedReports()
+        self._answers = SealedAnswers()
         self._broken = {}
         stored = store.games()
         if stored:
@@ -295,8 +297,10 @@ class TableService(FeedPayloads, NarrationLog, DrawCommitments, RecordExports, T
             if expected_seq is not None and expected_seq != current.seq:
                 raise StaleSeq(f"expected seq {expected_seq}, the game is at seq {current.seq}")
             if action.get("type") == VIRTUAL_DRAW:
-                deal = self._sealed.open_clash_free()
-                if deal is not None:  # the reports in first, then the rest virtually,
+                opening = self._sealed.open_clash_free()
+                if opening.draw is not None and opening.shares is not None:
+                    # the reports in first, then the rest virtually,
+                    deal = current.game.sealed_deal(current.state, opening.draw, opening.shares)
                     offered = self._commitment  # with the seed committed to before them
                     self._store_checked(current, deal, "tablet", None)
                     if self._commitment is not None:
@@ -345,17 +349,47 @@ class TableService(FeedPayloads, NarrationLog, DrawCommitments, RecordExports, T
                     f"this is not {color}'s own share of a draw the game waits for now"
                 )
             record = parsed.to_json()
-            if record.get("type") != "deal_goals":
+            share = game.sealed_share(current.state, color, record)
+            if share is None:
                 return {"seq": self.submit(record, source), "sealed": False}
-            ((_, goal),) = record["hands"].items()
-            self._sealed.seal(str(record["tier"]), color, str(goal))
-            to_deal = list(game.pending(current.state).detail.get("to_deal", []))
-            if self._sealed.complete(to_deal):
+            self._sealed.seal(share, color)
+            if self._sealed.complete(share.to_report):
                 opening = self._sealed.open()
-                if opening.deal is not None:
-                    return {"seq": self.submit(opening.deal, source), "sealed": False}
+                if opening.draw is not None and opening.shares is not None:
+                    deal = game.sealed_deal(current.state, opening.draw, opening.shares)
+                    return {"seq": self.submit(deal, source), "sealed": False}
             self._announce_reports()
             return {"seq": current.seq, "sealed": True}
+
+    def answer(self, color: str, answer: Any, source: str = "tablet") -> dict[str, Any]:
+        """Take ``color``'s sealed answer to the game's pending secret choice
+        (`companion.games.sealed`): kept sealed, and changeable, until every asked player
+        has answered; the last answer applies the choice's reveal action, all answers in
+        one event. Answers ``{"seq", "sealed", "waiting"}`` (``sealed`` false once
+        revealed; ``seq`` then the reveal's). Who may answer for a seat (that player's
+        token, or the table's) is the caller's check.
+
+        Raises:
+            NoGame; NotAsked: no secret choice pending, or ``color`` is not asked;
+            companion.games.errors.IllegalAction: not one of ``color``'s options. The
+            state and the other sealed answers are untouched by any of them.
+        """
+        with self._lock:
+            current = self._require()
+            choice = current.game.sealed_choice(current.state)
+            if choice is None:
+                raise NotAsked("no secret choice is waited for now")
+            if color not in choice.players:
+                raise NotAsked(f"{color!r} is not asked: {choice.question}")
+            choice.check_answer(color, answer)
+            self._answers.put(choice, color, answer)
+            if self._answers.complete(choice):
+                reveal = choice.action(self._answers.answers)
+                seq = self._store_checked(current, reveal, source, None)
+                return {"seq": seq, "sealed": False, "waiting": []}
+            self._announce_answers()
+            public = self._answers.public(choice) or {}
+            return {"seq": current.seq, "sealed": True, "waiting": public.get("waiting", [])}
 
     def undo(self, source: str = "tablet", expected_seq: int | None = None) -> int:
         """Revert the latest action still in effect (appends a revert); return its seq.
@@ -390,6 +424,7 @@ class TableService(FeedPayloads, NarrationLog, DrawCommitments, RecordExports, T
         current = self._require()
         game, st = current.game, current.state
         out = game.view(st, viewer)
+        choice = game.sealed_choice(st)
         out["game_id"] = current.id
         out["seq"] = current.seq
         out["draw"] = self._draw_offer()
@@ -399,7 +434,9 @@ class TableService(FeedPayloads, NarrationLog, DrawCommitments, RecordExports, T
             # what this player may report alone of a draw made by hand (goal tile, treasure)
             out["reports"] = [a.to_json() for a in game.hand_reports(st, viewer)]
             out["my_report"] = self._sealed.private(viewer)
+            out["my_sealed"] = self._answers.private(choice, viewer)
         out["hand_reports"] = self._sealed.public()
+        out["sealed"] = self._answers.public(choice)
         return out
 
     def _legal_view(self, view: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -454,11 +491,12 @@ class TableService(FeedPayloads, NarrationLog, DrawCommitments, RecordExports, T
         self._announce_event(current, event)
 
     def _after_change(self) -> None:
+        self._answers.clear()  # the game changed: a sealed answer no longer applies
         self._offer()
         if self._sealed.tier is not None:
             current = self._game
             still = current is not None and (
-                current.game.pending(current.state).kind == f"deal_{self._sealed.tier}"
+                current.game.pending(current.state).kind == self._sealed.step
             )
             if not still:  # an undo, a new game: the sealed reports no longer apply
                 self._sealed.clear()

@@ -26,17 +26,17 @@ __all__ = ["LAYERS", "ROOMS", "Report", "cycles", "imports", "package_of", "repo
 LAYERS: Final[tuple[tuple[str, ...], ...]] = (
     ("vision", "companion.paths", "companion.addresses", "companion.settings"),
     ("companion.games", "companion.store"),
-    ("companion.village", "companion.bags"),
+    ("companion.village", "companion.colonia", "companion.bags"),
     ("companion.boxcheck", "companion.table", "companion.reconcile"),
     ("companion.sensors", "companion.hall"),
     ("companion.runtime",),
     ("web",),
-    ("companion.serve", "companion.camera_cli", "companion.cli"),
+    ("companion.serve", "companion.camera_cli", "companion.cli", "companion.hall.cli"),
 )
 """The product's packages, lowest layer first."""
 
 ROOMS: Final[tuple[str, ...]] = ("companion.sim", "companion.demo", "companion.bench",
-                                 "companion.tools")
+                                 "companion.tools", "companion.hall.bench")
 """Beside the product: they may import it; only the composition root imports a room
 (`companion.runtime` → `companion.demo`), and the command line (`companion.cli`) runs them."""
 

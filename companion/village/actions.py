@@ -12,7 +12,7 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from .errors import MalformedAction
-from .vocabulary import ALL_MEMBERS, INFLUENCE, MONK, Building, Color, Cube, Good, Space
+from .vocabulary import ALL_MEMBERS, INFLUENCE, MONK, Building, Color, Cube, Good, MemberId, Space
 
 # A payment choice: sorted (resource, count) pairs. Resources: influence colours, "coin",
 # "scroll", "time". Fixed costs (the wagon of a trip, goods a customer wants) are implied.
@@ -153,7 +153,7 @@ class Recall(Decision):
     """Family: a living member on the board comes home to the farm."""
 
     type: ClassVar[str] = "recall"
-    member: str
+    member: MemberId
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +163,7 @@ class Train(Decision):
 
     type: ClassVar[str] = "train"
     building: Building
-    member: str
+    member: MemberId
     good: Good | None = None
 
 
@@ -216,7 +216,7 @@ class Travel(Decision):
     city's reward is 2 cubes."""
 
     type: ClassVar[str] = "travel"
-    member: str
+    member: MemberId
     city: str
     pay: Pay = ()
     gain: tuple[Cube, ...] = ()
@@ -227,7 +227,7 @@ class CouncilEnter(Decision):
     """Council: a farm member onto level 1 for 1 time + (2 green or 1 scroll)."""
 
     type: ClassVar[str] = "council_enter"
-    member: str
+    member: MemberId
     pay: Pay = ()
 
 
@@ -236,7 +236,7 @@ class CouncilAdvance(Decision):
     """Council: a member one level up for time + (2 green or 1 scroll)."""
 
     type: ClassVar[str] = "council_advance"
-    member: str
+    member: MemberId
     pay: Pay = ()
 
 
@@ -255,7 +255,7 @@ class Church(Decision):
     """Church: a farm member into the black bag for 1 brown (or a coin) or 3 time."""
 
     type: ClassVar[str] = "church"
-    member: str
+    member: MemberId
     pay: Pay = ()
 
 
@@ -264,7 +264,7 @@ class Die(Decision):
     """Choose which of your oldest visible members dies."""
 
     type: ClassVar[str] = "die"
-    member: str
+    member: MemberId
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +272,7 @@ class Buyout(Decision):
     """Mass: pay 1 coin per own member taken out of the black bag (empty = none)."""
 
     type: ClassVar[str] = "buyout"
-    members: tuple[str, ...]
+    members: tuple[MemberId, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +280,7 @@ class ChurchMove(Decision):
     """Mass: move a church member one window left, paying the grain printed between."""
 
     type: ClassVar[str] = "church_move"
-    member: str
+    member: MemberId
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,10 +337,10 @@ def _enum(kind: Callable[[str], Any], name: str) -> Callable[[Any], Any]:
     return parse
 
 
-def _member(v: Any) -> str:
+def _member(v: Any) -> MemberId:
     if not isinstance(v, str) or v not in ALL_MEMBERS:
         raise MalformedAction(f"{v!r} is not a member id (like 'red-1a')")
-    return str(v)
+    return MemberId(v)
 
 
 def _int(v: Any) -> int:

@@ -15,7 +15,7 @@ from .actions import (
 from .errors import IllegalAction
 from .narrate import count
 from .state import BAG, MONKS, GameState
-from .vocabulary import INFLUENCE, MONK, Cube, Space
+from .vocabulary import INFLUENCE, MONK, Cube, Space, is_member
 
 
 def chance_spec(st: GameState) -> ChanceSpec | None:
@@ -156,7 +156,7 @@ def check_draw(st: GameState, action: Action) -> None:
     if (
         monks > MONKS
         or len(set(members)) != len(members)
-        or any(st.members[m] != BAG for m in members)
+        or any(not is_member(m) or st.members[m] != BAG for m in members)
     ):
         raise IllegalAction(
             f"illegal: {js!r} — those figures are not all in the black bag", code="not_in_bag"

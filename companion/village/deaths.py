@@ -4,7 +4,7 @@ décède », « Fin de la partie»)."""
 from __future__ import annotations
 
 from .state import GRAVE, REMOVED, GameState, Loc
-from .vocabulary import Color, member_color, member_generation
+from .vocabulary import Color, MemberId, member_color, member_generation
 
 
 def spend_time(st: GameState, color: Color, amount: int) -> None:
@@ -27,7 +27,7 @@ def spend_time(st: GameState, color: Color, amount: int) -> None:
             st.owed_turn_end += crossings
 
 
-def death_candidates(st: GameState, color: Color) -> list[str]:
+def death_candidates(st: GameState, color: Color) -> list[MemberId]:
     """The members that may die: the oldest generation among those visible (on the farm or
     the board). Members in the black bag or not yet born cannot die."""
     visible = st.family(color, st.rules.visible_zones)
@@ -37,28 +37,28 @@ def death_candidates(st: GameState, color: Color) -> list[str]:
     return [m for m in visible if member_generation(m) == oldest]
 
 
-def representatives(st: GameState, members: list[str]) -> list[str]:
+def representatives(st: GameState, members: list[MemberId]) -> list[MemberId]:
     """One member per interchangeable group (same generation, same place), lowest id."""
-    seen: dict[tuple[int, Loc], str] = {}
+    seen: dict[tuple[int, Loc], MemberId] = {}
     for m in sorted(members):
         seen.setdefault((member_generation(m), st.members[m]), m)
     return sorted(seen.values())
 
 
-def canonical_member(st: GameState, member: str) -> str:
+def canonical_member(st: GameState, member: MemberId) -> MemberId:
     """The representative of ``member``'s interchangeable group."""
     gen, loc = member_generation(member), st.members[member]
     color = member_color(member)
     return min(m for m in st.family(color) if member_generation(m) == gen and st.members[m] == loc)
 
 
-def canonical_members(st: GameState, members: tuple[str, ...]) -> tuple[str, ...]:
+def canonical_members(st: GameState, members: tuple[MemberId, ...]) -> tuple[MemberId, ...]:
     """Distinct members rewritten to the lowest ids of the same groups (same sizes)."""
     wanted: dict[tuple[str, int, Loc], int] = {}
     for m in members:
         key = (member_color(m).value, member_generation(m), st.members[m])
         wanted[key] = wanted.get(key, 0) + 1
-    out: list[str] = []
+    out: list[MemberId] = []
     for (color, gen, loc), n in wanted.items():
         group = sorted(
             m
@@ -69,7 +69,7 @@ def canonical_members(st: GameState, members: tuple[str, ...]) -> tuple[str, ...
     return tuple(sorted(out))
 
 
-def single_group(st: GameState, members: list[str]) -> bool:
+def single_group(st: GameState, members: list[MemberId]) -> bool:
     """True when every member given is interchangeable with the others."""
     return len(representatives(st, members)) == 1
 
@@ -79,7 +79,7 @@ def chronicle_full(st: GameState) -> bool:
     return all(len(st.chronicle[s]) >= cap for s, cap in caps.items())
 
 
-def bury(st: GameState, member: str) -> None:
+def bury(st: GameState, member: MemberId) -> None:
     """A member dies: to a free chronicle space of the section where they worked, else an
     anonymous grave, else (only possible in the final turns) out of the game. Filling the
     last chronicle space or the last grave triggers the end of the game. A module may bury
@@ -108,7 +108,7 @@ def bury(st: GameState, member: str) -> None:
         trigger_end(st, member, cause)
 
 
-def trigger_end(st: GameState, member: str, cause: str) -> None:
+def trigger_end(st: GameState, member: MemberId, cause: str) -> None:
     """The death of ``member`` filled the last space of something: the end is triggered
     (the first trigger counts)."""
     if st.end_trigger is None:

@@ -19,7 +19,7 @@ from .narrate import now_text
 from .pending import Pending, is_chance, pending
 from .refusals import explain
 from .state import GameState
-from .vocabulary import Color, member_color
+from .vocabulary import Color, is_member, member_color
 
 
 def is_legal(st: GameState, action: Action) -> bool:
@@ -129,7 +129,7 @@ def _canonical(st: GameState, action: Action) -> Action:
     if own is not None:
         return own(st, action)
     member = getattr(action, "member", None)
-    if isinstance(member, str) and isinstance(action, Decision):
+    if isinstance(member, str) and is_member(member) and isinstance(action, Decision):
         if member_color(member) == action.player:
             return replace(action, member=deaths.canonical_member(st, member))  # type: ignore[call-arg]
         return action

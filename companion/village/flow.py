@@ -9,7 +9,7 @@ from __future__ import annotations
 from . import deaths
 from .payments import cube_options
 from .state import MONKS, GameState, MarketDay
-from .vocabulary import Color, Cube, Good, PhaseName, member_generation
+from .vocabulary import Color, Cube, Good, MemberId, PhaseName, member_generation
 
 
 def finish_action(st: GameState) -> None:
@@ -185,7 +185,7 @@ def end_market(st: GameState) -> None:
 # --- mass -------------------------------------------------------------------------------
 
 
-def in_bag(st: GameState, color: Color) -> list[str]:
+def in_bag(st: GameState, color: Color) -> list[MemberId]:
     return st.family(color, frozenset({"bag"}))
 
 
@@ -228,7 +228,7 @@ def move_cost(st: GameState, window: int) -> int:
     return st.data.mass_grain_costs[window - 1]
 
 
-def church_moves(st: GameState, color: Color) -> list[str]:
+def church_moves(st: GameState, color: Color) -> list[MemberId]:
     grain = st.p[color].grain
     return [
         m
@@ -298,7 +298,7 @@ def after_mass(st: GameState) -> None:
     st.phase = PhaseName("fill_bag")
 
 
-def youngest_unborn(st: GameState, color: Color) -> str | None:
+def youngest_unborn(st: GameState, color: Color) -> MemberId | None:
     unborn = st.family(color, frozenset({"unborn"}))
     return min(unborn, key=lambda m: (member_generation(m), m)) if unborn else None
 

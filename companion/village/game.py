@@ -8,6 +8,8 @@ from typing import Any
 
 from companion.games import Game
 from companion.games.chance import ChanceSpec
+from companion.games.hand_reports import SealedShare
+from companion.games.sealed import SealedChoice
 
 from . import narrate, options
 from .actions import Action
@@ -83,6 +85,19 @@ class VillageGame:
     def hand_reports(self, st: GameState, player: str) -> list[Action]:
         return hand_reports(st, Color(player))
 
+    def sealed_share(
+        self, st: GameState, player: str, record: dict[str, Any]
+    ) -> SealedShare | None:
+        shares = (share(st, player, record) for share in st.rules.sealed_shares)
+        return next((s for s in shares if s is not None), None)
+
+    def sealed_deal(self, st: GameState, draw: str, shares: dict[str, str]) -> dict[str, Any]:
+        for deal in st.rules.sealed_deals:
+            record = deal(draw, shares)
+            if record is not None:
+                return record
+        raise ValueError(f"no rule module deals the draw {draw!r}")
+
     def pending(self, st: GameState) -> Pending:
         return pending(st)
 
@@ -94,6 +109,9 @@ class VillageGame:
 
     def is_over(self, st: GameState) -> bool:
         return st.phase == "over"
+
+    def sealed_choice(self, st: GameState) -> SealedChoice | None:
+        return None  # Village has no secret simultaneous choice
 
     def view(self, st: GameState, viewer: str) -> dict[str, Any]:
         return state_view(st, viewer)

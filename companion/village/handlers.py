@@ -34,7 +34,7 @@ from .actions import (
 from .legal import BUY_FROM, privilege_options, space_options
 from .payments import apply_pay
 from .state import BAG, FARM, MAX_GRAIN, GameState
-from .vocabulary import INFLUENCE, MONK, Color, Cube, Good, PhaseName, Space
+from .vocabulary import INFLUENCE, Color, Cube, Good, PhaseName, Space, is_member
 
 
 def _reveal(st: GameState, a: Action) -> None:
@@ -70,7 +70,7 @@ def _fill(st: GameState, a: Action) -> None:
 def _mass_draw(st: GameState, a: Action) -> None:
     assert isinstance(a, MassDraw)
     for f in a.figures:
-        if f != MONK:
+        if is_member(f):
             st.members[f] = ("church", 1)
     st.mass_out += len(a.figures)
     flow.start_moves(st)

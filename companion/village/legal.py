@@ -37,7 +37,7 @@ from .actions import (
 )
 from .payments import cube_options, gain_options
 from .state import GameState
-from .vocabulary import INFLUENCE, Building, Color, Cube, Good, Space, member_generation
+from .vocabulary import INFLUENCE, Building, Color, Cube, Good, MemberId, Space, member_generation
 
 FARM_ONLY = frozenset({"farm"})
 BUY_FROM = {
@@ -121,7 +121,7 @@ def no_space_options(st: GameState, c: Color) -> list[Action]:
     return []  # the market is a market day, never an "action" step
 
 
-def farm_reps(st: GameState, c: Color) -> list[str]:
+def farm_reps(st: GameState, c: Color) -> list[MemberId]:
     return deaths.representatives(st, st.family(c, FARM_ONLY))
 
 
@@ -180,7 +180,7 @@ def travel_options(st: GameState, c: Color) -> list[Action]:
     if player.goods[Good.WAGON] < 1:
         return []
     out: list[Action] = []
-    moves: list[tuple[str, str, Cube]] = []
+    moves: list[tuple[MemberId, str, Cube]] = []
     for m in farm_reps(st, c):
         moves.extend((m, city, colour) for city, colour in st.data.start_paths)
     for m in deaths.representatives(st, st.family(c, frozenset({"travel"}))):
@@ -263,12 +263,12 @@ def buyout_options(st: GameState, c: Color) -> list[Action]:
     than 4 figures are out (seed 000 « Messe » 1); the empty choice passes."""
     bag = flow.in_bag(st, c)
     room = min(4 - st.mass_out, st.p[c].coins, len(bag))
-    by_gen: dict[int, list[str]] = {}
+    by_gen: dict[int, list[MemberId]] = {}
     for m in sorted(bag):
         by_gen.setdefault(member_generation(m), []).append(m)
     out: list[Action] = [Buyout(c, ())]
     gens = sorted(by_gen)
-    seen: set[tuple[str, ...]] = set()
+    seen: set[tuple[MemberId, ...]] = set()
     for k in range(1, room + 1):
         for combo in combinations_with_replacement(gens, k):
             if any(combo.count(g) > len(by_gen[g]) for g in set(combo)):

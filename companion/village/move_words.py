@@ -14,12 +14,17 @@ from companion.games.words import join_words
 
 from . import zones
 from .actions import Action
-from .modules.life_goals import goals_of
-from .modules.port_state import port_of
-from .modules.port_words import STACK_WORDS, stack_island, zone_name
-from .moves import BANK, GENERAL, GOAL_TILES, Move, moves, secret_sale, told_by_headline
+from .moves import (
+    BANK,
+    GENERAL,
+    Move,
+    is_unlimited,
+    moves,
+    secret_sale,
+    told_by_headline,
+)
 from .state import GameState, Loc
-from .vocabulary import ALL_MEMBERS, Color, Space
+from .vocabulary import ALL_MEMBERS, Space, is_member
 from .words import (
     SPACE_NAMES,
     city_name,
@@ -51,7 +56,7 @@ def moves_text(
     ms = [m for m in ms if m not in secret]
     figures = [m for m in ms if m.piece in ALL_MEMBERS]
     deaths = [m for m in figures if zones.split(m.dst)[0] in DEAD]
-    out = [_figure(m) for m in figures if m not in deaths]
+    out = [_figure(before, m) for m in figures if m not in deaths]
     if secret:
         who = colour_name(getattr(action, "player", ""))
         out.append(
@@ -79,8 +84,8 @@ def moves_text(
 # --- figures ------------------------------------------------------------------------------
 
 
-def _figure(m: Move) -> str:
-    src, dst = place_words(None, m.src), place_words(None, m.dst)
+def _figure(st: GameState, m: Move) -> str:
+    src, dst = place_words(st, m.src), place_words(st, m.dst)
     return f"Move {member_name(m.piece)} from {src} to {dst}."
 
 
@@ -89,6 +94,7 @@ def _slot(place: str) -> int:
 
 
 def _death(before: GameState, after: GameState, m: Move, mid: dict[str, Loc]) -> str:
+    assert is_member(m.piece)  # ``moves_text`` picks the figures
     at = place_name(mid.get(m.piece, before.members[m.piece]))
     name = member_name(m.piece)
     if m.dst == zones.REMOVED:
@@ -146,44 +152,33 @@ def _markers(before: GameState, after: GameState, ms: list[Move]) -> list[str]:
 # --- other pieces -------------------------------------------------------------------------
 
 
-def _owner(place: str) -> str:
-    """The colour whose farm or ship ``place`` is (empty when nobody's)."""
+def _owner(st: GameState, place: str) -> str:
+    """The colour whose farm (or a module's place of a colour) ``place`` is, else empty."""
     kind, detail = zones.split(place)
-    if kind in ("goods", "supply", "hold", "captain", "served") and detail:
-        return detail
-    return ""
+    owned = {"goods", "supply", "served"}.union(*(p.owned for p in st.rules.table_parts))
+    return detail if kind in owned and detail else ""
 
 
 def _group(before: GameState, after: GameState, src: str, dst: str, ms: list[Move]) -> str:
     things = join_words([piece_words(before, m) for m in ms])
-    giver, taker = _owner(src), _owner(dst)
-    unlimited = (BANK, GENERAL, GOAL_TILES, zones.STOCK, "box")
+    giver, taker = _owner(before, src), _owner(before, dst)
+    parts = before.rules.table_parts
+    returns = {zones.STOCK}.union(*(p.returns for p in parts))
     if ms[0].piece.startswith("travel marker:") and dst.startswith("city:"):
         who = colour_name(ms[0].piece.split(":", 1)[1])
         return f"{who} puts a travel marker on {city_name(dst[5:])}."
-    if dst.startswith("goals_up:"):
-        return f"{colour_name(taker or dst[9:])} reveals {_claimed(before, after, dst[9:])}."
+    kind = zones.split(dst)[0]
+    told = next((p.sentences[kind] for p in parts if kind in p.sentences), None)
+    if told is not None:
+        return told(before, after, src, dst, ms)
     if dst.startswith("served:"):
         slot = place_words(before, src)
         return f"{colour_name(taker)} puts the customer from {slot} face down in front of them."
-    if giver and dst in unlimited:
+    if giver and (is_unlimited(dst) or dst in returns):
         return f"{colour_name(giver)} hands {things} back to {place_words(after, dst)}."
-    if taker and src in unlimited and not dst.startswith("hold:"):
+    if taker and (is_unlimited(src) or src in returns) and not any(kind in p.owned for p in parts):
         return f"{colour_name(taker)} gets {things} from {place_words(after, src)}."
     return f"Move {things} from {place_words(before, src)} to {place_words(after, dst)}."
-
-
-def _claimed(before: GameState, after: GameState, colour: str) -> str:
-    """The goals ``colour`` revealed between the two states, named, with the tiles' side."""
-    from .modules.life_goals import FRENCH
-
-    was, now = goals_of(before), goals_of(after)
-    if was is None or now is None:
-        return "a life goal"
-    c = Color(colour)
-    new = sorted(now.claimed.get(c, frozenset()) - was.claimed.get(c, frozenset()))
-    names = join_words([FRENCH.get(g, g) for g in new]) or "a life goal"
-    return f"the life goal {names}: turn its tile face up"
 
 
 def piece_words(st: GameState, m: Move) -> str:
@@ -200,14 +195,10 @@ def piece_words(st: GameState, m: Move) -> str:
         return f"{colour_name(piece[5:])}'s ship"
     if piece.startswith("travel marker:"):
         return count(n, f"{colour_name(piece.split(':', 1)[1])} travel marker")
-    if piece.endswith(" goal"):
-        return count(n, f"{piece} tile")
-    ps = port_of(st)
-    if ps is not None and ps.data is not None and piece in ps.data.captains:
-        cap = ps.data.captains[piece]
-        rate = " + ".join("any cube" if c == "any" else c for c in cap.rate.cubes)
-        moves_ = f"{cap.rate.moves} extra move{'s' if cap.rate.moves > 1 else ''}"
-        return f"the captain card ({rate} per {moves_})"
+    for parts in st.rules.table_parts:
+        said = parts.piece_words(st, m)
+        if said is not None:
+            return said
     if piece in st.data.customers:
         return "the customer tile"
     return count(n, piece)
@@ -215,11 +206,13 @@ def piece_words(st: GameState, m: Move) -> str:
 
 def place_words(st: GameState | None, place: str) -> str:
     """A place of ``moves.table`` in words: ``Red's farm``, ``the cube supply``, ``stall 2``,
-    ``island B``, ``the tea bales on island E``… (``st`` gives Le Port's sea, if any)."""
+    ``island B``, ``the tea bales on island E``… (``st`` gives the rule modules' places)."""
     kind, detail = zones.split(place)
     d = detail or ""
-    ps = port_of(st) if st is not None else None
-    data = ps.data if ps is not None else None
+    for parts in st.rules.table_parts if st is not None else ():
+        own = parts.place_words.get(place) or parts.place_words.get(kind)
+        if own is not None:
+            return own(st, d)
     words = {
         "goods": f"{colour_name(d)}'s farm",
         "supply": f"{colour_name(d)}'s farm",
@@ -229,20 +222,11 @@ def place_words(st: GameState | None, place: str) -> str:
         zones.GREEN_BAG: "the green bag",
         BANK: "the bank",
         GENERAL: "the general supply",
-        GOAL_TILES: "the life-goal tiles",
         "markers": f"{colour_name(d)}'s travel markers",
         "customer_stack": "the customer stack",
         "served": f"{colour_name(d)}'s customers (face down)",
         "city": city_name(d),
-        "ship_at": zone_name(data, d),
-        "hold": f"{colour_name(d)}'s ship",
-        "captain": f"{colour_name(d)}'s ship",
-        "captain_piles": "the captain piles",
-        "captains_out": "the box (out of the game)",
-        "box": "the box",
         zones.GRAVES: "an anonymous grave",
-        "goals_down": f"in front of {colour_name(d)}, face down",
-        "goals_up": f"in front of {colour_name(d)}, face up",
     }
     if kind in words:
         return words[kind]
@@ -250,9 +234,6 @@ def place_words(st: GameState | None, place: str) -> str:
         return f"the {SPACE_NAMES[Space(d)]} space"
     if kind == "market":
         return slot_name(int(d))
-    if kind == "island_stack":
-        island = stack_island(data, d)
-        return f"the {STACK_WORDS.get(d, d)} on island {island}" if island else "the island"
     if kind == "sea":
         return "the sea cemetery"
     return place_name((kind, detail if kind not in ("council", "church") else int(d)))

@@ -1,17 +1,18 @@
 """Every physical change of an event, found from the whole table before and after it.
 
-``table(st)`` is ``picture(st)`` made complete for the narration: every place on the table,
-Le Port's ships, holds, captains, island stacks and box and the life-goal tiles included,
-as a multiset of pieces. ``moves(before, after)`` pairs what left a place with what arrived
-at another; what comes from or goes to an unlimited supply (the bank's coins, the general
-supply's grain and goods tiles, a family's unused travel markers, the undealt goal tiles)
-is paired with that supply, which ``table`` leaves out. Applying the moves to
+``table(st)`` is ``picture(st)`` made complete for the narration: every place on the table
+as a multiset of pieces, the rule modules' own places included (each module's
+``TableParts``: Le Port's ships, holds, captains, island stacks and box; the life-goal
+tiles). ``moves(before, after)`` pairs what left a place with what arrived at another; what
+comes from or goes to an unlimited supply (the bank's coins, the general supply's grain and
+goods tiles, a family's unused travel markers, a module's ``pool:`` such as the undealt goal
+tiles) is paired with that supply, which ``table`` leaves out. Applying the moves to
 ``table(before)`` gives ``table(after)`` (``apply_moves``; tests/village/test_moves.py), so
 no action, old or new, can change the table without the narration saying so.
 
-Pieces that are secret keep no identity here: a treasure is ``treasure``, a life goal
-``silver goal`` or ``gold goal``. Customer tiles keep theirs (the stall they come from is
-what tells them apart); ``moves_text`` never prints a tile id.
+Pieces that are secret keep no identity here (a module's part says how: a treasure is
+``treasure``, a life goal ``silver goal`` or ``gold goal``). Customer tiles keep theirs (the
+stall they come from is what tells them apart); ``moves_text`` never prints a tile id.
 """
 
 from __future__ import annotations
@@ -34,10 +35,9 @@ from .actions import (
     Serve,
     TakeCube,
 )
-from .modules.life_goals import goals_of
-from .modules.port_state import port_of
 from .picture import picture
 from .state import GameState
+from .table_parts import POOL, TableParts
 from .vocabulary import Good
 
 Table = dict[str, Counter[str]]
@@ -45,13 +45,12 @@ Table = dict[str, Counter[str]]
 
 BANK = "bank"  # coins
 GENERAL = "general"  # grain sacks and goods tiles
-GOAL_TILES = "goal_tiles"  # the life-goal tiles not dealt
 NOWHERE = "nowhere"  # a piece that appears or vanishes with no supply of its kind (a bug)
-UNLIMITED = frozenset({BANK, GENERAL, GOAL_TILES})
-"""Places ``table`` leaves out: they never run short (plus ``markers:<colour>``)."""
+UNLIMITED = frozenset({BANK, GENERAL})
+"""Places ``table`` leaves out: they never run short (plus ``markers:<colour>`` and a
+module's ``pool:`` places)."""
 
 GOODS_WORDS = {g.value: g.value for g in Good}
-EXOTIC = ("cocoa", "tea", "treasure")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,74 +97,39 @@ def table(st: GameState) -> Table:
         put(f"market:{slot}", tile)
     for tile in st.unseen:
         put("customer_stack", tile)
-    _port_places(st, put)
-    _goal_places(st, put)
+    for parts in st.rules.table_parts:
+        parts.pieces(st, put)
     return out
-
-
-def _port_places(st: GameState, put: object) -> None:
-    ps = port_of(st)
-    if ps is None:
-        return
-    assert callable(put)
-    for color, ship in ps.ships.items():
-        put(f"ship_at:{ship.zone}", f"ship:{color}")
-        for piece in ship.hold:
-            if "-" in piece and not piece.startswith("treasure:"):
-                continue  # a member: a figure zone of the picture already
-            put(f"hold:{color}", "treasure" if piece.startswith("treasure:") else piece)
-        if ship.captain is not None:
-            put(f"captain:{color}", ship.captain)
-        put(f"goods:{color}", "cocoa", ship.cocoa)
-        put(f"goods:{color}", "tea", ship.tea)
-        put(f"goods:{color}", "treasure", len(ship.treasures))
-    for cid in ps.captains:
-        put("captain_piles", cid)
-    for cid in ps.discarded:
-        put("captains_out", cid)
-    put("island_stack:cocoa", "cocoa", ps.cocoa)
-    put("island_stack:tea", "tea", ps.tea)
-    put("island_stack:treasure", "treasure", len(ps.treasures))
-    put("box", "cocoa", ps.boxed.get("cocoa", 0))
-    put("box", "tea", ps.boxed.get("tea", 0))
-    put("box", "treasure", len(ps.cashed))
-
-
-def _goal_places(st: GameState, put: object) -> None:
-    gs = goals_of(st)
-    if gs is None:
-        return
-    assert callable(put)
-    for tier, hands in (("silver", gs.silver), ("gold", gs.gold)):
-        for color, goal in hands.items():
-            up = goal in gs.claimed.get(color, frozenset())
-            put(f"goals_{'up' if up else 'down'}:{color}", f"{tier} goal")
 
 
 # --- the moves ----------------------------------------------------------------------------
 
 
-def supply_of(piece: str) -> str:
-    """The unlimited supply a piece comes from or goes back to (``NOWHERE`` if none)."""
+def supply_of(piece: str, parts: tuple[TableParts, ...] = ()) -> str:
+    """The unlimited supply a piece comes from or goes back to (``NOWHERE`` if none);
+    ``parts``: the modules' parts of the table, which name their own pools."""
     if piece == "coin":
         return BANK
     if piece == "grain" or piece in GOODS_WORDS:
         return GENERAL
     if piece.startswith("travel marker:"):
         return "markers:" + piece.split(":", 1)[1]
-    if piece.endswith(" goal"):
-        return GOAL_TILES
+    for p in parts:
+        pool = p.supply(piece)
+        if pool is not None:
+            return pool
     return NOWHERE
 
 
 def moves(before: GameState, after: GameState) -> list[Move]:
     """The moves that turn ``table(before)`` into ``table(after)``: each piece that left a
     place paired with a place that gained one, the rest with the piece's supply."""
-    return diff(table(before), table(after))
+    return diff(table(before), table(after), before.rules.table_parts)
 
 
-def diff(old: Table, new: Table) -> list[Move]:
-    """The moves from table ``old`` to table ``new`` (in the order of the places)."""
+def diff(old: Table, new: Table, parts: tuple[TableParts, ...] = ()) -> list[Move]:
+    """The moves from table ``old`` to table ``new`` (in the order of the places); ``parts``
+    as for ``supply_of``."""
     places = list(dict.fromkeys([*old, *new]))
     lost: dict[str, list[tuple[str, int]]] = {}
     gained: dict[str, list[tuple[str, int]]] = {}
@@ -189,13 +153,13 @@ def diff(old: Table, new: Table) -> list[Move]:
                 losses.pop(0)
             if n_in == n:
                 gains.pop(0)
-        out += [Move(piece, n, src, supply_of(piece)) for src, n in losses]
-        out += [Move(piece, n, supply_of(piece), dst) for dst, n in gains]
+        out += [Move(piece, n, src, supply_of(piece, parts)) for src, n in losses]
+        out += [Move(piece, n, supply_of(piece, parts), dst) for dst, n in gains]
     return out
 
 
 def is_unlimited(place: str) -> bool:
-    return place in UNLIMITED or place.startswith("markers:")
+    return place in UNLIMITED or place.startswith(("markers:", POOL))
 
 
 def apply_moves(tab: Table, ms: list[Move]) -> Table:
@@ -243,23 +207,8 @@ def told_by_headline(before: GameState, a: Action, m: Move) -> bool:
         return m.piece.startswith("cube:")
     if isinstance(a, RevealCustomers):
         return m.src == "customer_stack"
-    from .modules import goal_actions as ga
-    from .modules import port_actions as pa
-
-    if isinstance(a, ga.DealGoals):
-        return m.src == GOAL_TILES
-    if isinstance(a, ga.ClaimGoal):
-        return m.dst == f"goals_up:{player}"
-
-    if isinstance(a, pa.Sail):
-        return m.piece == f"ship:{player}"
-    if isinstance(a, pa.IslandTake):
-        return m.src.startswith("island_stack:") and m.dst == f"hold:{player}"
-    if isinstance(a, pa.Load):
-        return m.dst == f"hold:{player}"
-    if isinstance(a, pa.Mission):
-        return m.dst.startswith("mission:") and m.src == f"hold:{player}"
-    return False
+    told = next((p.told[type(a)] for p in before.rules.table_parts if type(a) in p.told), None)
+    return told is not None and told(before, a, m)
 
 
 def secret_sale(a: Action, m: Move, viewer: str) -> bool:

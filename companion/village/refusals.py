@@ -24,7 +24,7 @@ from .actions import (
 from .narrate import now_text
 from .pending import pending
 from .state import FARM, GameState
-from .vocabulary import INFLUENCE, Color, Cube, Good, Space, member_color
+from .vocabulary import INFLUENCE, Color, Cube, Good, Space, is_member, member_color
 
 RULES = {
     "harvest": "seed 000 « Récolter du grain »: needs at least one member on your farm",
@@ -108,7 +108,9 @@ def explain(st: GameState, action: Action) -> tuple[str, str]:
             return "not_your_member", f"{member} is not a {action.player} member"
         placed = isinstance(action, Train | Travel | CouncilEnter | Church)
         travelling = (
-            isinstance(action, Travel) and st.members.get(member or "", ("",))[0] == "travel"
+            isinstance(action, Travel)
+            and is_member(action.member)
+            and st.members[action.member][0] == "travel"
         )
         if member is not None and placed and st.members[member] != FARM and not travelling:
             return (

@@ -22,11 +22,13 @@ from .vocabulary import PhaseName
 
 if TYPE_CHECKING:
     from companion.games.chance import ChanceSpec
+    from companion.games.hand_reports import SealedShare
 
     from .actions import Action, RecordForms
     from .pending import Pending
     from .state import GameState
-    from .vocabulary import Color, Section, Space
+    from .table_parts import TableParts
+    from .vocabulary import Color, MemberId, Section, Space
 
 StateFn = Callable[["GameState"], None]
 SetupFn = Callable[["GameState", "GameConfig"], None]
@@ -35,7 +37,7 @@ Handler = Callable[["GameState", "Action"], None]
 Check = Callable[["GameState", "Action"], None]
 SpaceOptions = Callable[["GameState", "Color"], list["Action"]]
 PlayerOptions = Callable[["GameState", "Color"], list["Action"]]
-BuryFn = Callable[["GameState", str], None]
+BuryFn = Callable[["GameState", "MemberId"], None]
 ScoreFn = Callable[["GameState", "Color", dict[str, int]], None]
 ViewFn = Callable[["GameState", dict[str, Any], "str | None"], None]  # None: see all
 PublicFn = Callable[["Action"], "dict[str, Any] | None"]
@@ -49,6 +51,8 @@ NowFn = Callable[["GameState", "Pending"], str]  # what a pending step asks, in 
 StepsFn = Callable[["GameState", Any], list[str]]  # how a person picks an action, tap by tap
 NoteFn = Callable[["GameState", Any], str]  # why an option is the only one offered ("" if not)
 RefusalFn = Callable[["GameState", "Color"], str]  # why a space's action is out of reach
+ShareFn = Callable[["GameState", str, dict[str, Any]], "SealedShare | None"]
+DealFn = Callable[[str, dict[str, str]], "dict[str, Any] | None"]  # None: not its draw
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +116,9 @@ class Module:
     steps: Mapping[type[Action], StepsFn] = field(default_factory=dict)
     space_refusals: Mapping[Space, RefusalFn] = field(default_factory=dict)  # replaced spaces
     option_notes: Mapping[type[Action], NoteFn] = field(default_factory=dict)
+    table_parts: TableParts | None = None  # its pieces on the table, for the moves' words
+    sealed_shares: ShareFn | None = None  # hand reports kept sealed until a draw's are in
+    sealed_deal: DealFn | None = None  # and the record dealing them
 
 
 def steps(table: Mapping[str, Phase]) -> dict[PhaseName, Phase]:
@@ -156,6 +163,9 @@ class Rules:
     steps: dict[type[Action], StepsFn]
     space_refusals: dict[Space, RefusalFn]
     option_notes: dict[type[Action], NoteFn]
+    table_parts: tuple[TableParts, ...]
+    sealed_shares: tuple[ShareFn, ...]
+    sealed_deals: tuple[DealFn, ...]
 
     def is_chance(self, phase: PhaseName) -> bool:
         return self.phases[phase].chance is not None
@@ -259,4 +269,7 @@ def merge(modules: Sequence[Module], catalogue: Sequence[Module] | None = None) 
         steps=steps,
         space_refusals=refusals,
         option_notes=notes,
+        table_parts=tuple(m.table_parts for m in modules if m.table_parts is not None),
+        sealed_shares=tuple(m.sealed_shares for m in modules if m.sealed_shares is not None),
+        sealed_deals=tuple(m.sealed_deal for m in modules if m.sealed_deal is not None),
     )

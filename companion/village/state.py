@@ -18,6 +18,7 @@ from .vocabulary import (
     Color,
     Cube,
     Good,
+    MemberId,
     PhaseName,
     Section,
     Space,
@@ -117,14 +118,14 @@ class GameState:
     data: BoardData
     players: tuple[Color, ...]
     p: dict[Color, Player] = field(metadata=CLONE_VALUES)
-    members: dict[str, Loc] = field(metadata=COPY)  # by member id (`vocabulary.MemberId`)
+    members: dict[MemberId, Loc] = field(metadata=COPY)
     supply: dict[Cube, int] = field(metadata=COPY)
     bag: dict[Cube, int] = field(metadata=COPY)
     spaces: dict[Space, dict[Cube, int]] = field(metadata=COPY_VALUES)
     market: list[str | None] = field(metadata=COPY)  # 0-4 stalls, 5-9 waiting line
     unseen: set[str] = field(metadata=COPY)  # customer tiles still in the face-down stack
-    chronicle: dict[Section, list[str]] = field(metadata=COPY_VALUES)
-    graves: list[str] = field(metadata=COPY)
+    chronicle: dict[Section, list[MemberId]] = field(metadata=COPY_VALUES)
+    graves: list[MemberId] = field(metadata=COPY)
     rules: Rules  # the merged tables of the game's modules
     round: int = 1
     first: int = 0
@@ -175,7 +176,7 @@ class GameState:
         n = len(self.players)
         return [self.players[(i + k) % n] for k in range(1, n)]
 
-    def family(self, color: Color, zones: frozenset[str] | None = None) -> list[str]:
+    def family(self, color: Color, zones: frozenset[str] | None = None) -> list[MemberId]:
         """Member ids of a colour, optionally only those in the given zones."""
         ids = member_ids(color)
         if zones is None:
@@ -212,7 +213,7 @@ def new_game(
         raise ValueError("each player needs a different colour")
     if first_player is not None and first_player not in seats:
         raise ValueError(f"first player {first_player} is not at the table")
-    members: dict[str, Loc] = {}
+    members: dict[MemberId, Loc] = {}
     for c in seats:
         for m in member_ids(c):
             members[m] = FARM if m.split("-")[1][0] == "1" else UNBORN

@@ -7,7 +7,7 @@ records (``Color("red")``, ``Space.from_text("council")``) and a repr you can pa
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import NewType
+from typing import NewType, TypeGuard
 
 
 class _TextEnum(StrEnum):
@@ -134,4 +134,9 @@ def member_generation(member: str) -> int:
 
 
 ALL_MEMBERS: frozenset[MemberId] = frozenset(m for c in Color for m in member_ids(c))
+
+
+def is_member(piece: str) -> TypeGuard[MemberId]:
+    """Whether a piece's text (a hold's content, a sensed piece) is a member id."""
+    return piece in ALL_MEMBERS
 MONK = "monk"

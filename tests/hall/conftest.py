@@ -1,3 +1,3 @@
-from hallkit import broker, dsn, postgres
+from hallkit import broker, browser, dsn, postgres
 
-__all__ = ["broker", "dsn", "postgres"]
+__all__ = ["broker", "browser", "dsn", "postgres"]

@@ -43,3 +43,14 @@ def test_the_runtime_refuses_a_hall_it_cannot_use(tmp_path: Path) -> None:
         Runtime(Settings(db_path=tmp_path / "g.sqlite3", hall="http://x"))
     with pytest.raises(ValueError, match="table name"):
         Runtime(Settings(db_path=tmp_path / "g.sqlite3", hall="mqtt://x", hall_table="a/b"))
+
+
+def test_tls_broker_urls(tmp_path: Path) -> None:
+    ca = tmp_path / "ca.pem"
+    ca.write_text("x")
+    assert parse_broker_url("mqtts://hall.local") == BrokerUrl("hall.local", 8883, tls=True)
+    assert parse_broker_url(f"mqtts://t1:p%40ss@hall:8884?ca={ca}") == BrokerUrl(
+        "hall", 8884, "t1", "p@ss", True, str(ca))
+    for bad in (f"mqtt://hall?ca={ca}", "mqtts://hall?ca=/no/such/file"):
+        with pytest.raises(ValueError):
+            parse_broker_url(bad)

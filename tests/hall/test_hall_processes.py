@@ -22,7 +22,7 @@ def test_a_hall_killed_and_restarted_stores_everything_once(
     pub = HallPublisher(service.store.path, TABLE, parse_broker_url(broker.url), poll=0.1,
                         stall=1000)  # no timed resend: the hall's session and epoch carry it
     service.add_listener(pub.wake)
-    hall = Process(tmp_path / "hall.log", "hall", "--mqtt", broker.url, "--db", dsn)
+    hall = Process(tmp_path / "hall.log", "hall", "--mqtt", broker.url, "--db", dsn, "--port", "0")
     try:
         hall.start().ready("storing events")
         pub.start()
@@ -46,7 +46,7 @@ def test_a_hall_killed_and_restarted_stores_everything_once(
 def test_companion_serve_with_hall_publishes_its_game(
         broker: Broker, dsn: str, tmp_path: Path) -> None:
     db = tmp_path / "table.sqlite3"
-    hall = Process(tmp_path / "hall.log", "hall", "--mqtt", broker.url, "--db", dsn)
+    hall = Process(tmp_path / "hall.log", "hall", "--mqtt", broker.url, "--db", dsn, "--port", "0")
     serve = Process(tmp_path / "serve.log", "serve", "--host", "127.0.0.1", "--port", "0",
                     "--db", str(db), "--token", "tok", "--no-qr", "--demo", "--speed", "0.05",
                     "--hall", broker.url, "--hall-table", "cafe-3")

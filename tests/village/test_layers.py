@@ -11,10 +11,7 @@ from companion.tools import layers
 
 REPO = Path(__file__).resolve().parents[2]
 ASSEMBLY = {"companion.village", "companion.village.game", "companion.village.record",
-            "companion.village.box_values",
-            # the table's moves read Le Port's and the life goals' parts of the table to tell
-            # every piece moved (issue 18); their own Module hooks are still to be made
-            "companion.village.moves", "companion.village.move_words"}
+            "companion.village.box_values"}
 """The Village package's entry points, the ones allowed to name its modules."""
 
 

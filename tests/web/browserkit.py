@@ -121,6 +121,8 @@ def wait_drawn(page: Any, server: Server) -> None:
         page.locator("#placement .placement").first.wait_for(state="attached")
         if page.locator("#reveal-panel").is_visible():
             _all_draws_listed(page, server)
+    elif name == "pages.answer":
+        page.locator(f"#answer-status[data-seq='{seq(server)}']").wait_for(state="attached")
     elif name == "pages.player_view":
         page.locator("#me-score tr[data-score=total]").wait_for(state="attached")
     elif name == "pages.links":

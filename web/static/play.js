@@ -74,6 +74,11 @@ async function refresh(event = null) {
     fill("options", st.status === 404 ? h("a", { class: "btn btn-big", href: "/new" }, "Start a new game") : null);
     return;
   }
+  if (st.body.game === "colonia") { // another game: its own table page
+    text("pending", "The current game is Colonia");
+    fill("options", h("a", { class: "btn btn-big", href: "/colonia" }, "Open Colonia's table page"));
+    return;
+  }
   current = st.body;
   legal = lg;
   const p = current.pending || {};

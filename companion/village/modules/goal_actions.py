@@ -8,11 +8,13 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.games.chance import ChanceSpec
+from companion.games.hand_reports import SealedShare
 
 from ..actions import Action, Decision
 from ..errors import MalformedAction
+from ..state import GameState
 from ..vocabulary import Color
-from .life_goals import TIER, GoalsState, Tier, pool, still_to_deal
+from .life_goals import TIER, GoalsState, Tier, goals_of, pool, still_to_deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,3 +95,22 @@ def public_form(action: Action) -> dict[str, Any] | None:
             "hidden": ["hands"],
         }
     return None
+
+
+def sealed_share(st: GameState, player: str, record: dict[str, Any]) -> SealedShare | None:
+    """A goal tile reported by hand (LS4) is kept sealed until every player of the tier has
+    reported: two reports of one tile would otherwise tell who holds it (docs/api.md)."""
+    if record.get("type") != DealGoals.type:
+        return None
+    gs = goals_of(st)
+    tier = Tier(record["tier"])
+    ((_, goal),) = record["hands"].items()
+    who = tuple(c.value for c in still_to_deal(gs, st.players, tier)) if gs else ()
+    return SealedShare(tier.value, PHASE_OF_TIER[tier], who, str(goal))
+
+
+def sealed_deal(draw: str, shares: dict[str, str]) -> dict[str, Any] | None:
+    """The deal of a tier's sealed reports, one goal per player."""
+    if draw not in {t.value for t in Tier}:
+        return None
+    return {"type": DealGoals.type, "tier": draw, "hands": dict(sorted(shares.items()))}

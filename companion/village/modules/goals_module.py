@@ -12,9 +12,18 @@ from ..pending import Pending
 from ..rules import GameConfig, Module, Phase, steps
 from ..state import GameState
 from ..vocabulary import Color, PhaseName
+from . import goal_table, narration
 from . import life_goals as lg
-from . import narration
-from .goal_actions import FIELD_PARSERS, PHASE_OF_TIER, ClaimGoal, DealGoals, deal_spec, public_form
+from .goal_actions import (
+    FIELD_PARSERS,
+    PHASE_OF_TIER,
+    ClaimGoal,
+    DealGoals,
+    deal_spec,
+    public_form,
+    sealed_deal,
+    sealed_share,
+)
 from .goal_words import condition
 from .port import port_of
 
@@ -186,4 +195,7 @@ def module() -> Module:
         headlines=dict.fromkeys((DealGoals, ClaimGoal), narration.headline),
         now=narration.GOALS_NOW,
         steps={ClaimGoal: narration.steps},
+        table_parts=goal_table.parts(),
+        sealed_shares=sealed_share,
+        sealed_deal=sealed_deal,
     )

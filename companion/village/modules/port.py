@@ -19,7 +19,7 @@ from ..actions import Action
 from ..errors import IllegalAction
 from ..payments import apply_pay, cube_options
 from ..state import REMOVED, GameState
-from ..vocabulary import ALL_MEMBERS, Color, Cube, Section, member_color
+from ..vocabulary import Color, Cube, MemberId, Section, is_member, member_color
 from .port_actions import (
     CashTreasure,
     SellExotic,
@@ -161,7 +161,7 @@ def sell_exotic(
 AT_SEA = frozenset({"hold", "mission"})
 
 
-def bury_at_sea(st: GameState, ps: PortState, data: PortData, member: str) -> str | None:
+def bury_at_sea(st: GameState, ps: PortState, data: PortData, member: MemberId) -> str | None:
     """PD1–PD2, PE2: a member dying on a hold tile or a mission church goes to the
     chronicle's Travel section if it has room, else to the next free space of the sea
     cemetery for its prestige, else (cemetery full: ambiguity 8) out of the game. Returns
@@ -202,7 +202,7 @@ def violations(st: GameState, ps: PortState, data: PortData) -> list[str]:
         if len(ship.hold) > HOLD_SLOTS or len(set(kinds)) != len(kinds):
             out.append(f"{c} hold breaks PV6/PV7: {ship.hold}")
         for p in ship.hold:
-            if p in ALL_MEMBERS and st.members[p] != ("hold", c):
+            if is_member(p) and st.members[p] != ("hold", c):
                 out.append(f"{p} on {c}'s hold but at {st.members[p]}")
         if ship.cocoa < 0 or ship.tea < 0:
             out.append(f"{c} has negative cocoa or tea")

@@ -15,8 +15,8 @@ from ..actions import Action
 from ..pending import Pending
 from ..rules import GameConfig, Module, Phase, Zone, steps
 from ..state import GameState
-from ..vocabulary import INFLUENCE, Color, PhaseName, Section, Space
-from . import narration
+from ..vocabulary import INFLUENCE, Color, MemberId, PhaseName, Section, Space
+from . import narration, port_table
 from . import port as pt
 from .port_actions import (
     FIELD_PARSERS,
@@ -133,7 +133,7 @@ def _cash(st: GameState, a: Action) -> None:
     pt.cash_treasure(st, _ps(st), _data(st), a)
 
 
-def bury(st: GameState, member: str) -> None:
+def bury(st: GameState, member: MemberId) -> None:
     """PD1–PD2, PE2: a death on a hold or a mission church."""
     cause = pt.bury_at_sea(st, _ps(st), _data(st), member)
     if cause:
@@ -243,6 +243,7 @@ def module() -> Module:
         steps=dict.fromkeys(PORT_ACTIONS, narration.steps),
         space_refusals={Space.TRAVEL: narration.travel_refusal},
         option_notes={LeaveIsland: _leave_note},
+        table_parts=port_table.parts(),
     )
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ..copying import CLONE, CLONE_VALUES, COPY, with_clone
 from ..state import GameState
-from ..vocabulary import ALL_MEMBERS, Color, Cube
+from ..vocabulary import ALL_MEMBERS, Color, Cube, MemberId
 from .port_data import PortData
 
 HOLD_SLOTS = 3  # PV6
@@ -68,8 +68,8 @@ class PortState:
     cocoa: int  # tiles left in the island stacks
     tea: int
     treasures: list[str] = field(metadata=COPY)  # tile ids still face down on Treasure Island
-    missions: dict[str, str | None] = field(metadata=COPY)  # church → occupant
-    cemetery: list[str | None] = field(metadata=COPY)  # usable sea-cemetery spaces → occupant
+    missions: dict[str, MemberId | None] = field(metadata=COPY)  # church → occupant
+    cemetery: list[MemberId | None] = field(metadata=COPY)  # usable sea-cemetery spaces → occupant
     voyage: Voyage | None = field(default=None, metadata=CLONE)
     boxed: dict[str, int] = field(
         default_factory=lambda: {"cocoa": 0, "tea": 0}, metadata=COPY

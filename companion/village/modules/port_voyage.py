@@ -11,7 +11,7 @@ from ..actions import Action, Pay, pay_of
 from ..errors import IllegalAction
 from ..payments import apply_pay, cube_options
 from ..state import FARM, MAX_GRAIN, GameState, Player
-from ..vocabulary import ALL_MEMBERS, INFLUENCE, Color, Cube, Good, member_color
+from ..vocabulary import INFLUENCE, Color, Cube, Good, is_member, member_color
 from .port_actions import (
     Anchor,
     Disembark,
@@ -234,7 +234,7 @@ def canonical(st: GameState, ps: PortState, data: PortData, action: Action) -> A
     if isinstance(action, Load):
         cargo = tuple(
             deaths.canonical_member(st, p)
-            if p in ALL_MEMBERS and member_color(p) == action.player and st.members[p] == FARM
+            if is_member(p) and member_color(p) == action.player and st.members[p] == FARM
             else p
             for p in action.cargo
         )
@@ -296,7 +296,7 @@ def apply_voyage(st: GameState, ps: PortState, data: PortData, action: Action) -
             _take_from_hold(ship, Good.WAGON.value)
         time = apply_pay(player, st.supply, action.pay)
         deaths.spend_time(st, color, time)
-        member = next(p for p in ship.hold if kind_of(p) == "member")
+        member = next(p for p in ship.hold if is_member(p))
         ship.hold.remove(member)
         st.members[member] = ("mission", church.id)
         ps.missions[church.id] = member
@@ -311,7 +311,7 @@ def apply_voyage(st: GameState, ps: PortState, data: PortData, action: Action) -
 def _to_hold(st: GameState, ps: PortState, color: Color, piece: str) -> None:
     player, ship = st.p[color], ps.ships[color]
     kind = kind_of(piece)
-    if kind == "member":
+    if is_member(piece):
         st.members[piece] = ("hold", color)
     elif kind == "treasure":
         ship.treasures.remove(piece[len(TREASURE) :])
@@ -425,7 +425,7 @@ def return_to_port(st: GameState, ps: PortState, color: Color) -> None:
     ship.zone = PORT
     for piece in ship.hold:
         kind = kind_of(piece)
-        if kind == "member":
+        if is_member(piece):
             st.members[piece] = FARM
         elif kind == "treasure":
             ship.treasures.append(piece[len(TREASURE) :])

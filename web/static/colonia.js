@@ -1,0 +1,113 @@
+// Colonia's table page: the week and the day, what the game waits for with its controls
+// (a card turned up by hand, the box's question, a virtual draw, the phones' secret
+// choices, the day's options in words), what just happened, and the board in sight of all.
+import { getLog, getTokens, live, onLive, postAction, refusalText, stateAndLegal, tableToken } from "./api.js";
+import { fill, h, text } from "./dom.js";
+import { cap } from "./labels.js";
+
+const DECKS = { ship: "ship", relic: "relic", extra_relic: "relic", week: "week", decree: "decree" };
+const names = (list) => {
+  const n = list.map(cap);
+  return n.length < 2 ? n.join("") : `${n.slice(0, -1).join(", ")} and ${n[n.length - 1]}`;
+};
+const list = (o) => Object.entries(o).filter(([, n]) => n).map(([k, n]) => `${n} ${k}`).join(", ") || "nothing";
+let tokens = null;
+
+async function send(action) {
+  const res = await postAction(action);
+  const box = document.getElementById("refusal");
+  box.hidden = res.ok;
+  if (!res.ok) box.textContent = refusalText(res);
+}
+
+function revealForm(deck) {
+  const input = h("input", { id: "col-card", type: "text", autocomplete: "off", "aria-label": `The ${deck} card's name` });
+  return h("form", { class: "col-form", onsubmit: (e) => { e.preventDefault(); send({ type: "reveal", deck, card: input.value.trim() }); } },
+    h("label", { for: "col-card" }, `Turn up the top ${deck} card and type the name printed on it: `), input,
+    h("button", { type: "submit", id: "col-reveal" }, "Turned up"));
+}
+
+function questionForm(q) {
+  const inputs = q.fields.map((f) => {
+    const known = q.known[f.name];
+    const el = f.kind === "choice"
+      ? h("select", { name: f.name }, f.optional ? h("option", { value: "" }, "—") : null,
+        f.choices.map((c) => h("option", { value: c, selected: c === known }, c)))
+      : h("input", { name: f.name, type: f.kind === "int" ? "number" : "text", value: known ?? "" });
+    return h("label", { class: "col-field" }, `${f.label}${f.optional ? " (if printed)" : ""} `, el);
+  });
+  const form = h("form", { class: "col-form", id: "col-question", onsubmit: (e) => {
+    e.preventDefault();
+    const values = {};
+    for (const f of q.fields) {
+      const v = form.elements[f.name].value.trim();
+      values[f.name] = v === "" ? null : (f.kind === "int" ? Number(v) : v);
+    }
+    send({ type: "card_values", card_type: q.card_type, card: q.card, values });
+  } }, h("p", {}, q.question, " The box keeps the answer for the next games."), inputs,
+  h("button", { type: "submit" }, "That is what it says"));
+  return form;
+}
+
+function controls(st, legal) {
+  const p = st.pending;
+  if (st.draw) {
+    return [h("p", {}, `A draw: ${st.draw.draw}. Commitment ${String(st.draw.commitment || "").slice(0, 16)}…`),
+      h("button", { type: "button", id: "col-draw", class: "big", onclick: () => send({ type: "virtual_draw" }) }, "Draw virtually")];
+  }
+  if (p.kind === "card_values") return [questionForm(p.question)];
+  if (DECKS[p.kind]) return [revealForm(DECKS[p.kind])];
+  if (p.kind === "sealed") {
+    const s = st.sealed || { waiting: [] };
+    return [h("p", { id: "col-waiting" }, `${s.question} Each answers on their phone; waiting for ${names(s.waiting)}.`),
+      tokens ? h("p", {}, st.sealed.players.map((c) => h("a", { href: `/answer/${c}?token=${tokens[c]}`, class: "col-phone" }, `${cap(c)}'s phone`))) : null];
+  }
+  if (p.kind === "over") return [h("p", {}, "The game is over: every screen and score is below.")];
+  return [h("div", { class: "col-options" }, legal.actions.map((a, i) => h("button", {
+    type: "button", class: "col-option", "data-type": a.type, onclick: () => send(a),
+  }, ((legal.choices[i] || {}).steps || [a.type])[0])))];
+}
+
+function board(st) {
+  fill("col-players", h("ol", {}, (st.order.length ? st.order : st.players.map((p) => p.color)).map((c) => {
+    const p = st.players.find((x) => x.color === c);
+    const streets = Object.entries(p.streets).map(([d, n]) => `${d.slice(0, 3)} ${n}`).join(" · ");
+    const screen = p.screen ? ` — ${p.screen.score.total} VP (relics ${p.screen.score.relics}, reliquaries ${p.screen.score.doubled}, stained glass ${p.screen.score.window_vp}); money ${list(p.screen.money)}` : "";
+    return h("li", { "data-player": c }, h("strong", {}, cap(c)), `: card ${p.card ?? "—"}, reserve ${p.reserve}, streets ${streets}${screen}`);
+  })), st.places ? h("p", { id: "col-places" }, `Places: ${st.places.map((pl) => names(pl)).join(" · ")}`) : null);
+  fill("col-decrees", st.decrees.length ? h("ul", {}, st.decrees.map((d) => h("li", {},
+    `${d.name} (day ${d.day}${d.effect ? `, ${d.effect.replace(/_/g, " ")}` : ""}): ${d.adopted === null ? "to vote" : d.adopted ? "adopted" : "rejected"}`)))
+    : h("p", { class: "muted" }, "None turned up yet."));
+  fill("col-stalls", st.stalls.length ? h("ol", {}, st.stalls.map((s) => h("li", {},
+    s.bought_by ? `bought by ${cap(s.bought_by)}` : list(s.materials)))) : h("p", { class: "muted" }, "Empty."));
+  fill("col-crafts", h("ul", {}, st.crafts.map((c) => h("li", {},
+    `${cap(c.craft)}: stick after ${c.stick}; `, c.column.map((o, i) => `${i < c.stick ? "✓" : "·"}${cap(o.player)} ${o.members}`).join(", ") || "no order"))));
+  fill("col-ships", h("ol", { type: "I" }, st.moorings.map((m, i) => h("li", { class: i < st.leaving ? "leaving" : "" },
+    `${cap(m.city)} (${m.currency})${i < st.leaving ? ", leaves on Saturday" : ""}: `,
+    m.holds.map((hd) => `${hd.goods.join("+")} ${hd.value}${hd.loaded_by ? ` [${cap(hd.loaded_by)}]` : ""}`).join(" | ")))));
+  fill("col-relics", h("ul", {}, st.display.map((r) => h("li", {},
+    `${r.name}: ${cap(r.city)} ${r.kind}, ${r.price} ${r.currency}${r.kind === "relic" ? `, ${r.vp} VP` : ""}${r.insured_by ? `, insured by ${cap(r.insured_by)}` : ""}`))));
+}
+
+async function refresh(event) {
+  const [sres, lres] = await stateAndLegal(event);
+  if (!sres.ok) { text("col-status", refusalText(sres)); return; }
+  const st = sres.body;
+  if (st.game !== "colonia") { text("col-status", "The current game is not Colonia: start one on the API (docs/colonia.md)."); return; }
+  if (!tokens && tableToken()) {
+    const t = await getTokens();
+    if (t.ok) tokens = Object.fromEntries(Object.entries(t.body.players || {}).map(([c, v]) => [c, typeof v === "string" ? v : v.token]));
+  }
+  text("col-status", st.week ? `Week ${st.week} of 6 · ${cap(st.day)}` : "Setting up");
+  fill("col-controls", controls(st, lres));
+  board(st);
+  const log = await getLog(6);
+  if (log.ok) {
+    fill("col-log", h("ol", { class: "col-log" }, (log.body.entries || []).slice(-6).map((e) =>
+      h("li", {}, (e.narration || []).join(" ")))));
+  }
+  document.getElementById("col-now").dataset.seq = String(st.seq);
+}
+
+onLive("sealed", () => refresh(null));
+live(refresh);
