@@ -94,6 +94,22 @@ __all__ = [
 ]
 
 
+def _conflict_key(region: str, values: dict[str, RegionValue]) -> Any:
+    """A disagreement as asked: the region and what each source read there."""
+    return region, tuple(sorted((src, repr(val)) for src, val in values.items()))
+
+
+def _shared_tail(paths: list[list[JSON]]) -> int:
+    """How many last steps every one of several paths ends with (0 for one path)."""
+    if len(paths) < 2:
+        return 0
+    n = 0
+    while all(len(q) > n + 1 for q in paths) and all(
+            q[-1 - n] == paths[0][-1 - n] for q in paths):
+        n += 1
+    return n
+
+
 @dataclass
 class Reconciler(PathDoubts):
     """See the module docstring. ``listener`` receives every outcome as it happens."""
@@ -140,6 +156,7 @@ class Reconciler(PathDoubts):
     _reader: ChanceReader = field(default_factory=lambda: ChanceReader({}))
     _seen: dict[str, RegionValue] = field(default_factory=dict)  # the last look's table
     _misread_fill: FillBag | None = None  # a green-bag fill read that the bag cannot hold
+    _asked_conflicts: set[Any] = field(default_factory=set)  # disagreements asked about
 
     def __post_init__(self) -> None:
         self.table = ObservedTable(settle=self.settle)
@@ -185,8 +202,12 @@ class Reconciler(PathDoubts):
         self._going_on = False
         try:
             out: list[Outcome] = []
-            if conflicts and not taps:
-                asked = self._disagreement(st, seq, observed, conflicts)
+            # a disagreement is asked once: while the sources keep reading what they read
+            # then, the region stays out of the comparison (a move there is asked)
+            fresh = {r: vals for r, vals in conflicts.items()
+                     if _conflict_key(r, vals) not in self._asked_conflicts}
+            if fresh and not taps:
+                asked = self._disagreement(st, seq, observed, fresh)
                 if asked is not None:
                     out = asked
             if not out:
@@ -248,6 +269,7 @@ class Reconciler(PathDoubts):
                         paths.setdefault(repr([a.to_json() for a in m]), m)
         if not paths:
             return None
+        self._asked_conflicts |= {_conflict_key(r, vals) for r, vals in conflicts.items()}
         out: list[Outcome] = []
         if self.discrepancy is not None:
             out.append(self._close_discrepancy("sources disagree"))
@@ -280,7 +302,9 @@ class Reconciler(PathDoubts):
 
     def answer(self, prompt_id: int, choice: int) -> list[Outcome]:
         """Submit candidate ``choice`` of the open prompt (or, when it stands for several
-        paths that share it, ask about their next step). Raises UnknownOpen, IndexError."""
+        paths that share it, ask about their next step): the steps up to the last one the
+        candidates differ in; the steps they all end with are left to the next look (the
+        sensors saw them). Raises UnknownOpen, IndexError."""
         p = self.prompt
         if p is None or p.id != prompt_id:
             raise UnknownOpen(f"no open prompt {prompt_id}")
@@ -292,7 +316,12 @@ class Reconciler(PathDoubts):
             out.append(self._new_prompt(p.seq, paths, maybe_nothing=p.nothing_happened))
             return self._emit(out)
         path = [a.to_json() for a in paths[0]] if paths else p.candidates[choice]
-        out += self._submit(path, p.seq, prompted=True)
+        # the answer decides the steps the candidates differ in; the steps they all end
+        # with were seen by the sensors: the next look applies them as any move
+        every = ([[a.to_json() for a in m] for group in p.stands_for for m in group]
+                 if p.stands_for else p.candidates)
+        keep = len(path) - _shared_tail(every)
+        out += self._submit(path[:max(1, keep)], p.seq, prompted=True)
         return self._emit(out)
 
     def decline(self, prompt_id: int, nothing_happened: bool = False) -> list[Outcome]:

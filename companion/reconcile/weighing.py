@@ -12,7 +12,7 @@ from companion.village.picture import CUBE_ORDER, ITEM_ORDER, RegionValue, regio
 
 from .asking import words as _path_words
 from .observations import FIGURE_COLOURS
-from .observed import ByColour, colour_of
+from .observed import ByColour, WithUnknown, colour_of
 from .outcomes import (
     JSON,
     Discrepancy,
@@ -168,6 +168,7 @@ def _difference(region: str, expected: RegionValue, seen: RegionValue) -> JSON:
     ):
         names = ITEM_ORDER
     else:
+        unknown = seen.unknown if isinstance(seen, WithUnknown) else 0
         if isinstance(seen, ByColour):  # a camera's count by colour: compare colours
             expected = tuple(colour_of(s) for s in expected)
         missing = list(expected)
@@ -179,6 +180,11 @@ def _difference(region: str, expected: RegionValue, seen: RegionValue) -> JSON:
                 extra.append(s)
         parts = [f"{', '.join(map(_thing, missing))} missing"] if missing else []
         parts += [f"{', '.join(map(_thing, extra))} not expected"] if extra else []
+        if unknown:  # tags nobody enrolled: figures, but which is not known
+            missing = missing[unknown:]
+            parts = ([f"{', '.join(map(_thing, missing))} missing"] if missing else []) + (
+                [f"{', '.join(map(_thing, extra))} not expected"] if extra else [])
+            parts.append(f"{unknown} tag{'s' if unknown > 1 else ''} nobody enrolled")
         return {"region": region, "what": f"{place}: {'; '.join(parts)}",
                 "expected": list(expected), "seen": list(seen)}
     diffs = [f"{_count(e, n)} expected, {s} seen"
