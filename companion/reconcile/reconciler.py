@@ -117,7 +117,10 @@ class Reconciler(PathDoubts):
     link: TableLink
     settle: float = 0.5
     tap_settle: float = 1.5
-    ask_after: float = 8.0  # seconds of quiet before asking what the next move would show
+    # seconds of quiet before asking what the next move would show: longer than the 0.5-2.5 s
+    # between a turn's two steps in the behaviour model (docs/sensing.md), shorter than the
+    # 4-12 s between two players' turns (waiting longer, the next turns pile up unexplained)
+    ask_after: float = 3.5
     # seconds of stillness before a move that may be half done is committed, per action
     # kind (train: its good is produced after the figure is placed, docs/sensing.md)
     second_step: dict[str, float] = field(default_factory=lambda: {"train": 3.5})
