@@ -133,7 +133,7 @@ class Reconciler(PathDoubts):
     # the work of one look (`search.Search.run`: a new state or a list of legal actions 1,
     # a cached state 0.2): a search needing more goes on at the next tick from where it
     # stopped, so no look holds the thread long (docs/sensing.md "Compute per look")
-    look_work: float = 300.0
+    look_work: float = 200.0
     listener: Callable[[Outcome], None] | None = None
     table: ObservedTable = field(init=False)
     timings: list[float] = field(default_factory=list)  # thread CPU seconds per look
