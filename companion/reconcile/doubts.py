@@ -131,6 +131,42 @@ class PathDoubts:
                     out.append(alt)
         return out
 
+    def _other_members(self, path: Path, observed: dict[str, RegionValue]) -> list[Path]:
+        """Paths that differ from ``path`` only in which member of the family a step
+        names and show the same on every region observed (a camera counting figures by
+        colour cannot tell a generation): checked here whatever the search returned, as
+        a second guard (a church move of one of two yellow figures in a window was once
+        applied alone, seed 6 heavy, camera)."""
+        out: list[Path] = []
+        for i, action in enumerate(path):
+            member = getattr(action, "member", None)
+            if not isinstance(member, str):
+                continue
+            try:
+                before = self._cache.state(path[:i])
+            except (v.RulesError, KeyError, ValueError):
+                continue
+            for other in v.legal_actions(before):
+                if (other.type != action.type or other == action
+                        or getattr(other, "member", None) in (None, member)
+                        or dataclasses.replace(other, member=member) != action):  # type: ignore[call-arg]
+                    continue
+                theirs = getattr(other, "member", "")
+                if (theirs[:-1], before.members.get(theirs)) == (
+                        member[:-1], before.members.get(member)):
+                    continue  # the same generation in the same place: interchangeable
+                alt = (*path[:i], other, *path[i + 1:])
+                try:
+                    st = before
+                    for a in alt[i:]:
+                        st = v.apply_unchecked(st, a)
+                except (v.RulesError, KeyError, ValueError):
+                    continue
+                seen = regions_of(st)
+                if all(seen.get(k) == val for k, val in observed.items() if k in seen):
+                    out.append(alt)
+        return out
+
     def _unread(self, path: Path, observed: dict[str, RegionValue]) -> bool:
         """True when ``path`` puts a figure in (or takes one from) a zone a tag reader
         covers but whose reading is not in the comparison (never read, or uncertain): it

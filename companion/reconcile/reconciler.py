@@ -408,6 +408,8 @@ class Reconciler(PathDoubts):
             matches = []
         unseen = any(self._unseen(m, observed) or self._unread(m, observed) for m in matches)
         if len(matches) == 1 and not unseen:
+            matches = matches + self._other_members(matches[0], observed)
+        if len(matches) == 1 and not unseen:
             matches = matches + self._one_misread_away(matches[0], observed)
         if len(matches) == 1 and not unseen:
             extra, unsure = self._misread_explains(st, matches[0], observed)
