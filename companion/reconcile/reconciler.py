@@ -66,11 +66,13 @@ from .weighing import (
     TRACELESS,
     UNSEEN,
     _about_taps,
+    _conflict_key,
     _continues,
     _difference,
     _figure,
     _fingerprint,
     _only_pieces,
+    _shared_tail,
     _source,
     _tap_paths,
     _words,
@@ -92,22 +94,6 @@ __all__ = [
     "Waiting",
     "signature_of",
 ]
-
-
-def _conflict_key(region: str, values: dict[str, RegionValue]) -> Any:
-    """A disagreement as asked: the region and what each source read there."""
-    return region, tuple(sorted((src, repr(val)) for src, val in values.items()))
-
-
-def _shared_tail(paths: list[list[JSON]]) -> int:
-    """How many last steps every one of several paths ends with (0 for one path)."""
-    if len(paths) < 2:
-        return 0
-    n = 0
-    while all(len(q) > n + 1 for q in paths) and all(
-            q[-1 - n] == paths[0][-1 - n] for q in paths):
-        n += 1
-    return n
 
 
 @dataclass
