@@ -15,7 +15,7 @@ from companion.village.picture import CUBE_ORDER, RegionValue, regions_of
 from companion.village.vocabulary import MONK
 
 from .chance import ChanceReader, layout_of
-from .observed import ByColour, ObservedTable
+from .observed import ByColour, ObservedTable, WithUnknown
 from .search import (
     Path,
     PathCache,
@@ -29,6 +29,13 @@ from .weighing import (
     _minus,
     _one_off,
 )
+
+
+def _read_by_tags(observed: dict[str, RegionValue], zone: str) -> bool:
+    """True when ``zone`` is compared with a tag reader's ids (every tag enrolled), not a
+    camera's colour count nor a reader holding tags nobody enrolled."""
+    value = observed.get(zone)
+    return isinstance(value, tuple) and not isinstance(value, (ByColour, WithUnknown))
 
 
 class PathDoubts:
@@ -124,6 +131,42 @@ class PathDoubts:
                     out.append(alt)
         return out
 
+    def _other_members(self, path: Path, observed: dict[str, RegionValue]) -> list[Path]:
+        """Paths that differ from ``path`` only in which member of the family a step
+        names and show the same on every region observed (a camera counting figures by
+        colour cannot tell a generation): checked here whatever the search returned, as
+        a second guard (a church move of one of two yellow figures in a window was once
+        applied alone, seed 6 heavy, camera)."""
+        out: list[Path] = []
+        for i, action in enumerate(path):
+            member = getattr(action, "member", None)
+            if not isinstance(member, str):
+                continue
+            try:
+                before = self._cache.state(path[:i])
+            except (v.RulesError, KeyError, ValueError):
+                continue
+            for other in v.legal_actions(before):
+                if (other.type != action.type or other == action
+                        or getattr(other, "member", None) in (None, member)
+                        or dataclasses.replace(other, member=member) != action):  # type: ignore[call-arg]
+                    continue
+                theirs = getattr(other, "member", "")
+                if (theirs[:-1], before.members.get(theirs)) == (
+                        member[:-1], before.members.get(member)):
+                    continue  # the same generation in the same place: interchangeable
+                alt = (*path[:i], other, *path[i + 1:])
+                try:
+                    st = before
+                    for a in alt[i:]:
+                        st = v.apply_unchecked(st, a)
+                except (v.RulesError, KeyError, ValueError):
+                    continue
+                seen = regions_of(st)
+                if all(seen.get(k) == val for k, val in observed.items() if k in seen):
+                    out.append(alt)
+        return out
+
     def _unread(self, path: Path, observed: dict[str, RegionValue]) -> bool:
         """True when ``path`` puts a figure in (or takes one from) a zone a tag reader
         covers but whose reading is not in the comparison (never read, or uncertain): it
@@ -143,17 +186,30 @@ class PathDoubts:
         base = self._cache.base
         lost: list[str] = []
         came: list[str] = []
+        vague: list[list[str]] = []  # figures that left, each one of a few
         for k, val in observed.items():
             if zones.split(k)[0] not in zones.PIECE_ZONE_KINDS or k not in base:
                 continue
             was = base[k]
-            if isinstance(was, tuple) and isinstance(val, tuple) and was != val:
+            if isinstance(was, tuple) and isinstance(val, WithUnknown):
+                # a zone with tags nobody enrolled: how many left, each one of those the
+                # reader does not name now
+                new = _minus(val.known, was)
+                came += new
+                left = len(was) - len(val) + len(new)
+                vague += [_minus(was, val.known)] * max(0, left)
+            elif isinstance(was, tuple) and isinstance(val, tuple) and was != val:
                 lost += _minus(was, val)
                 came += _minus(val, was)
         for sig in came:
             if sig in lost:
                 lost.remove(sig)
-        if not lost:
+            else:
+                for i, maybe in enumerate(vague):
+                    if sig in maybe:
+                        del vague[i]
+                        break
+        if not lost and not vague:
             return observed
         tags = self.table.tag_zones()
         return {k: val for k, val in observed.items()
@@ -165,11 +221,15 @@ class PathDoubts:
         the sensors cannot vouch for: a green bag's fill read by the camera (a cube's
         colour misread is as possible as the truth) or a black-bag draw whose monks were
         inferred from the figures read (a figure whose arrival was not read looks like
-        a monk)."""
+        a monk), unless tag readers read both the church's first window and the bag
+        (a figure drawn and not read arriving would still be read in the bag, or read
+        gone from it: the search would not match)."""
         for i, action in enumerate(path):
             if action.type in UNSEEN or isinstance(action, FillBag):
                 return True
-            if isinstance(action, MassDraw) and MONK in action.figures:
+            if isinstance(action, MassDraw) and MONK in action.figures and not (
+                    _read_by_tags(observed, zones.zone(zones.CHURCH, 1))
+                    and _read_by_tags(observed, zones.BAG)):
                 return True
             if action.type in TRACELESS:
                 node, parent = self._cache.nodes[path[:i + 1]], self._cache.nodes[path[:i]]

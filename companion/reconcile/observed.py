@@ -10,8 +10,11 @@ disagreeing ones (the reconciler asks about them, see ``Reconciler.tick``).
 Two things a tag reader does are waited out or said plainly: a tag that drops out of its
 reader's field (gone, with no reader seeing it arrive anywhere else) settles only after
 ``dropout`` seconds (drop-outs of 0.2-2 s happen while nothing moves, ``docs/sensing.md``),
-and a zone whose reader holds a tag nobody enrolled is *uncertain* (`uncertain`): left out
-of the comparison, never taken as unchanged.
+and a zone whose reader holds a tag nobody enrolled is *uncertain* (`uncertain`): never
+taken as unchanged. Another source's reading of it (the camera's) is compared instead;
+with none, the reader's reading is compared as what it is, `WithUnknown`: the figures it
+knows and how many it does not (a newborn whose tag nobody enrolled is still a figure
+more on the farm).
 
 Region values use the flat form of ``Picture.regions()`` (piece zones as figure
 signatures), so they compare directly with what the engine expects.
@@ -93,6 +96,54 @@ class ByColour:
 
     def __repr__(self) -> str:
         return f"ByColour({dict(self.counts)})"
+
+
+class WithUnknown:
+    """A tag reader's zone holding tags nobody enrolled: the signatures it knows
+    (``known``) and ``unknown`` figures more. Equal to any signature tuple holding every
+    known signature and exactly ``unknown`` others (and to a camera's `ByColour` that
+    could count the same figures), so it is never taken for the zone unchanged unless the
+    figure count and every known figure agree. Hashable; iterates over the known
+    signatures."""
+
+    __slots__ = ("known", "unknown")
+
+    def __init__(self, known: tuple[str, ...], unknown: int) -> None:
+        self.known = tuple(sorted(known))
+        self.unknown = int(unknown)
+
+    def _fits(self, sigs: tuple[Any, ...]) -> bool:
+        if len(sigs) != len(self.known) + self.unknown:
+            return False
+        rest = list(sigs)
+        for s in self.known:
+            if s not in rest:
+                return False
+            rest.remove(s)
+        return True
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, WithUnknown):
+            return (self.known, self.unknown) == (other.known, other.unknown)
+        if isinstance(other, ByColour):
+            mine = dict(ByColour.of(self.known))
+            return len(other) == len(self) and all(
+                n <= dict(other.counts).get(c, 0) for c, n in mine.items())
+        if isinstance(other, tuple):
+            return all(isinstance(s, str) for s in other) and self._fits(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(("with unknown", self.known, self.unknown))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.known)
+
+    def __len__(self) -> int:
+        return len(self.known) + self.unknown
+
+    def __repr__(self) -> str:
+        return f"WithUnknown({list(self.known)}, +{self.unknown})"
 
 
 @dataclass
@@ -237,35 +288,52 @@ class ObservedTable:
         )
 
     def uncertain(self, now: float) -> set[str]:
-        """Zones a reader says hold a tag nobody enrolled: what stands there is not known,
-        so they are left out of `settled` (never taken as unchanged)."""
+        """Zones a reader says hold a tag nobody enrolled: which figure stands there is
+        not known (`settled` compares them as `WithUnknown`, never as unchanged)."""
         return {name for (_s, name), c in self.cells.items() if c.settled_unknown}
 
     def settled(self, now: float) -> dict[str, RegionValue]:
-        """Settled value per region, leaving out occluded regions, uncertain zones and
-        regions whose sources disagree."""
-        hidden = self.hidden(now) | self.uncertain(now)
+        """Settled value per region, leaving out occluded regions and regions whose
+        sources disagree. A zone whose reader holds a tag nobody enrolled (`uncertain`)
+        takes another source's reading, else the reader's as a `WithUnknown`."""
+        hidden = self.hidden(now)
         out: dict[str, RegionValue] = {}
+        partial: dict[str, RegionValue] = {}
         conflict: set[str] = set()
         for (_src, name), cell in self.cells.items():
             if cell.settled is None or name in hidden:
                 continue
-            if name in out and out[name] != cell.settled:
+            value = self._value(cell)
+            if name in out and out[name] != value:
                 conflict.add(name)
-            if not (name in out and isinstance(cell.settled, ByColour)):
-                out[name] = cell.settled  # a tag reader's ids say more than a colour count
+            if isinstance(value, WithUnknown):
+                partial[name] = value  # type: ignore[assignment]
+            elif not (name in out and isinstance(value, ByColour)):
+                out[name] = value  # a tag reader's ids say more than a colour count
+        for name, value in partial.items():
+            if name not in out:
+                out[name] = value
+            elif out[name] != value:
+                conflict.add(name)
         for name in conflict:
-            del out[name]
+            out.pop(name, None)
         return out
+
+    @staticmethod
+    def _value(cell: _Cell) -> Any:
+        """A cell's settled value as compared: a zone with unknown tags as `WithUnknown`."""
+        if cell.settled_unknown and isinstance(cell.settled, tuple):
+            return WithUnknown(cell.settled, len(cell.settled_unknown))
+        return cell.settled
 
     def conflicts(self, now: float) -> dict[str, dict[str, RegionValue]]:
         """Regions (not under a hand) whose sources settled on different values: region →
         source → its settled value. `settled` leaves these regions out."""
-        hidden = self.hidden(now) | self.uncertain(now)
+        hidden = self.hidden(now)
         by_region: dict[str, dict[str, RegionValue]] = {}
         for (src, name), cell in self.cells.items():
             if cell.settled is not None and name not in hidden:
-                by_region.setdefault(name, {})[src] = cell.settled
+                by_region.setdefault(name, {})[src] = self._value(cell)
         # compared pairwise: a colour count equals the signatures it counts
         return {r: vals for r, vals in by_region.items()
                 if any(a != b for a in vals.values() for b in vals.values())}
@@ -300,4 +368,4 @@ class ObservedTable:
         return sorted(latest.values(), key=lambda o: o.t)
 
 
-__all__ = ["ByColour", "ObservedTable", "colour_of", "hidden_by"]
+__all__ = ["ByColour", "ObservedTable", "WithUnknown", "colour_of", "hidden_by"]

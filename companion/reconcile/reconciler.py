@@ -67,11 +67,13 @@ from .weighing import (
     TRACELESS,
     UNSEEN,
     _about_taps,
+    _conflict_key,
     _continues,
     _difference,
     _figure,
     _fingerprint,
     _only_pieces,
+    _shared_tail,
     _source,
     _tap_paths,
     _words,
@@ -102,7 +104,10 @@ class Reconciler(PathDoubts):
     link: TableLink
     settle: float = 0.5
     tap_settle: float = 1.5
-    ask_after: float = 8.0  # seconds of quiet before asking what the next move would show
+    # seconds of quiet before asking what the next move would show: longer than the 0.5-2.5 s
+    # between a turn's two steps in the behaviour model (docs/sensing.md), shorter than the
+    # 4-12 s between two players' turns (waiting longer, the next turns pile up unexplained)
+    ask_after: float = 3.5
     # seconds of stillness before a move that may be half done is committed, per action
     # kind (train: its good is produced after the figure is placed, docs/sensing.md)
     second_step: dict[str, float] = field(default_factory=lambda: {"train": 3.5})
@@ -115,7 +120,7 @@ class Reconciler(PathDoubts):
     # the work of one look (`search.Search.run`: a new state or a list of legal actions 1,
     # a cached state 0.2): a search needing more goes on at the next tick from where it
     # stopped, so no look holds the thread long (docs/sensing.md "Compute per look")
-    look_work: float = 300.0
+    look_work: float = 200.0
     listener: Callable[[Outcome], None] | None = None
     table: ObservedTable = field(init=False)
     timings: list[float] = field(default_factory=list)  # thread CPU seconds per look
@@ -141,6 +146,7 @@ class Reconciler(PathDoubts):
     _reader: ChanceReader = field(default_factory=lambda: ChanceReader({}))
     _seen: dict[str, RegionValue] = field(default_factory=dict)  # the last look's table
     _misread_fill: FillBag | None = None  # a green-bag fill read that the bag cannot hold
+    _asked_conflicts: set[Any] = field(default_factory=set)  # disagreements asked about
 
     def __post_init__(self) -> None:
         self.table = ObservedTable(settle=self.settle)
@@ -186,8 +192,12 @@ class Reconciler(PathDoubts):
         self._going_on = False
         try:
             out: list[Outcome] = []
-            if conflicts and not taps:
-                asked = self._disagreement(st, seq, observed, conflicts)
+            # a disagreement is asked once: while the sources keep reading what they read
+            # then, the region stays out of the comparison (a move there is asked)
+            fresh = {r: vals for r, vals in conflicts.items()
+                     if _conflict_key(r, vals) not in self._asked_conflicts}
+            if fresh and not taps:
+                asked = self._disagreement(st, seq, observed, fresh)
                 if asked is not None:
                     out = asked
             if not out:
@@ -249,6 +259,7 @@ class Reconciler(PathDoubts):
                         paths.setdefault(repr([a.to_json() for a in m]), m)
         if not paths:
             return None
+        self._asked_conflicts |= {_conflict_key(r, vals) for r, vals in conflicts.items()}
         out: list[Outcome] = []
         if self.discrepancy is not None:
             out.append(self._close_discrepancy("sources disagree"))
@@ -282,7 +293,9 @@ class Reconciler(PathDoubts):
 
     def answer(self, prompt_id: int, choice: int) -> list[Outcome]:
         """Submit candidate ``choice`` of the open prompt (or, when it stands for several
-        paths that share it, ask about their next step). Raises UnknownOpen, IndexError."""
+        paths that share it, ask about their next step): the steps up to the last one the
+        candidates differ in; the steps they all end with are left to the next look (the
+        sensors saw them). Raises UnknownOpen, IndexError."""
         p = self.prompt
         if p is None or p.id != prompt_id:
             raise UnknownOpen(f"no open prompt {prompt_id}")
@@ -294,7 +307,12 @@ class Reconciler(PathDoubts):
             out.append(self._new_prompt(p.seq, paths, maybe_nothing=p.nothing_happened))
             return self._emit(out)
         path = [a.to_json() for a in paths[0]] if paths else p.candidates[choice]
-        out += self._submit(path, p.seq, prompted=True)
+        # the answer decides the steps the candidates differ in; the steps they all end
+        # with were seen by the sensors: the next look applies them as any move
+        every = ([[a.to_json() for a in m] for group in p.stands_for for m in group]
+                 if p.stands_for else p.candidates)
+        keep = len(path) - _shared_tail(every)
+        out += self._submit(path[:max(1, keep)], p.seq, prompted=True)
         return self._emit(out)
 
     def decline(self, prompt_id: int, nothing_happened: bool = False) -> list[Outcome]:
@@ -377,6 +395,8 @@ class Reconciler(PathDoubts):
         ) in self._rejected:
             matches = []
         unseen = any(self._unseen(m, observed) or self._unread(m, observed) for m in matches)
+        if len(matches) == 1 and not unseen:
+            matches = matches + self._other_members(matches[0], observed)
         if len(matches) == 1 and not unseen:
             matches = matches + self._one_misread_away(matches[0], observed)
         if len(matches) == 1 and not unseen:

@@ -13,7 +13,7 @@ from companion.village.vocabulary import MemberId
 
 from .asking import words as _path_words
 from .observations import FIGURE_COLOURS
-from .observed import ByColour, colour_of
+from .observed import ByColour, WithUnknown, colour_of
 from .outcomes import (
     JSON,
     Discrepancy,
@@ -169,6 +169,7 @@ def _difference(region: str, expected: RegionValue, seen: RegionValue) -> JSON:
     ):
         names = ITEM_ORDER
     else:
+        unknown = seen.unknown if isinstance(seen, WithUnknown) else 0
         if isinstance(seen, ByColour):  # a camera's count by colour: compare colours
             expected = tuple(colour_of(s) for s in expected)
         missing = list(expected)
@@ -180,6 +181,11 @@ def _difference(region: str, expected: RegionValue, seen: RegionValue) -> JSON:
                 extra.append(s)
         parts = [f"{', '.join(map(_thing, missing))} missing"] if missing else []
         parts += [f"{', '.join(map(_thing, extra))} not expected"] if extra else []
+        if unknown:  # tags nobody enrolled: figures, but which is not known
+            missing = missing[unknown:]
+            parts = ([f"{', '.join(map(_thing, missing))} missing"] if missing else []) + (
+                [f"{', '.join(map(_thing, extra))} not expected"] if extra else [])
+            parts.append(f"{unknown} tag{'s' if unknown > 1 else ''} nobody enrolled")
         return {"region": region, "what": f"{place}: {'; '.join(parts)}",
                 "expected": list(expected), "seen": list(seen)}
     diffs = [f"{_count(e, n)} expected, {s} seen"
@@ -189,3 +195,17 @@ def _difference(region: str, expected: RegionValue, seen: RegionValue) -> JSON:
             "seen": dict(zip(names, seen, strict=True))}
 
 
+def _conflict_key(region: str, values: dict[str, RegionValue]) -> Any:
+    """A disagreement as asked: the region and what each source read there."""
+    return region, tuple(sorted((src, repr(val)) for src, val in values.items()))
+
+
+def _shared_tail(paths: list[list[JSON]]) -> int:
+    """How many last steps every one of several paths ends with (0 for one path)."""
+    if len(paths) < 2:
+        return 0
+    n = 0
+    while all(len(q) > n + 1 for q in paths) and all(
+            q[-1 - n] == paths[0][-1 - n] for q in paths):
+        n += 1
+    return n

@@ -112,3 +112,32 @@ def test_a_prompt_names_the_places_that_changed_and_never_lists_more_than_five_s
         assert j["changed"] and all(":" not in place for place in j["changed"])
         assert j["regions"] and all(":" in r or r == "stock" for r in j["regions"])
     assert link.wrong == []
+
+
+def test_an_answer_applies_the_step_asked_and_the_sensors_apply_what_follows() -> None:
+    """Blue's first-player privilege (no sensor sees the token), then red takes a cube:
+    asked "privilege or nothing?"; the answer applies the privilege alone, and red's take,
+    which every candidate ended with, is applied from the camera at the next look."""
+    from test_adversarial import feed, product_camera, scenario, states
+
+    from companion.reconcile.reconciler import Proposal
+    from companion.sim.memory_link import MemoryLink
+
+    st, truth = scenario(1, 18, 2)
+    assert truth[0]["type"] == "privilege" and truth[0]["level"] == 1
+    assert truth[1]["type"] == "take"
+    s = states(st, truth)
+    link = MemoryLink(st)
+    rec = Reconciler(link)
+    feed(rec, product_camera(st, 0.0))
+    run(rec, 0.0, 2.0)
+    feed(rec, product_camera(s[2], 3.0))  # the token moved unseen; red's cube is seen
+    out = run(rec, 3.0, 12.0)
+    prompts = [o for o in out if isinstance(o, Prompt)]
+    assert prompts and all(len(c) == 2 for c in prompts[-1].candidates)
+    p = prompts[-1]
+    rec.answer(p.id, p.candidates.index(truth))
+    assert [a for a, _s, _o in link.submitted] == [truth[0]]
+    out = run(rec, 12.1, 15.0)
+    assert [a for a, _s, _o in link.submitted] == truth
+    assert [o.actions for o in out if isinstance(o, Proposal)] == [[truth[1]]]

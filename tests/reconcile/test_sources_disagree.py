@@ -58,3 +58,47 @@ def test_sources_that_agree_again_need_no_answer(situations: dict[str, Any]) -> 
     proposals = [o for o in outcomes if isinstance(o, Proposal)]
     assert proposals and proposals[0].actions == [birth], outcomes
     assert rec.prompt is None
+
+
+def test_a_disagreement_is_asked_once_not_again_at_every_later_move() -> None:
+    """The reader never read the newborn arrive; the camera counts it. Asked once and
+    answered; the reader still reads the farm without it, and the next player's take is
+    then applied from the camera, not asked as the same disagreement again (seen 11 times
+    in one bench game before)."""
+    from collections import Counter
+
+    from test_adversarial import hub_start, product_camera, scenario, states
+
+    from companion.reconcile.observations import FigureCounts
+    from companion.reconcile.observed import colour_of
+    from companion.sim.table import hub_zones
+
+    st, truth = scenario(1, 62, 2)
+    assert [a["type"] for a in truth] == ["birth", "take"]
+    s = states(st, truth)
+    farms = [z for z in hub_zones(st) if z.startswith("farm:")]
+
+    def camera(state: v.GameState, t: float) -> list[Any]:
+        p = picture(state)
+        return product_camera(state, t) + [
+            FigureCounts("camera:0", t, zone=z, counts=dict(Counter(map(colour_of, p.pieces[z]))))
+            for z in farms]
+
+    link = MemoryLink(st)
+    rec = Reconciler(link)
+    rec.covered = frozenset(hub_zones(st))
+    for o in sorted(hub_start(st, 0.0) + camera(st, 0.0), key=lambda o: o.t):
+        rec.observe(o)
+    run(rec, 0.1, 2.0)
+    for o in camera(s[1], 3.0):  # the birth: the reader misses the child's arrival
+        rec.observe(o)
+    out = run(rec, 3.1, 12.0)
+    prompts = [o for o in out if isinstance(o, Prompt)]
+    assert len(prompts) == 1 and "disagree" in prompts[0].question
+    rec.answer(prompts[0].id, prompts[0].candidates.index([truth[0]]))
+    assert link.seq() == 1
+    for o in camera(s[2], 14.0):  # yellow takes a cube; the reader still misses the child
+        rec.observe(o)
+    out = run(rec, 14.1, 25.0)
+    assert not [o for o in out if isinstance(o, Prompt)], out
+    assert link.seq() == 2 and link.state().members == s[2].members
