@@ -12,7 +12,7 @@ from companion import village as v
 from companion.village import zones
 from companion.village.actions import FillBag, MassDraw, Train
 from companion.village.picture import CUBE_ORDER, RegionValue, regions_of
-from companion.village.vocabulary import MONK
+from companion.village.vocabulary import MONK, is_member
 
 from .chance import ChanceReader, layout_of
 from .observed import ByColour, ObservedTable, WithUnknown
@@ -140,7 +140,7 @@ class PathDoubts:
         out: list[Path] = []
         for i, action in enumerate(path):
             member = getattr(action, "member", None)
-            if not isinstance(member, str):
+            if not isinstance(member, str) or not is_member(member):
                 continue
             try:
                 before = self._cache.state(path[:i])
@@ -151,7 +151,9 @@ class PathDoubts:
                         or getattr(other, "member", None) in (None, member)
                         or dataclasses.replace(other, member=member) != action):  # type: ignore[call-arg]
                     continue
-                theirs = getattr(other, "member", "")
+                theirs = getattr(other, "member", None)
+                if not isinstance(theirs, str) or not is_member(theirs):
+                    continue
                 if (theirs[:-1], before.members.get(theirs)) == (
                         member[:-1], before.members.get(member)):
                     continue  # the same generation in the same place: interchangeable
