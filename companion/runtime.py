@@ -29,6 +29,7 @@ from typing import Any
 
 import companion.village as v
 from companion.boxcheck import BoxAnswers
+from companion.games.cardstore import CardStore, cards_path
 from companion.reconcile.observations import Health, Observation, to_json
 from companion.reconcile.reconciler import (
     Closed,
@@ -235,6 +236,8 @@ class Runtime:
         db = Path(settings.db_path or "")
         self.boxes = BoxAnswers(settings.boxcheck_path)
         """The owner's box-check answers (read leniently: see `BoxAnswers`)."""
+        self.cards = CardStore(cards_path(self.boxes.path))
+        """The cards this table's boxes have learned, any game's (`CardStore`)."""
         self.store = EventStore(db)
         self.service = TableService(self.store, settings.table_token)
         self.settings: Settings = settings.with_(db_path=db,
