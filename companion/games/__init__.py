@@ -35,7 +35,8 @@ __all__ = [
     "register",
 ]
 
-KNOWN: Mapping[str, str] = {"village": "companion.village.game"}
+KNOWN: Mapping[str, str] = {"village": "companion.village.game",
+                            "crecy": "companion.crecy.game"}
 """The games shipped: record ``game`` name → the module whose ``GAME`` plays it (imported
 when first asked for)."""
 
