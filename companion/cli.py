@@ -43,6 +43,14 @@ def _modules(text: str) -> tuple[str, ...]:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    if args.game == "crecy":
+        from companion.sim import crecy_games
+
+        found = crecy_games.simulate(args.games, args.seed, args.players)
+        print(json.dumps(found, indent=1) if args.json else
+              f"{found['games']} crecy games, {found['actions']} actions in "
+              f"{found['seconds']} s; violations: {found['violations']}")
+        return 1 if found["violations"] else 0
     from companion.sim.random_games import simulate
 
     result = simulate(
@@ -67,7 +75,12 @@ def _simulate(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from companion.bench.engine import bench
 
-    result = bench(args.seconds, args.seed, _modules(args.modules))
+    if args.game == "crecy":
+        from companion.sim.crecy_games import bench as crecy_bench
+
+        result = crecy_bench(args.seconds, args.seed)
+    else:
+        result = bench(args.seconds, args.seed, _modules(args.modules))
     if args.json:
         print(json.dumps(result, indent=1))
     else:
@@ -161,6 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_replay)
 
     p = sub.add_parser("simulate", help="play random legal games, checking invariants")
+    p.add_argument("--game", choices=("village", "crecy"), default="village")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=None)
@@ -171,6 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_simulate)
 
     p = sub.add_parser("bench", help="engine speed against python-chess")
+    p.add_argument("--game", choices=("village", "crecy"), default="village")
     p.add_argument("--seconds", type=float, default=5.0, help="per side")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--modules", default="", help="rule modules on, e.g. port,life_goals")

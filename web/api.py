@@ -13,8 +13,9 @@ from flask import Blueprint, Response, jsonify, request
 
 import companion.village as v
 from companion import boxcheck, games
+from companion.games.cards import ANSWER
 from companion.games.errors import ReplayError, SetupError
-from companion.store import NothingToUndo, RecordError
+from companion.store import NothingToUndo, RecordError, StorageUnavailable
 from companion.table import (
     DRAW_KEY,
     NoGame,
@@ -37,10 +38,11 @@ def _fail(status: int, code: str, message: str) -> NoReturn:
 
 
 NEW_GAME_FIELDS = frozenset(
-    {"players", "first_player", "label", "house_rules", "modules", "goal_claims", "game"}
+    {"players", "first_player", "label", "house_rules", "modules", "goal_claims", "game",
+     "options"}
 )
 """What ``POST /api/games`` takes."""
-OTHER_GAME_FIELDS = frozenset({"players", "first_player", "label", "game"})
+OTHER_GAME_FIELDS = frozenset({"players", "first_player", "label", "game", "options"})
 """What ``POST /api/games`` takes for a game other than the default one."""
 BOXCHECK_FIELDS = frozenset({"key", "value", "confirm", "boxes"})
 """What ``POST /api/boxcheck`` takes."""
@@ -164,7 +166,7 @@ def post_action() -> Response:
     expected = int_arg("expected_seq")
     svc = service()
     seq = svc.submit(action, "tablet", expected_seq=expected)
-    return jsonify({"game_id": svc.current_game_id, "seq": seq})
+    return jsonify({"game_id": svc.current_game_id, "seq": seq, **_keep_card(action)})
 
 
 @bp.post("/anytime")
@@ -181,7 +183,23 @@ def post_anytime() -> Response:
     if not svc.game().is_anytime(action):
         _fail(400, "not_anytime", "only an action allowed at any moment can be sent this way")
     seq = svc.submit(action, "tablet")
-    return jsonify({"game_id": svc.current_game_id, "seq": seq})
+    return jsonify({"game_id": svc.current_game_id, "seq": seq, **_keep_card(action)})
+
+
+def _keep_card(action: dict[str, Any]) -> dict[str, Any]:
+    """An answer to a card's form (applied, so valid) is kept in the box's learned cards
+    (`companion.games.cardstore`) for the next games: ``{"card_saved": bool}``."""
+    if action.get("type") != ANSWER:
+        return {}
+    types = getattr(service().game(), "card_types", None) or {}
+    kind = types.get(action.get("card_type"))
+    if kind is None:
+        return {"card_saved": False}
+    try:
+        runtime().cards.save(kind, action["card"], action["values"])
+    except StorageUnavailable:
+        return {"card_saved": False}
+    return {"card_saved": True}
 
 
 @bp.post("/report")
@@ -236,8 +254,18 @@ def post_game() -> tuple[Response, int]:
     name = body.get("game", games.DEFAULT)
     if name != games.DEFAULT:  # another game: its own rules, none of Village's options
         only(body, OTHER_GAME_FIELDS, "a new game of another game")
+        options = body.get("options") or {}
+        if not isinstance(options, dict):
+            _fail(400, "bad_game", "options must be a JSON object (the game's own)")
         try:
-            game_id = service().new_game(players, first, label=label, game=str(name))
+            game = games.get(name)
+        except ReplayError as exc:
+            _fail(400, "bad_game", str(exc))
+        if getattr(game, "card_types", None) and "cards" not in options:
+            options["cards"] = runtime().cards.learned(f"{name}.")  # what this box learned
+        try:
+            game_id = service().new_game(players, first, label=label, game=str(name),
+                                         **options)
         except SetupError as exc:
             _fail(422, "bad_board", str(exc))
         except ValueError as exc:

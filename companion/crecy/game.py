@@ -11,7 +11,7 @@ from companion.games.chance import ChanceSpec
 from companion.games.errors import IllegalAction, ReplayError
 from companion.games.simple import Move
 
-from . import engine, record, views, words
+from . import box, engine, record, views, words
 from .state import State
 
 
@@ -19,6 +19,8 @@ class CrecyGame:
     """The whole game (2–4 players) as one `companion.games.Game`."""
 
     name = "crecy"
+    card_types = box.TYPES
+    """The printed cards this game learns at the table (`companion.games.cards`)."""
 
     def make_header(self, players: list[str], first_player: str | None = None,
                     **options: Any) -> dict[str, Any]:

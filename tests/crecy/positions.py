@@ -64,7 +64,6 @@ def at_actions(gen: int = 1, n: int = 2, display: tuple[str, ...] = ("D1", "D2",
     st.todo.clear()
     st.phase, st.gen, st.round, st.turn = "actions", gen, 1, 0
     st.display = list(display)
-    st.friend_fresh = 40
     from companion.crecy.flow import offer
 
     st.titles, st.contributions = offer(st, gen)
@@ -72,8 +71,9 @@ def at_actions(gen: int = 1, n: int = 2, display: tuple[str, ...] = ("D1", "D2",
         p.gold, p.income, p.prestige, p.honour, p.hand, p.extra = 0, 0, 0, 0, [], []
         p.pawns, p.mentor = 2, "John Law"
         if gen > 1:
-            p.family[0].spouse = "Wife"
+            p.family[0].spouse = f"Wife of {p.id}"
             p.family[0].children = 1
+    st.friend_fresh = 75 - len(st.display) - (n if gen > 1 else 0)
     return st
 
 
