@@ -15,7 +15,7 @@ from appkit import make_app
 from flask import Flask
 from flask.testing import FlaskClient
 
-from web import runtime_of, table_service
+from web import runtime_of
 
 TOKEN = "crecy-table-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -99,9 +99,9 @@ def test_cards_are_asked_once_kept_in_the_box_and_the_record_replays(
     assert state["pending"]["kind"] == "turn" and state["players"][0]["gold"] == 6
     public = json.dumps(state) + json.dumps(client.get("/api/log").get_json())
     assert "Red card" not in public and "John Law" not in public
-    tokens = new_game_tokens = client.get("/api/tokens", headers=AUTH).get_json()
+    tokens = client.get("/api/tokens", headers=AUTH).get_json()
     assert tokens
-    red_token = _token(new_game_tokens, "red")
+    red_token = _token(tokens, "red")
     mine = client.get(f"/api/state?viewer=red&token={red_token}").get_json()
     red = mine["players"][0]
     assert red["hand"] == ["Red card 0", "Red card 1", "Red card 2"]
