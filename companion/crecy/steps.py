@@ -13,7 +13,7 @@ from companion.games.errors import IllegalAction
 from . import draws, flow, marriage
 from .box import HEAD
 from .state import Player, State, Step
-from .vocabulary import CHILD_CARDS, DISPLAY
+from .vocabulary import CHILD_CARDS, CHILD_EFFECTS, DISPLAY
 
 
 def refuse(a: dict[str, Any], why: str, code: str) -> IllegalAction:
@@ -58,6 +58,9 @@ def on_child(st: State, step: Step, a: dict[str, Any]) -> None:
     card = a["card"]
     if card not in CHILD_CARDS:
         raise refuse(a, f"a child card is one of {CHILD_CARDS}", "bad_card")
+    if a.get("effect") is not None and (card == "complication" or
+                                        a["effect"] not in CHILD_EFFECTS):
+        raise refuse(a, f"a child's printed effect is one of {CHILD_EFFECTS}", "bad_effect")
     draws.take_child_card(st, card)
     p = st.player(step.player or "")
     m = p.member(step.data["member"])

@@ -14,6 +14,12 @@ ROMAN: Final = {1: "I", 2: "II", 3: "III", 4: "IV"}
 SEXES: Final = ("female", "male")
 CHILD_CARDS: Final = ("girl", "boy", "complication")
 SEX_OF_CHILD: Final = {"girl": "female", "boy": "male"}
+CHILD_EFFECTS: Final = ("charming", "brave", "don_juan", "gossip_queen", "ravishing_smile",
+                        "beauty_queen", "surprise_twins")
+"""Printed child effects (« Cartes enfant »: Charmant, Brave, Don Juan, Reine des commères,
+Ravissant sourire, Reine de beauté, Jumeaux surprise); which cards carry them is not in the
+seed, so a hand draw reports it. The engine applies Brave, Beauty queen and Surprise twins;
+the others are the table's corrections (docs/crecy.md)."""
 
 EXTRA_COLOURS: Final = ("green", "orange", "red", "blue", "yellow")
 """The extra-action pawns, 3 of each (« Contenu du jeu », 23 pions)."""

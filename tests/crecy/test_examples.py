@@ -287,3 +287,61 @@ def test_ann_counts_at_least_six_cards() -> None:
                    "pawn": "player"},
               {"type": "take_friend", "player": "red", "friend": "D1"})
     assert len(st.player("red").hand) == 6 and st.player("red").honour == 2
+
+
+def test_surprise_twins_draws_again_beyond_the_limit() -> None:
+    """« Cartes enfant », Jumeaux surprise: another child at once, even past 3."""
+    st = at_actions(gen=2)
+    son = child(st, "red", "male")
+    son.spouse, son.children = "Gertrude", 2
+    st = play(st, {"type": "have_child", "player": "red", "member": son.id, "sex": None,
+                   "pawn": "player"},
+              {"type": "child_drawn", "card": "girl", "effect": "surprise_twins"})
+    assert engine.pending(st).kind == "child_draw"
+    st = play(st, {"type": "child_drawn", "card": "boy"})
+    assert st.player("red").member(son.id).children == 4
+    with pytest.raises(IllegalAction, match="at most 3 children"):
+        st.turn = 0
+        engine.apply(st, {"type": "have_child", "player": "red", "member": son.id,
+                          "sex": None, "pawn": "player"})
+
+
+def test_drawing_until_a_girl_costs_one_honour_and_puts_boys_back() -> None:
+    """« Avoir des enfants »: 1 honour, draw until the sex wanted; the rejected cards are
+    shuffled back."""
+    st = at_actions(gen=2)
+    son = child(st, "red", "male")
+    son.spouse = "Gertrude"
+    deck = dict(st.child_deck)
+    st = play(st, {"type": "have_child", "player": "red", "member": son.id, "sex": "female",
+                   "pawn": "player"},
+              {"type": "child_drawn", "card": "boy"}, {"type": "child_drawn", "card": "boy"})
+    with pytest.raises(IllegalAction, match="printed effect"):
+        engine.apply(st, {"type": "child_drawn", "card": "girl", "effect": "dragon"})
+    st = play(st, {"type": "child_drawn", "card": "girl"})
+    assert st.player("red").honour == -1 and st.child_deck == {**deck, "girl": deck["girl"] - 1}
+
+
+def test_losing_the_mother_then_drawing_until_a_child() -> None:
+    """« Complications à la naissance »: lose the mother, draw until a girl or a boy, placed
+    under the father; a widower may remarry; the head matriarch cannot die."""
+    st = at_actions(gen=2)
+    son = child(st, "red", "male")
+    son.spouse = "Gertrude"
+    st = play(st, {"type": "have_child", "player": "red", "member": son.id, "sex": None,
+                   "pawn": "player"},
+              {"type": "child_drawn", "card": "complication"},
+              {"type": "complication", "player": "red", "choice": "lose_mother"},
+              {"type": "child_drawn", "card": "complication"},  # immune: discarded
+              {"type": "child_drawn", "card": "boy"})
+    red = st.player("red")
+    assert red.member(son.id).spouse is None and red.member(son.id).children == 1
+    assert "Gertrude" in st.friend_discard and st.child_discard == 1
+    st2 = at_actions(gen=1)
+    st2.player("red").family[0].sex, st2.player("red").family[0].spouse = "female", "Pierre"
+    st2 = play(st2, {"type": "have_child", "player": "red", "member": "head", "sex": None,
+                     "pawn": "player"}, {"type": "child_drawn", "card": "complication"})
+    options = [o["choice"] for o in engine.legal_options(st2)]
+    assert options == ["lose_child"]
+    with pytest.raises(IllegalAction, match="family head cannot die"):
+        engine.apply(st2, {"type": "complication", "player": "red", "choice": "lose_mother"})
