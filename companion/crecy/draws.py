@@ -82,11 +82,16 @@ def seen(st: State) -> set[str]:
     return out
 
 
+def reshuffle_if_empty(st: State) -> None:
+    """An empty friend deck takes the shuffled discard at once (« Règles d'or »)."""
+    if st.friend_fresh == 0 and not st.friend_recycled:
+        st.friend_recycled, st.friend_discard = list(st.friend_discard), []
+
+
 def draw_friend(st: State, name: str) -> None:
     """Take the friend card ``name`` off the deck (reshuffling the discard when the deck
     is empty, « Règles d'or »). Raises IllegalAction for a card that cannot be there."""
-    if st.friend_fresh == 0 and not st.friend_recycled:
-        st.friend_recycled, st.friend_discard = list(st.friend_discard), []
+    reshuffle_if_empty(st)
     if name in st.friend_recycled:
         st.friend_recycled.remove(name)
         return

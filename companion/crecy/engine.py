@@ -250,6 +250,9 @@ def settle(st: State) -> None:
             elif step.kind == "marriage_rest":
                 st.todo.pop(0)
                 marriage.rest_of_marriage(st, step)
+            elif step.kind == "friend_draw" and not _spent(st, step):
+                draws.reshuffle_if_empty(st)
+                return
             elif _spent(st, step):
                 st.todo.pop(0)
                 if step.kind == "take_friend":
