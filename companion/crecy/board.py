@@ -55,19 +55,17 @@ def take_pawn(st: State, p: Player, a: dict[str, Any]) -> None:
 
 
 def check_discard(p: Player, a: dict[str, Any], n: int) -> None:
-    cards = a.get("discard") or []
-    if len(cards) != n or len(set(cards)) != n:
-        raise refuse(a, f"this costs {n} friend card(s) from your hand", "discard")
-    missing = [c for c in cards if c not in p.hand]
-    if missing:
-        raise refuse(a, f"{', '.join(missing)} not in your hand", "not_in_hand")
+    if len(p.hand) < n:
+        raise refuse(a, f"this costs {n} friend card(s) from your hand; you hold "
+                     f"{len(p.hand)}", "discard")
 
 
-def pay(st: State, p: Player, a: dict[str, Any], gold: int = 0) -> None:
+def pay(st: State, p: Player, a: dict[str, Any], gold: int = 0, cards: int = 0) -> None:
+    """Pay ``gold`` now; the ``cards`` are the player's to pick next (a ``discard`` step,
+    before anything the action gives)."""
     p.gold -= gold
-    for c in a.get("discard") or []:
-        p.hand.remove(c)
-        st.friend_discard.append(c)
+    if cards:
+        st.todo.insert(0, Step("discard", p.id, {"left": cards}))
 
 
 def member_of(st: State, p: Player, a: dict[str, Any], couple: bool = False) -> Member:
@@ -111,9 +109,7 @@ def check_ask_money(st: State, p: Player, a: dict[str, Any]) -> None:
     if a.get("gold") not in (2, 3, 4):
         raise refuse(a, "ask for 2, 3 or 4 gold", "bad_amount")
     if a["gold"] == 4:
-        check_discard(p, {**a, "discard": [a.get("discard")] if a.get("discard") else []}, 1)
-    elif a.get("discard") is not None:
-        raise refuse(a, "only 4 gold costs a friend card", "discard")
+        check_discard(p, a, 1)
 
 
 def do_ask_money(st: State, p: Player, a: dict[str, Any]) -> None:
@@ -121,7 +117,7 @@ def do_ask_money(st: State, p: Player, a: dict[str, Any]) -> None:
     if a["gold"] >= 3:
         p.honour -= 1
     if a["gold"] == 4:
-        pay(st, p, {"discard": [a["discard"]]})
+        pay(st, p, a, cards=1)
     p.gold += a["gold"] + money_bonus(p)
 
 
@@ -178,7 +174,6 @@ def do_card(st: State, p: Player, a: dict[str, Any]) -> None:
     name = a["title" if title else "contribution"]
     values = _card_cost(st, TITLE.name if title else CONTRIBUTION.name, name)
     take_pawn(st, p, a)
-    pay(st, p, a, values["cost_gold"])
     (st.titles if title else st.contributions).remove(name)
     m = p.member(a["member"])
     assert m is not None
@@ -188,6 +183,7 @@ def do_card(st: State, p: Player, a: dict[str, Any]) -> None:
     p.honour += values["honour"]
     if values["friends"] and st.display:
         st.todo.insert(0, Step("take_friend", p.id, {"left": values["friends"]}))
+    pay(st, p, a, values["cost_gold"], values["cost_friends"])
 
 
 def check_fertility(st: State, p: Player, a: dict[str, Any]) -> None:
@@ -203,10 +199,10 @@ def check_fertility(st: State, p: Player, a: dict[str, Any]) -> None:
 
 def do_fertility(st: State, p: Player, a: dict[str, Any]) -> None:
     take_pawn(st, p, a)
-    pay(st, p, a, 2)
     m = p.member(a["member"])
     assert m is not None
     draws.start_child_draws(st, p, m, 2, cause="fertility")
+    pay(st, p, a, 2, 1)
 
 
 def check_building(st: State, p: Player, a: dict[str, Any]) -> None:
@@ -231,12 +227,12 @@ def do_building(st: State, p: Player, a: dict[str, Any]) -> None:
     m = p.member(a["member"])
     assert m is not None
     if a["type"] == "residence":
-        pay(st, p, a, 3)
+        pay(st, p, a, 3, 1)
         st.residences -= 1
         m.attached["residence"] = f"residence {st.residences + 1}"
         p.prestige += 2
     else:
-        pay(st, p, a)
+        pay(st, p, a, 0, 2)
         p.prestige -= 2
         st.enterprises -= 1
         m.attached["enterprise"] = f"enterprise {st.enterprises + 1}"
@@ -253,12 +249,12 @@ def check_mission(st: State, p: Player, a: dict[str, Any]) -> None:
 
 def do_mission(st: State, p: Player, a: dict[str, Any]) -> None:
     take_pawn(st, p, a)
-    pay(st, p, a)
     if st.gen == 3:  # face down under the mentor, seen by nobody (« Entreprendre une mission »)
         st.missions_left -= 1
         p.under_mentor += 1
     else:
         st.todo.insert(0, Step("mission_draw", None, {"player": p.id, "left": 2, "drawn": []}))
+    pay(st, p, a, 0, 1)
 
 
 CHECKS: dict[str, tuple[Check, Check]] = {

@@ -4,7 +4,6 @@ to a copy. Refusals name the rule (`companion.games.errors`)."""
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,21 +14,23 @@ from companion.games.errors import IllegalAction, MalformedAction
 from . import board, draws, flow, marriage, steps
 from .family import of_generation
 from .state import Player, State, Step
+from .vocabulary import COLOUR_OF
 
 FIELDS: dict[str, tuple[str, ...]] = {
     "marry": ("player", "member", "friend", "pawn"),
     "arrange": ("player", "member", "friend", "pawn"),
     "have_child": ("player", "member", "sex", "pawn"),
-    "ask_money": ("player", "gold", "discard", "pawn"),
+    "ask_money": ("player", "gold", "pawn"),
     "connections": ("player", "cards", "pawn"),
-    "title": ("player", "title", "member", "discard", "pawn"),
-    "contribute": ("player", "contribution", "member", "discard", "pawn"),
-    "fertility": ("player", "member", "discard", "pawn"),
-    "residence": ("player", "member", "discard", "pawn"),
-    "enterprise": ("player", "member", "discard", "pawn"),
-    "mission": ("player", "discard", "pawn"),
+    "title": ("player", "title", "member", "pawn"),
+    "contribute": ("player", "contribution", "member", "pawn"),
+    "fertility": ("player", "member", "pawn"),
+    "residence": ("player", "member", "pawn"),
+    "enterprise": ("player", "member", "pawn"),
+    "mission": ("player", "pawn"),
     "pass": ("player",),
     "take_friend": ("player", "friend"),
+    "discard": ("player", "friend"),
     "complication": ("player", "choice"),
     "formalise": ("player", "member"),
     "keep_hand": ("player", "redraw"),
@@ -53,7 +54,7 @@ ANYTIME = {ANSWER, "adjust", "validate_mission"}
 CHANCE = {"child_draw": "child_drawn", "friend_draw": "friend_drawn",
           "mission_draw": "mission_drawn", "mentor_deal": "mentor_dealt",
           "extra_deal": "extra_dealt"}
-DECISIONS = {"take_friend", "complication", "formalise", "keep_hand", "keep_mission",
+DECISIONS = {"take_friend", "discard", "complication", "formalise", "keep_hand", "keep_mission",
              "mentor_score"}
 
 
@@ -151,6 +152,7 @@ def apply(st: State, obj: Any) -> State:
 def _anytime(st: State, a: dict[str, Any]) -> None:
     if a["type"] == ANSWER:
         st.book = st.book.learn(*parse_answer(a))
+        st.book_version += 1
         return
     p = _player(st, a)
     if a["type"] == "validate_mission":
@@ -217,7 +219,8 @@ def _waited(st: State, a: dict[str, Any]) -> None:
         if not any(m.arranged for m in of_generation(p, st.gen)):
             st.todo.remove(step)
         return
-    {"take_friend": steps.on_take_friend, "complication": steps.on_complication,
+    {"take_friend": steps.on_take_friend, "discard": steps.on_discard,
+     "complication": steps.on_complication,
      "keep_hand": steps.on_keep_hand, "keep_mission": steps.on_keep_mission,
      "mentor_score": steps.on_mentor_score}[kind](st, step, p, a)
 
@@ -241,7 +244,7 @@ def _turn(st: State, p: Player, a: dict[str, Any]) -> None:
 def settle(st: State) -> None:
     """Run what needs nobody (automatic steps, empty draws, the round's end) until the
     game waits for a person, a draw or a card's values."""
-    while st.phase != "over" and not flow.needs(st):
+    while st.phase != "over" and not flow.note_needs(st):
         if st.todo:
             step = st.todo[0]
             if step.kind in steps.AUTO:
@@ -308,6 +311,8 @@ def legal_options(st: State) -> list[dict[str, Any]]:
     if now.kind == "take_friend":
         return [{"type": "take_friend", "player": p.id, "friend": f}
                 for f in dict.fromkeys(st.display)]
+    if now.kind == "discard":
+        return [{"type": "discard", "player": p.id, "friend": f} for f in dict.fromkeys(p.hand)]
     if now.kind == "complication":
         out = [{"type": "complication", "player": p.id, "choice": "lose_child"}]
         if not step.data.get("head"):
@@ -324,33 +329,40 @@ def legal_options(st: State) -> list[dict[str, Any]]:
 
 def _turn_options(st: State, p: Player) -> list[dict[str, Any]]:
     out = marriage.marriage_options(st, p, False) + marriage.marriage_options(st, p, True)
-    hand = sorted(set(p.hand))
-    members = [m.id for m in of_generation(p, st.gen)]
-    one = [[c] for c in hand]
-    two = [list(c) for c in itertools.combinations(hand, 2)]
-    pawns = ("player", "extra")
+    gen = of_generation(p, st.gen)
+    members = [m.id for m in gen]
+    couples = [m.id for m in gen if m.couple()]
+
+    sieve = {kind: [] if kind in st.occupied else  # a cheap first sieve; the checks decide
+             (["player"] if p.pawns > 0 else []) + (["extra"] if c in p.extra else [])
+             for kind, c in COLOUR_OF.items()}
+
+    def pawns(kind: str) -> list[str]:
+        return sieve[kind]
+
+    mine = ["player"] if p.pawns > 0 else []
     candidates: list[dict[str, Any]] = []
-    for mid in members:
+    for mid in couples if mine else []:
         for sex in (None, "female", "male"):
             candidates.append({"type": "have_child", "member": mid, "sex": sex,
                                "pawn": "player"})
-    candidates += [{"type": "ask_money", "gold": g, "discard": None, "pawn": "player"}
-                   for g in (2, 3)]
-    candidates += [{"type": "ask_money", "gold": 4, "discard": c, "pawn": "player"}
-                   for c in hand]
-    candidates += [{"type": "connections", "cards": n, "pawn": "player"} for n in (1, 2, 3)]
+    if mine:
+        candidates += [{"type": "ask_money", "gold": g, "pawn": "player"} for g in (2, 3, 4)]
+        candidates += [{"type": "connections", "cards": n, "pawn": "player"}
+                       for n in (1, 2, 3)]
     for kind, offer in (("title", st.titles), ("contribute", st.contributions)):
         field = "title" if kind == "title" else "contribution"
-        for name in offer:
+        for name in offer if pawns(kind) else []:
             values = st.book.values("crecy." + field, name)
-            n = 0 if values is None else values["cost_friends"]
-            combos = [list(c) for c in itertools.combinations(hand, n)]
-            candidates += [{"type": kind, field: name, "member": mid, "discard": c, "pawn": pw}
-                           for mid in members for c in combos for pw in pawns]
-    for kind, combos in (("fertility", one), ("residence", one), ("enterprise", two)):
-        candidates += [{"type": kind, "member": mid, "discard": c, "pawn": pw}
-                       for mid in members for c in combos for pw in pawns]
-    candidates += [{"type": "mission", "discard": c, "pawn": pw} for c in one for pw in pawns]
+            if values is None or values["cost_gold"] > p.gold:
+                continue
+            candidates += [{"type": kind, field: name, "member": mid, "pawn": pw}
+                           for mid in members for pw in pawns(kind)]
+    for kind, who in (("fertility", couples), ("residence", members),
+                      ("enterprise", members)):
+        candidates += [{"type": kind, "member": mid, "pawn": pw}
+                       for pw in pawns(kind) for mid in who]
+    candidates += [{"type": "mission", "pawn": pw} for pw in pawns("mission")]
     for c in candidates:
         a = {**c, "player": p.id}
         try:

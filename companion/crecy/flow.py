@@ -22,6 +22,8 @@ def offer(st: State, gen: int) -> tuple[list[str], list[str]]:
 def needs(st: State) -> list[tuple[str, str]]:
     """The cards whose printed values the game needs before going on, in the order asked:
     the family heads at setup, the generation's titles and contributions."""
+    if st.needs_ok == st.checked():
+        return []
     out: list[tuple[str, str]] = []
     if st.phase == "setup":
         out += [(HEAD.name, f"{p.head}/{p.side}") for p in st.players]
@@ -30,6 +32,13 @@ def needs(st: State) -> list[tuple[str, str]]:
         titles, contributions = offer(st, min(st.gen, 3))
         out += [(TITLE.name, t) for t in titles] + [(CONTRIBUTION.name, c) for c in contributions]
     return [k for k in out if not st.book.knows(*k)]
+
+
+def note_needs(st: State) -> list[tuple[str, str]]:
+    """`needs`, remembered in ``st`` (a copy the engine is changing) when nothing is."""
+    found = needs(st)
+    st.needs_ok = None if found else st.checked()
+    return found
 
 
 def last_round(st: State) -> bool:
@@ -45,7 +54,7 @@ def end_round(st: State) -> None:
     """« Phase de revenu et d'entretien », then the generation's end after its last round."""
     for p in st.players:
         if not last_round(st) and not p.out:
-            p.gold += p.income
+            p.gold = max(0, p.gold + p.income)  # a negative income takes what there is
         p.pawns, p.passed = 2, False
     for colour in st.played_extra:
         st.reserve[colour] += 1

@@ -9,6 +9,7 @@ from typing import Any
 from companion.games.errors import IllegalAction
 
 from . import draws
+from .box import FRIEND
 from .family import can_have, free_to_marry, friend, others_with
 from .state import Member, Player, State, Step
 from .vocabulary import COLOUR_OF, DISPLAY, EXTRA_COLOURS
@@ -151,11 +152,19 @@ def marriage_options(st: State, p: Player, arranged: bool) -> list[dict[str, Any
     kind = "arrange" if arranged else "marry"
     gen = st.gen + 1 if arranged else st.gen
     out: list[dict[str, Any]] = []
-    for m in p.family:
-        if m.gen != gen or not free_to_marry(m):
+    free = [m for m in p.family if m.gen == gen and free_to_marry(m)]
+    if not free:
+        return out
+    for name in dict.fromkeys(p.hand):
+        values = st.book.values(FRIEND.name, name)
+        if values is None:
             continue
-        for name in dict.fromkeys(p.hand):
-            for pawn in ("player", "free"):
+        pawns = (["player"] if p.pawns > 0 else []) + (
+            ["free"] if free_marriage(st, p, dict(values), name) else [])
+        for m in free:
+            if m.sex == values["sex"]:
+                continue
+            for pawn in pawns:  # the sieve above is cheap; the check decides
                 a = {"type": kind, "player": p.id, "member": m.id, "friend": name, "pawn": pawn}
                 try:
                     check_marriage(st, p, a, arranged)

@@ -5,7 +5,6 @@ the copy is changed and returned), so ``apply(st, a)`` is pure."""
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +30,11 @@ class Member:
     widowed: bool = False
     twins: int = 0
     attached: dict[str, str] = field(default_factory=dict)
+
+    def copy(self) -> Member:
+        new = object.__new__(Member)
+        new.__dict__ = {**self.__dict__, "attached": dict(self.attached)}
+        return new
 
     def couple(self) -> bool:
         return self.spouse is not None and not self.arranged and not self.lost
@@ -64,6 +68,18 @@ class Player:
     out: bool = False
     mentor_honour: int | None = None
 
+    def copy(self, gen: int = 0) -> Player:
+        """A copy; members of generations before ``gen`` are shared (no rule changes a
+        member once its generation has passed)."""
+        new = object.__new__(Player)
+        new.__dict__ = {**self.__dict__, "hand": list(self.hand),
+                        "missions": list(self.missions),
+                        "missions_done": list(self.missions_done),
+                        "family": [m if m.gen < gen else m.copy() for m in self.family],
+                        "extra": list(self.extra),
+                        "effects": list(self.effects)}
+        return new
+
     def member(self, mid: str) -> Member | None:
         return next((m for m in self.family if m.id == mid), None)
 
@@ -76,6 +92,10 @@ class Step:
     kind: str
     player: str | None
     data: dict[str, Any] = field(default_factory=dict)
+
+    def copy(self) -> Step:
+        return Step(self.kind, self.player, {k: list(v) if isinstance(v, list) else v
+                                             for k, v in self.data.items()})
 
 
 @dataclass
@@ -110,11 +130,28 @@ class State:
     next_id: int = 1
     winner: list[str] = field(default_factory=list)
     dealt: list[str] = field(default_factory=list)
+    book_version: int = 0
+    needs_ok: tuple[int, int, bool] | None = None
 
     def copy(self) -> State:
-        book = self.book
-        new = copy.deepcopy(self, {id(book): book})
-        return new
+        """A copy the engine may change (the card book is a value, shared)."""
+        new = object.__new__(State)
+        new.__dict__ = {**self.__dict__}
+        return _lists_copied(
+            new, players=[p.copy(self.gen) for p in self.players], house=dict(self.house),
+            todo=[s.copy() for s in self.todo], occupied=list(self.occupied),
+            played_extra=list(self.played_extra), reserve=dict(self.reserve),
+            child_deck=dict(self.child_deck), child_reserve=dict(self.child_reserve),
+            friend_recycled=list(self.friend_recycled),
+            friend_discard=list(self.friend_discard), display=list(self.display),
+            titles=list(self.titles), contributions=list(self.contributions),
+            mission_discard=list(self.mission_discard), winner=list(self.winner),
+            dealt=list(self.dealt))
+
+    def checked(self) -> tuple[int, int, bool]:
+        """What `companion.crecy.flow.needs` depends on (it is [] while this is
+        ``needs_ok``)."""
+        return (self.book_version, self.gen, self.phase == "setup")
 
     def player(self, pid: str) -> Player:
         for p in self.players:
@@ -129,3 +166,8 @@ class State:
     def new_id(self) -> str:
         self.next_id += 1
         return f"m{self.next_id - 1}"
+
+
+def _lists_copied(st: State, **fields: Any) -> State:
+    st.__dict__.update(fields)
+    return st

@@ -34,6 +34,16 @@ def on_take_friend(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
         draws.after_taking(st, p)
 
 
+def on_discard(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
+    if a["friend"] not in p.hand:
+        raise refuse(a, f"{a['friend']} is not in your hand", "not_in_hand")
+    p.hand.remove(a["friend"])
+    st.friend_discard.append(a["friend"])
+    step.data["left"] -= 1
+    if step.data["left"] <= 0:
+        st.todo.remove(step)
+
+
 def on_complication(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
     m = p.member(step.data["member"])
     assert m is not None

@@ -77,12 +77,8 @@ def public_option(obj: dict[str, Any]) -> dict[str, Any]:
     """An option as the table's pages may list it: the cards of a hand it names (to play,
     to discard) masked; the player picks those on their own phone."""
     out = dict(obj)
-    if out.get("type") in ("marry", "arrange"):
+    if out.get("type") in ("marry", "arrange", "discard"):
         out["friend"] = HIDDEN
-    if isinstance(out.get("discard"), list):
-        out["discard"] = [HIDDEN] * len(out["discard"])
-    elif out.get("type") == "ask_money" and out.get("discard"):
-        out["discard"] = HIDDEN
     if out.get("type") == "keep_mission":
         out["mission"] = HIDDEN
     return out

@@ -55,6 +55,8 @@ def headline(before: State, a: dict[str, Any], after: State) -> str:
                 "mission": f"{who} undertakes a mission{pawn}."}[kind]
     if kind == "pass":
         return f"{who} keeps their extra pawns and places nothing more this round."
+    if kind == "discard":
+        return f"{who} discards {a['friend']}."
     if kind == "take_friend":
         return f"{who} takes {a['friend']} from the display."
     if kind == "complication":

@@ -34,6 +34,9 @@ def friend_names() -> list[str]:
     return SEED_NAMES + [f"Ami {i:02d}" for i in range(1, FRIEND_CARDS - len(SEED_NAMES) + 1)]
 
 
+FRIENDS = tuple(friend_names())
+
+
 def synthetic_values(kind: str, card: str, rng: random.Random,
                      known: dict[str, Any]) -> dict[str, Any]:
     """Random values that fit ``kind``'s form, keeping what the seed gives."""
@@ -73,9 +76,9 @@ def _question(st: State) -> tuple[str, str] | None:
     return None
 
 
-def random_action(st: State, rng: random.Random) -> dict[str, Any]:
-    """A random legal action, a draw, or an answer to a card's form."""
-    asked = _question(st)
+def random_action(st: State, rng: random.Random, ask: bool = True) -> dict[str, Any]:
+    """A random legal action, a draw, or (``ask``) an answer to a card's form."""
+    asked = _question(st) if ask else None
     if asked is not None:
         q = st.book.question(*asked)
         return answer_action(*asked, synthetic_values(*asked, rng, q["known"]))
@@ -84,7 +87,7 @@ def random_action(st: State, rng: random.Random) -> dict[str, Any]:
     if spec is not None:
         return spec.action([rng.choice(spec.contents)])
     if now.kind == "friend_draw":
-        unseen = sorted(set(friend_names()) - seen(st))
+        unseen = sorted(set(FRIENDS) - seen(st))
         pool = sorted(st.friend_recycled) if st.friend_fresh == 0 else unseen
         return {"type": "friend_drawn", "name": rng.choice(pool), "to": now.detail["to"]}
     if now.kind == "mission_draw":
@@ -242,23 +245,54 @@ def simulate(games: int, seed: int = 1, players: int | None = None) -> dict[str,
     }
 
 
+def synthetic_box(rng: random.Random) -> dict[str, dict[str, dict[str, Any]]]:
+    """A whole synthetic box, as a table that has learned every card would hold it."""
+    book = box.book()
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+
+    def learn(kind: str, card: str) -> dict[str, Any]:
+        values = synthetic_values(kind, card, rng, book.question(kind, card)["known"])
+        out.setdefault(kind, {})[card] = values
+        return values
+
+    for card in friend_names():
+        learn(box.FRIEND.name, card)
+    for head in "ABCD":
+        for side in ("patriarch", "matriarch"):
+            learn(box.HEAD.name, f"{head}/{side}")
+    for gen in ("I", "II", "III"):
+        offer = learn(box.OFFER.name, gen)
+        for i in (1, 2, 3):
+            learn(box.TITLE.name, offer[f"title_{i}"])
+            learn(box.CONTRIBUTION.name, offer[f"contribution_{i}"])
+    return out
+
+
 def bench(seconds: float = 5.0, seed: int = 1) -> dict[str, Any]:
-    """Steps per second of the Crecy engine beside python-chess's (as `companion.bench.
-    engine`: a step lists the options and applies one)."""
+    """Steps of the Crecy engine beside python-chess's (as `companion.bench.engine`: a
+    step lists the options and applies one, or draws), with a box that knows its cards.
+    Wall-clock time as the Village bench, and the processes' CPU time beside it (a shared
+    machine's load weighs on the first)."""
     from companion.bench.engine import chess_steps
 
     rng = random.Random(seed)
-    steps, t0, game = 0, time.perf_counter(), 0
+    cards = synthetic_box(rng)
+    steps, t0, c0, game = 0, time.perf_counter(), time.process_time(), 0
     while time.perf_counter() - t0 < seconds:
         names = ["red", "blue", "green", "yellow"][: 2 + game % 3]
+        families = {p: {"head": "ABCD"[i], "side": "patriarch"} for i, p in enumerate(names)}
         game += 1
-        st = record.start(record.make_header(names))
+        st = record.start(record.make_header(names, families=families, cards=cards))
         while not engine.is_over(st) and time.perf_counter() - t0 < seconds:
-            st = engine.apply(st, random_action(st, rng))
+            st = engine.apply(st, random_action(st, rng, ask=False))
             steps += 1
-    e_time = time.perf_counter() - t0
+    e_time, e_cpu = time.perf_counter() - t0, time.process_time() - c0
+    c0 = time.process_time()
     c_steps, c_time = chess_steps(seconds, random.Random(seed))
+    c_cpu = time.process_time() - c0
     e_us, c_us = e_time / steps * 1e6, c_time / c_steps * 1e6
     return {"game": "crecy", "engine_steps": steps, "engine_us_per_step": round(e_us, 2),
             "chess_steps": c_steps, "chess_us_per_step": round(c_us, 2),
-            "ratio": round(e_us / c_us, 3), "seconds_each": seconds}
+            "ratio": round(e_us / c_us, 3),
+            "cpu_ratio": round((e_cpu / steps) / (c_cpu / c_steps), 3),
+            "seconds_each": seconds}

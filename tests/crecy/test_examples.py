@@ -104,7 +104,10 @@ def test_the_count_title() -> None:
     red = st.player("red")
     red.gold, red.hand = 5, ["H1", "H2", "H3"]
     st = play(st, {"type": "title", "player": "red", "title": "Comte", "member": "head",
-                   "discard": ["H1", "H3"], "pawn": "player"})
+                   "pawn": "player"})
+    assert engine.pending(st).kind == "discard"  # the cost's 2 cards, picked one by one
+    st = play(st, {"type": "discard", "player": "red", "friend": "H1"},
+              {"type": "discard", "player": "red", "friend": "H3"})
     red = st.player("red")
     assert (red.gold, red.hand, red.prestige, red.income) == (1, ["H2"], 2, 1)
     assert red.family[0].attached == {"title": "Comte"} and "Comte" not in st.titles
@@ -112,7 +115,7 @@ def test_the_count_title() -> None:
     st.turn = 0
     with pytest.raises(IllegalAction, match="once per round"):
         engine.apply(st, {"type": "title", "player": "red", "title": "Titre I.2",
-                          "member": "head", "discard": [], "pawn": "player"})
+                          "member": "head", "pawn": "player"})
 
 
 def test_the_court_ballet() -> None:
@@ -124,7 +127,7 @@ def test_the_court_ballet() -> None:
     son.spouse = "Gertrude"
     red.gold, red.income = 3, 2
     st = play(st, {"type": "contribute", "player": "red", "contribution": "Ballet à la Cour",
-                   "member": son.id, "discard": [], "pawn": "player"})
+                   "member": son.id, "pawn": "player"})
     red = st.player("red")
     assert (red.gold, red.income, red.honour, red.prestige) == (1, 1, 1, 2)
     assert red.member(son.id).attached == {"contribution": "Ballet à la Cour"}
@@ -138,8 +141,8 @@ def test_fertility_with_a_complication() -> None:
     son = child(st, "red", "male")
     son.spouse, son.children = "Gertrude", 1
     red.gold, red.hand = 2, ["H1"]
-    st = play(st, {"type": "fertility", "player": "red", "member": son.id, "discard": ["H1"],
-                   "pawn": "player"},
+    st = play(st, {"type": "fertility", "player": "red", "member": son.id, "pawn": "player"},
+              {"type": "discard", "player": "red", "friend": "H1"},
               {"type": "child_drawn", "card": "boy"},
               {"type": "child_drawn", "card": "complication"})
     assert engine.pending(st).kind == "complication"
@@ -156,7 +159,7 @@ def test_a_couple_that_cannot_have_two_more_children_has_no_fertility() -> None:
     st.player("red").gold, st.player("red").hand = 2, ["H1"]
     with pytest.raises(IllegalAction, match="at least 2 more children"):
         engine.apply(st, {"type": "fertility", "player": "red", "member": son.id,
-                          "discard": ["H1"], "pawn": "player"})
+                          "pawn": "player"})
 
 
 def test_generation_end_prestige_and_children() -> None:
@@ -251,7 +254,7 @@ def test_the_extra_pawn_example() -> None:
               {"type": "child_drawn", "card": "boy"})
     red = st.player("red")
     assert red.extra == ["red"] and red.pawns == 1 and red.income == 1
-    st = play(st, {"type": "ask_money", "player": "blue", "gold": 2, "discard": None,
+    st = play(st, {"type": "ask_money", "player": "blue", "gold": 2,
                    "pawn": "player"})
     kinds = {(a["type"], a.get("pawn")) for a in engine.legal_options(st)}
     assert ("mission", "extra") in kinds and ("residence", "extra") not in kinds
@@ -267,9 +270,9 @@ def test_a_player_with_a_player_pawn_must_play_it_and_keeps_the_green_pawn() -> 
     options = engine.legal_options(st)
     assert {a["pawn"] for a in options if "pawn" in a} == {"player"}
     assert not any(a["type"] == "pass" for a in options)
-    st = play(st, {"type": "ask_money", "player": "red", "gold": 2, "discard": None,
+    st = play(st, {"type": "ask_money", "player": "red", "gold": 2,
                    "pawn": "player"})
-    st = play(st, {"type": "ask_money", "player": "blue", "gold": 2, "discard": None,
+    st = play(st, {"type": "ask_money", "player": "blue", "gold": 2,
                    "pawn": "player"})
     assert engine.pending(st).player == "red"          # may pass with only the green pawn
     st = play(st, {"type": "pass", "player": "red"})
@@ -345,3 +348,11 @@ def test_losing_the_mother_then_drawing_until_a_child() -> None:
     assert options == ["lose_child"]
     with pytest.raises(IllegalAction, match="family head cannot die"):
         engine.apply(st2, {"type": "complication", "player": "red", "choice": "lose_mother"})
+
+
+def test_a_negative_income_takes_only_the_gold_there_is() -> None:
+    st = at_actions()
+    st.player("red").income, st.player("red").gold = -2, 1
+    for p in st.players:
+        p.pawns, p.passed = 0, True
+    assert engine.end_round(st).player("red").gold == 0
