@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .box import TYPES
 from .state import State
 
 PAWN = {"player": "", "extra": " with an extra pawn", "free": " without a pawn"}
@@ -84,7 +85,8 @@ def headline(before: State, a: dict[str, Any], after: State) -> str:
     if kind == "extra_dealt":
         return f"{who} is dealt a {a['colour']} extra pawn."
     if kind == "card_values":
-        return f"The table says what is printed on {a['card']}."
+        kind = TYPES.get(a["card_type"])
+        return f"The table says what is printed on {kind.title if kind else 'card'} {a['card']}."
     if kind == "validate_mission":
         return f"{who} completes the mission {a['mission']}: {a['honour']} honour."
     if kind == "adjust":
@@ -109,4 +111,11 @@ def now_text(st: State, pending: dict[str, Any]) -> str:
              "extra_deal": "Deal an extra pawn."}
     if kind in draws:
         return draws[kind]
-    return f"{name(who)}: {kind.replace('_', ' ')}."
+    asks = {"take_friend": "take a friend card from the display",
+            "discard": "discard a friend card from their hand (the cost)",
+            "complication": "a complication: lose the child or the mother",
+            "formalise": "formalise an arranged marriage (in the order they choose)",
+            "keep_hand": "keep the starting hand or redraw it once",
+            "keep_mission": "keep one of the two missions drawn",
+            "mentor_score": "reveal the mentor and enter its honour"}
+    return f"{name(who)}: {asks.get(kind, kind.replace('_', ' '))}."

@@ -64,21 +64,22 @@ def synthetic_values(kind: str, card: str, rng: random.Random,
     return {**v, **known}
 
 
-def _question(st: State) -> tuple[str, str] | None:
+def _question(st: State, rng: random.Random) -> tuple[str, str] | None:
     now = engine.pending(st)
     if now.kind == "learn":
         q = now.detail["question"]
         return q["card_type"], q["card"]
-    for p in st.players:  # a table answers a card's form when its owner wants to play it
-        for c in p.hand:
-            if not st.book.knows(box.FRIEND.name, c):
-                return box.FRIEND.name, c
+    if now.kind == "turn" and rng.random() < 0.5:  # its owner means to play it now
+        unknown = [c for c in st.players[st.turn].hand
+                   if not st.book.knows(box.FRIEND.name, c)]
+        if unknown:
+            return box.FRIEND.name, rng.choice(unknown)
     return None
 
 
 def random_action(st: State, rng: random.Random, ask: bool = True) -> dict[str, Any]:
     """A random legal action, a draw, or (``ask``) an answer to a card's form."""
-    asked = _question(st) if ask else None
+    asked = _question(st, rng) if ask else None
     if asked is not None:
         q = st.book.question(*asked)
         return answer_action(*asked, synthetic_values(*asked, rng, q["known"]))
@@ -225,7 +226,7 @@ def play(seed: int, players: int) -> dict[str, Any]:
         found.append("the record does not replay to the same state")
     return {"actions": len(actions), "over": engine.is_over(st), "violations": found[:5],
             "violation_count": len(found), "winner": list(st.winner),
-            "extinct": sum(p.out for p in st.players)}
+            "extinct": sum(p.out for p in st.players), "header": header, "record": actions}
 
 
 def simulate(games: int, seed: int = 1, players: int | None = None) -> dict[str, Any]:
@@ -233,6 +234,8 @@ def simulate(games: int, seed: int = 1, players: int | None = None) -> dict[str,
     secrets checked after every action, each record replayed."""
     start = time.perf_counter()
     results = [play(seed * 100_003 + i, players or 2 + i % 3) for i in range(games)]
+    for r in results:
+        del r["header"], r["record"]
     seconds = time.perf_counter() - start
     total = sum(r["actions"] for r in results)
     return {
