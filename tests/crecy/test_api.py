@@ -126,3 +126,34 @@ def _token(tokens: Any, player: str) -> str:
         value = tokens[player]
         return value if isinstance(value, str) else str(value.get("token"))
     return str(next(t["token"] for t in tokens if t.get("player") == player))
+
+
+def test_learned_cards_are_listed_corrected_and_forgotten(client: FlaskClient) -> None:
+    doc = client.get("/api/cards").get_json()
+    assert doc["learned"] == {} and "crecy.friend" in doc["types"]
+    friend = {"sex": "female", "nationality": "French", "activity": "artist", "gold": 1,
+              "income": 0, "friends": 1, "prestige": 1, "effect": "none"}
+    r = client.post("/api/cards", json={"card_type": "crecy.friend", "card": "Lucie",
+                                        "values": friend})
+    assert r.status_code == 401                     # the table's token is needed
+    r = client.post("/api/cards", headers=AUTH, json={
+        "card_type": "crecy.friend", "card": "Lucie", "values": {**friend, "sex": "x"}})
+    assert r.status_code == 400 and "Sex" in r.get_json()["message"]
+    r = client.post("/api/cards", headers=AUTH, json={
+        "card_type": "crecy.friend", "card": "Lucie", "values": friend})
+    assert r.get_json()["learned"]["crecy.friend"]["Lucie"]["prestige"] == 1
+    r = client.post("/api/cards", headers=AUTH, json={
+        "card_type": "crecy.friend", "card": "Lucie", "forget": True})
+    assert r.get_json()["learned"] == {}
+    r = client.post("/api/cards", headers=AUTH, json={
+        "card_type": "crecy.friend", "card": "Lucie", "forget": True})
+    assert r.status_code == 404
+
+
+def test_the_box_check_page_lists_learned_cards(client: FlaskClient) -> None:
+    assert "No card learned yet" in client.get("/boxcheck").get_data(as_text=True)
+    client.post("/api/cards", headers=AUTH, json={
+        "card_type": "crecy.head", "card": "Rouge/matriarch", "values": HEAD})
+    page = client.get("/boxcheck").get_data(as_text=True)
+    assert 'data-card="Rouge/matriarch"' in page and "Forget this card" in page
+    assert 'data-name="gold" data-int="1" value="6"' in page
