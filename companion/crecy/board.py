@@ -21,8 +21,20 @@ from .vocabulary import COLOUR_OF, MAIN_ACTIONS
 Check = Callable[[State, Player, dict[str, Any]], None]
 
 
+class Refusal(IllegalAction):
+    """An IllegalAction whose message is written when read (the legal options try many
+    candidates and read none of their refusals)."""
+
+    def __init__(self, a: dict[str, Any], why: str, code: str) -> None:
+        Exception.__init__(self)
+        self.a, self.why, self.code, self.rule = a, why, code, None
+
+    def __str__(self) -> str:
+        return f"illegal: {self.a!r} — {self.why}"
+
+
 def refuse(a: dict[str, Any], why: str, code: str) -> IllegalAction:
-    return IllegalAction(f"illegal: {a!r} — {why}", code=code)
+    return Refusal(a, why, code)
 
 
 def check_pawn(st: State, p: Player, a: dict[str, Any]) -> None:
@@ -175,8 +187,7 @@ def do_card(st: State, p: Player, a: dict[str, Any]) -> None:
     values = _card_cost(st, TITLE.name if title else CONTRIBUTION.name, name)
     take_pawn(st, p, a)
     (st.titles if title else st.contributions).remove(name)
-    m = p.member(a["member"])
-    assert m is not None
+    m = p.own(a["member"])
     m.attached["title" if title else "contribution"] = name
     p.income += values["income"] - values["cost_income"]
     p.prestige += values["prestige"]
@@ -224,8 +235,7 @@ def check_building(st: State, p: Player, a: dict[str, Any]) -> None:
 
 def do_building(st: State, p: Player, a: dict[str, Any]) -> None:
     take_pawn(st, p, a)
-    m = p.member(a["member"])
-    assert m is not None
+    m = p.own(a["member"])
     if a["type"] == "residence":
         pay(st, p, a, 3, 1)
         st.residences -= 1

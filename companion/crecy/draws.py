@@ -51,6 +51,7 @@ def place_child(st: State, p: Player, m: Member, card: str, effect: str | None) 
     if effect:
         child.attached["effect"] = effect
     p.family.append(child)
+    p.fresh.add(child.id)
     m.children += 1
     p.born += 1
     return child

@@ -80,12 +80,18 @@ def parse(obj: Any) -> dict[str, Any]:
     if fields is None:
         raise MalformedAction(f"unknown action type {kind!r}; known: {sorted(FIELDS)}")
     record = {k: v for k, v in obj.items() if not k.startswith("_")}
+    keys = record.keys()
+    if keys == _EXACT[str(kind)]:
+        return record
     optional = set(OPTIONAL.get(str(kind), ()))
     missing = sorted(set(fields) - set(record) - optional)
     extra = sorted(set(record) - set(fields) - optional - {"type"})
     if missing or extra:
         raise MalformedAction(f"{kind}: missing field(s) {missing}, unexpected {extra}")
     return record
+
+
+_EXACT = {k: frozenset((*f, "type")) for k, f in FIELDS.items()}
 
 
 # --- what the game waits for --------------------------------------------------------------

@@ -9,6 +9,7 @@ from typing import Any
 from companion.games.errors import IllegalAction
 
 from . import draws
+from .board import Refusal
 from .box import FRIEND
 from .family import can_have, free_to_marry, friend, others_with
 from .state import Member, Player, State, Step
@@ -16,7 +17,7 @@ from .vocabulary import COLOUR_OF, DISPLAY, EXTRA_COLOURS
 
 
 def _refuse(a: dict[str, Any], why: str, code: str) -> IllegalAction:
-    return IllegalAction(f"illegal: {a!r} — {why}", code=code)
+    return Refusal(a, why, code)
 
 
 def free_marriage(st: State, p: Player, values: dict[str, Any], name: str) -> bool:
@@ -69,6 +70,7 @@ def marry(st: State, p: Player, a: dict[str, Any], arranged: bool) -> None:
     """Steps 1–2 now (the card placed, the wedding paid or the dowry received); steps
     3–6 for a marriage, or at the next generation's start for an arranged one."""
     m, values = check_marriage(st, p, a, arranged)
+    m = p.own(m.id)
     if a["pawn"] == "player":
         p.pawns -= 1
     p.hand.remove(a["friend"])
@@ -93,9 +95,10 @@ def continue_marriage(st: State, p: Player, m: Member, values: dict[str, Any]) -
 
 
 def formalise(st: State, p: Player, a: dict[str, Any]) -> None:
-    m = p.member(a["member"])
-    if m is None or not m.arranged or m.lost:
+    found = p.member(a["member"])
+    if found is None or not found.arranged or found.lost:
         raise _refuse(a, "that member has no arranged marriage to formalise", "not_arranged")
+    m = p.own(found.id)
     m.arranged = False
     continue_marriage(st, p, m, friend(st.book, m.spouse or ""))
 

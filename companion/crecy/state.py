@@ -67,18 +67,28 @@ class Player:
     effects: list[str] = field(default_factory=list)
     out: bool = False
     mentor_honour: int | None = None
+    fresh: set[str] = field(default_factory=set, compare=False, repr=False)
 
-    def copy(self, gen: int = 0) -> Player:
-        """A copy; members of generations before ``gen`` are shared (no rule changes a
-        member once its generation has passed)."""
+    def copy(self) -> Player:
+        """A copy whose members are shared until one is changed (`own`)."""
         new = object.__new__(Player)
         new.__dict__ = {**self.__dict__, "hand": list(self.hand),
                         "missions": list(self.missions),
                         "missions_done": list(self.missions_done),
-                        "family": [m if m.gen < gen else m.copy() for m in self.family],
-                        "extra": list(self.extra),
-                        "effects": list(self.effects)}
+                        "family": list(self.family), "extra": list(self.extra),
+                        "effects": list(self.effects), "fresh": set()}
         return new
+
+    def own(self, mid: str) -> Member:
+        """The member ``mid``, this player's own to change (copied once per state: the
+        engine changes a member only through this). Raises KeyError."""
+        for i, m in enumerate(self.family):
+            if m.id == mid:
+                if mid not in self.fresh:
+                    m = self.family[i] = m.copy()
+                    self.fresh.add(mid)
+                return m
+        raise KeyError(mid)
 
     def member(self, mid: str) -> Member | None:
         return next((m for m in self.family if m.id == mid), None)
@@ -138,7 +148,7 @@ class State:
         new = object.__new__(State)
         new.__dict__ = {**self.__dict__}
         return _lists_copied(
-            new, players=[p.copy(self.gen) for p in self.players], house=dict(self.house),
+            new, players=[p.copy() for p in self.players], house=dict(self.house),
             todo=[s.copy() for s in self.todo], occupied=list(self.occupied),
             played_extra=list(self.played_extra), reserve=dict(self.reserve),
             child_deck=dict(self.child_deck), child_reserve=dict(self.child_reserve),

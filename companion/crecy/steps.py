@@ -45,8 +45,7 @@ def on_discard(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
 
 
 def on_complication(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
-    m = p.member(step.data["member"])
-    assert m is not None
+    m = p.own(step.data["member"])
     draw = st.todo[1]
     if a["choice"] == "lose_child":
         draw.data["left"] -= 1
@@ -73,8 +72,7 @@ def on_child(st: State, step: Step, a: dict[str, Any]) -> None:
         raise refuse(a, f"a child's printed effect is one of {CHILD_EFFECTS}", "bad_effect")
     draws.take_child_card(st, card)
     p = st.player(step.player or "")
-    m = p.member(step.data["member"])
-    assert m is not None
+    m = p.own(step.data["member"])
     if card == "complication":
         if p.immune:
             st.child_discard += 1

@@ -193,13 +193,13 @@ def _track(before: State, a: dict[str, Any], after: State, secret: dict[str, set
         secret[a["player"]].discard(a["mission"])
     elif kind in ("marry", "arrange"):
         secret.get(a["player"], set()).discard(a["friend"])
-    for p in after.players:  # a card played, discarded or answered is public from then on
+    friends = set(FRIENDS)
+    for p in after.players:  # a friend card is secret while it is in the hand it was drawn to
         mine = secret.get(p.id, set())
-        public_now = set(after.friend_discard) | {m.spouse for q in after.players
-                                                  for m in q.family if m.spouse}
+        gone = {c for c in mine if c in friends and c not in p.hand}
         if kind == ANSWER:
-            public_now.add(a["card"])
-        mine -= public_now
+            gone.add(a["card"])
+        mine -= gone
 
 
 def play(seed: int, players: int) -> dict[str, Any]:
