@@ -32,6 +32,10 @@ EFFECTS: Final = {
         "marrying her/him takes no pawn if another of her/his nationality is in the family",
     "two_children": "her/his couple draws 2 child cards instead of 1",
     "mission_under_mentor": "draw a mission face down under your mentor",
+    "free_ask_money_if_artisan":
+        "ask friends for money without a pawn if another artisan is in the family",
+    "free_ask_money_if_english":
+        "ask friends for money without a pawn if another English friend is in the family",
 }
 """The friend effects the engine applies, by the id a card's form offers (seed 002,
 « Précisions sur les cartes » and the worked examples)."""
@@ -106,6 +110,11 @@ SHIPPED: Final[dict[tuple[str, str], Printed]] = {
                                     f"{_EX}, Précisions sur les cartes, Nancy"),
     (FRIEND.name, "George"): Printed({"effect": "mission_under_mentor"},
                                      f"{_EX}, Précisions sur les cartes, George"),
+    (FRIEND.name, "Hans Heinrich"): Printed(
+        {"effect": "free_ask_money_if_artisan"},
+        f"{_EX}, Précisions sur les cartes, Hans Heinrich"),
+    (FRIEND.name, "Robert"): Printed({"effect": "free_ask_money_if_english"},
+                                     f"{_EX}, Précisions sur les cartes, Robert"),
     (FRIEND.name, "Miranda"): Printed({"effect": "ask_money_plus_two"},
                                       f"{_EX}, Précisions sur les cartes, Miranda"),
     (TITLE.name, "Comte"): Printed(

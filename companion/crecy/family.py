@@ -40,13 +40,27 @@ def family_friends(p: Player) -> list[str]:
     return [m.spouse for m in p.family if m.spouse is not None]
 
 
+NATIONS = {"prussien": "prussian", "prussienne": "prussian", "russe": "russian",
+           "espagnol": "spanish", "espagnole": "spanish", "anglais": "english",
+           "anglaise": "english", "français": "french", "française": "french",
+           "italien": "italian", "italienne": "italian"}
+"""A nationality as the table may type it (French or English words, any case) → one name."""
+
+
+def same(field: str, a: Any, b: Any) -> bool:
+    if field != "nationality" or not isinstance(a, str) or not isinstance(b, str):
+        return bool(a == b)
+    x, y = a.strip().lower(), b.strip().lower()
+    return NATIONS.get(x, x) == NATIONS.get(y, y)
+
+
 def others_with(book: CardBook, p: Player, name: str, field: str, value: Any) -> int:
     """How many friends of the family other than ``name`` have ``field`` = ``value``
     (missions counting as an activity are the table's to correct)."""
     if value is None:
         return 0
     return sum(1 for f in family_friends(p)
-               if f != name and printed(book, FRIEND.name, f, field) == value)
+               if f != name and same(field, printed(book, FRIEND.name, f, field), value))
 
 
 def can_have(m: Member, n: int = 1) -> bool:

@@ -145,6 +145,11 @@ def apply_effect(st: State, p: Player, m: Member, name: str,
         st.display = []
         return [draws.friend_step(min(DISPLAY, draws.friends_left(st)), "display"),
                 Step("take_friend", p.id, {"left": 1})]
+    elif effect in ("free_ask_money_if_artisan", "free_ask_money_if_english"):
+        field, value = (("activity", "artisan") if effect.endswith("artisan")
+                        else ("nationality", "English"))
+        if others_with(st.book, p, name, field, value):
+            return [Step("ask_money_free", p.id)]
     elif effect == "mission_under_mentor" and st.missions_left > 0:
         st.missions_left -= 1
         p.under_mentor += 1

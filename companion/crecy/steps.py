@@ -44,6 +44,20 @@ def on_discard(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
         st.todo.remove(step)
 
 
+def on_ask_money_free(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
+    """Hans Heinrich, Robert: « Demander de l'argent à vos amis » without a pawn, its
+    cost paid (« Précisions sur les cartes »)."""
+    if a["gold"] not in (2, 3, 4) or (a["gold"] == 4 and not p.hand):
+        raise refuse(a, "ask for 2, 3 or 4 gold (4 costs a friend card from your hand)",
+                     "bad_amount")
+    st.todo.remove(step)
+    if a["gold"] >= 3:
+        p.honour -= 1
+    p.gold += a["gold"] + 2 * p.effects.count("ask_money_plus_two")
+    if a["gold"] == 4:
+        st.todo.insert(0, Step("discard", p.id, {"left": 1}))
+
+
 def on_complication(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
     m = p.own(step.data["member"])
     draw = st.todo[1]

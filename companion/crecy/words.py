@@ -56,6 +56,8 @@ def headline(before: State, a: dict[str, Any], after: State) -> str:
                 "mission": f"{who} undertakes a mission{pawn}."}[kind]
     if kind == "pass":
         return f"{who} keeps their extra pawns and places nothing more this round."
+    if kind == "ask_money_free":
+        return f"{who} asks friends for {a['gold']} gold, without a pawn."
     if kind == "discard":
         return f"{who} discards {a['friend']}."
     if kind == "take_friend":
@@ -113,6 +115,7 @@ def now_text(st: State, pending: dict[str, Any]) -> str:
         return draws[kind]
     asks = {"take_friend": "take a friend card from the display",
             "discard": "discard a friend card from their hand (the cost)",
+            "ask_money_free": "ask friends for money without a pawn (2, 3 or 4 gold)",
             "complication": "a complication: lose the child or the mother",
             "formalise": "formalise an arranged marriage (in the order they choose)",
             "keep_hand": "keep the starting hand or redraw it once",

@@ -356,3 +356,30 @@ def test_a_negative_income_takes_only_the_gold_there_is() -> None:
     for p in st.players:
         p.pawns, p.passed = 0, True
     assert engine.end_round(st).player("red").gold == 0
+
+
+def test_robert_asks_for_money_without_a_pawn_with_another_englishman() -> None:
+    """« Précisions sur les cartes », Robert: with another English friend in the family,
+    ask friends for money at once without a pawn, paying its cost (typed « Anglais »)."""
+    st = at_actions(gen=2)
+    red = st.player("red")
+    red.family[0].sex, red.family[0].spouse = "female", "Edward"
+    son = child(st, "red", "female")
+    red.hand = ["Robert", "H1"]
+    from companion.crecy.box import FRIEND
+
+    st.book = st.book.learn(FRIEND.name, "Edward", {
+        "sex": "male", "nationality": "Anglais", "activity": "diplomat", "gold": 0,
+        "income": 0, "friends": 0, "prestige": 0, "effect": "none"}).learn(
+        FRIEND.name, "Robert", {"sex": "male", "nationality": "English",
+                                "activity": "artist", "gold": -1, "income": 1, "friends": 0,
+                                "prestige": 0, "effect": "free_ask_money_if_english"})
+    red.gold = 1
+    st = play(st, {"type": "marry", "player": "red", "member": son.id, "friend": "Robert",
+                   "pawn": "player"})
+    assert engine.pending(st).kind == "ask_money_free"
+    st = play(st, {"type": "ask_money_free", "player": "red", "gold": 4},
+              {"type": "discard", "player": "red", "friend": "H1"})
+    red = st.player("red")
+    assert (red.gold, red.honour, red.hand, red.pawns) == (4, -1, [], 1)
+    assert engine.pending(st).kind == "child_draw"
