@@ -106,7 +106,8 @@ def pending(st: State) -> Pending:
         return Pending("learn", None, {"question": st.book.question(*needed[0])})
     if st.todo:
         step = st.todo[0]
-        detail = {k: v for k, v in step.data.items() if k != "drawn"}
+        detail = {("for" if k == "player" else k): v for k, v in step.data.items()
+                  if k != "drawn"}  # a draw's "player" is whom it is for: "for"
         if step.kind == "keep_mission":
             detail["drawn"] = list(step.data["drawn"])
         return Pending(step.kind, step.player if step.kind not in CHANCE else None, detail)

@@ -100,7 +100,7 @@ def random_action(st: State, rng: random.Random, ask: bool = True) -> dict[str, 
     if now.kind == "mentor_deal":
         dealt = {p.mentor for p in st.players}
         free = [f"Mentor {i}" for i in range(1, 7) if f"Mentor {i}" not in dealt]
-        return {"type": "mentor_dealt", "player": now.detail["player"], "mentor": rng.choice(free)}
+        return {"type": "mentor_dealt", "player": now.detail["for"], "mentor": rng.choice(free)}
     if now.kind == "mentor_score":
         p = st.player(now.player or "")
         return {"type": "mentor_score", "player": p.id, "main": rng.randint(0, 10),
