@@ -32,6 +32,7 @@ EFFECTS: Final = {
         "marrying her/him takes no pawn if another of her/his nationality is in the family",
     "two_children": "her/his couple draws 2 child cards instead of 1",
     "mission_under_mentor": "draw a mission face down under your mentor",
+    "swap_cards": "discard any number of friend cards from your hand, draw as many",
     "free_ask_money_if_artisan":
         "ask friends for money without a pawn if another artisan is in the family",
     "free_ask_money_if_english":
@@ -115,6 +116,8 @@ SHIPPED: Final[dict[tuple[str, str], Printed]] = {
         f"{_EX}, Précisions sur les cartes, Hans Heinrich"),
     (FRIEND.name, "Robert"): Printed({"effect": "free_ask_money_if_english"},
                                      f"{_EX}, Précisions sur les cartes, Robert"),
+    (FRIEND.name, "Isabella"): Printed({"effect": "swap_cards"},
+                                       f"{_EX}, Précisions sur les cartes, Isabella"),
     (FRIEND.name, "Miranda"): Printed({"effect": "ask_money_plus_two"},
                                       f"{_EX}, Précisions sur les cartes, Miranda"),
     (TITLE.name, "Comte"): Printed(

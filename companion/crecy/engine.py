@@ -32,6 +32,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "take_friend": ("player", "friend"),
     "discard": ("player", "friend"),
     "ask_money_free": ("player", "gold"),
+    "swap": ("player", "friend"),
     "complication": ("player", "choice"),
     "formalise": ("player", "member"),
     "keep_hand": ("player", "redraw"),
@@ -55,7 +56,7 @@ ANYTIME = {ANSWER, "adjust", "validate_mission"}
 CHANCE = {"child_draw": "child_drawn", "friend_draw": "friend_drawn",
           "mission_draw": "mission_drawn", "mentor_deal": "mentor_dealt",
           "extra_deal": "extra_dealt"}
-DECISIONS = {"take_friend", "discard", "ask_money_free", "complication", "formalise",
+DECISIONS = {"take_friend", "discard", "ask_money_free", "swap", "complication", "formalise",
              "keep_hand", "keep_mission", "mentor_score"}
 
 
@@ -228,7 +229,7 @@ def _waited(st: State, a: dict[str, Any]) -> None:
             st.todo.remove(step)
         return
     {"take_friend": steps.on_take_friend, "discard": steps.on_discard,
-     "ask_money_free": steps.on_ask_money_free,
+     "ask_money_free": steps.on_ask_money_free, "swap": steps.on_swap,
      "complication": steps.on_complication,
      "keep_hand": steps.on_keep_hand, "keep_mission": steps.on_keep_mission,
      "mentor_score": steps.on_mentor_score}[kind](st, step, p, a)
@@ -320,6 +321,9 @@ def legal_options(st: State) -> list[dict[str, Any]]:
     if now.kind == "take_friend":
         return [{"type": "take_friend", "player": p.id, "friend": f}
                 for f in dict.fromkeys(st.display)]
+    if now.kind == "swap":
+        return [{"type": "swap", "player": p.id, "friend": f}
+                for f in [*dict.fromkeys(p.hand), None]]
     if now.kind == "ask_money_free":
         return [{"type": "ask_money_free", "player": p.id, "gold": g}
                 for g in (2, 3, 4) if g < 4 or p.hand]

@@ -145,6 +145,8 @@ def apply_effect(st: State, p: Player, m: Member, name: str,
         st.display = []
         return [draws.friend_step(min(DISPLAY, draws.friends_left(st)), "display"),
                 Step("take_friend", p.id, {"left": 1})]
+    elif effect == "swap_cards":
+        return [Step("swap", p.id, {"count": 0})]
     elif effect in ("free_ask_money_if_artisan", "free_ask_money_if_english"):
         field, value = (("activity", "artisan") if effect.endswith("artisan")
                         else ("nationality", "English"))

@@ -58,6 +58,21 @@ def on_ask_money_free(st: State, step: Step, p: Player, a: dict[str, Any]) -> No
         st.todo.insert(0, Step("discard", p.id, {"left": 1}))
 
 
+def on_swap(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
+    """Isabella: discard cards one by one (``friend``), then ``None``: draw as many from
+    the deck (« Précisions sur les cartes »: zero is allowed)."""
+    if a["friend"] is None:
+        st.todo.remove(step)
+        if step.data["count"]:
+            st.todo.insert(0, draws.friend_step(step.data["count"], p.id))
+        return
+    if a["friend"] not in p.hand:
+        raise refuse(a, f"{a['friend']} is not in your hand", "not_in_hand")
+    p.hand.remove(a["friend"])
+    st.friend_discard.append(a["friend"])
+    step.data["count"] += 1
+
+
 def on_complication(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
     m = p.own(step.data["member"])
     draw = st.todo[1]

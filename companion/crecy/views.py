@@ -77,7 +77,7 @@ def public_option(obj: dict[str, Any]) -> dict[str, Any]:
     """An option as the table's pages may list it: the cards of a hand it names (to play,
     to discard) masked; the player picks those on their own phone."""
     out = dict(obj)
-    if out.get("type") in ("marry", "arrange", "discard"):
+    if out.get("type") in ("marry", "arrange", "discard", "swap") and out.get("friend"):
         out["friend"] = HIDDEN
     if out.get("type") == "keep_mission":
         out["mission"] = HIDDEN

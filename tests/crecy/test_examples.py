@@ -383,3 +383,27 @@ def test_robert_asks_for_money_without_a_pawn_with_another_englishman() -> None:
     red = st.player("red")
     assert (red.gold, red.honour, red.hand, red.pawns) == (4, -1, [], 1)
     assert engine.pending(st).kind == "child_draw"
+
+
+def test_isabella_swaps_cards() -> None:
+    """« Précisions sur les cartes », Isabella: discard X friend cards, draw X (X may be 0)."""
+    st = at_actions(gen=2)
+    red = st.player("red")
+    son = child(st, "red", "male")
+    red.hand = ["Isabella", "H1", "H2", "H3"]
+    from companion.crecy.box import FRIEND
+
+    st.book = st.book.learn(FRIEND.name, "Isabella", {
+        "sex": "female", "nationality": "Italian", "activity": "artist", "gold": 0,
+        "income": 1, "friends": 0, "prestige": 0, "effect": "swap_cards"})
+    st = play(st, {"type": "marry", "player": "red", "member": son.id, "friend": "Isabella",
+                   "pawn": "player"},
+              {"type": "swap", "player": "red", "friend": "H1"},
+              {"type": "swap", "player": "red", "friend": "H3"},
+              {"type": "swap", "player": "red", "friend": None})
+    assert engine.pending(st).to_json() == {"kind": "friend_draw", "player": None, "left": 2,
+                                            "to": "red"}
+    st = play(st, {"type": "friend_drawn", "name": "N1", "to": "red"},
+              {"type": "friend_drawn", "name": "N2", "to": "red"})
+    assert st.player("red").hand == ["H2", "N1", "N2"] and st.friend_discard == ["H1", "H3"]
+    assert engine.pending(st).kind == "child_draw"
