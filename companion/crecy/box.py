@@ -32,6 +32,7 @@ EFFECTS: Final = {
         "marrying her/him takes no pawn if another of her/his nationality is in the family",
     "two_children": "her/his couple draws 2 child cards instead of 1",
     "mission_under_mentor": "draw a mission face down under your mentor",
+    "choose_child_of_two": "each child card drawn for her/his couple: draw 2, keep 1",
     "swap_cards": "discard any number of friend cards from your hand, draw as many",
     "free_ask_money_if_artisan":
         "ask friends for money without a pawn if another artisan is in the family",
@@ -116,6 +117,10 @@ SHIPPED: Final[dict[tuple[str, str], Printed]] = {
         f"{_EX}, Précisions sur les cartes, Hans Heinrich"),
     (FRIEND.name, "Robert"): Printed({"effect": "free_ask_money_if_english"},
                                      f"{_EX}, Précisions sur les cartes, Robert"),
+    (FRIEND.name, "Eustachy"): Printed({"sex": "male", "effect": "choose_child_of_two"},
+                                       f"{_EX}, Précisions sur les cartes, Eustachy"),
+    (FRIEND.name, "Margarethe"): Printed({"sex": "female", "effect": "choose_child_of_two"},
+                                         f"{_EX}, Précisions sur les cartes, Margarethe"),
     (FRIEND.name, "Isabella"): Printed({"effect": "swap_cards"},
                                        f"{_EX}, Précisions sur les cartes, Isabella"),
     (FRIEND.name, "Miranda"): Printed({"effect": "ask_money_plus_two"},

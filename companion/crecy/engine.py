@@ -33,6 +33,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "discard": ("player", "friend"),
     "ask_money_free": ("player", "gold"),
     "swap": ("player", "friend"),
+    "choose_child": ("player", "card"),
     "complication": ("player", "choice"),
     "formalise": ("player", "member"),
     "keep_hand": ("player", "redraw"),
@@ -56,7 +57,8 @@ ANYTIME = {ANSWER, "adjust", "validate_mission"}
 CHANCE = {"child_draw": "child_drawn", "friend_draw": "friend_drawn",
           "mission_draw": "mission_drawn", "mentor_deal": "mentor_dealt",
           "extra_deal": "extra_dealt"}
-DECISIONS = {"take_friend", "discard", "ask_money_free", "swap", "complication", "formalise",
+DECISIONS = {"take_friend", "discard", "ask_money_free", "swap", "choose_child", "complication",
+             "formalise",
              "keep_hand", "keep_mission", "mentor_score"}
 
 
@@ -230,6 +232,7 @@ def _waited(st: State, a: dict[str, Any]) -> None:
         return
     {"take_friend": steps.on_take_friend, "discard": steps.on_discard,
      "ask_money_free": steps.on_ask_money_free, "swap": steps.on_swap,
+     "choose_child": steps.on_choose_child,
      "complication": steps.on_complication,
      "keep_hand": steps.on_keep_hand, "keep_mission": steps.on_keep_mission,
      "mentor_score": steps.on_mentor_score}[kind](st, step, p, a)
@@ -268,6 +271,7 @@ def settle(st: State) -> None:
                 return
             elif _spent(st, step):
                 st.todo.pop(0)
+                st.child_discard += len(step.data.get("pair", ()))  # no deck left to pair
                 if step.kind == "take_friend":
                     draws.after_taking(st, st.player(step.player or ""))
             else:
@@ -321,6 +325,9 @@ def legal_options(st: State) -> list[dict[str, Any]]:
     if now.kind == "take_friend":
         return [{"type": "take_friend", "player": p.id, "friend": f}
                 for f in dict.fromkeys(st.display)]
+    if now.kind == "choose_child":
+        return [{"type": "choose_child", "player": p.id, "card": c}
+                for c in dict.fromkeys(x[0] for x in step.data["pair"])]
     if now.kind == "swap":
         return [{"type": "swap", "player": p.id, "friend": f}
                 for f in [*dict.fromkeys(p.hand), None]]

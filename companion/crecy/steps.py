@@ -11,8 +11,8 @@ from typing import Any
 from companion.games.errors import IllegalAction
 
 from . import draws, flow, marriage
-from .box import HEAD
-from .state import Player, State, Step
+from .box import FRIEND, HEAD
+from .state import Member, Player, State, Step
 from .vocabulary import CHILD_CARDS, CHILD_EFFECTS, DISPLAY
 
 
@@ -102,7 +102,44 @@ def on_child(st: State, step: Step, a: dict[str, Any]) -> None:
     draws.take_child_card(st, card)
     p = st.player(step.player or "")
     m = p.own(step.data["member"])
+    if m.spouse and friend_effect(st, m.spouse) == "choose_child_of_two":
+        if card == "complication" and p.immune:
+            st.child_discard += 1
+            return
+        pair = step.data.setdefault("pair", [])
+        pair.append([card, a.get("effect")])
+        if len(pair) == 2:  # Eustachy, Margarethe: keep one of two, discard the other
+            step.data["pair"] = []
+            st.todo.insert(0, Step("choose_child", p.id, {"member": m.id, "pair": pair}))
+        return
+    resolve_child(st, step, p, m, card, a.get("effect"))
+
+
+def friend_effect(st: State, name: str) -> str | None:
+    values = st.book.values(FRIEND.name, name)
+    return None if values is None else str(values["effect"])
+
+
+def on_choose_child(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
+    pair = step.data["pair"]
+    kept = next((c for c in pair if c[0] == a["card"]), None)
+    if kept is None:
+        raise refuse(a, f"keep one of {[c[0] for c in pair]}", "not_drawn")
+    st.todo.remove(step)
+    st.child_discard += 1  # the other card
+    draw = st.todo[0]
+    m = p.own(step.data["member"])
+    resolve_child(st, draw, p, m, kept[0], kept[1])
+
+
+def resolve_child(st: State, step: Step, p: Player, m: Member, card: str,
+                  effect: str | None) -> None:
+    """A child card kept for ``m``'s couple: a complication, a card of the wrong sex put
+    back, or a child born."""
     if card == "complication":
+        if p.immune:
+            st.child_discard += 1
+            return
         if p.immune:
             st.child_discard += 1
             return
@@ -114,8 +151,8 @@ def on_child(st: State, step: Step, a: dict[str, Any]) -> None:
     if until and card != until:
         st.child_deck[card] += 1  # shuffled back (« Avoir des enfants »)
         return
-    draws.place_child(st, p, m, card, a.get("effect"))
-    if a.get("effect") == "surprise_twins":
+    draws.place_child(st, p, m, card, effect)
+    if effect == "surprise_twins":
         step.data["left"] += 1
         m.twins += 1
     step.data["left"] -= 1

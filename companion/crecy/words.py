@@ -58,6 +58,8 @@ def headline(before: State, a: dict[str, Any], after: State) -> str:
         return f"{who} keeps their extra pawns and places nothing more this round."
     if kind == "ask_money_free":
         return f"{who} asks friends for {a['gold']} gold, without a pawn."
+    if kind == "choose_child":
+        return f"{who} keeps the {a['card']} card and discards the other."
     if kind == "swap":
         return (f"{who} discards {a['friend']} (Isabella)." if a["friend"]
                 else f"{who} is done discarding (Isabella).")
@@ -118,6 +120,7 @@ def now_text(st: State, pending: dict[str, Any]) -> str:
         return draws[kind]
     asks = {"take_friend": "take a friend card from the display",
             "discard": "discard a friend card from their hand (the cost)",
+            "choose_child": "keep one of the two child cards drawn",
             "swap": "discard cards to draw as many (Isabella), or be done",
             "ask_money_free": "ask friends for money without a pawn (2, 3 or 4 gold)",
             "complication": "a complication: lose the child or the mother",

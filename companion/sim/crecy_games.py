@@ -142,8 +142,9 @@ def violations(st: State) -> list[str]:
             out.append(f"{kind}s held twice or still on offer: {names}")
     children = sum(1 for p in st.players for m in p.family if m.card in ("girl", "boy"))
     kept = sum(p.complications for p in st.players)
+    pairs = sum(len(s.data.get("pair", ())) for s in st.todo)
     cards = sum(st.child_deck.values()) + sum(st.child_reserve.values()) + children + kept \
-        + st.child_discard
+        + st.child_discard + pairs
     if cards != 88:
         out.append(f"child cards: {cards}, not 88")
     spouses = sum(1 for p in st.players for m in p.family if m.spouse)

@@ -407,3 +407,33 @@ def test_isabella_swaps_cards() -> None:
               {"type": "friend_drawn", "name": "N2", "to": "red"})
     assert st.player("red").hand == ["H2", "N1", "N2"] and st.friend_discard == ["H1", "H3"]
     assert engine.pending(st).kind == "child_draw"
+
+
+def test_eustachy_at_the_fertility_specialist() -> None:
+    """« Précisions sur les cartes », Eustachy: at the fertility specialist, 4 cards: one
+    kept of the first two, one of the last two, the others discarded."""
+    st = at_actions(gen=2)
+    red = st.player("red")
+    daughter = child(st, "red", "female")
+    daughter.spouse = "Eustachy"
+    from companion.crecy.box import FRIEND
+
+    st.book = st.book.learn(FRIEND.name, "Eustachy", {
+        "sex": "male", "nationality": "Polish", "activity": "scientist", "gold": -1,
+        "income": 1, "friends": 0, "prestige": 0, "effect": "choose_child_of_two"})
+    red.gold, red.hand = 2, ["H1"]
+    deck = dict(st.child_deck)
+    st = play(st, {"type": "fertility", "player": "red", "member": daughter.id,
+                   "pawn": "player"},
+              {"type": "discard", "player": "red", "friend": "H1"},
+              {"type": "child_drawn", "card": "boy"},
+              {"type": "child_drawn", "card": "girl"})
+    assert engine.pending(st).to_json()["pair"] == [["boy", None], ["girl", None]]
+    st = play(st, {"type": "choose_child", "player": "red", "card": "girl"},
+              {"type": "child_drawn", "card": "complication"},
+              {"type": "child_drawn", "card": "boy"},
+              {"type": "choose_child", "player": "red", "card": "boy"})
+    red = st.player("red")
+    assert [m.card for m in red.family if m.parent == daughter.id] == ["girl", "boy"]
+    assert st.child_discard == 2 and not red.immune
+    assert sum(st.child_deck.values()) == sum(deck.values()) - 4
