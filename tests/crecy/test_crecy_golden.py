@@ -1,7 +1,7 @@
 """Golden Crecy games: two records made once by seeded random tables (with their cards
 answered on the way), frozen under ``tests/golden/crecy/``, and their text. A rule change
 shows as a changed text or a record that no longer replays. Regenerate (read the diff!):
-``CRECY_GOLDEN_WRITE=1 pytest tests/crecy/test_golden.py``."""
+``CRECY_GOLDEN_WRITE=1 pytest tests/crecy/test_crecy_golden.py``."""
 
 from __future__ import annotations
 

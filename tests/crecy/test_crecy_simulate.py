@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from positions import at_actions
+from crecy_positions import at_actions
 
 from companion.cli import main
 from companion.crecy import views

@@ -4,7 +4,7 @@ seed describes it (the section of the rulebook named in each test)."""
 from __future__ import annotations
 
 import pytest
-from positions import at_actions, child, play
+from crecy_positions import at_actions, child, play
 
 from companion.crecy import engine
 from companion.games.errors import IllegalAction
