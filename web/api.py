@@ -252,6 +252,9 @@ def post_game() -> tuple[Response, int]:
     if label is not None and not isinstance(label, str):
         _fail(400, "bad_label", "label must be text")
     name = body.get("game", games.DEFAULT)
+    if name == games.DEFAULT and "options" in body:
+        _fail(400, "unknown_fields", "Village takes its options by name (house_rules, modules, "
+              "goal_claims), not in 'options'")
     if name != games.DEFAULT:  # another game: its own rules, none of Village's options
         only(body, OTHER_GAME_FIELDS, "a new game of another game")
         options = body.get("options") or {}

@@ -24,7 +24,12 @@ class CrecyGame:
 
     def make_header(self, players: list[str], first_player: str | None = None,
                     **options: Any) -> dict[str, Any]:
-        """`record.make_header`: ``families``, ``cards``, ``house``. Raises ValueError."""
+        """`record.make_header`: ``families``, ``cards``, ``house``. Raises ValueError
+        (an option it does not take included)."""
+        unknown = sorted(set(options) - {"families", "cards", "house"})
+        if unknown:
+            raise ValueError(f"crecy takes the options families, cards and house, not "
+                             f"{', '.join(map(repr, unknown))}")
         return record.make_header(players, first_player, **options)
 
     def start(self, header: dict[str, Any]) -> State:

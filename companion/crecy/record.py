@@ -37,6 +37,11 @@ def make_header(players: list[str], first_player: str | None = None, *,
     if first_player is not None and first_player not in players:
         raise ValueError(f"first player {first_player!r} is not a player")
     families = families or {p: {"head": p, "side": "patriarch"} for p in players}
+    if not isinstance(families, dict):
+        raise ValueError("families: a JSON object, player → {'head': card, 'side': side}")
+    if house is not None and (not isinstance(house, dict) or not all(
+            isinstance(v, bool) for v in house.values())):
+        raise ValueError("house: a JSON object of house rules, each true or false")
     for p in players:
         f = families.get(p)
         if not isinstance(f, dict) or not isinstance(f.get("head"), str) or \

@@ -157,3 +157,24 @@ def test_the_box_check_page_lists_learned_cards(client: FlaskClient) -> None:
     page = client.get("/boxcheck").get_data(as_text=True)
     assert 'data-card="Rouge/matriarch"' in page and "Forget this card" in page
     assert 'data-name="gold" data-int="1" value="6"' in page
+
+
+def test_options_are_for_another_game_only(client: FlaskClient) -> None:
+    r = client.post("/api/games", headers=AUTH, json={
+        "players": ["red", "blue"], "options": {"families": FAMILIES}})
+    assert r.status_code == 400 and r.get_json()["code"] == "unknown_fields"
+    r = client.post("/api/games", headers=AUTH, json={
+        "game": "crecy", "players": ["red", "blue"], "options": {"heads": {}}})
+    assert r.status_code == 400 and "heads" in r.get_json()["message"]
+    assert client.get("/api/games").get_json()["games"] == []
+
+
+@pytest.mark.parametrize("options", [
+    {"families": "red"}, {"families": {"red": {"head": "R"}}}, {"house": ["x"]},
+    {"house": {"extinction_in_generation_3": "no"}}, {"house": {"moon": True}},
+    {"cards": {"crecy.friend": {"Ann": {"sex": "?"}}}}, {"cards": "all"},
+])
+def test_bad_options_are_refused_clearly(client: FlaskClient, options: dict[str, Any]) -> None:
+    r = client.post("/api/games", headers=AUTH, json={
+        "game": "crecy", "players": ["red", "blue"], "options": options})
+    assert r.status_code == 400, r.get_json()
