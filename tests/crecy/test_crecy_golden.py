@@ -1,5 +1,5 @@
 """Golden Crecy games: two records made once by seeded random tables (with their cards
-answered on the way), frozen under ``tests/golden/crecy/``, and their text. A rule change
+answered on the way), frozen under ``tests/crecy/golden/``, and their text. A rule change
 shows as a changed text or a record that no longer replays. Regenerate (read the diff!):
 ``CRECY_GOLDEN_WRITE=1 pytest tests/crecy/test_crecy_golden.py``."""
 
@@ -14,7 +14,7 @@ import pytest
 from companion.crecy.game import GAME
 from companion.sim import crecy_games
 
-HERE = Path(__file__).resolve().parents[1] / "golden" / "crecy"
+HERE = Path(__file__).resolve().parent / "golden"
 GAMES = {"three-players": (11, 3), "two-players": (12, 2)}
 
 
