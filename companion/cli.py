@@ -43,6 +43,14 @@ def _modules(text: str) -> tuple[str, ...]:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    if args.game == "crecy":
+        from companion.sim import crecy_games
+
+        found = crecy_games.simulate(args.games, args.seed, args.players)
+        print(json.dumps(found, indent=1) if args.json else
+              f"{found['games']} crecy games, {found['actions']} actions in "
+              f"{found['seconds']} s; violations: {found['violations']}")
+        return 1 if found["violations"] else 0
     from companion.sim.random_games import simulate
 
     if args.game == "colonia":
@@ -83,6 +91,10 @@ def _bench(args: argparse.Namespace) -> int:
         from companion.bench.colonia import bench as colonia
 
         result = colonia(args.seconds, args.seed)
+    elif args.game == "crecy":
+        from companion.sim.crecy_games import bench as crecy_bench
+
+        result = crecy_bench(args.seconds, args.seed)
     else:
         result = bench(args.seconds, args.seed, _modules(args.modules))
     if args.json:
@@ -178,11 +190,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_replay)
 
     p = sub.add_parser("simulate", help="play random legal games, checking invariants")
-    p.add_argument("--game", choices=("village", "colonia"), default="village")
+    p.add_argument("--game", choices=("village", "crecy", "colonia"), default="village")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--players", type=int, choices=(2, 3, 4, 5, 6), default=None,
-                   help="Village: 2-4; Colonia: 2-6")
+                   help="Village: 2-4; Crecy: 2-4; Colonia: 2-6")
     p.add_argument("--record", metavar="DIR", help="write each game's record here")
     p.add_argument("--modules", default="", help="rule modules on, e.g. port,life_goals")
     p.add_argument("--goal-claims", choices=("manual", "auto"), default="manual", help="life goals")
@@ -190,7 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_simulate)
 
     p = sub.add_parser("bench", help="engine speed against python-chess")
-    p.add_argument("--game", choices=("village", "colonia"), default="village")
+    p.add_argument("--game", choices=("village", "crecy", "colonia"), default="village")
     p.add_argument("--seconds", type=float, default=5.0, help="per side")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--modules", default="", help="rule modules on, e.g. port,life_goals")

@@ -13,7 +13,7 @@ from flask import Blueprint, Response, jsonify, request
 
 import companion.village as v
 from companion import boxcheck, games
-from companion.games.cards import ANSWER
+from companion.games.cards import ANSWER, CardValueError
 from companion.games.errors import ReplayError, SetupError
 from companion.store import NothingToUndo, RecordError, StorageUnavailable
 from companion.table import (
@@ -277,6 +277,9 @@ def post_game() -> tuple[Response, int]:
     if label is not None and not isinstance(label, str):
         _fail(400, "bad_label", "label must be text")
     name = body.get("game", games.DEFAULT)
+    if name == games.DEFAULT and "options" in body:
+        _fail(400, "unknown_fields", "Village takes its options by name (house_rules, modules, "
+              "goal_claims), not in 'options'")
     if name != games.DEFAULT:  # another game: its own rules, none of Village's options
         only(body, OTHER_GAME_FIELDS, "a new game of another game")
         options = body.get("options") or {}
@@ -397,6 +400,50 @@ def _boxcheck_doc(problems: list[str]) -> dict[str, Any]:
                   "names": boxcheck.BOXES},
         "problems": problems,
     }
+
+
+CARD_FIELDS = frozenset({"card_type", "card", "values", "forget"})
+"""What ``POST /api/cards`` takes."""
+
+
+def _card_types() -> dict[str, Any]:
+    """Every card type of the games this table knows (`companion.games.cards`)."""
+    out: dict[str, Any] = {}
+    for name in games.names():
+        out.update(getattr(games.get(name), "card_types", None) or {})
+    return out
+
+
+@bp.get("/cards")
+def get_cards() -> Response:
+    """The cards the box has learned (``learned``: ``{card_type: {card: values}}``), the
+    forms of their types, and any entry of the file that could not be read."""
+    store = runtime().cards
+    return jsonify({"learned": store.learned(), "problems": list(store.problems),
+                    "types": {k: t.to_json() for k, t in sorted(_card_types().items())}})
+
+
+@bp.post("/cards")
+def post_cards() -> Response:
+    """Correct a learned card, ``{"card_type", "card", "values"}``, or forget it,
+    ``{"card_type", "card", "forget": true}`` (it is asked again by the next game that
+    needs it). A game already started keeps the values in its record. Table token."""
+    require_table_token()
+    body = json_object()
+    only(body, CARD_FIELDS, "a learned card")
+    kind = _card_types().get(str(body.get("card_type")))
+    card = body.get("card")
+    if kind is None or not isinstance(card, str):
+        _fail(400, "bad_card", f"card_type is one of {sorted(_card_types())}, card its name")
+    try:
+        if body.get("forget") is True:
+            if not runtime().cards.forget(kind.name, card):
+                _fail(404, "unknown_card", f"{card!r} is not among the learned {kind.title}s")
+        else:
+            runtime().cards.save(kind, card, body.get("values"))
+    except CardValueError as exc:  # a failing disk: the app's 507/503 (web/errors.py)
+        _fail(400, exc.code, str(exc))
+    return get_cards()
 
 
 @bp.get("/boxcheck")

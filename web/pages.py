@@ -18,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 import segno
 from flask import Blueprint, Response, abort, render_template, request
 
-from companion import boxcheck
+from companion import boxcheck, games
 from companion.village import HOUSE_RULES, load_board
 from companion.village.box_values import items_with_overlay
 from companion.village.data import DataItem
@@ -238,7 +238,25 @@ def box_check() -> str:
         boxes=boxcheck.BOXES,
         owned=owned,
         boxes_answered=runtime().boxes.boxes_answer is not None,
+        learned=_learned_rows(),
     )
+
+
+def _learned_rows() -> list[dict[str, Any]]:
+    """The cards the box learned at the table, each with its type's form filled in."""
+    types: dict[str, Any] = {}
+    for name in games.names():
+        types.update(getattr(games.get(name), "card_types", None) or {})
+    rows = []
+    for kind, cards in sorted(runtime().cards.learned().items()):
+        t = types.get(kind)
+        if t is None:
+            continue
+        for card, values in sorted(cards.items()):
+            rows.append({"type": kind, "title": t.title, "card": card,
+                         "fields": [{**f.to_json(), "value": values.get(f.name)}
+                                    for f in t.fields]})
+    return rows
 
 
 @bp.get("/play")

@@ -39,6 +39,7 @@ __all__ = [
 
 KNOWN: Mapping[str, str] = {
     "village": "companion.village.game",
+    "crecy": "companion.crecy.game",
     "colonia": "companion.colonia.game",
 }
 """The games shipped: record ``game`` name → the module whose ``GAME`` plays it (imported

@@ -212,15 +212,17 @@ class CardBook:
             return self
         if not isinstance(data, Mapping):
             raise CardValueError(f"learned cards are a JSON object, got {data!r}")
-        book = self
+        learned = dict(self.learned)
         for kind, cards in data.items():
             if kind not in self.types:
                 continue
             if not isinstance(cards, Mapping):
                 raise CardValueError(f"learned {kind}: a JSON object of cards")
             for card, values in cards.items():
-                book = book.learn(kind, card, values)
-        return book
+                if not isinstance(card, str) or not card.strip():
+                    raise CardValueError(f"a card is named by its printed name, got {card!r}")
+                learned[(kind, card)] = self.types[kind].check(values)
+        return CardBook(self.types, self.shipped, learned)
 
 
 def answer_action(card_type: str, card: str, values: Mapping[str, Any]) -> dict[str, Any]:

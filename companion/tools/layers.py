@@ -26,7 +26,7 @@ __all__ = ["LAYERS", "ROOMS", "Report", "cycles", "imports", "package_of", "repo
 LAYERS: Final[tuple[tuple[str, ...], ...]] = (
     ("vision", "companion.paths", "companion.addresses", "companion.settings"),
     ("companion.games", "companion.store"),
-    ("companion.village", "companion.colonia", "companion.bags"),
+    ("companion.village", "companion.crecy", "companion.colonia", "companion.bags"),
     ("companion.boxcheck", "companion.table", "companion.reconcile"),
     ("companion.sensors", "companion.hall"),
     ("companion.runtime",),

@@ -176,3 +176,28 @@ document.getElementById("boxes")?.addEventListener("submit", (ev) => {
   const boxes = [...ev.target.querySelectorAll('input[name="box"]:checked')].map((box) => box.value);
   answer({ boxes });
 });
+
+// Cards learned at the table (companion.games.cardstore): correct or forget one.
+for (const form of document.querySelectorAll("form.learned-card")) {
+  const send = async (body) => {
+    const token = tableToken();
+    if (!token) { askToken(); return; }
+    const res = await fetch("/api/cards", {
+      method: "POST", cache: "no-store",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ card_type: form.dataset.type, card: form.dataset.card, ...body }),
+    });
+    const data = await res.json().catch(() => null);
+    if (!res.ok) { showRefusal({ status: res.status, body: data }); return; }
+    location.reload();
+  };
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const values = {};
+    for (const el of form.querySelectorAll("[data-name]")) {
+      values[el.dataset.name] = el.dataset.int ? Number(el.value) : el.value;
+    }
+    send({ values });
+  });
+  form.querySelector("[data-forget]").addEventListener("click", () => send({ forget: true }));
+}

@@ -1,0 +1,146 @@
+"""What is printed on Crecy's cards: the card types (forms) and the values seed 002 gives.
+
+The seed has the rules and about forty cards' effects, not the cards (other-games.md
+§4.3): every value below names its source; every other value is unknown and asked at the
+table once (`companion.games.cards`). Friend cards are keyed by their printed name, titles
+and contributions by theirs, family heads by ``"<card>/<side>"``, the titles and
+contributions of a generation by its numeral (``"I"``)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from companion.games.cards import CardBook, CardType, Field, Printed
+
+from .vocabulary import ACTIVITIES, EXTRA_COLOURS, SEXES
+
+EFFECTS: Final = {
+    "none": "no special effect",
+    "other": "another effect (the table applies it with corrections)",
+    "gold3_if_same_nationality": "+3 gold if another of her/his nationality is in the family",
+    "honour2_if_6_cards": "+2 honour if you hold at least 6 friend cards",
+    "extra_green": "an extra pawn, green (residence)",
+    "extra_orange": "an extra pawn, orange (enterprise)",
+    "extra_red": "an extra pawn, red (mission)",
+    "extra_blue": "an extra pawn, light blue (fertility)",
+    "extra_yellow": "an extra pawn, yellow (title or contribution)",
+    "connections_plus_one": "this generation: each Make connections takes 1 more friend card",
+    "ask_money_plus_two": "this generation: each Ask friends for money gives 2 more gold",
+    "refresh_display_take_one": "discard the friends on display, deal 5 new, take 1",
+    "free_marriage": "marrying her/him takes no pawn",
+    "free_marriage_if_same_nationality":
+        "marrying her/him takes no pawn if another of her/his nationality is in the family",
+    "two_children": "her/his couple draws 2 child cards instead of 1",
+    "mission_under_mentor": "draw a mission face down under your mentor",
+    "choose_child_of_two": "each child card drawn for her/his couple: draw 2, keep 1",
+    "swap_cards": "discard any number of friend cards from your hand, draw as many",
+    "free_ask_money_if_artisan":
+        "ask friends for money without a pawn if another artisan is in the family",
+    "free_ask_money_if_english":
+        "ask friends for money without a pawn if another English friend is in the family",
+}
+"""The friend effects the engine applies, by the id a card's form offers (seed 002,
+« Précisions sur les cartes » and the worked examples)."""
+
+FRIEND = CardType("crecy.friend", "the friend card", (
+    Field("sex", "choice", "Sex", SEXES),
+    Field("nationality", "text", "Nationality (e.g. French, Prussian, Russian)"),
+    Field("activity", "choice", "Activity", ACTIVITIES),
+    Field("gold", "int", "Dowry received (+) or wedding cost paid (-), in gold", low=-20, high=20),
+    Field("income", "int", "Income it brings", low=-5, high=9),
+    Field("friends", "int", "Friend cards it brings", low=0, high=5),
+    Field("prestige", "int", "Prestige it brings", low=-5, high=9),
+    Field("effect", "choice", "Special effect", tuple(EFFECTS)),
+))
+HEAD = CardType("crecy.head", "the family head's side", (
+    Field("income", "int", "Starting income", low=0, high=9),
+    Field("gold", "int", "Starting gold", low=0, high=30),
+    Field("friends", "int", "Starting friend cards", low=0, high=9),
+    Field("prestige", "int", "Starting prestige", low=-5, high=9),
+    Field("extra", "choice", "Starting extra pawn", ("none", *EXTRA_COLOURS)),
+))
+_COSTS = (
+    Field("cost_gold", "int", "Cost in gold", low=0, high=20),
+    Field("cost_friends", "int", "Cost in friend cards discarded", low=0, high=5),
+    Field("cost_income", "int", "Cost in income", low=0, high=5),
+    Field("income", "int", "Income gained", low=-5, high=9),
+    Field("prestige", "int", "Prestige gained", low=-5, high=9),
+    Field("honour", "int", "Honour gained", low=-5, high=20),
+    Field("friends", "int", "Friend cards taken", low=0, high=5),
+)
+TITLE = CardType("crecy.title", "the title card", _COSTS)
+CONTRIBUTION = CardType("crecy.contribution", "the contribution card", _COSTS)
+OFFER = CardType("crecy.generation", "the titles and contributions of generation", (
+    *(Field(f"title_{i}", "text", f"Title {i} (its name)") for i in (1, 2, 3)),
+    *(Field(f"contribution_{i}", "text", f"Contribution {i} (its name)") for i in (1, 2, 3)),
+))
+
+TYPES: Final = {t.name: t for t in (FRIEND, HEAD, TITLE, CONTRIBUTION, OFFER)}
+
+_EX = "seed 002"
+SHIPPED: Final[dict[tuple[str, str], Printed]] = {
+    (FRIEND.name, "Gertrude"): Printed(
+        {"sex": "female", "nationality": "Prussian", "gold": 1, "income": 0, "friends": 1,
+         "prestige": 1, "effect": "gold3_if_same_nationality"},
+        f"{_EX}, Marier, the Gertrude example"),
+    (FRIEND.name, "Friedrich"): Printed({"nationality": "Prussian"},
+                                        f"{_EX}, Marier, the Gertrude example"),
+    (FRIEND.name, "Evgenia"): Printed(
+        {"sex": "female", "income": 0, "friends": 2, "prestige": 1, "effect": "extra_yellow"},
+        f"{_EX}, Début d'une génération, the Ann and Evgenia example"),
+    (FRIEND.name, "Ann"): Printed(
+        {"sex": "female", "income": 0, "friends": 1, "effect": "honour2_if_6_cards"},
+        f"{_EX}, Début d'une génération, the Ann and Evgenia example"),
+    (FRIEND.name, "Pierre"): Printed({"effect": "extra_red"},
+                                     f"{_EX}, Nombre d'actions, the extra-pawn example"),
+    (FRIEND.name, "Claire"): Printed({"effect": "connections_plus_one"},
+                                     f"{_EX}, Précisions sur les cartes, Claire"),
+    (FRIEND.name, "Fehmi"): Printed({"sex": "female", "effect": "refresh_display_take_one"},
+                                    f"{_EX}, Précisions sur les cartes, Fehmi"),
+    (FRIEND.name, "Ariane"): Printed({"sex": "female", "effect": "free_marriage"},
+                                     f"{_EX}, Précisions sur les cartes, Ariane"),
+    (FRIEND.name, "Leonid"): Printed(
+        {"sex": "male", "nationality": "Russian", "effect": "free_marriage_if_same_nationality"},
+        f"{_EX}, Précisions sur les cartes, Leonid"),
+    (FRIEND.name, "Maria"): Printed(
+        {"sex": "female", "nationality": "Spanish",
+         "effect": "free_marriage_if_same_nationality"},
+        f"{_EX}, Précisions sur les cartes, Maria"),
+    (FRIEND.name, "Bernadette"): Printed({"sex": "female", "effect": "two_children"},
+                                         f"{_EX}, Précisions sur les cartes, Bernadette"),
+    (FRIEND.name, "Nancy"): Printed({"sex": "female", "effect": "two_children"},
+                                    f"{_EX}, Précisions sur les cartes, Nancy"),
+    (FRIEND.name, "George"): Printed({"effect": "mission_under_mentor"},
+                                     f"{_EX}, Précisions sur les cartes, George"),
+    (FRIEND.name, "Hans Heinrich"): Printed(
+        {"effect": "free_ask_money_if_artisan"},
+        f"{_EX}, Précisions sur les cartes, Hans Heinrich"),
+    (FRIEND.name, "Robert"): Printed({"effect": "free_ask_money_if_english"},
+                                     f"{_EX}, Précisions sur les cartes, Robert"),
+    (FRIEND.name, "Eustachy"): Printed({"sex": "male", "effect": "choose_child_of_two"},
+                                       f"{_EX}, Précisions sur les cartes, Eustachy"),
+    (FRIEND.name, "Margarethe"): Printed({"sex": "female", "effect": "choose_child_of_two"},
+                                         f"{_EX}, Précisions sur les cartes, Margarethe"),
+    (FRIEND.name, "Isabella"): Printed({"effect": "swap_cards"},
+                                       f"{_EX}, Précisions sur les cartes, Isabella"),
+    (FRIEND.name, "Miranda"): Printed({"effect": "ask_money_plus_two"},
+                                      f"{_EX}, Précisions sur les cartes, Miranda"),
+    (TITLE.name, "Comte"): Printed(
+        {"cost_gold": 4, "cost_friends": 2, "cost_income": 0, "income": 1, "prestige": 2,
+         "honour": 0, "friends": 0},
+        f"{_EX}, Acquérir un titre, the example (printed there as 'Conte')"),
+    (CONTRIBUTION.name, "Ballet à la Cour"): Printed(
+        {"cost_gold": 2, "cost_friends": 0, "cost_income": 1, "income": 0, "prestige": 2,
+         "honour": 1, "friends": 0},
+        f"{_EX}, Contribuer à la vie publique, the example"),
+    (OFFER.name, "I"): Printed({"title_1": "Comte"}, f"{_EX}, the Count example (generation I)"),
+    (OFFER.name, "II"): Printed({"contribution_1": "Ballet à la Cour"},
+                                f"{_EX}, the court ballet example (generation II)"),
+}
+"""Printed values the seed gives, each with where (a value left out is unknown)."""
+
+
+def book(learned: object = None) -> CardBook:
+    """Crecy's book: the seed's values and ``learned`` (`CardBook.learned_json` form).
+    Raises CardValueError for a bad learned answer."""
+    return CardBook(TYPES, SHIPPED).with_learned_json(learned)
