@@ -44,6 +44,8 @@ def _modules(text: str) -> tuple[str, ...]:
 
 def _simulate(args: argparse.Namespace) -> int:
     if args.game == "crecy":
+        if args.players is not None and args.players > 4:
+            raise SystemExit("companion simulate: Crecy is played by 2 to 4 players")
         from companion.sim import crecy_games
 
         found = crecy_games.simulate(args.games, args.seed, args.players)
