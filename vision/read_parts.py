@@ -156,7 +156,7 @@ def count_blobs(labels: np.ndarray, names: tuple[str, ...], one: list[float],
     blob smaller than ``speck`` of a piece is noise.
 
     ``diff`` (the grid's shape × 3: each sample minus the empty board under this light)
-    measures a blob's area by how much of a piece each sample holds (``soft_area``), not
+    measures a blob's area by how much of a piece each sample holds (``soft_areas``), not
     by how many samples differ: blur, a JPEG's colour bleed and the lens spread a piece
     over more samples but do not change that sum."""
     k3 = np.ones((3, 3), np.uint8)

@@ -330,7 +330,6 @@ class PieceReading:
             self._remember(board.name, "#tracks", cells, results, 1.0)
 
 
-
 def _flat_dark_pieces(shadow: np.ndarray, one: float) -> np.ndarray:
     """The patches of ``shadow`` (a grid of booleans) that are dark pieces: what lies in
     an item region is flat (a tile or a coin 2–3 mm thick casts a shadow no wider than
