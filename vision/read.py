@@ -268,11 +268,11 @@ class BoardReader(PieceReading):
                         reading.occluded.add(r.key)
                     if any_motion and self._touches(r, moving):
                         reading.moving.add(r.key)
-            self._read_cubes(board, samples, plan, reading)
-            self._read_tracks(board, samples, plan, reading)
             a, b, _shape = plan.slices[(name, "#white")]
             white = np.percentile(samples[a:b].reshape(-1, 3), 75, axis=0)
             self._white[name] = (WHITE / np.maximum(white, 8.0)).astype(np.float32)
+            self._read_cubes(board, samples, plan, reading)
+            self._read_tracks(board, samples, plan, reading)
             self._read_figures(board, samples, plan, reading)
             self._read_items(board, samples, plan, reading)
         # track cells are reported as their track

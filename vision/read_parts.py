@@ -145,14 +145,20 @@ def _grid(rect: tuple[float, float, float, float], step: float) -> np.ndarray:
 
 
 def count_blobs(labels: np.ndarray, names: tuple[str, ...], one: list[float],
-                speck: float = 0.35, minor: float = 0.45) -> dict[str, int]:
+                speck: float = 0.35, minor: float = 0.45,
+                diff: np.ndarray | None = None) -> dict[str, int]:
     """Pieces of ``names`` in a grid of labels (0 the board, i+1 ``names[i]``, anything
     else unknown): what is not the board is grouped into blobs (a rim, an emblem or an edge
     of another colour stays within its piece); a blob's kinds are those covering, inside
     its rim, at least ``minor`` of one piece of theirs (else its largest), sharing the
     blob's area, each
     counting its share over one piece's area ``one[i]`` (in samples), at least one. A
-    blob smaller than ``speck`` of a piece is noise."""
+    blob smaller than ``speck`` of a piece is noise.
+
+    ``diff`` (the grid's shape × 3: each sample minus the empty board under this light)
+    measures a blob's area by how much of a piece each sample holds (``soft_areas``), not
+    by how many samples differ: blur, a JPEG's colour bleed and the lens spread a piece
+    over more samples but do not change that sum."""
     k3 = np.ones((3, 3), np.uint8)
     fg = cv2.morphologyEx((labels != 0).astype(np.uint8), cv2.MORPH_OPEN, k3)
     k, lab, stats, _c = cv2.connectedComponentsWithStats(fg, connectivity=8)
@@ -174,8 +180,38 @@ def count_blobs(labels: np.ndarray, names: tuple[str, ...], one: list[float],
             major = [int(per.argmax())]
             if total < speck * one[major[0]]:
                 continue
+        if diff is not None:
+            soft = soft_areas(diff, labels, here, here & inner, lab, [j + 1 for j in major])
         share = float(per[major].sum())
         for j in major:
-            x = total * float(per[j]) / share / one[j]
+            x = (soft[j + 1] if diff is not None else total * float(per[j]) / share) / one[j]
             out[names[j]] = out.get(names[j], 0) + max(1, int(np.floor(x + ROUND_UP)))
     return out
+
+
+def soft_areas(diff: np.ndarray, labels: np.ndarray, blob: np.ndarray, inside: np.ndarray,
+               lab: np.ndarray, kinds: list[int]) -> dict[int, float]:
+    """The area (samples) each of a blob's ``kinds`` (labels) covers, as the sum of how
+    much of a piece each sample holds: its difference from the empty board projected on
+    the piece's own (the median difference of that kind's samples inside the blob),
+    between 0 and 1. Summed over the blob and the ring of samples around it that no other
+    blob holds (a blurred edge falls there); a sample of one of the kinds counts for its
+    kind, any other (a rim, an edge) for the kind it holds most of."""
+    ring = cv2.dilate(blob.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    ring &= (lab == 0) | blob
+    d = diff[ring]
+    got = labels[ring]
+    alpha = np.zeros((len(kinds), len(d)), np.float32)
+    for n, k in enumerate(kinds):
+        core = diff[inside & (labels == k)]
+        if not len(core):
+            core = diff[blob & (labels == k)]
+        piece = np.median(core, axis=0)
+        norm = float(piece @ piece)
+        if norm >= 1.0:
+            alpha[n] = np.clip(d @ piece / norm, 0.0, 1.0)
+    own = got[None, :] == np.array(kinds)[:, None]
+    mine = own.any(axis=0)
+    best = alpha.argmax(axis=0)
+    take = np.where(mine, own.argmax(axis=0), best)
+    return {k: float(alpha[n][take == n].sum()) for n, k in enumerate(kinds)}

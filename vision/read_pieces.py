@@ -84,6 +84,13 @@ class PieceReading:
             labels = self._lut("cubes", r.print_rgb, ())[lut_index(px)].reshape(shape)
             empty = self._empty.get(f"{board.name}/{r.key}")
             if empty is not None and empty[0].shape[0] == labels.size:
+                # against the empty board, colours are classified under the light that
+                # makes the markers' white paper white (light-invariant, whatever the
+                # region's print), as figures and items are
+                white = self._white.get(board.name)
+                if white is not None:
+                    labels = self._lut("cubes", None, ())[
+                        lut_index(apply_gain(samples[a:b], white))].reshape(shape)
                 self._read_against_empty(board.name, r, samples[a:b], labels, empty, reading)
                 continue
             counts: dict[str, int] = {}
@@ -173,10 +180,13 @@ class PieceReading:
             reading.cubes[r.name] = counts
             self._remember(board, r.key, [r], dict(counts), conf)
 
-    def _differs(self, board: str, r: Region, raw: np.ndarray) -> np.ndarray | None:
+    def _differs(self, board: str, r: Region, raw: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """With the empty-board model: True where a sample of region ``r`` is neither the
         board (its print, one pixel of misregistration allowed, under this frame's light)
-        nor the board in shadow; None without the model."""
+        nor the board in shadow; each sample's difference from the empty board under this
+        frame's light (n×3); True where it looks like the board in shadow. None without
+        the model."""
         empty = self._empty.get(f"{board}/{r.key}")
         if empty is None or empty[0].shape[0] != len(raw):
             return None
@@ -190,25 +200,33 @@ class PieceReading:
         rmax, rmin = _max3(rel), _min3(rel)
         shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
         out: np.ndarray = ~board_like & ~shadow
-        return out
+        return out, cur - ref * gain, shadow & ~board_like
 
-    def _piece_labels(self, what: str, board: str, r: Region, raw: np.ndarray) -> np.ndarray:
-        """Each sample's piece colour (``what``: figures or items; 0 the board).
+    def _piece_labels(self, what: str, board: str, r: Region, raw: np.ndarray,
+                      shape: tuple[int, int], one: float
+                      ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Each sample's piece colour (``what``: figures or items; 0 the board), and its
+        difference from the empty board (None without the model).
 
         With the empty-board model, what differs from the board is classified under the
         light that makes the markers' white paper white (light-invariant, whatever colour
         the region is printed); without it, the region is balanced against its printed
-        colour and the board is a colour among the others."""
+        colour and the board is a colour among the others. A dark item (the ox tile) can
+        look like the board in shadow: ``_flat_dark_pieces`` tells it (``one``: the
+        smallest piece's area in samples)."""
         differs = self._differs(board, r, raw)
         gain = self._white.get(board)
         if differs is None or gain is None:
             px = balance(raw, np.array(r.print_rgb[::-1], np.float32))
             px[_min3(raw) >= SATURATED] = WHITE
             labels: np.ndarray = self._lut(what, r.print_rgb, ())[lut_index(px)]
-            return labels
+            return labels, None
         px = apply_gain(raw, gain)
         labels = self._lut(what, None, ())[lut_index(px)]
-        return np.where(differs, labels, 0)
+        piece = differs[0]
+        if what == "items":
+            piece = piece | _flat_dark_pieces(differs[2].reshape(shape), one).reshape(-1)
+        return np.where(piece, labels, 0), differs[1]
 
     def _read_figures(self, board: Board, samples: np.ndarray, plan: _Plan,
                       reading: Reading) -> None:
@@ -242,8 +260,10 @@ class PieceReading:
                 into[r.name] = dict(hit[0])
                 continue
             a, b, shape = plan.slices[(board.name, r.key)]
-            labels = self._piece_labels(what, board.name, r, samples[a:b])
-            found = count_blobs(labels.reshape(shape), names, one)
+            labels, diff = self._piece_labels(what, board.name, r, samples[a:b], shape,
+                                              min(one))
+            found = count_blobs(labels.reshape(shape), names, one,
+                                diff=None if diff is None else diff.reshape(*shape, 3))
             into[r.name] = found
             self._remember(board.name, r.key, [r], dict(found), 1.0)
 
@@ -308,3 +328,26 @@ class PieceReading:
                 results[track] = (dict(found), reading.confidence[track])
         if not hidden:
             self._remember(board.name, "#tracks", cells, results, 1.0)
+
+
+def _flat_dark_pieces(shadow: np.ndarray, one: float) -> np.ndarray:
+    """The patches of ``shadow`` (a grid of booleans) that are dark pieces: what lies in
+    an item region is flat (a tile or a coin 2–3 mm thick casts a shadow no wider than
+    that: a rim that a 3×3 opening removes), so a patch of "shadow" that survives the
+    opening, clear of the grid's edge (a figure or a cube outside the region casts
+    farther), half a piece to four pieces large (``one`` samples; a room's soft shadow is
+    larger), is a piece the colour of a shadow (the ox tile)."""
+    out = np.zeros(shadow.shape, bool)
+    if not shadow.any():
+        return out
+    sh = cv2.morphologyEx(shadow.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    k, lab, stats, _c = cv2.connectedComponentsWithStats(sh, connectivity=8)
+    h, w = shadow.shape
+    for i in range(1, k):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if not 0.5 * one <= area <= 4 * one:
+            continue
+        if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
+            continue
+        out |= lab == i
+    return out

@@ -111,4 +111,6 @@ def test_a_mistaken_tap_does_not_pick_which_figure_of_a_colour_trained() -> None
     counts = play(header, actions, "camera", NOISE["ordinary"],
                   random.Random("1/0/camera/ordinary"))
     assert counts.auto_wrong == 0
-    assert counts.auto_correct >= counts.actions // 2
+    # 171 of 363 (47 %) since the simulated camera misreads at the real-table renders'
+    # rates (docs/sensing.md); over half with the ideal renderer's, which flattered it
+    assert counts.auto_correct >= 0.4 * counts.actions
