@@ -26,6 +26,7 @@ from browserkit import (
 )
 from test_browser_game import assert_plain
 
+from companion.bags import Commitment, seed_digest
 from companion.village.moves import apply_moves, moves, table
 
 pytestmark = BROWSER
@@ -71,9 +72,19 @@ def heading_kept_in_view(page: Any) -> None:
 
 @pytest.mark.slow
 def test_a_port_and_life_goals_game_through_the_pages(
-    server: Server, browser: Any, shots: Path
+    server: Server, browser: Any, shots: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rng = random.Random(18)
+    # the virtual draws' seeds from a fixed sequence, so that every run plays the same game
+    # (with fresh seeds each run was another game, and a rare position could pass or fail
+    # the limits below by chance); the draws themselves run unchanged
+    seeds = random.Random(1818)
+
+    def fixed_seed(cls: type[Commitment]) -> Commitment:
+        seed = f"{seeds.getrandbits(128):032x}"
+        return cls(seed, seed_digest(seed))
+
+    monkeypatch.setattr(Commitment, "new", classmethod(fixed_seed))
     server.post(
         "/api/games",
         {"players": ["red", "yellow", "blue"], "modules": ["port", "life_goals"]},
