@@ -11,35 +11,11 @@ import random
 import time
 from typing import Any
 
-from companion.bags import draw_with_rng
 from companion.bench.engine import chess_steps
-from companion.colonia import legal
-from companion.colonia.engine import apply, sealed_choice
-from companion.colonia.game import GAME
+from companion.colonia.engine import apply
 from companion.colonia.record import make_header, start
-from companion.colonia.state import State
 from companion.colonia.vocabulary import COLORS
-from companion.sim.colonia_games import invented_box, invented_card
-
-
-def _pick(st: State, rng: random.Random, cards: dict[str, int]) -> dict[str, Any]:
-    if st.step == "card_values" and st.asking is not None:
-        kind, name = st.asking
-        return {"type": "card_values", "card_type": kind, "card": name,
-                "values": invented_card(kind.split(".")[1], rng)}
-    if st.step in ("week", "decree", "ship", "relic", "extra_relic"):
-        deck = st.step.removeprefix("extra_")
-        cards[deck] = cards.get(deck, 0) + 1
-        return {"type": "reveal", "deck": deck, "card": f"{deck} {cards[deck]}"}
-    spec = GAME.chance_spec(st)
-    if spec is not None:
-        return draw_with_rng(spec, rng)
-    choice = sealed_choice(st)
-    if choice is not None:
-        return choice.action({p: rng.choice(choice.allowed(p)) for p in choice.players})
-    moves = legal.moves(st)
-    acts = [m for m in moves if m["type"] != "pass"]
-    return rng.choice(acts if acts and rng.random() < 0.85 else moves)
+from companion.sim.colonia_games import invented_box, pick
 
 
 def engine_steps(seconds: float, rng: random.Random) -> tuple[int, float]:
@@ -51,7 +27,7 @@ def engine_steps(seconds: float, rng: random.Random) -> tuple[int, float]:
         st = start(make_header(list(COLORS[:n]), cards=invented_box(n, rng)))
         cards: dict[str, int] = {}
         while st.step != "over":
-            st = apply(st, _pick(st, rng, cards))
+            st = apply(st, pick(st, rng, cards))
             played += 1
     return played, time.perf_counter() - began
 

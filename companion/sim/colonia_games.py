@@ -84,8 +84,9 @@ def _sealed(st: State, rng: random.Random, problems: list[str]) -> dict[str, Any
 
 
 def pick(st: State, rng: random.Random, cards: dict[str, int],
-         problems: list[str]) -> dict[str, Any]:
-    """The next action of a random table."""
+         problems: list[str] | None = None) -> dict[str, Any]:
+    """The next action of a random table; ``problems``: where the sealed answers' checks
+    go (None: each asked player answers once, unchecked, as the engine bench plays)."""
     if st.step == "card_values" and st.asking is not None:
         kind, name = st.asking
         return {"type": "card_values", "card_type": kind, "card": name,
@@ -97,7 +98,10 @@ def pick(st: State, rng: random.Random, cards: dict[str, int],
     spec = GAME.chance_spec(st)
     if spec is not None:
         return draw_with_rng(spec, rng)
-    if sealed_choice(st) is not None:
+    choice = sealed_choice(st)
+    if choice is not None:
+        if problems is None:
+            return choice.action({p: rng.choice(choice.allowed(p)) for p in choice.players})
         return _sealed(st, rng, problems)
     moves = legal.moves(st)
     acts = [m for m in moves if m["type"] != "pass"]
