@@ -519,3 +519,31 @@ def test_voyage_options_are_told_step_by_step_for_the_play_page() -> None:
     st = v.apply(st, {"type": "load", "player": "red", "cargo": []})
     sail = v.legal_actions(st)[0]
     assert options.choice(st, sail)["steps"] == ["Sail to time zone A", "no cube"]
+
+
+def test_loading_the_ship_is_picked_piece_by_piece() -> None:
+    """Issue 18: every load of up to three pieces was one option named whole ("Load the
+    ship: grain, an ox, a plough"), so a farm holding many kinds of goods made a decision
+    of dozens of buttons (1530 px on a tablet). Picked piece by piece, its first step has
+    one choice per piece (and "Load nothing"), and each option's steps still name it alone."""
+    st = port_game(fragment_values())
+    st.current = 2
+    only_cubes(st, {Space.TRAVEL: {Cube.GREEN: 1}, Space.CHURCH: {Cube.BROWN: 1}})
+    st.p[RED].coins = 2
+    st.p[RED].grain = 2
+    for good in (Good.OX, Good.PLOUGH, Good.HORSE, Good.WAGON, Good.SCROLL):
+        st.p[RED].goods[good] = 1
+    st = v.apply(st, {"type": "take", "player": "red", "space": "travel", "cube": "green"})
+    recruit = next(a for a in v.legal_actions(st) if a.to_json().get("captain") == "c2-1")
+    st = v.apply(st, recruit)
+    loads = v.legal_actions(st)
+    assert len(loads) > 40 and all(a.type == "load" for a in loads)
+    steps = [tuple(options.choice(st, a)["steps"]) for a in loads]
+    assert len(set(steps)) == len(loads)  # every option reached by its own steps
+    firsts = {s[0] for s in steps}
+    assert "Load nothing" in firsts and "Load an ox" in firsts
+    assert len(firsts) <= 8  # nothing, grain, five goods, a member
+    by_cargo = {tuple(a.to_json()["cargo"]): s for a, s in zip(loads, steps, strict=True)}
+    assert by_cargo[("grain", "ox", "plough")] == (
+        "Load a sack of grain", "and an ox", "and a plough")
+    assert by_cargo[("ox",)] == ("Load an ox", "nothing more")

@@ -94,7 +94,7 @@ def test_a_round_with_a_voyage_and_a_goal_claim(server: Server, browser: Any, sh
     choose(tablet, server, "any cube \\+ any cube")
     settle(tablet, server)  # the confirmation shows before the loading options are drawn
     assert_plain(tablet, "play, the voyage: load")
-    choose(tablet, server, "Load the ship: Red 1a")
+    choose(tablet, server, "^Load Red 1a(: |, )nothing more")
     tablet.locator("#sea [data-ship='red']", has_text="Red 1a").wait_for()
     settle(tablet, server)  # the sea is drawn before the log and the options' mark
     assert_plain(tablet, "play, the voyage: sail")

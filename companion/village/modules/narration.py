@@ -17,6 +17,7 @@ from . import goal_actions as ga
 from . import port_actions as pa
 from .life_goals import FRENCH
 from .port import port_of, treasure_value
+from .port_state import HOLD_SLOTS
 from .port_words import island_reasons, waits_at, zone_name
 
 ITEMS = {"grain": "a sack of grain", "cocoa": "a cocoa basket", "tea": "a tea bale"}
@@ -173,7 +174,14 @@ def steps(st: GameState, a: Any) -> list[str]:
             f"{rate} per {moves}",
         ]
     if isinstance(a, pa.Load):
-        return ["Load the ship: " + (", ".join(_piece(p) for p in a.cargo) or "nothing")]
+        # piece by piece, in the cargo's own order (issue 18): every load of up to three
+        # pieces named whole made a farm with many kinds of goods a decision of dozens of
+        # buttons, taller than a tablet
+        if not a.cargo:
+            return ["Load nothing"]
+        first, *rest = (_piece(p) for p in a.cargo)
+        more = ["nothing more"] if len(a.cargo) < HOLD_SLOTS else []
+        return [f"Load {first}", *(f"and {p}" for p in rest), *more]
     if isinstance(a, pa.Sail):
         ps = port_of(st)
         left = {"cocoa": ps.cocoa, "tea": ps.tea, "treasure": len(ps.treasures)} if ps else {}
