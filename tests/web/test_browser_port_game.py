@@ -2,7 +2,7 @@
 a real browser, options tapped at random as a person would (issue 18): at every step no
 visible text holds a developer artefact or a tile id, on the tablet, the scoreboard and a
 player's phone; every decision fits the 1280×800 tablet without scrolling, and all but a
-few (at most 5 %) a 390×844 phone, where one taller keeps its heading in view as it scrolls
+few (at most 1 %) a 390×844 phone, where one taller keeps its heading in view as it scrolls
 (measured and printed: which do not, and by how much); the move's result is in view after a
 tap; every event's narration comes with moves that rebuild the table after it."""
 
@@ -184,6 +184,6 @@ def test_a_port_and_life_goals_game_through_the_pages(
     print(f"{len(too_tall)} of {n_tablet} decisions taller than the tablet:", too_tall)
     print(f"{len(too_tall_phone)} of {n_phone} decisions taller than a phone:", too_tall_phone)
     assert too_tall == []
-    assert len(too_tall_phone) <= n_phone // 20, too_tall_phone
+    assert len(too_tall_phone) <= n_phone // 100, too_tall_phone
     assert tablet.js_errors == [] and board.js_errors == [] and phone.js_errors == []
     assert small.js_errors == []
