@@ -67,12 +67,17 @@ function renderScreen(st) {
     h("p", { "data-score": "total" }, `Your relics would score ${s.score.total} VP now.`));
 }
 
+// Overlapping refreshes (an event and an answer's notice together): only the latest draws.
+let drawing = 0;
+
 async function refresh() {
   if (!token) {
     text("answer-status", "This page needs your player link (with ?token=…): ask the table for it.");
     return;
   }
+  const mine = ++drawing;
   const res = await getState(colour, token);
+  if (mine !== drawing) return;
   if (!res.ok) {
     text("answer-status", res.status === 401 ? "This link's token is not valid for the current game."
       : refusalText(res));

@@ -89,19 +89,27 @@ function board(st) {
     `${r.name}: ${cap(r.city)} ${r.kind}, ${r.price} ${r.currency}${r.kind === "relic" ? `, ${r.vp} VP` : ""}${r.insured_by ? `, insured by ${cap(r.insured_by)}` : ""}`))));
 }
 
+// Refreshes overlap (an event, then another, or a phone's answer, before the first is
+// drawn): only the latest one draws, so an older answer never stamps the page last.
+let drawing = 0;
+
 async function refresh(event) {
+  const mine = ++drawing;
   const [sres, lres] = await stateAndLegal(event);
+  if (mine !== drawing) return;
   if (!sres.ok) { text("col-status", refusalText(sres)); return; }
   const st = sres.body;
   if (st.game !== "colonia") { text("col-status", "The current game is not Colonia: start one on the API (docs/colonia.md)."); return; }
   if (!tokens && tableToken()) {
     const t = await getTokens();
+    if (mine !== drawing) return;
     if (t.ok) tokens = Object.fromEntries(Object.entries(t.body.players || {}).map(([c, v]) => [c, typeof v === "string" ? v : v.token]));
   }
   text("col-status", st.week ? `Week ${st.week} of 6 · ${cap(st.day)}` : "Setting up");
   fill("col-controls", controls(st, lres));
   board(st);
   const log = await getLog(6);
+  if (mine !== drawing) return;
   if (log.ok) {
     fill("col-log", h("ol", { class: "col-log" }, (log.body.entries || []).slice(-6).map((e) =>
       h("li", {}, (e.narration || []).join(" ")))));
