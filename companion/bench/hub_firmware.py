@@ -29,7 +29,7 @@ import threading
 import time
 
 from companion.sensors.hub_protocol import command
-from companion.sim.hub_harness import MCU, SimHub, build_firmware, build_sim, wait_for
+from companion.sim.hub_harness import MCU, SimHub, build_firmware, wait_for
 
 READERS = {"uno": 6, "mega": 12}
 
@@ -39,7 +39,6 @@ class TracedSim(SimHub):
     (HELLO, START, SYNC) before the first measure."""
 
     def __init__(self, board: str, readers: int | None = None) -> None:
-        build_sim()
         super().__init__(build_firmware(board, readers), MCU[board])
         self.fd = os.open(self.pty, os.O_RDWR | os.O_NOCTTY)
         threading.Thread(target=self._drain, daemon=True).start()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from companion.village.words import count
 from companion.village.zones import piece_words, place_words
 
 from .observations import (
@@ -47,11 +48,8 @@ PLURAL = {"ox": "oxen", "grain": "grain"}
 
 def _counts(counts: Mapping[str, int], noun: str = "") -> str:
     """``{"green": 2}``, ``"cube"`` → ``"2 green cubes"``; ``{"ox": 2}`` → ``"2 oxen"``."""
-    def one(k: str, n: int) -> str:
-        if noun:
-            return f"{n} {k} {noun}{'s' if n != 1 else ''}"
-        return f"{n} {k if n == 1 else PLURAL.get(k, k + 's')}"
-    said = [one(k, n) for k, n in sorted(counts.items()) if n]
+    said = [count(n, f"{k} {noun}") if noun else count(n, k, PLURAL.get(k))
+            for k, n in sorted(counts.items()) if n]
     return ", ".join(said) if said else "nothing"
 
 
