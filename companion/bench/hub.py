@@ -20,8 +20,8 @@ part of the whole that is not that wait.
 The figure is put down before the line is written: unless ``--no-firmware``, the hub
 firmware's own delay from a tag entering a reader's field to its ``SEEN`` line is first
 measured in simavr (``companion.bench.hub_firmware``: a quiet 6-reader Uno, simulated
-time), and each birth's line is written that long after its placement, so ``placement -> SSE`` is the
-figure put down → the tablet's live feed.
+time), and each birth's line is written that long after its placement, so
+``placement -> SSE`` is the figure put down → the tablet's live feed.
 """
 
 from __future__ import annotations
