@@ -23,6 +23,7 @@ from companion.village.actions import Action
 Path = tuple[Action, ...]
 
 MAX_SENTENCES = 5  # a prompt never lists more whole sentences than this
+YES = "Yes, that is what happened"  # the one button of a prompt with one candidate
 
 
 @dataclass
@@ -34,6 +35,9 @@ class Asked:
     paths: list[Path]
     choices: list[str]
     words: list[str]
+    # the words whole-sentence choices all share, "…" where they differ (said once above
+    # the buttons, which then say only their own words); "" when the choices are labels
+    shared: str = ""
     # per path shown, the candidates it stands for (itself, or those it begins)
     stands_for: list[list[Path]] = field(default_factory=list)
 
@@ -62,18 +66,19 @@ def ask(st: v.GameState, paths: list[Path], question: str = "Which was it?",
     what ``v.apply`` raises for a path that is not legal from ``st``."""
     if len(paths) < 2:  # one candidate: a step the sensors cannot vouch for
         said = [words(st, p) for p in paths]
-        return Asked("Is this what happened?", list(paths), said, said)
+        if not said:
+            return Asked("Is this what happened?", [], [], [])
+        # the move said once, in the question; the button only confirms it
+        return Asked(f"Is this what happened? {said[0]}.", list(paths), [YES], said)
     i = _first_difference(paths)
     if not _only_at(paths, i):
         if len(paths) <= MAX_SENTENCES:
-            said = [words(st, p) for p in paths]
-            return Asked(question, list(paths), said, said)
+            return _sentences(question, list(paths), [words(st, p) for p in paths])
         groups: dict[Path, list[Path]] = {}
         for p in paths:
             groups.setdefault(p[:i + 1], []).append(p)
         if len(groups) < 2:
-            said = [words(st, p) for p in paths]
-            return Asked(question, list(paths), said, said)
+            return _sentences(question, list(paths), [words(st, p) for p in paths])
         first = ask(st, list(groups), question, label)
         first.stands_for = [groups[p] for p in first.paths]
         return first
@@ -88,7 +93,7 @@ def ask(st: v.GameState, paths: list[Path], question: str = "Which was it?",
     if named and all(named):
         return Asked(question, paths, [str(n) for n in named], said)
     if not all(labels):
-        return Asked(question, paths, said, said)
+        return _sentences(question, paths, said)
     if len(stem.split()) <= 1:
         asked = f"What did {stem} do?" if stem else "Which was it?"
     else:
@@ -96,6 +101,34 @@ def ask(st: v.GameState, paths: list[Path], question: str = "Which was it?",
     if i:  # what all of them did first
         asked = f"{words(st, paths[0][:i])}. Then: {asked}"
     return Asked(asked, paths, labels, said)
+
+
+def _sentences(question: str, paths: list[Path], said: list[str]) -> Asked:
+    """Whole sentences asked about: the words they share said once, each button its own."""
+    shared, own = shared_and_own(said)
+    return Asked(question, paths, own, said, shared=shared)
+
+
+def shared_and_own(texts: list[str]) -> tuple[str, list[str]]:
+    """Sentences that differ in a few words: the words they all begin and end with, said
+    once with "…" where they differ, and each sentence's own words between. One sentence,
+    or sentences sharing neither end (or one wholly inside another), come back whole with
+    ``""`` shared."""
+    split = [t.split(" ") for t in texts]
+    if len(split) < 2:
+        return "", list(texts)
+    first = split[0]
+    pre = 0
+    while all(pre < len(w) and w[pre] == first[pre] for w in split):
+        pre += 1
+    post = 0
+    while all(post < len(w) - pre and w[-1 - post] == first[-1 - post] for w in split):
+        post += 1
+    own = [" ".join(w[pre:len(w) - post]) for w in split]
+    if (not pre and not post) or not all(own):
+        return "", list(texts)
+    shared = " ".join([*first[:pre], "…", *first[len(first) - post:]])
+    return shared, own
 
 
 def _first_difference(paths: list[Path]) -> int:

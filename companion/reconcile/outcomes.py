@@ -63,8 +63,10 @@ class Prompt:
     none_of_these: bool = True
     nothing_happened: bool = False
     # one short label per candidate: the step they differ in ("Market", "Travel"), or the
-    # whole sentence when they differ in more (`companion.reconcile.asking`)
+    # words of its sentence the others do not share, `shared` said once above them
+    # (`companion.reconcile.asking`)
     choices: list[str] = field(default_factory=list)
+    shared: str = ""
     changed: list[str] = field(default_factory=list)  # the places seen changed, in words
     regions: list[str] = field(default_factory=list)  # the same, as region names
     # per candidate, the whole paths it stands for when the prompt asks about a first
@@ -75,7 +77,8 @@ class Prompt:
     def to_json(self) -> JSON:
         return {"kind": self.kind, "id": self.id, "seq": self.seq, "question": self.question,
                 "candidates": self.candidates, "words": self.words,
-                "choices": self.choices or self.words, "changed": self.changed,
+                "choices": self.choices or self.words, "shared": self.shared,
+                "changed": self.changed,
                 "regions": self.regions, "none_of_these": self.none_of_these,
                 "nothing_happened": self.nothing_happened}
 

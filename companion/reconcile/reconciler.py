@@ -544,6 +544,7 @@ class Reconciler(PathDoubts):
         regions = self._changed_regions()
         self.prompt = Prompt(next(self._ids), seq, asked.question, cands, asked.words,
                              nothing_happened=maybe_nothing, choices=asked.choices,
+                             shared=asked.shared,
                              changed=[zones.place_words(r) for r in regions],
                              regions=regions, stands_for=asked.stands_for)
         return self.prompt

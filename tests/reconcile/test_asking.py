@@ -89,7 +89,21 @@ def test_a_few_candidates_differing_in_several_steps_keep_their_sentences() -> N
         paths.append((w, v.legal_actions(after)[0]))
     asked = ask(st, paths)
     assert asked.paths == paths and len(asked.words) == 2
-    assert all(c == w for c, w in zip(asked.choices, asked.words, strict=True))
+    # each button says its own words; what they share is said once, "…" where they differ
+    assert asked.shared.count("…") == 1
+    head, tail = asked.shared.split("…")
+    for choice, sentence in zip(asked.choices, asked.words, strict=True):
+        assert sentence == f"{head}{choice}{tail}" and len(choice) < len(sentence)
+
+
+def test_sentences_sharing_no_end_come_back_whole() -> None:
+    from companion.reconcile.asking import shared_and_own
+
+    assert shared_and_own(["Red takes a cube", "Blue goes to market"]) == (
+        "", ["Red takes a cube", "Blue goes to market"])
+    assert shared_and_own(["Red takes a cube", "Red takes a cube now"]) == (
+        "", ["Red takes a cube", "Red takes a cube now"])  # one wholly inside the other
+    assert shared_and_own(["one sentence"]) == ("", ["one sentence"])
 
 
 def test_a_prompt_names_the_places_that_changed_and_never_lists_more_than_five_sentences() -> None:
@@ -141,3 +155,13 @@ def test_an_answer_applies_the_step_asked_and_the_sensors_apply_what_follows() -
     out = run(rec, 12.1, 15.0)
     assert [a for a, _s, _o in link.submitted] == truth
     assert [o.actions for o in out if isinstance(o, Proposal)] == [[truth[1]]]
+
+
+def test_one_candidate_is_said_once_and_confirmed_with_a_short_button() -> None:
+    st, wells = a_well_turn()
+    asked = ask(st, [(wells[0],)])
+    sentence = asked.words[0]
+    # the move is in the question; the button only confirms it (a long fill of the green
+    # bag made a 130-character button on a phone)
+    assert asked.question.startswith("Is this what happened? ") and sentence in asked.question
+    assert asked.choices == ["Yes, that is what happened"] and len(asked.paths) == 1

@@ -16,7 +16,9 @@ from servicekit import TOKEN, ServerProcess
 
 def test_demo_through_simulated_sensors(server_factory: Callable[..., ServerProcess]) -> None:
     server = server_factory("--demo", "--sensors", "sim")
-    deadline = time.monotonic() + 60
+    # two minutes: with the simulated camera at the real-table misread rates (issue 16), a
+    # demo game may go a minute with every action asked or entered on the tablet
+    deadline = time.monotonic() + 120
     sources: set[str] = set()
     while time.monotonic() < deadline and not sources & {"camera", "tag_reader"}:
         time.sleep(1.0)
@@ -25,7 +27,7 @@ def test_demo_through_simulated_sensors(server_factory: Callable[..., ServerProc
         with urllib.request.urlopen(server.base + "/api/sensing/evidence", timeout=5) as r:
             evidence = json.loads(r.read())["evidence"]
         sources = {"camera"} if evidence else set()
-    assert sources, "no action came from the simulated sensors within a minute"
+    assert sources, "no action came from the simulated sensors within two minutes"
     assert state["seq"] > 0
     assert evidence[0]["observations"]
     assert server.proc is not None

@@ -157,19 +157,3 @@ export function pendingText(p) {
 export function drawPage(kind) {
   return { fill_bag: "/bag", reveal_customers: "/bag", mass_draw: "/mass", buyout: "/mass", church_move: "/mass" }[kind] || null;
 }
-
-// Choices that differ by a word or two: the words they all share said once (`shared`, with
-// "…" where the choices differ) and, for each, only its own words (`own`). Choices sharing
-// nothing, or a single choice, come back whole.
-export function sharedAndOwn(texts) {
-  const words = texts.map((t) => String(t).split(" "));
-  if (words.length < 2) return { shared: "", own: texts };
-  let pre = 0;
-  while (words.every((w) => pre < w.length && w[pre] === words[0][pre])) pre += 1;
-  let post = 0;
-  while (words.every((w) => post < w.length - pre && w[w.length - 1 - post] === words[0][words[0].length - 1 - post])) post += 1;
-  const own = words.map((w) => w.slice(pre, w.length - post).join(" "));
-  if ((!pre && !post) || own.some((o) => !o)) return { shared: "", own: texts };
-  const shared = [...words[0].slice(0, pre), "…", ...words[0].slice(words[0].length - post)].join(" ");
-  return { shared, own };
-}

@@ -4,7 +4,6 @@
 // done ("waiting for …"), discrepancies with "I will fix the board", and the sensors' health. Fed by the page's live feed
 // (/api/events, named events), which resends what is still open each time it (re)connects.
 import { onLive, tableToken } from "./api.js";
-import { sharedAndOwn } from "./labels.js";
 
 const panel = document.createElement("section");
 panel.id = "sensing";
@@ -78,10 +77,10 @@ function showPrompt(p) {
   if (p.changed && p.changed.length) {
     c.append(el("p", "sensing-changed", `Changed: ${p.changed.join(", ")}`));
   }
-  // each button says only what differs: the server's choices (the one step the candidates
-  // differ in), else the words long sentences do not share (said once above them)
-  const { shared, own } = p.choices ? { shared: "", own: p.choices } : sharedAndOwn(p.words);
-  if (shared) c.append(el("p", "sensing-shared", `All of them: ${shared}`));
+  // each button says only what differs (the server's choices: the one step the candidates
+  // differ in, or the words of long sentences the others do not share, `shared` said once)
+  const own = p.choices || p.words;
+  if (p.shared) c.append(el("p", "sensing-shared", `All of them: ${p.shared}`));
   const row = el("div", "sensing-choices");
   p.words.forEach((w, k) => {
     const b = el("button", "btn sensing-choice", own[k] || w);
