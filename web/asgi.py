@@ -14,8 +14,9 @@
 - Caps (`companion.settings.FeedLimits`): open streams per client address
   (``max_per_address``) and in all (``max_streams``), and requests in progress per address
   without the table token (``http_per_address``). Over a cap the answer is 503 with ``Retry-After``;
-  a page or its files first wait up to ``retry_after`` seconds for a request of the same
-  address to end (a page refused one of its scripts stays dead: issue 18 item 8).
+  a page or its files first wait their turn, as long as that address's requests keep ending
+  (none for ``retry_after`` seconds, or `SLOT_WAIT` in all: refused; a page refused one of
+  its scripts stays dead: issue 18 item 8).
 
 This is the only live-feed server (docs/api.md has the format: ``id: <seq>``, ``data:
 <JSON>``: the stored event, ``state``, the public view after it, and ``legal``; resume with
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
 __all__ = ["LiveHub", "make_asgi"]
 
 log = logging.getLogger(__name__)
+SLOT_WAIT = 30.0  # seconds a page's file waits at most for its turn while its queue moves
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -364,6 +366,7 @@ class TableASGI:
         self.body_timeout = limits.body_timeout
         self.max_body = limits.max_body
         self.in_progress: dict[str, int] = {}
+        self.ended: dict[str, int] = {}  # requests ended per address: its queue moving
         self._freed: asyncio.Condition | None = None  # made on the loop, when first needed
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -445,26 +448,42 @@ class TableASGI:
             left = self.in_progress[address] - 1
             if left:
                 self.in_progress[address] = left
+                self.ended[address] = self.ended.get(address, 0) + 1
             else:
                 del self.in_progress[address]
+                self.ended.pop(address, None)  # nothing left to wait for: kept no longer
             if self._freed is not None:
                 async with self._freed:
                     self._freed.notify_all()
 
     async def _slot(self, address: str) -> int:
-        """Wait up to ``retry_after`` seconds for a request from ``address`` to end; the
+        """Wait for a request from ``address`` to end, for as long as its requests keep
+        ending (none in ``retry_after`` seconds: given up), at most `SLOT_WAIT` seconds; the
         requests then in progress from it. For a page's own files: a page loads a dozen
         scripts at once, and one refused leaves it dead (it cannot retry a script), where a
-        short wait costs a coroutine."""
+        wait costs a coroutine; on a loaded machine the queue moves slower, not never."""
         if self._freed is None:
             self._freed = asyncio.Condition()
         freed = self._freed
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + SLOT_WAIT
         async with freed:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(
-                    freed.wait_for(lambda: self.in_progress.get(address, 0) < self.max_per_address),
-                    self.retry_after,
-                )
+            while self.in_progress.get(address, 0) >= self.max_per_address:
+                ended = self.ended.get(address, 0)
+
+                def turn(before: int = ended) -> bool:  # a slot free, or the queue moved
+                    return (self.in_progress.get(address, 0) < self.max_per_address
+                            or self.ended.get(address, 0) != before)
+
+                try:
+                    await asyncio.wait_for(
+                        freed.wait_for(turn),
+                        min(self.retry_after, max(give_up - loop.time(), 0.001)),
+                    )
+                except TimeoutError:
+                    break  # none of its requests ended for a while: stuck, not slow
+                if loop.time() >= give_up:
+                    break
         return self.in_progress.get(address, 0)
 
     async def _stream(self, scope: Scope, receive: Receive, send: Send, address: str) -> None:

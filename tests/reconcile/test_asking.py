@@ -165,3 +165,15 @@ def test_one_candidate_is_said_once_and_confirmed_with_a_short_button() -> None:
     # bag made a 130-character button on a phone)
     assert asked.question.startswith("Is this what happened? ") and sentence in asked.question
     assert asked.choices == ["Yes, that is what happened"] and len(asked.paths) == 1
+
+
+def test_choices_that_differ_by_a_word_show_only_that_word() -> None:
+    """Issue 18 item 8: the sensing prompt listed long chained sentences differing by one
+    word; the shared words are said once, each button shows its own words."""
+    from companion.reconcile.asking import shared_and_own
+
+    assert shared_and_own([
+        "Red takes a brown cube from Council, then Red 1a enters the council.",
+        "Red takes a brown cube from Council, then Red 1b enters the council.",
+    ]) == ("Red takes a brown cube from Council, then Red … enters the council.", ["1a", "1b"])
+    assert shared_and_own(["Skip", "Harvest grain"]) == ("", ["Skip", "Harvest grain"])

@@ -16,6 +16,12 @@ from web.asgi import make_asgi
 
 def _request(app: Any, path: str, client: str, token: str | None = None) -> dict[str, Any]:
     """Run one GET through the ASGI app; return its status, headers and body."""
+    return asyncio.run(_arequest(app, path, client, token))
+
+
+async def _arequest(app: Any, path: str, client: str,
+                    token: str | None = None) -> dict[str, Any]:
+    """One GET through the ASGI app on the running loop: status, headers and body."""
     headers = [(b"host", b"test")]
     if token:
         headers.append((b"authorization", f"Bearer {token}".encode()))
@@ -38,7 +44,7 @@ def _request(app: Any, path: str, client: str, token: str | None = None) -> dict
         else:
             out["body"] += message.get("body", b"")
 
-    asyncio.run(app(scope, receive, send))
+    await app(scope, receive, send)
     return out
 
 
@@ -68,5 +74,59 @@ def test_stream_caps_answer_503_with_retry_after(tmp_path: Path) -> None:
         assert b"too_many_streams" in refused["body"]
         bad = _request(asgi, "/api/events?after=x", "10.0.0.4")
         assert bad["status"] == 400 and b"after must be an integer" in bad["body"]
+    finally:
+        runtime_of(flask_app).close()
+
+
+def _page_file_while(asgi: Any, client: str, moving: float) -> tuple[int, float]:
+    """GET a page file from ``client`` while its one slot is taken: for ``moving`` seconds
+    the address's requests end one by one every 0.3 s (one ends, the next begins: its queue
+    moves), then the slot frees; with ``moving`` 0 nothing ever ends. Its status and the
+    seconds it took."""
+    import time
+
+    async def notify() -> None:
+        if asgi._freed is not None:
+            async with asgi._freed:
+                asgi._freed.notify_all()
+
+    async def run() -> tuple[int, float]:
+        async def queue_moves() -> None:
+            loop = asyncio.get_running_loop()
+            end = loop.time() + moving
+            while loop.time() < end:
+                await asyncio.sleep(0.3)
+                asgi.ended[client] = asgi.ended.get(client, 0) + 1
+                await notify()
+            if moving:
+                asgi.in_progress.pop(client, None)
+                await notify()
+
+        mover = asyncio.ensure_future(queue_moves())
+        start = time.monotonic()
+        out = await _arequest(asgi, "/static/style.css", client)
+        mover.cancel()
+        return out["status"], time.monotonic() - start
+
+    return asyncio.run(run())
+
+
+def test_a_page_file_waits_while_its_address_queue_moves_and_not_when_stuck(tmp_path: Path) -> None:
+    """Issue 18 item 8, seen again on a loaded machine: a page's scripts from a busy address
+    were refused after 5 s although that address's requests were ending, and the page
+    reloaded itself again and again. A file now waits while the queue moves; when none of
+    the address's requests ends for ``retry_after`` seconds it is refused as before."""
+    from companion.settings import FeedLimits
+
+    flask_app = make_app(db_path=tmp_path / "g.sqlite3", table_token=TOKEN)
+    asgi = make_asgi(flask_app, FeedLimits(http_per_address=1, retry_after=1))
+    try:
+        asgi.in_progress["10.0.0.5"] = 1  # stuck: nothing from it ever ends
+        status, took = _page_file_while(asgi, "10.0.0.5", moving=0.0)
+        assert status == 503 and 0.9 <= took < 5, (status, took)
+        asgi._freed = None  # made again on the next loop (one loop only when served)
+        asgi.in_progress["10.0.0.6"] = 1  # slow but moving: served after 3 s (> 1 s)
+        status, took = _page_file_while(asgi, "10.0.0.6", moving=3.0)
+        assert status == 200 and took >= 2.9, (status, took)
     finally:
         runtime_of(flask_app).close()

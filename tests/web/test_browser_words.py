@@ -88,25 +88,3 @@ def test_a_cube_whose_action_cannot_be_used_is_marked_on_its_button(
     phone = open_page(browser, server.url + f"/play#token={TOKEN}", PHONE)
     phone.locator(".use-warn").first.wait_for()
     phone.screenshot(path=str(shots / "play-warning-phone.png"), full_page=True)
-
-
-def test_choices_that_differ_by_a_word_show_only_that_word(server: Server, browser: Any) -> None:
-    """Issue 18 item 8: the sensing prompt listed long chained sentences differing by one
-    word; the shared words are said once, each button shows its own words."""
-    page = open_page(browser, server.url + f"/play#token={TOKEN}")
-    said = page.evaluate(
-        "texts => import('/static/labels.js').then(m => m.sharedAndOwn(texts))",
-        [
-            "Red takes a brown cube from Council, then Red 1a enters the council.",
-            "Red takes a brown cube from Council, then Red 1b enters the council.",
-        ],
-    )
-    assert said == {
-        "shared": "Red takes a brown cube from Council, then Red … enters the council.",
-        "own": ["1a", "1b"],
-    }
-    apart = page.evaluate(
-        "texts => import('/static/labels.js').then(m => m.sharedAndOwn(texts))",
-        ["Skip", "Harvest grain"],
-    )
-    assert apart == {"shared": "", "own": ["Skip", "Harvest grain"]}
