@@ -175,7 +175,8 @@ def _reveal_family(st: State, act: Act) -> State:
     counts: dict[str, int] = {}
     for color in st.players:
         fewer = 1 if st.fewer == st.week else 0
-        seat, sent, counts[color] = send_to_hall(st.seat(color), int(answers[color]), fewer)
+        seat, sent, counts[color] = send_to_hall(st.seat(color), int(answers[color]), fewer,
+                                                 "zero_card_reserve_only" in st.house)
         st = st.with_seat(seat)
         st = evolve(st, hall=(*st.hall, (color, sent)))
     st = flow.to_street(st, "tuesday", dict(st.hall))
@@ -209,6 +210,9 @@ def _reveal_votes(st: State, act: Act) -> State:
     answers = choice.check(act.to_json())
     yes, no = tally(answers, {s.color: s.votes for s in st.seats})
     if yes == no:  # « En cas d'égalité, c'est le maire qui décide »
+        side = answers.get(st.mayor or "")
+        if "tied_vote_mayors_side" in st.house and side in ("yes", "no"):
+            return _decided(st, side == "yes")
         return evolve(st, step="mayor")
     return _decided(st, yes > no)
 
@@ -407,6 +411,8 @@ def _good_roll(st: State, act: Act) -> State:
     if st.step != "good_roll" or not st.rolling or not 1 <= face <= 6:
         raise _illegal(act, "no die for a good is waited for")
     if face == 6:  # the seed is silent: the player picks any good (docs/colonia.md)
+        if "good_roll_six_again" in st.house:  # house rule: the 6 is rolled again
+            return st
         return evolve(st, step="pick_good")
     return _give_good(st, st.rolling[0], RECIPE[CRAFTS[face - 1]][2])
 

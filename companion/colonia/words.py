@@ -7,6 +7,7 @@ from companion.games.words import join_words
 
 from .actions import Act
 from .state import State
+from .tuesday import tally
 from .vocabulary import CRAFTS, CURRENCIES, GOODS, RECIPE, WEEKS
 
 ROMAN = ("I", "II", "III", "IV")
@@ -95,6 +96,10 @@ def tell(before: State, act: Act, after: State) -> str:
         result = ""
         if after.step == "mayor":
             result = " A tie: the mayor decides."
+        elif done and "tied_vote_mayors_side" in before.house and len(set(
+                tally(a["answers"], {s.color: s.votes for s in before.seats}))) == 1:
+            side = "adopted" if done[-1].adopted else "rejected"
+            result = f" A tie: {side}, the mayor's side (house rule)."
         elif done:
             result = " Adopted." if done[-1].adopted else " Rejected."
         return f"The council votes: {votes}.{result}"
@@ -133,7 +138,9 @@ def tell(before: State, act: Act, after: State) -> str:
     if kind == "good_roll":
         roller = name(before.rolling[0]) if before.rolling else "?"
         if a["face"] == 6:
-            return f"{roller} rolls 6 for a good: they choose which."
+            again = "good_roll_six_again" in before.house
+            return f"{roller} rolls 6 for a good: " + ("they roll again (house rule)."
+                                                      if again else "they choose which.")
         good = RECIPE[CRAFTS[a["face"] - 1]][2]
         return f"{roller} rolls {a['face']} for a good: {GOOD_WORDS[good][0]}."
     if kind == "pick_good":

@@ -20,7 +20,7 @@ from companion.colonia.cards import EFFECTS
 from companion.colonia.engine import apply, sealed_choice
 from companion.colonia.game import GAME
 from companion.colonia.invariants import violations
-from companion.colonia.record import make_header, replay, start
+from companion.colonia.record import HOUSE_RULES, make_header, replay, start
 from companion.colonia.state import State
 from companion.colonia.vocabulary import CITIES, COLORS, GOODS
 from companion.table.sealed_choices import SealedAnswers
@@ -115,7 +115,9 @@ def random_game(seed: int, players: int) -> tuple[dict[str, Any], list[dict[str,
     """One random game: header, actions, last state, the invariants broken on the way."""
     rng = random.Random(seed)
     colors = rng.sample(COLORS, players)
-    header = make_header(colors, cards=invented_box(players, rng))
+    box = invented_box(players, rng)
+    house = {k: rng.random() < 0.5 for k in sorted(HOUSE_RULES)}  # every reading played
+    header = make_header(colors, cards=box, house=house)
     st, actions, problems, cards = start(header), [], [], {}  # type: ignore[var-annotated]
     while st.step != "over" and len(actions) < CAP:
         action = pick(st, rng, cards, problems)
