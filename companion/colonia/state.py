@@ -118,6 +118,7 @@ class State:
     extra_hold: int = 0  # the week in which every ship in port has an extra hold (a decree)
     house: frozenset[str] = frozenset()  # the house rules on (companion.colonia.record)
     windows: tuple[tuple[str, str], ...] = ()  # at the end: (currency, who won its window)
+    end_money: tuple[tuple[int, ...], ...] = ()  # at the end: each seat's money, before them
     tied: tuple[str, ...] = ()  # week 1: players whose equal cards the die settles
 
     def seat(self, color: str) -> Seat:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .final import final_scoring
 from .score import places, score
 from .state import Seat, State
 from .vocabulary import CRAFTS, CURRENCIES, GOODS, MATERIALS, STREETS
@@ -76,6 +77,7 @@ def view(st: State, viewer: str) -> dict[str, Any]:
         for p in out["players"]:
             p["screen"] = screen(st, st.seat(p["color"]))
         out["places"] = places(st)
+        out["final"] = final_scoring(st)
     elif viewer in st.players and st.seats:
         out["screen"] = screen(st, st.seat(viewer))
     return out
