@@ -130,3 +130,15 @@ def test_a_week_begins_at_the_table_and_on_the_phones(app: Flask, client: FlaskC
     assert again.status_code == 201, again.get_json()
     assert state(client)["order"] == ["blue", "red", "green"]
     assert table_service(app).header()["game"] == "colonia"
+
+
+def test_house_rules_given_in_the_options_are_played(client: FlaskClient) -> None:
+    """``options.house_rules`` reaches the header (it was once taken by Village's keyword
+    and dropped), and an unknown one is refused."""
+    r = client.post("/api/games", json={"game": "colonia", "players": PLAYERS, "options": {
+        "house_rules": {"good_roll_six_again": True}}}, headers=AUTH)
+    assert r.status_code == 201, r.get_json()
+    assert state(client)["house_rules"] == ["good_roll_six_again"]
+    r = client.post("/api/games", json={"game": "colonia", "players": PLAYERS, "options": {
+        "house_rules": {"six": True}}}, headers=AUTH)
+    assert r.status_code == 400 and "house rules" in r.get_json()["message"]
