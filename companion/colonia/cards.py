@@ -25,12 +25,13 @@ WEEK = CardType("colonia.week", "the week card", (
 EFFECTS = (*(f"extra_orders_{c}" for c in CRAFTS), "one_less_member", "more_materials",
            "foreign_merchants", "two_relics", "two_ships_leave", "one_ship_leaves",
            "members_home_thursday", "members_home_wednesday", "exchange_money", "good_roll",
-           "extra_hold", "other")
+           "extra_hold", "two_materials_each", "other")
 """What a decree does, as far as the engine applies it (« Explication des cartes »): the
 craftsman's two extra orders, one member less next week, one more material per stall, two
 foreign merchants' stalls of 4, two relics on the extra places, two ships (or one) leaving
 at once, up to 3 members home from the Thursday (or Wednesday) street, up to 5 money
-exchanged 1:1, each player's die giving a good, an extra hold on every ship; ``other``
+exchanged 1:1, each player's die giving a good, an extra hold on every ship, two
+materials from the bag for each player, behind their screen; ``other``
 (and a decree whose effect is not said) is voted but not applied (docs/colonia.md)."""
 
 DECREE = CardType("colonia.decree", "the council decree", (

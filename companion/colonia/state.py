@@ -120,6 +120,7 @@ class State:
     windows: tuple[tuple[str, str], ...] = ()  # at the end: (currency, who won its window)
     end_money: tuple[tuple[int, ...], ...] = ()  # at the end: each seat's money, before them
     tied: tuple[str, ...] = ()  # week 1: players whose equal cards the die settles
+    unseen: int = 0  # materials that left the bag behind a screen: its content is not public
 
     def seat(self, color: str) -> Seat:
         return self.seats[self.players.index(color)]

@@ -79,6 +79,10 @@ def tell(before: State, act: Act, after: State) -> str:
         laid = "; ".join(f"stall {i + 1}: {', '.join(s) or 'nothing'}"
                          for i, s in enumerate(a["stalls"]))
         return f"Materials from the bag onto the stalls — {laid}."
+    if kind == "draw_materials":  # public words: how many each, never which
+        each = join_words([f"{name(p)} {count(len(m) if isinstance(m, list) else m, 'material')}"
+                           for p, m in a["drawn"].items()])
+        return f"Materials drawn from the bag behind the screens: {each}."
     if kind == "add_materials":
         laid = "; ".join(f"stall {i + 1}: {', '.join(s)}" for i, s in enumerate(a["stalls"]) if s)
         return f"The decree's materials from the bag — {laid or 'none left'}."
@@ -170,6 +174,8 @@ def now_text(st: State) -> str:
         "mayor": f"A tied vote: {name(st.mayor or '')}, the mayor, decides.",
         "more_stalls": "Draw one more material from the bag for each stall.",
         "merchants": "Draw four materials from the bag for each of the two merchants.",
+        "private_materials": "Each player draws two materials from the bag, behind their "
+                             "screen.",
         "good_roll": f"Roll the die for {name(st.rolling[0]) if st.rolling else '?'}'s good.",
         "pick_good": f"{name(st.rolling[0]) if st.rolling else '?'} picks the good a 6 gives.",
         "extra_relic": f"Turn up a relic card for an extra place ({st.extra_relics} left).",

@@ -1,7 +1,8 @@
 """Random Colonia games (``companion simulate --game colonia``): every action checked by
 the engine, the invariants after each (`companion.colonia.invariants`), every sealed
 choice answered through the table's own sealed answers with its public forms compared
-before and after each answer, and every record replayed.
+before and after each answer, each draw behind the screens checked to name no material in
+public, and every record replayed.
 
 The seed prints neither the setup sheet nor the cards, so the simulated box INVENTS them
 (`invented_box`, from the generator): the games test the rules' bookkeeping, not the
@@ -22,7 +23,7 @@ from companion.colonia.game import GAME
 from companion.colonia.invariants import violations
 from companion.colonia.record import HOUSE_RULES, make_header, replay, start
 from companion.colonia.state import State
-from companion.colonia.vocabulary import CITIES, COLORS, GOODS
+from companion.colonia.vocabulary import CITIES, COLORS, GOODS, MATERIALS
 from companion.table.sealed_choices import SealedAnswers
 
 CAP = 5_000
@@ -121,8 +122,13 @@ def random_game(seed: int, players: int) -> tuple[dict[str, Any], list[dict[str,
     st, actions, problems, cards = start(header), [], [], {}  # type: ignore[var-annotated]
     while st.step != "over" and len(actions) < CAP:
         action = pick(st, rng, cards, problems)
-        st = apply(st, action)
+        before, st = st, apply(st, action)
         actions.append(action)
+        if action["type"] == "draw_materials":  # behind the screens: no kind in public
+            told = json.dumps([GAME.public_action(action), GAME.view(st, "table")["bag"],
+                               GAME.narrate(before, GAME.parse_action(action), st)])
+            if any(m in told for m in MATERIALS):
+                problems.append(f"after action {len(actions)}: a private draw told: {told}")
         problems += [f"after action {len(actions)}: {v}" for v in violations(st)]
     if st.step != "over":
         problems.append(f"no end after {CAP} actions")

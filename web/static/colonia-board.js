@@ -35,7 +35,9 @@ export function coloniaBoard(st) {
     : h("p", { class: "muted" }, "None turned up yet."));
   fill("col-stalls", st.stalls.length ? h("ol", {}, st.stalls.map((s) => h("li", {},
     s.bought_by ? `bought by ${cap(s.bought_by)}` : list(s.materials)))) : h("p", { class: "muted" }, "Empty."),
-  h("p", { class: "muted small", id: "col-bag" }, `In the bag: ${Object.values(st.bag).reduce((a, b) => a + b, 0)} materials (${list(st.bag)}).`));
+  h("p", { class: "muted small", id: "col-bag" }, st.bag
+    ? `In the bag: ${st.bag_count} materials (${list(st.bag)}).`
+    : `In the bag: ${st.bag_count} materials (which ones is hidden: ${st.bag_unseen} left it behind the screens).`));
   fill("col-crafts", h("ul", {}, st.crafts.map((c) => h("li", {},
     `${cap(c.craft)}: stick after ${c.stick}; `, c.column.map((o, i) => `${i < c.stick ? "✓" : "·"}${cap(o.player)} ${o.members}`).join(", ") || "no order"))));
   fill("col-ships", h("ol", { type: "I" }, st.moorings.map((m, i) => h("li", { class: i < st.leaving ? "leaving" : "" },
