@@ -97,6 +97,7 @@ def _reveal(st: State, act: Act) -> State:
 
 def _place(st: State, deck: str, name: str) -> State:
     value = c.known(st.cards, DECK_TYPE[deck], name)
+    st = evolve(st, turned=(*st.turned, (deck, name)))
     if deck == "week":
         return evolve(st, week_card=value, step="stalls")
     if deck == "decree":

@@ -40,6 +40,15 @@ def _good_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
     return {"type": "good_roll", "face": int(drawn[0])}
 
 
+DECKS = {"week": "week", "decree": "decree", "ship": "ship", "relic": "relic",
+         "extra_relic": "relic"}
+"""The steps that wait for a card turned up, and from which deck."""
+
+
+def _deck_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
+    return {"type": "reveal", "deck": spec.kind.removesuffix(" deck"), "card": drawn[0]}
+
+
 def _tie_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
     return {"type": "tiebreak", "order": list(drawn)}
 
@@ -154,6 +163,13 @@ class ColoniaGame:
             slots = tuple(p for p in order for _ in range(EACH_DRAWS))[:len(contents)]
             return ChanceSpec("private_materials", contents, len(slots), slots,
                               outcome=_private_outcome(tuple(order)))
+        deck = DECKS.get(st.step)
+        if deck is not None:  # turned up virtually once the box knows the whole deck
+            every = cards.whole_deck(st.cards, deck)
+            out = {n for d, n in st.turned if d == deck}
+            left = tuple(n for n in every or () if n not in out)
+            if left:
+                return ChanceSpec(f"{deck} deck", left, 1, ("top",), outcome=_deck_outcome)
         if st.step == "good_roll":
             return ChanceSpec("die", ("1", "2", "3", "4", "5", "6"), 1, ("die",),
                               outcome=_good_outcome)

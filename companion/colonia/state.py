@@ -121,6 +121,7 @@ class State:
     end_money: tuple[tuple[int, ...], ...] = ()  # at the end: each seat's money, before them
     tied: tuple[str, ...] = ()  # week 1: players whose equal cards the die settles
     unseen: int = 0  # materials that left the bag behind a screen: its content is not public
+    turned: tuple[tuple[str, str], ...] = ()  # (deck, card) turned up this game: out of it
 
     def seat(self, color: str) -> Seat:
         return self.seats[self.players.index(color)]

@@ -17,7 +17,7 @@ from typing import Any
 
 from companion.bags import draw_with_rng
 from companion.colonia import legal
-from companion.colonia.cards import EFFECTS
+from companion.colonia.cards import DECK_SIZES, EFFECTS
 from companion.colonia.engine import apply, sealed_choice
 from companion.colonia.game import GAME
 from companion.colonia.invariants import violations
@@ -92,13 +92,15 @@ def pick(st: State, rng: random.Random, cards: dict[str, int],
         kind, name = st.asking
         return {"type": "card_values", "card_type": kind, "card": name,
                 "values": invented_card(kind.split(".")[1], rng)}
+    spec = GAME.chance_spec(st)
+    if spec is not None:  # a deck the box knows whole is drawn virtually too
+        return draw_with_rng(spec, rng)
     if st.step in ("week", "decree", "ship", "relic", "extra_relic"):
         deck = st.step.removeprefix("extra_")
         cards[deck] = cards.get(deck, 0) + 1
+        while (deck, f"{deck} {cards[deck]}") in st.turned:  # a whole deck already out
+            cards[deck] += 1
         return {"type": "reveal", "deck": deck, "card": f"{deck} {cards[deck]}"}
-    spec = GAME.chance_spec(st)
-    if spec is not None:
-        return draw_with_rng(spec, rng)
     choice = sealed_choice(st)
     if choice is not None:
         if problems is None:
@@ -117,6 +119,10 @@ def random_game(seed: int, players: int) -> tuple[dict[str, Any], list[dict[str,
     rng = random.Random(seed)
     colors = rng.sample(COLORS, players)
     box = invented_box(players, rng)
+    if rng.random() < 0.5:  # half the games: a box that knows every card (virtual decks)
+        for deck, n in DECK_SIZES.items():
+            box[f"colonia.{deck}"] = {f"{deck} {i}": invented_card(deck, rng)
+                                      for i in range(1, n + 1)}
     house = {k: rng.random() < 0.5 for k in sorted(HOUSE_RULES)}  # every reading played
     header = make_header(colors, cards=box, house=house)
     st, actions, problems, cards = start(header), [], [], {}  # type: ignore[var-annotated]

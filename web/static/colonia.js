@@ -47,9 +47,10 @@ function questionForm(q) {
 
 function controls(st, legal) {
   const p = st.pending;
-  if (st.draw) {
+  if (st.draw) { // a deck the box knows whole may still be turned up by hand
     return [h("p", {}, `A draw: ${st.draw.draw}. Commitment ${String(st.draw.commitment || "").slice(0, 16)}…`),
-      h("button", { type: "button", id: "col-draw", class: "big", onclick: () => send({ type: "virtual_draw" }) }, "Draw virtually")];
+      h("button", { type: "button", id: "col-draw", class: "big", onclick: () => send({ type: "virtual_draw" }) }, "Draw virtually"),
+      DECKS[p.kind] ? h("details", {}, h("summary", {}, "Or turn the card up by hand"), revealForm(DECKS[p.kind])) : null];
   }
   if (p.kind === "card_values") return [questionForm(p.question)];
   if (DECKS[p.kind]) return [revealForm(DECKS[p.kind])];
