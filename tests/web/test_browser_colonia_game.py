@@ -52,6 +52,9 @@ def test_a_whole_game_through_the_pages(server: Server, browser: Any, shots: Pat
     assert new.locator("#counts input").count() == 5  # Colonia: 2 to 6 players
     assert new.locator(".village-only").first.is_hidden()
     new.screenshot(path=str(shots / "colonia-new-game-tablet.png"), full_page=True)
+    new.set_viewport_size(PHONE)
+    new.screenshot(path=str(shots / "colonia-new-game-phone.png"), full_page=True)
+    new.set_viewport_size(TABLET)
     new.locator("#start").click()
     new.locator("#player-links li").nth(2).wait_for()
     hrefs = new.locator("#player-links a").evaluate_all("els => els.map(e => e.href)")
@@ -151,10 +154,12 @@ def test_a_whole_game_through_the_pages(server: Server, browser: Any, shots: Pat
     # the scoreboard: Colonia's board, the final scoring told line by line
     board.locator(f"body[data-seq='{seq(server)}']").wait_for(state="attached")
     assert board.locator("#col-final-lines li").all_inner_texts() == lines
+    board.locator("#col-log .narration").first.wait_for()
     assert board.locator("#message a[href='/colonia']").is_visible()
     board.screenshot(path=str(shots / "colonia-scoreboard-end-tablet.png"), full_page=True)
     small_board = open_page(browser, f"{server.url}/", PHONE)
     small_board.locator("#col-final-lines li").first.wait_for()
+    small_board.locator("#col-log .narration").first.wait_for()
     small_board.screenshot(path=str(shots / "colonia-scoreboard-end-phone.png"), full_page=True)
     play = open_page(browser, f"{server.url}/play#token=browser-test-token", TABLET)
     play.locator("#options a[href='/colonia']").wait_for()
