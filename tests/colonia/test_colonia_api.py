@@ -178,8 +178,16 @@ def test_two_materials_each_are_drawn_behind_the_screens(app: Flask,
     else:
         pytest.fail("the decree was never voted")
     before = {c: state(client, c, tokens[c])["screen"]["materials"] for c in PLAYERS}
+    spectator = svc.subscribe()
     done = post(client, {"type": "virtual_draw"})
     seq = done["seq"]
+    heard = [json.loads(n.data) for n in iter(lambda: spectator.get(timeout=0.2), None)
+             if n.event is None]  # the stored event, as every spectator gets it
+    assert heard and heard[0]["action"] == {"type": "draw_materials",
+                                            "drawn": dict.fromkeys(PLAYERS, 2)}
+    assert not any(m in json.dumps(heard[0]["narration"]).lower() for m in MATERIALS)
+    assert heard[0]["draw"]["withheld"] is True and "seed" not in heard[0]["draw"]
+    assert heard[0]["state"] is None or heard[0]["state"]["bag"] is None
     public = state(client)
     assert public["bag"] is None and public["bag_unseen"] == 6
     entry = next(e for e in client.get("/api/log").get_json()["entries"] if e["seq"] == seq)
