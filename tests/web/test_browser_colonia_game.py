@@ -163,5 +163,7 @@ def test_a_whole_game_through_the_pages(server: Server, browser: Any, shots: Pat
     small_board.screenshot(path=str(shots / "colonia-scoreboard-end-phone.png"), full_page=True)
     play = open_page(browser, f"{server.url}/play#token=browser-test-token", TABLET)
     play.locator("#options a[href='/colonia']").wait_for()
-    for page in [new, table, small, board, small_board, play, *phones.values()]:
+    links = open_page(browser, f"{server.url}/links#token=browser-test-token", TABLET)
+    links.locator("#player-links a[href*='/answer/red?token=']").wait_for()  # the phone page
+    for page in [new, table, small, board, small_board, play, links, *phones.values()]:
         assert page.js_errors == [], page.js_errors
