@@ -25,6 +25,7 @@ from companion.village.data import DataItem
 from companion.village.vocabulary import Color
 from web.access import runtime
 from web.boxform import form_rows
+from web.game_choices import OTHER_GAMES
 
 bp = Blueprint("pages", __name__)
 
@@ -217,6 +218,7 @@ def new_game() -> str:
         unverified=unverified,
         total=len(counted),
         owned=_owned(),
+        other_games=OTHER_GAMES,
     )
 
 

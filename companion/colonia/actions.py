@@ -28,8 +28,15 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "good_roll": ("face",),  # a decree: the die of the first player still to roll (chance)
     "pick_good": ("player", "good"),  # a decree: the good a 6 gives, chosen
     "load_extra": ("player", "ship", "good"),  # a decree: any good on a ship's coat of arms
+    "draw_materials": ("drawn",),  # a decree: two materials each, behind the screens (chance)
     "pass": ("player",),
 }
+OPTIONAL: dict[str, tuple[str, ...]] = {
+    "fill_stalls": ("bag_unseen",), "add_materials": ("bag_unseen",),
+}
+"""Fields an action may carry. ``bag_unseen``: drawn virtually from a bag whose content the
+table does not know (materials left it behind a screen), so the draw's seed, which would
+tell that content, is withheld until the end (`companion.table.disclosure`)."""
 DECKS = ("week", "decree", "ship", "relic")
 
 
@@ -67,7 +74,7 @@ def parse(obj: Any) -> Act:
         raise MalformedAction(f"unknown action type {kind!r}; known: {sorted(FIELDS)}")
     record = {k: v for k, v in obj.items() if not k.startswith("_")}
     missing = sorted(set(fields) - set(record))
-    extra = sorted(set(record) - set(fields) - {"type"})
+    extra = sorted(set(record) - set(fields) - set(OPTIONAL.get(str(kind), ())) - {"type"})
     if missing or extra:
         raise MalformedAction(f"{kind}: missing field(s) {missing}, unexpected {extra}")
     for name in ("player", "card", "craft", "deck", "card_type", "give", "get", "good"):
@@ -81,6 +88,11 @@ def parse(obj: Any) -> Act:
         raise MalformedAction(f"reveal: deck is one of {list(DECKS)}, got {record['deck']!r}")
     if kind in ("reveal_family", "reveal_votes") and not isinstance(record["answers"], dict):
         raise MalformedAction(f"{kind}: answers is a JSON object colour → answer")
+    if "bag_unseen" in record and record["bag_unseen"] is not True:
+        raise MalformedAction(f"{kind}: bag_unseen is true or left out")
+    if kind == "draw_materials" and not (isinstance(record["drawn"], dict) and all(
+            isinstance(v, list) for v in record["drawn"].values())):
+        raise MalformedAction("draw_materials: drawn is a JSON object colour → materials")
     if kind == "mayor_decides" and not isinstance(record["adopt"], bool):
         raise MalformedAction("mayor_decides: adopt is true or false")
     if kind == "buy_relic" and record["into"] is not None and not isinstance(record["into"], str):

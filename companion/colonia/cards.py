@@ -25,12 +25,13 @@ WEEK = CardType("colonia.week", "the week card", (
 EFFECTS = (*(f"extra_orders_{c}" for c in CRAFTS), "one_less_member", "more_materials",
            "foreign_merchants", "two_relics", "two_ships_leave", "one_ship_leaves",
            "members_home_thursday", "members_home_wednesday", "exchange_money", "good_roll",
-           "extra_hold", "other")
+           "extra_hold", "two_materials_each", "other")
 """What a decree does, as far as the engine applies it (« Explication des cartes »): the
 craftsman's two extra orders, one member less next week, one more material per stall, two
 foreign merchants' stalls of 4, two relics on the extra places, two ships (or one) leaving
 at once, up to 3 members home from the Thursday (or Wednesday) street, up to 5 money
-exchanged 1:1, each player's die giving a good, an extra hold on every ship; ``other``
+exchanged 1:1, each player's die giving a good, an extra hold on every ship, two
+materials from the bag for each player, behind their screen; ``other``
 (and a decree whose effect is not said) is voted but not applied (docs/colonia.md)."""
 
 DECREE = CardType("colonia.decree", "the council decree", (
@@ -61,6 +62,20 @@ SETUP = CardType("colonia.setup", "the setup sheet", (
     Field("stained_glass_vp", "int", "Victory points of a stained-glass window", low=0, high=20),
 ))
 TYPES = {t.name: t for t in (WEEK, DECREE, SHIP, RELIC, SETUP)}
+DECK_SIZES = {"week": 14, "decree": 18, "ship": 16, "relic": 48}
+"""How many cards each deck holds (seed 004, « Matériel »: 14 « Semaine », 18 décrets, 16
+bateaux, 48 « Relique »)."""
+DECK_TYPES = {"week": WEEK.name, "decree": DECREE.name, "ship": SHIP.name, "relic": RELIC.name}
+
+
+def whole_deck(book: CardBook, deck: str) -> tuple[str, ...] | None:
+    """Every card of ``deck`` by name when the box knows exactly as many as the deck
+    holds (then it can be drawn virtually), else None (fewer: not all learned yet; more: a
+    misnamed card to forget on the box check page, so the deck is turned up by hand)."""
+    kind = DECK_TYPES[deck]
+    names = {n for t, n in book.learned if t == kind}
+    names |= {n for t, n in book.shipped if t == kind and book.knows(t, n)}
+    return tuple(sorted(names)) if len(names) == DECK_SIZES[deck] else None
 
 SHIPPED: dict[tuple[str, str], Printed] = {
     # the seed's own fragments: the only values it gives (hints, not whole cards)

@@ -10,6 +10,8 @@ from .state import State, evolve
 from .vocabulary import CRAFTS
 
 EXTRA_STALLS = (4, 4)
+EACH_DRAWS = 2
+"""« Chaque joueur peut tirer immédiatement deux matières premières du sac »."""
 """« Pour 2 stands du marché supplémentaires, on tire pour chacun 4 matières premières »."""
 
 
@@ -39,6 +41,8 @@ def adopted(st: State, decree: Decree) -> State:
         return evolve(st, step="good_roll", rolling=st.order or st.players)
     if effect == "extra_hold":  # « Chaque bateau dans le port reçoit dans ce tour 1 soute »
         return flow.day(evolve(st, extra_hold=st.week), st.day)
+    if effect == "two_materials_each" and sum(st.bag) > 0:  # « tirer … deux matières premières »
+        return evolve(st, step="private_materials")
     if effect == "two_relics":  # « deux nouvelles reliques … sur les deux emplacements »
         return evolve(st, step="extra_relic", extra_relics=2)
     return flow.day(st, st.day)

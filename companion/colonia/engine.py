@@ -97,6 +97,7 @@ def _reveal(st: State, act: Act) -> State:
 
 def _place(st: State, deck: str, name: str) -> State:
     value = c.known(st.cards, DECK_TYPE[deck], name)
+    st = evolve(st, turned=(*st.turned, (deck, name)))
     if deck == "week":
         return evolve(st, week_card=value, step="stalls")
     if deck == "decree":
@@ -114,6 +115,7 @@ def _place(st: State, deck: str, name: str) -> State:
 def _fill_stalls(st: State, act: Act) -> State:
     if st.step != "stalls" or st.week_card is None:
         raise _illegal(act, "the stalls are filled on Monday, after the week card")
+    _unseen_ok(st, act)
     stalls = act.get("stalls")
     sizes = st.week_card.stalls
     if not isinstance(stalls, list) or len(stalls) != len(sizes) or not all(
@@ -146,6 +148,7 @@ def _add_materials(st: State, act: Act) -> State:
         sizes = decrees_.EXTRA_STALLS
     else:
         raise _illegal(act, "no decree's materials are waited for")
+    _unseen_ok(st, act)
     if not isinstance(stalls, list) or len(stalls) != len(sizes) or not all(
             isinstance(s, list) and all(m in MATERIALS for m in s) for s in stalls):
         raise _illegal(act, f"one list of materials for each of {len(sizes)} stalls")
@@ -167,6 +170,44 @@ def _add_materials(st: State, act: Act) -> State:
     return flow.day(evolve(st, bag=tuple(bag)), st.day)
 
 
+def _unseen_ok(st: State, act: Act) -> None:
+    """A draw marked as from a bag of unknown content must be one (a marker that lies
+    would withhold a public draw's seed). Raises IllegalAction."""
+    if act.get("bag_unseen") and not st.unseen:
+        raise _illegal(act, "the bag's content is public: nothing left it behind a screen")
+
+
+def _draw_materials(st: State, act: Act) -> State:
+    """The decree's two materials for each player, in the coat-of-arms order, behind their
+    screens (a short bag: the first in that order take what is left; docs/colonia.md)."""
+    drawn = act.get("drawn")
+    order = st.order or st.players
+    if st.step != "private_materials":
+        raise _illegal(act, "no decree's materials for the screens are waited for")
+    if sorted(drawn) != sorted(st.players) or not all(
+            all(m in MATERIALS for m in drawn[p]) for p in st.players):
+        raise _illegal(act, f"the materials each player drew: {list(order)}")
+    left = sum(st.bag)
+    want = [min(decrees_.EACH_DRAWS, max(left - decrees_.EACH_DRAWS * i, 0))
+            for i in range(len(order))]
+    if [len(drawn[p]) for p in order] != want:
+        raise _illegal(act, f"each player draws {decrees_.EACH_DRAWS} in the coat-of-arms "
+                       f"order, from a bag of {left}: {dict(zip(order, want, strict=True))}",
+                       "not_in_bag")
+    bag = list(st.bag)
+    for p in order:
+        seat = st.seat(p)
+        mats = seat.materials
+        for m in drawn[p]:
+            bag[MATERIALS.index(m)] -= 1
+            mats = add(mats, MATERIALS.index(m), 1)
+        st = st.with_seat(replace(seat, materials=mats))
+    if min(bag) < 0:
+        raise _illegal(act, "more of a material than the bag holds", "not_in_bag")
+    st = evolve(st, bag=tuple(bag), unseen=st.unseen + sum(want))
+    return flow.day(st, st.day)
+
+
 def _reveal_family(st: State, act: Act) -> State:
     choice = sealed_choice(st)
     if st.step != "family" or choice is None:
@@ -175,7 +216,8 @@ def _reveal_family(st: State, act: Act) -> State:
     counts: dict[str, int] = {}
     for color in st.players:
         fewer = 1 if st.fewer == st.week else 0
-        seat, sent, counts[color] = send_to_hall(st.seat(color), int(answers[color]), fewer)
+        seat, sent, counts[color] = send_to_hall(st.seat(color), int(answers[color]), fewer,
+                                                 "zero_card_reserve_only" in st.house)
         st = st.with_seat(seat)
         st = evolve(st, hall=(*st.hall, (color, sent)))
     st = flow.to_street(st, "tuesday", dict(st.hall))
@@ -209,6 +251,9 @@ def _reveal_votes(st: State, act: Act) -> State:
     answers = choice.check(act.to_json())
     yes, no = tally(answers, {s.color: s.votes for s in st.seats})
     if yes == no:  # « En cas d'égalité, c'est le maire qui décide »
+        side = answers.get(st.mayor or "")
+        if "tied_vote_mayors_side" in st.house and side in ("yes", "no"):
+            return _decided(st, side == "yes")
         return evolve(st, step="mayor")
     return _decided(st, yes > no)
 
@@ -407,6 +452,8 @@ def _good_roll(st: State, act: Act) -> State:
     if st.step != "good_roll" or not st.rolling or not 1 <= face <= 6:
         raise _illegal(act, "no die for a good is waited for")
     if face == 6:  # the seed is silent: the player picks any good (docs/colonia.md)
+        if "good_roll_six_again" in st.house:  # house rule: the 6 is rolled again
+            return st
         return evolve(st, step="pick_good")
     return _give_good(st, st.rolling[0], RECIPE[CRAFTS[face - 1]][2])
 
@@ -431,7 +478,7 @@ HANDLERS: dict[str, Callable[[State, Act], State]] = {
     "mayor_decides": _mayor, "buy_stall": _buy_stall, "order": _order, "roll": _roll,
     "load": _load, "buy_relic": _buy_relic, "insure": _insure, "pass": _pass,
     "home": _home, "exchange": _exchange, "good_roll": _good_roll, "pick_good": _pick_good,
-    "load_extra": _load_extra,
+    "load_extra": _load_extra, "draw_materials": _draw_materials,
 }
 
 __all__ = ["WEEKS", "CardValueError", "apply", "sealed_choice"]

@@ -227,6 +227,7 @@ def sunday_end(st: State) -> State:
 def finish(st: State) -> State:
     """The windows: the strict majority in a currency wins it and pays that money to the
     bank (a choice: docs/colonia.md, ambiguity 4); the game is over."""
+    st = evolve(st, end_money=tuple(s.money for s in st.seats))  # told at the end
     for i, currency in enumerate(CURRENCIES):
         winner = stained_glass({s.color: s.money[i] for s in st.seats})
         if winner is not None:

@@ -14,6 +14,7 @@ from companion.games.sealed import SealedChoice
 
 from . import cards, engine, legal, views, words
 from .actions import Act, parse
+from .decrees import EACH_DRAWS
 from .record import make_header, replay, start
 from .state import State
 from .vocabulary import MATERIALS
@@ -37,6 +38,15 @@ def _die_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
 
 def _good_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
     return {"type": "good_roll", "face": int(drawn[0])}
+
+
+DECKS = {"week": "week", "decree": "decree", "ship": "ship", "relic": "relic",
+         "extra_relic": "relic"}
+"""The steps that wait for a card turned up, and from which deck."""
+
+
+def _deck_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
+    return {"type": "reveal", "deck": spec.kind.removesuffix(" deck"), "card": drawn[0]}
 
 
 def _tie_outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
@@ -136,7 +146,8 @@ class ColoniaGame:
                           for _ in range(n))
             count = min(len(slots), len(contents))  # a short bag fills the stalls in order
             return ChanceSpec("stalls", contents, count, slots[:count] or ("1",),
-                              outcome=_stalls_outcome_for(len(st.week_card.stalls)))
+                              outcome=_stalls_outcome_for(len(st.week_card.stalls),
+                                                          unseen=st.unseen > 0))
         if st.step in ("more_stalls", "merchants"):
             sizes = (tuple(1 if b is None else 0 for b in st.bought) if st.step == "more_stalls"
                      else (4, 4))
@@ -144,7 +155,21 @@ class ColoniaGame:
             slots = tuple(str(i + 1) for i, n in enumerate(sizes) for _ in range(n))
             count = min(len(slots), len(contents))
             return ChanceSpec(st.step, contents, count, slots[:count] or ("1",),
-                              outcome=_stalls_outcome_for(len(sizes), "add_materials"))
+                              outcome=_stalls_outcome_for(len(sizes), "add_materials",
+                                                          st.unseen > 0))
+        if st.step == "private_materials":  # the decree's two each, behind the screens
+            contents = tuple(m for m, n in zip(MATERIALS, st.bag, strict=True) for _ in range(n))
+            order = st.order or st.players
+            slots = tuple(p for p in order for _ in range(EACH_DRAWS))[:len(contents)]
+            return ChanceSpec("private_materials", contents, len(slots), slots,
+                              outcome=_private_outcome(tuple(order)))
+        deck = DECKS.get(st.step)
+        if deck is not None:  # turned up virtually once the box knows the whole deck
+            every = cards.whole_deck(st.cards, deck)
+            out = {n for d, n in st.turned if d == deck}
+            left = tuple(n for n in every or () if n not in out)
+            if left:
+                return ChanceSpec(f"{deck} deck", left, 1, ("top",), outcome=_deck_outcome)
         if st.step == "good_roll":
             return ChanceSpec("die", ("1", "2", "3", "4", "5", "6"), 1, ("die",),
                               outcome=_good_outcome)
@@ -179,7 +204,15 @@ class ColoniaGame:
         return None
 
     def public_action(self, obj: dict[str, Any]) -> dict[str, Any]:
-        return obj  # every Colonia action is done in sight of the table
+        """Every action is done in sight of the table but the decree's materials drawn
+        behind the screens (how many each, not which); a draw from a bag whose content is
+        not public loses its marker, so that its seed is withheld (`bag_unseen`)."""
+        if obj.get("type") == "draw_materials" and isinstance(obj.get("drawn"), dict):
+            return {**obj, "drawn": {p: len(m) if isinstance(m, list) else 0
+                                     for p, m in obj["drawn"].items()}}
+        if "bag_unseen" in obj:
+            return {k: v for k, v in obj.items() if k != "bag_unseen"}
+        return obj
 
     def public_option(self, obj: dict[str, Any]) -> dict[str, Any]:
         return obj
@@ -204,12 +237,21 @@ class ColoniaGame:
         return words.name(player)
 
 
-def _stalls_outcome_for(n: int, kind: str = "fill_stalls") -> Any:
+def _stalls_outcome_for(n: int, kind: str = "fill_stalls", unseen: bool = False) -> Any:
     def outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
         stalls: list[list[str]] = [[] for _ in range(n)]
         for slot, material in zip(spec.slots, drawn, strict=False):
             stalls[int(slot) - 1].append(material)
-        return {"type": kind, "stalls": stalls}
+        return {"type": kind, "stalls": stalls, **({"bag_unseen": True} if unseen else {})}
+    return outcome
+
+
+def _private_outcome(order: tuple[str, ...]) -> Any:
+    def outcome(spec: ChanceSpec, drawn: list[str]) -> dict[str, object]:
+        each: dict[str, list[str]] = {p: [] for p in order}
+        for slot, material in zip(spec.slots, drawn, strict=False):
+            each[slot].append(material)
+        return {"type": "draw_materials", "drawn": each}
     return outcome
 
 

@@ -19,6 +19,12 @@ RECORD_VERSION = 1
 HOUSE_RULES = {
     "stained_glass_keeps_money": "The winner of a stained-glass window keeps that money "
                                  "(the seed's « l'argent … va à la banque » read otherwise)",
+    "zero_card_reserve_only": "A family card the reserve cannot field sends only the "
+                              "reserve's members (the streets stay where they are)",
+    "tied_vote_mayors_side": "A tied vote goes the way the mayor voted (the mayor decides "
+                             "freely only when they did not vote)",
+    "good_roll_six_again": "A 6 rolled for the good-roll decree is rolled again (instead "
+                           "of the player picking any good)",
 }
 """Colonia's house rules, each where the seed allows two readings (docs/colonia.md); off by
 default."""

@@ -118,7 +118,10 @@ class State:
     extra_hold: int = 0  # the week in which every ship in port has an extra hold (a decree)
     house: frozenset[str] = frozenset()  # the house rules on (companion.colonia.record)
     windows: tuple[tuple[str, str], ...] = ()  # at the end: (currency, who won its window)
+    end_money: tuple[tuple[int, ...], ...] = ()  # at the end: each seat's money, before them
     tied: tuple[str, ...] = ()  # week 1: players whose equal cards the die settles
+    unseen: int = 0  # materials that left the bag behind a screen: its content is not public
+    turned: tuple[tuple[str, str], ...] = ()  # (deck, card) turned up this game: out of it
 
     def seat(self, color: str) -> Seat:
         return self.seats[self.players.index(color)]

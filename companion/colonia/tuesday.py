@@ -11,7 +11,8 @@ from .state import Seat
 from .vocabulary import STREETS
 
 
-def send_to_hall(seat: Seat, card: int, fewer: int = 0) -> tuple[Seat, int, int]:
+def send_to_hall(seat: Seat, card: int, fewer: int = 0,
+                 reserve_only: bool = False) -> tuple[Seat, int, int]:
     """``seat`` after sending ``card`` members to the town hall: from the reserve, then
     (when short) from the Tuesday street, then the next streets (« il prend d'autres
     membres … sur la case de rue Mardi … puis la prochaine »). Returns the seat, the
@@ -24,7 +25,7 @@ def send_to_hall(seat: Seat, card: int, fewer: int = 0) -> tuple[Seat, int, int]
     seat = replace(seat, reserve=seat.reserve - take, cards=tuple(c for c in seat.cards
                                                                    if c != card), card=card)
     sent, counts = take, card if take == need else 0
-    for day in STREETS:
+    for day in () if reserve_only else STREETS:
         if sent == need:
             break
         more = min(seat.street(day), need - sent)

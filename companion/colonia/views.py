@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .final import final_scoring
 from .score import places, score
 from .state import Seat, State
 from .vocabulary import CRAFTS, CURRENCIES, GOODS, MATERIALS, STREETS
@@ -39,7 +40,10 @@ def board(st: State) -> dict[str, Any]:
         "game": "colonia", "house_rules": sorted(st.house), "week": st.week, "day": st.day,
         "step": st.step,
         "order": list(st.order), "mayor": st.mayor,
-        "bag": dict(zip(MATERIALS, st.bag, strict=True)),
+        # materials left the bag behind a screen: only its count is public until the end
+        "bag": dict(zip(MATERIALS, st.bag, strict=True))
+        if not st.unseen or st.step == "over" else None,
+        "bag_count": sum(st.bag), "bag_unseen": st.unseen,
         "supply": dict(zip(GOODS, st.supply, strict=True)),
         "week_card": None if card is None else {
             "stalls": list(card.stalls), "orders": dict(card.orders), "dice": card.dice,
@@ -76,6 +80,7 @@ def view(st: State, viewer: str) -> dict[str, Any]:
         for p in out["players"]:
             p["screen"] = screen(st, st.seat(p["color"]))
         out["places"] = places(st)
+        out["final"] = final_scoring(st)
     elif viewer in st.players and st.seats:
         out["screen"] = screen(st, st.seat(viewer))
     return out

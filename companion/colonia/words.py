@@ -7,6 +7,7 @@ from companion.games.words import join_words
 
 from .actions import Act
 from .state import State
+from .tuesday import tally
 from .vocabulary import CRAFTS, CURRENCIES, GOODS, RECIPE, WEEKS
 
 ROMAN = ("I", "II", "III", "IV")
@@ -78,6 +79,10 @@ def tell(before: State, act: Act, after: State) -> str:
         laid = "; ".join(f"stall {i + 1}: {', '.join(s) or 'nothing'}"
                          for i, s in enumerate(a["stalls"]))
         return f"Materials from the bag onto the stalls — {laid}."
+    if kind == "draw_materials":  # public words: how many each, never which
+        each = join_words([f"{name(p)} {count(len(m) if isinstance(m, list) else m, 'material')}"
+                           for p, m in a["drawn"].items()])
+        return f"Materials drawn from the bag behind the screens: {each}."
     if kind == "add_materials":
         laid = "; ".join(f"stall {i + 1}: {', '.join(s)}" for i, s in enumerate(a["stalls"]) if s)
         return f"The decree's materials from the bag — {laid or 'none left'}."
@@ -95,6 +100,10 @@ def tell(before: State, act: Act, after: State) -> str:
         result = ""
         if after.step == "mayor":
             result = " A tie: the mayor decides."
+        elif done and "tied_vote_mayors_side" in before.house and len(set(
+                tally(a["answers"], {s.color: s.votes for s in before.seats}))) == 1:
+            side = "adopted" if done[-1].adopted else "rejected"
+            result = f" A tie: {side}, the mayor's side (house rule)."
         elif done:
             result = " Adopted." if done[-1].adopted else " Rejected."
         return f"The council votes: {votes}.{result}"
@@ -133,7 +142,9 @@ def tell(before: State, act: Act, after: State) -> str:
     if kind == "good_roll":
         roller = name(before.rolling[0]) if before.rolling else "?"
         if a["face"] == 6:
-            return f"{roller} rolls 6 for a good: they choose which."
+            again = "good_roll_six_again" in before.house
+            return f"{roller} rolls 6 for a good: " + ("they roll again (house rule)."
+                                                      if again else "they choose which.")
         good = RECIPE[CRAFTS[a["face"] - 1]][2]
         return f"{roller} rolls {a['face']} for a good: {GOOD_WORDS[good][0]}."
     if kind == "pick_good":
@@ -163,6 +174,8 @@ def now_text(st: State) -> str:
         "mayor": f"A tied vote: {name(st.mayor or '')}, the mayor, decides.",
         "more_stalls": "Draw one more material from the bag for each stall.",
         "merchants": "Draw four materials from the bag for each of the two merchants.",
+        "private_materials": "Each player draws two materials from the bag, behind their "
+                             "screen.",
         "good_roll": f"Roll the die for {name(st.rolling[0]) if st.rolling else '?'}'s good.",
         "pick_good": f"{name(st.rolling[0]) if st.rolling else '?'} picks the good a 6 gives.",
         "extra_relic": f"Turn up a relic card for an extra place ({st.extra_relics} left).",

@@ -1,7 +1,8 @@
 """Random Colonia games (``companion simulate --game colonia``): every action checked by
 the engine, the invariants after each (`companion.colonia.invariants`), every sealed
 choice answered through the table's own sealed answers with its public forms compared
-before and after each answer, and every record replayed.
+before and after each answer, each draw behind the screens checked to name no material in
+public, and every record replayed.
 
 The seed prints neither the setup sheet nor the cards, so the simulated box INVENTS them
 (`invented_box`, from the generator): the games test the rules' bookkeeping, not the
@@ -16,13 +17,13 @@ from typing import Any
 
 from companion.bags import draw_with_rng
 from companion.colonia import legal
-from companion.colonia.cards import EFFECTS
+from companion.colonia.cards import DECK_SIZES, EFFECTS
 from companion.colonia.engine import apply, sealed_choice
 from companion.colonia.game import GAME
 from companion.colonia.invariants import violations
-from companion.colonia.record import make_header, replay, start
+from companion.colonia.record import HOUSE_RULES, make_header, replay, start
 from companion.colonia.state import State
-from companion.colonia.vocabulary import CITIES, COLORS, GOODS
+from companion.colonia.vocabulary import CITIES, COLORS, GOODS, MATERIALS
 from companion.table.sealed_choices import SealedAnswers
 
 CAP = 5_000
@@ -91,13 +92,15 @@ def pick(st: State, rng: random.Random, cards: dict[str, int],
         kind, name = st.asking
         return {"type": "card_values", "card_type": kind, "card": name,
                 "values": invented_card(kind.split(".")[1], rng)}
+    spec = GAME.chance_spec(st)
+    if spec is not None:  # a deck the box knows whole is drawn virtually too
+        return draw_with_rng(spec, rng)
     if st.step in ("week", "decree", "ship", "relic", "extra_relic"):
         deck = st.step.removeprefix("extra_")
         cards[deck] = cards.get(deck, 0) + 1
+        while (deck, f"{deck} {cards[deck]}") in st.turned:  # a whole deck already out
+            cards[deck] += 1
         return {"type": "reveal", "deck": deck, "card": f"{deck} {cards[deck]}"}
-    spec = GAME.chance_spec(st)
-    if spec is not None:
-        return draw_with_rng(spec, rng)
     choice = sealed_choice(st)
     if choice is not None:
         if problems is None:
@@ -115,12 +118,23 @@ def random_game(seed: int, players: int) -> tuple[dict[str, Any], list[dict[str,
     """One random game: header, actions, last state, the invariants broken on the way."""
     rng = random.Random(seed)
     colors = rng.sample(COLORS, players)
-    header = make_header(colors, cards=invented_box(players, rng))
+    box = invented_box(players, rng)
+    if rng.random() < 0.5:  # half the games: a box that knows every card (virtual decks)
+        for deck, n in DECK_SIZES.items():
+            box[f"colonia.{deck}"] = {f"{deck} {i}": invented_card(deck, rng)
+                                      for i in range(1, n + 1)}
+    house = {k: rng.random() < 0.5 for k in sorted(HOUSE_RULES)}  # every reading played
+    header = make_header(colors, cards=box, house=house)
     st, actions, problems, cards = start(header), [], [], {}  # type: ignore[var-annotated]
     while st.step != "over" and len(actions) < CAP:
         action = pick(st, rng, cards, problems)
-        st = apply(st, action)
+        before, st = st, apply(st, action)
         actions.append(action)
+        if action["type"] == "draw_materials":  # behind the screens: no kind in public
+            told = json.dumps([GAME.public_action(action), GAME.view(st, "table")["bag"],
+                               GAME.narrate(before, GAME.parse_action(action), st)])
+            if any(m in told for m in MATERIALS):
+                problems.append(f"after action {len(actions)}: a private draw told: {told}")
         problems += [f"after action {len(actions)}: {v}" for v in violations(st)]
     if st.step != "over":
         problems.append(f"no end after {CAP} actions")

@@ -213,6 +213,8 @@ class TableService(FeedPayloads, NarrationLog, DrawCommitments, RecordExports, T
                 "goal_claims": goal_claims,
                 **options,
             }
+        elif house_rules is not None:  # another game's house rules are its own option too
+            options = {**options, "house_rules": house_rules}
         header = rules.make_header(players, first_player, **options)
         try:
             state = rules.start(header)

@@ -130,3 +130,75 @@ def test_a_week_begins_at_the_table_and_on_the_phones(app: Flask, client: FlaskC
     assert again.status_code == 201, again.get_json()
     assert state(client)["order"] == ["blue", "red", "green"]
     assert table_service(app).header()["game"] == "colonia"
+
+
+def test_house_rules_given_in_the_options_are_played(client: FlaskClient) -> None:
+    """``options.house_rules`` reaches the header (it was once taken by Village's keyword
+    and dropped), and an unknown one is refused."""
+    r = client.post("/api/games", json={"game": "colonia", "players": PLAYERS, "options": {
+        "house_rules": {"good_roll_six_again": True}}}, headers=AUTH)
+    assert r.status_code == 201, r.get_json()
+    assert state(client)["house_rules"] == ["good_roll_six_again"]
+    r = client.post("/api/games", json={"game": "colonia", "players": PLAYERS, "options": {
+        "house_rules": {"six": True}}}, headers=AUTH)
+    assert r.status_code == 400 and "house rules" in r.get_json()["message"]
+
+
+def test_two_materials_each_are_drawn_behind_the_screens(app: Flask,
+                                                         client: FlaskClient) -> None:
+    """The decree's private draw through the real app: the state, the log and the draws'
+    list (all public) say how many each drew and never which, the draw's seed is withheld,
+    each player's own view shows their materials. The table plays a seeded random game
+    (every decree is this one, on Thursday) until the decree is adopted."""
+    import random
+
+    from companion.colonia.game import GAME
+    from companion.colonia.vocabulary import MATERIALS
+    from companion.sim.colonia_games import pick
+
+    box = learned(3)
+    box["colonia.decree"] = {f"D{i}": {"day": 4, "text": "invented",
+                                       "effect": "two_materials_each"} for i in range(1, 19)}
+    r = client.post("/api/games", json={"game": "colonia", "players": PLAYERS,
+                                        "options": {"cards": box}}, headers=AUTH)
+    tokens = {c: t if isinstance(t, str) else t["token"] for c, t in r.get_json()["players"].items()}
+    svc, rng, named = table_service(app), random.Random(5), {}  # type: ignore[var-annotated]
+    for _ in range(3000):
+        st = svc.state()
+        if st.step == "private_materials":
+            break
+        if st.step == "vote":
+            choice = GAME.sealed_choice(st)
+            assert choice is not None
+            post(client, choice.action(dict.fromkeys(choice.players, "yes")))
+        elif GAME.chance_spec(st) is not None:
+            post(client, {"type": "virtual_draw"})
+        else:
+            post(client, pick(st, rng, named))
+    else:
+        pytest.fail("the decree was never voted")
+    before = {c: state(client, c, tokens[c])["screen"]["materials"] for c in PLAYERS}
+    spectator = svc.subscribe()
+    done = post(client, {"type": "virtual_draw"})
+    seq = done["seq"]
+    heard = [json.loads(n.data) for n in iter(lambda: spectator.get(timeout=0.2), None)
+             if n.event is None]  # the stored event, as every spectator gets it
+    assert heard and heard[0]["action"] == {"type": "draw_materials",
+                                            "drawn": dict.fromkeys(PLAYERS, 2)}
+    assert not any(m in json.dumps(heard[0]["narration"]).lower() for m in MATERIALS)
+    assert heard[0]["draw"]["withheld"] is True and "seed" not in heard[0]["draw"]
+    assert heard[0]["state"] is None or heard[0]["state"]["bag"] is None
+    public = state(client)
+    assert public["bag"] is None and public["bag_unseen"] == 6
+    entry = next(e for e in client.get("/api/log").get_json()["entries"] if e["seq"] == seq)
+    told = json.dumps(entry).lower()
+    assert "behind the screens" in told and not any(m in told for m in MATERIALS)
+    draw = next(d for d in client.get("/api/draws").get_json()["draws"] if d["seq"] == seq)
+    assert draw["withheld"] is True and "seed" not in draw
+    assert draw["action"] == {"type": "draw_materials", "drawn": dict.fromkeys(PLAYERS, 2)}
+    for c in PLAYERS:
+        mine = state(client, c, tokens[c])
+        gained = sum(mine["screen"]["materials"].values()) - sum(before[c].values())
+        assert gained == 2, c
+        others = [state(client, o, tokens[o]) for o in PLAYERS if o != c]
+        assert all("screen" not in p for o in others for p in o["players"])

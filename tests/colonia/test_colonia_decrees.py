@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from colonia_kit import act, at, ready
 
-from companion.colonia.cards import Decree
+from companion.colonia.cards import Decree, known
 from companion.colonia.game import GAME
 from companion.colonia.state import State, Voting
 
@@ -154,3 +154,75 @@ def test_an_extra_hold_on_every_ship_worth_two() -> None:
     for p in ("mauve", "yellow", "green", "red"):
         st = act(st, type="pass", player=p)
     assert st.seat("red").money == (5, 5, 5, 7)  # the Bruges ship paid 2 gulden
+
+
+def _two_each() -> State:
+    return act(_voting("two_materials_each", 4, "thursday"), type="reveal_votes",
+               answers=_all("yes"))
+
+
+def test_two_materials_each_from_the_bag_behind_the_screens() -> None:
+    """« Chaque joueur peut tirer immédiatement deux matières premières du sac »: in the
+    coat-of-arms order, each behind their screen; the day carries on."""
+    st = _two_each()
+    assert st.step == "private_materials"
+    spec = GAME.chance_spec(st)
+    assert spec is not None and spec.slots == ("red", "red", "mauve", "mauve", "yellow",
+                                               "yellow", "green", "green")
+    drawn = {"red": ["fur", "fur"], "mauve": ["iron", "wood"], "yellow": ["linen", "fur"],
+             "green": ["leather", "leather"]}
+    after = act(st, type="draw_materials", drawn=drawn)
+    assert after.seat("red").materials == (0, 0, 0, 0, 2)
+    assert after.seat("green").materials == (2, 0, 0, 0, 0)
+    assert after.bag == (15, 16, 16, 17, 15) and after.unseen == 8
+    assert after.step == "order"
+    with pytest.raises(Exception, match="each player draws 2"):
+        act(st, type="draw_materials", drawn={**drawn, "red": ["fur"]})
+
+
+def test_a_short_bag_gives_the_first_in_the_coat_of_arms_order() -> None:
+    st = replace(_two_each(), bag=(0, 0, 0, 1, 2))
+    assert GAME.chance_spec(st).slots == ("red", "red", "mauve")  # type: ignore[union-attr]
+    st = act(st, type="draw_materials", drawn={"red": ["fur", "linen"], "mauve": ["fur"],
+                                               "yellow": [], "green": []})
+    assert st.bag == (0, 0, 0, 0, 0) and st.unseen == 3
+
+
+def test_the_materials_drawn_behind_the_screens_reach_only_their_owner() -> None:
+    """Two draws with the same counts and different materials: every output but the
+    owner's is the same (the table's view, the other players', the public action, the
+    narration), and the draw's seed is withheld until the end; the bag shows only its
+    count from then on, and later draws from it withhold their seed too."""
+    from companion.table.disclosure import is_private_draw, public_draw
+
+    st = _two_each()
+    one = {"red": ["fur", "fur"], "mauve": ["iron", "wood"], "yellow": ["linen", "fur"],
+           "green": ["leather", "leather"]}
+    two = {**one, "red": ["iron", "linen"]}
+    a, b = (GAME.parse_action({"type": "draw_materials", "drawn": d}) for d in (one, two))
+    sa, sb = GAME.apply(st, a), GAME.apply(st, b)
+    for viewer in ("table", "mauve", "yellow", "green"):
+        assert GAME.view(sa, viewer) == GAME.view(sb, viewer), viewer
+    assert GAME.view(sa, "red") != GAME.view(sb, "red")
+    assert GAME.public_action(a.to_json()) == GAME.public_action(b.to_json()) == {
+        "type": "draw_materials", "drawn": dict.fromkeys(one, 2)}
+    assert GAME.narrate(st, a, sa) == GAME.narrate(st, b, sb)
+    assert GAME.view(sa, "table")["bag"] is None and GAME.view(sa, "table")["bag_count"] == 79
+    payload = {**a.to_json(), "_draw": {"kind": "private_materials", "seed": "s", "digest": "d"}}
+    assert is_private_draw(GAME, payload)
+    assert public_draw(GAME, payload, over=False) == {"kind": "private_materials",
+                                                      "digest": "d", "withheld": True}
+    # the next stalls' draw from this bag: its seed would tell the bag, so it is withheld
+    monday = replace(sa, step="stalls", week_card=known(st.cards, "colonia.week", "W1"),
+                     stalls=(), bought=())
+    spec = GAME.chance_spec(monday)
+    assert spec is not None
+    fill = spec.action(list(spec.contents[:spec.count]))
+    assert fill["bag_unseen"] is True and is_private_draw(GAME, {**fill, "_draw": {}})
+    GAME.apply(monday, fill)
+    plain = replace(monday, unseen=0)
+    with pytest.raises(Exception, match="content is public"):
+        GAME.apply(plain, fill)
+    assert "bag_unseen" not in GAME.chance_spec(plain).action(  # type: ignore[union-attr]
+        list(spec.contents[:spec.count]))
+

@@ -234,7 +234,8 @@ def test_a_house_rule_keeps_the_windows_money() -> None:
     from companion.colonia.record import make_header, start
 
     header = make_header(FOUR, house={"stained_glass_keeps_money": True})
-    assert header["house_rules"] == {"stained_glass_keeps_money": True}
+    assert header["house_rules"]["stained_glass_keeps_money"] is True
+    assert not any(v for k, v in header["house_rules"].items() if k != "stained_glass_keeps_money")
     with pytest.raises(ValueError, match="house rules"):
         make_header(FOUR, house={"zero": True})
     st = start(header)
@@ -246,3 +247,30 @@ def test_a_house_rule_keeps_the_windows_money() -> None:
     for p in ("green", "red", "yellow", "mauve"):
         st = act(st, type="pass", player=p)
     assert st.windows == (("pound", "green"),) and st.seat("green").money[0] == 10
+
+
+def test_a_deck_the_box_knows_whole_is_drawn_virtually() -> None:
+    """The week, decree, ship and relic decks (14, 18, 16, 48 cards: « Matériel ») are
+    drawn virtually once the box knows every card, from the cards not yet turned up;
+    before that (or with a misnamed card too many), they are turned up by hand."""
+    from colonia_kit import learned
+
+    from companion.colonia.cards import DECK_SIZES, whole_deck
+    from companion.colonia.game import GAME
+    from companion.colonia.record import make_header, start
+
+    box = learned(4)
+    st = start(make_header(FOUR, cards=box))
+    assert st.step == "ship"
+    spec = GAME.chance_spec(st)
+    assert spec is not None and spec.kind == "ship deck" and len(spec.contents) == 16
+    st = GAME.apply(st, spec.action(["S7"]))
+    assert st.moorings[0].ship.name == "S7"
+    spec = GAME.chance_spec(st)
+    assert spec is not None and "S7" not in spec.contents and len(spec.contents) == 15
+    for deck, n in DECK_SIZES.items():
+        assert whole_deck(st.cards, deck) is not None and n == len(whole_deck(st.cards, deck) or ())
+    partial = {**box, "colonia.ship": {k: v for k, v in box["colonia.ship"].items() if k != "S1"}}
+    assert GAME.chance_spec(start(make_header(FOUR, cards=partial))) is None
+    extra = {**box, "colonia.ship": {**box["colonia.ship"], "S17 (misnamed)": box["colonia.ship"]["S1"]}}
+    assert GAME.chance_spec(start(make_header(FOUR, cards=extra))) is None

@@ -1,8 +1,9 @@
-"""A whole 3-player Colonia game through the pages in a real browser: the table page
-(`/colonia`) turns up every card by name, answers the box's question for a card it does not
+"""A whole 3-player Colonia game through the pages in a real browser: started on the
+new-game page (`/new`, Colonia chosen, a house rule ticked), the table page (`/colonia`) turns up every card by name, answers the box's question for a card it does not
 know, draws the stalls and the die virtually, and picks each day's options; the three
-phones (`/answer/<colour>`) answer every family card and vote. Screenshots go to
-``VILLAGE_SCREENSHOTS``."""
+phones (`/answer/<colour>`) answer every family card and vote; the public scoreboard (`/`)
+shows Colonia's board, never a screen, and the final scoring only at the end. Screenshots go
+to ``VILLAGE_SCREENSHOTS``."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from browserkit import BROWSER, PHONE, TABLET, Server, needs_playwright, open_pa
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "colonia"))
 from colonia_kit import learned
+
+from companion.colonia.cards import TYPES
 
 pytestmark = BROWSER
 needs_playwright()
@@ -37,10 +40,32 @@ def test_a_whole_game_through_the_pages(server: Server, browser: Any, shots: Pat
     rng = random.Random(21)
     cards = learned(3)
     del cards["colonia.ship"]["S1"]  # the box does not know this one: the page asks for it
-    made = server.post("/api/games", {"game": "colonia", "players": PLAYERS,
-                                      "options": {"cards": cards}})
-    tokens = {c: t if isinstance(t, str) else t["token"] for c, t in made["players"].items()}
+    for kind, known in cards.items():  # what this table's box learned in earlier games
+        for card, values in known.items():
+            server.runtime.cards.save(TYPES[kind], card, values)
+    new = open_page(browser, f"{server.url}/new#token=browser-test-token", TABLET)
+    new.locator("#game-choice input[value=colonia]").check()
+    new.locator("#other-rules input[value=tied_vote_mayors_side]").check()
+    new.locator("#counts input[value='3']").check(force=True)
+    for i, colour in enumerate(PLAYERS):
+        new.locator(f"select[name=seat-{i}]").select_option(colour)
+    assert new.locator("#counts input").count() == 5  # Colonia: 2 to 6 players
+    assert new.locator(".village-only").first.is_hidden()
+    new.screenshot(path=str(shots / "colonia-new-game-tablet.png"), full_page=True)
+    new.set_viewport_size(PHONE)
+    new.screenshot(path=str(shots / "colonia-new-game-phone.png"), full_page=True)
+    new.set_viewport_size(TABLET)
+    new.locator("#start").click()
+    new.locator("#player-links li").nth(2).wait_for()
+    hrefs = new.locator("#player-links a").evaluate_all("els => els.map(e => e.href)")
+    assert [h.split("/answer/")[1].split("?")[0] for h in hrefs] == PLAYERS
+    assert new.locator("#table-page").get_attribute("href") == "/colonia"
+    new.screenshot(path=str(shots / "colonia-new-game-started-tablet.png"), full_page=True)
+    state = server.get("/api/state")
+    assert state["game"] == "colonia" and state["house_rules"] == ["tied_vote_mayors_side"]
+    tokens = {h.split("/answer/")[1].split("?")[0]: h.split("token=")[1] for h in hrefs}
     table = open_page(browser, f"{server.url}/colonia#token=browser-test-token", TABLET)
+    board = open_page(browser, f"{server.url}/", TABLET)
     phones = {c: open_page(browser, f"{server.url}/answer/{c}?token={tokens[c]}", PHONE)
               for c in PLAYERS}
     table.locator(f"#col-now[data-seq='{seq(server)}']").wait_for(state="attached")
@@ -103,6 +128,16 @@ def test_a_whole_game_through_the_pages(server: Server, browser: Any, shots: Pat
                 shot.add("market")
                 table.screenshot(path=str(shots / "colonia-table-market-tablet.png"),
                                  full_page=True)
+            if st["week"] == 2 and st["day"] == "friday" and "board" not in shot:
+                shot.add("board")  # the public scoreboard mid-game: no screen, no final
+                board.locator(f"body[data-seq='{before}']").wait_for(state="attached")
+                assert board.locator("#colonia-scoreboard").is_visible()
+                assert board.locator(".col-days li.today").inner_text() == "Fri"
+                assert board.locator("#col-final").is_hidden()
+                assert "VP" not in board.locator("#col-players").inner_text()
+                assert "stained glass" not in board.locator("#col-players").inner_text()
+                board.screenshot(path=str(shots / "colonia-scoreboard-tablet.png"),
+                                 full_page=True)
             buttons.nth(i).click()
         _moved(server, before, table)
     st = server.get("/api/state")
@@ -113,10 +148,22 @@ def test_a_whole_game_through_the_pages(server: Server, browser: Any, shots: Pat
     small.locator("#col-places").wait_for()
     small.screenshot(path=str(shots / "colonia-table-end-phone.png"), full_page=True)
     assert all(p["screen"]["score"]["total"] >= 0 for p in st["players"])
-    # Village's scoreboard and play page send the table to Colonia's page
-    board = open_page(browser, f"{server.url}/", TABLET)
-    board.locator("#message a[href='/colonia']").wait_for()
+    assert table.locator("#col-final").is_visible()
+    lines = table.locator("#col-final-lines li").all_inner_texts()
+    assert lines[0].startswith("Stained glass, pound:") and len(lines) >= 4 + 3 + 1
+    # the scoreboard: Colonia's board, the final scoring told line by line
+    board.locator(f"body[data-seq='{seq(server)}']").wait_for(state="attached")
+    assert board.locator("#col-final-lines li").all_inner_texts() == lines
+    board.locator("#col-log .narration").first.wait_for()
+    assert board.locator("#message a[href='/colonia']").is_visible()
+    board.screenshot(path=str(shots / "colonia-scoreboard-end-tablet.png"), full_page=True)
+    small_board = open_page(browser, f"{server.url}/", PHONE)
+    small_board.locator("#col-final-lines li").first.wait_for()
+    small_board.locator("#col-log .narration").first.wait_for()
+    small_board.screenshot(path=str(shots / "colonia-scoreboard-end-phone.png"), full_page=True)
     play = open_page(browser, f"{server.url}/play#token=browser-test-token", TABLET)
     play.locator("#options a[href='/colonia']").wait_for()
-    for page in [table, small, board, play, *phones.values()]:
+    links = open_page(browser, f"{server.url}/links#token=browser-test-token", TABLET)
+    links.locator("#player-links a[href*='/answer/red?token=']").wait_for()  # the phone page
+    for page in [new, table, small, board, small_board, play, links, *phones.values()]:
         assert page.js_errors == [], page.js_errors

@@ -4,13 +4,9 @@
 import { getLog, getTokens, live, onLive, postAction, refusalText, stateAndLegal, tableToken } from "./api.js";
 import { fill, h, text } from "./dom.js";
 import { cap } from "./labels.js";
+import { coloniaBoard, names, weekStrip } from "./colonia-board.js";
 
 const DECKS = { ship: "ship", relic: "relic", extra_relic: "relic", week: "week", decree: "decree" };
-const names = (list) => {
-  const n = list.map(cap);
-  return n.length < 2 ? n.join("") : `${n.slice(0, -1).join(", ")} and ${n[n.length - 1]}`;
-};
-const list = (o) => Object.entries(o).filter(([, n]) => n).map(([k, n]) => `${n} ${k}`).join(", ") || "nothing";
 let tokens = null;
 
 async function send(action) {
@@ -51,9 +47,10 @@ function questionForm(q) {
 
 function controls(st, legal) {
   const p = st.pending;
-  if (st.draw) {
+  if (st.draw) { // a deck the box knows whole may still be turned up by hand
     return [h("p", {}, `A draw: ${st.draw.draw}. Commitment ${String(st.draw.commitment || "").slice(0, 16)}…`),
-      h("button", { type: "button", id: "col-draw", class: "big", onclick: () => send({ type: "virtual_draw" }) }, "Draw virtually")];
+      h("button", { type: "button", id: "col-draw", class: "big", onclick: () => send({ type: "virtual_draw" }) }, "Draw virtually"),
+      DECKS[p.kind] ? h("details", {}, h("summary", {}, "Or turn the card up by hand"), revealForm(DECKS[p.kind])) : null];
   }
   if (p.kind === "card_values") return [questionForm(p.question)];
   if (DECKS[p.kind]) return [revealForm(DECKS[p.kind])];
@@ -68,27 +65,6 @@ function controls(st, legal) {
   }, ((legal.choices[i] || {}).steps || [a.type])[0])))];
 }
 
-function board(st) {
-  fill("col-players", h("ol", {}, (st.order.length ? st.order : st.players.map((p) => p.color)).map((c) => {
-    const p = st.players.find((x) => x.color === c);
-    const streets = Object.entries(p.streets).map(([d, n]) => `${d.slice(0, 3)} ${n}`).join(" · ");
-    const screen = p.screen ? ` — ${p.screen.score.total} VP (relics ${p.screen.score.relics}, reliquaries ${p.screen.score.doubled}, stained glass ${p.screen.score.window_vp}); money ${list(p.screen.money)}` : "";
-    return h("li", { "data-player": c }, h("strong", {}, cap(c)), `: card ${p.card ?? "—"}, reserve ${p.reserve}, streets ${streets}${screen}`);
-  })), st.places ? h("p", { id: "col-places" }, `Places: ${st.places.map((pl) => names(pl)).join(" · ")}`) : null);
-  fill("col-decrees", st.decrees.length ? h("ul", {}, st.decrees.map((d) => h("li", {},
-    `${d.name} (day ${d.day}${d.effect ? `, ${d.effect.replace(/_/g, " ")}` : ""}): ${d.adopted === null ? "to vote" : d.adopted ? "adopted" : "rejected"}`)))
-    : h("p", { class: "muted" }, "None turned up yet."));
-  fill("col-stalls", st.stalls.length ? h("ol", {}, st.stalls.map((s) => h("li", {},
-    s.bought_by ? `bought by ${cap(s.bought_by)}` : list(s.materials)))) : h("p", { class: "muted" }, "Empty."));
-  fill("col-crafts", h("ul", {}, st.crafts.map((c) => h("li", {},
-    `${cap(c.craft)}: stick after ${c.stick}; `, c.column.map((o, i) => `${i < c.stick ? "✓" : "·"}${cap(o.player)} ${o.members}`).join(", ") || "no order"))));
-  fill("col-ships", h("ol", { type: "I" }, st.moorings.map((m, i) => h("li", { class: i < st.leaving ? "leaving" : "" },
-    `${cap(m.city)} (${m.currency})${i < st.leaving ? ", leaves on Saturday" : ""}: `,
-    m.holds.map((hd) => `${hd.goods.join("+")} ${hd.value}${hd.loaded_by ? ` [${cap(hd.loaded_by)}]` : ""}`).join(" | ")))));
-  fill("col-relics", h("ul", {}, st.display.map((r) => h("li", {},
-    `${r.name}: ${cap(r.city)} ${r.kind}, ${r.price} ${r.currency}${r.kind === "relic" ? `, ${r.vp} VP` : ""}${r.insured_by ? `, insured by ${cap(r.insured_by)}` : ""}`))));
-}
-
 // Refreshes overlap (an event, then another, or a phone's answer, before the first is
 // drawn): only the latest one draws, so an older answer never stamps the page last.
 let drawing = 0;
@@ -99,7 +75,7 @@ async function refresh(event) {
   if (mine !== drawing) return;
   if (!sres.ok) { text("col-status", refusalText(sres)); return; }
   const st = sres.body;
-  if (st.game !== "colonia") { text("col-status", "The current game is not Colonia: start one on the API (docs/colonia.md)."); return; }
+  if (st.game !== "colonia") { text("col-status", "The current game is not Colonia: start one on the new-game page (/new)."); return; }
   if (!tokens && tableToken()) {
     const t = await getTokens();
     if (mine !== drawing) return;
@@ -107,7 +83,8 @@ async function refresh(event) {
   }
   text("col-status", st.week ? `Week ${st.week} of 6 · ${cap(st.day)}` : "Setting up");
   fill("col-controls", controls(st, lres));
-  board(st);
+  fill("col-week", weekStrip(st));
+  coloniaBoard(st);
   const log = await getLog(6);
   if (mine !== drawing) return;
   if (log.ok) {

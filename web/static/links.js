@@ -1,9 +1,11 @@
 // Players' links: each player's private view as a QR code, from the address phones reach.
-import { getTokens, live } from "./api.js";
+import { getState, getTokens, live } from "./api.js";
 import { fill, text } from "./dom.js";
 import { cap } from "./labels.js";
 import { playerLinks } from "./links-list.js";
 import { askToken, requireToken } from "./token.js";
+
+const PHONE_PAGES = { colonia: "answer" };
 
 async function refresh() {
   if (!requireToken(refresh)) {
@@ -15,7 +17,9 @@ async function refresh() {
   if (!res.ok) { text("links-status", res.status === 404 ? "No game yet." : "The companion is not answering."); return; }
   const players = Object.fromEntries(Object.entries(res.body.players || {}).map(([c, p]) => [c, p.token]));
   text("links-status", `Game ${res.body.game_id}: ${Object.keys(players).map(cap).join(", ")}.`);
-  fill("player-links", playerLinks(players));
+  const st = await getState();
+  const page = PHONE_PAGES[st.ok ? st.body.game : ""] || "me"; // another game's own phone page
+  fill("player-links", playerLinks(players, page));
 }
 
 live(refresh);

@@ -7,9 +7,36 @@ import { playerLinks } from "./links-list.js";
 import { askToken, requireToken } from "./token.js";
 
 const seatsEl = document.getElementById("seats");
-const COLOURS = seatsEl.dataset.colours.split(",");
+let COLOURS = seatsEl.dataset.colours.split(",");
 let seats = COLOURS.slice(0, 3);
 let first = 0;
+
+// Another game than Village (the page's data-games): its colours, counts and house rules
+// replace Village's; Village's own parts (.village-only) are hidden.
+const choiceEl = document.getElementById("game-choice");
+const OTHER = choiceEl ? JSON.parse(choiceEl.dataset.games) : {};
+const VILLAGE = { colours: COLOURS, counts: [...document.querySelectorAll('input[name="count"]')].map((r) => Number(r.value)) };
+const gameName = () => (document.querySelector('input[name="game"]:checked') || { value: "village" }).value;
+
+function chooseGame() {
+  const name = gameName();
+  const g = OTHER[name] || VILLAGE;
+  document.querySelectorAll(".village-only").forEach((el) => { el.hidden = name !== "village"; });
+  show("other-house-rules", name !== "village");
+  const help = document.getElementById("game-help");
+  if (help) { help.hidden = !g.help; help.textContent = g.help || ""; }
+  fill("other-rules", Object.entries(g.house_rules || {}).map(([rule, label]) => h("label", { class: "house-rule" },
+    h("input", { type: "checkbox", name: "other-house", value: rule }),
+    h("span", {}, h("strong", {}, rule.replace(/_/g, " ")), h("small", {}, label)))));
+  const n = Math.min(count(), Math.max(...g.counts));
+  fill("counts", g.counts.map((k) => h("label", { class: "seg" },
+    h("input", { type: "radio", name: "count", value: String(k), checked: k === n, onchange: () => setCount(count()) }),
+    h("span", {}, String(k)))));
+  COLOURS = g.colours;
+  seats = COLOURS.slice(0, n);
+  first = 0;
+  setCount(n);
+}
 
 const count = () => Number(document.querySelector('input[name="count"]:checked').value);
 
@@ -51,6 +78,7 @@ function draw() {
 
 async function start(ev) {
   ev.preventDefault();
+  if (gameName() !== "village") return startOther(gameName());
   const houseRules = Object.fromEntries([...document.querySelectorAll('input[name="house"]')]
     .map((box) => [box.value, box.checked]));
   const modules = [...document.querySelectorAll('input[name="module"]:checked')].map((box) => box.value);
@@ -71,6 +99,24 @@ async function start(ev) {
   document.getElementById("started").scrollIntoView({ block: "start" });
 }
 
+async function startOther(name) {
+  const houseRules = Object.fromEntries([...document.querySelectorAll('input[name="other-house"]')]
+    .map((box) => [box.value, box.checked]));
+  const res = await postGame({ game: name, players: seats, first_player: seats[first], options: { house_rules: houseRules } });
+  if (!res.ok) {
+    showRefusal(res);
+    if (res.status === 401) askToken();
+    return;
+  }
+  showRefusal(null);
+  fill("player-links", playerLinks((res.body && res.body.players) || {}, OTHER[name].phone_page));
+  show("started-other", true);
+  document.getElementById("table-page").href = OTHER[name].table_page;
+  document.getElementById("table-page").textContent = `${OTHER[name].label} table`;
+  show("started", true);
+  document.getElementById("started").scrollIntoView({ block: "start" });
+}
+
 async function current() {
   const res = await getState();
   const note = document.getElementById("in-progress");
@@ -78,6 +124,7 @@ async function current() {
 }
 
 document.querySelectorAll('input[name="count"]').forEach((r) => r.addEventListener("change", () => setCount(count())));
+document.querySelectorAll('input[name="game"]').forEach((r) => r.addEventListener("change", chooseGame));
 document.getElementById("new-game").addEventListener("submit", start);
 setCount(count());
 requireToken();

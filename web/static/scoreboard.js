@@ -6,6 +6,7 @@ import { prestigePlot } from "./plot.js";
 import { cubes, family, member, slots } from "./render.js";
 import { renderLog } from "./log.js";
 import { seaBoard } from "./sea.js";
+import { coloniaBoard, weekStrip } from "./colonia-board.js";
 
 const ALIVE = new Set(["farm", "craft", "council", "travel", "church", "bag"]);
 const SCORE_ROWS = [
@@ -130,9 +131,17 @@ async function refresh(event) {
     show("message", true);
     return;
   }
-  if (res.body.game === "colonia") { // another game's board: its own page
-    msg.replaceChildren(h("span", {}, "The current game is Colonia: ", h("a", { href: "/colonia" }, "open its table page"), "."));
+  const colonia = res.body.game === "colonia"; // Colonia's board instead of Village's
+  show("status", !colonia);
+  document.querySelector(".board-layout").hidden = colonia;
+  show("colonia-scoreboard", colonia);
+  if (colonia) {
+    msg.replaceChildren(h("span", {}, "Colonia: the table plays on ", h("a", { href: "/colonia" }, "its table page"), "."));
     show("message", true);
+    fill("col-week", weekStrip(res.body));
+    coloniaBoard(res.body);
+    await renderLog("col-log", 6, event);
+    document.body.dataset.seq = res.body.seq ?? "";
     return;
   }
   show("message", false);

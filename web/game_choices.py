@@ -1,0 +1,24 @@
+"""The games other than Village that the new-game page offers: each with its colours, its
+player counts, its house rules (name → label) and the page the table plays it on. A game
+added to the platform adds one entry here; Village's own form is the page's default."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.colonia.record import HOUSE_RULES as COLONIA_HOUSE_RULES
+from companion.colonia.vocabulary import COLORS as COLONIA_COLOURS
+
+OTHER_GAMES: dict[str, dict[str, Any]] = {
+    "colonia": {
+        "label": "Colonia",
+        "help": "Six weeks in medieval Cologne: family cards and votes answered secretly on "
+                "the phones; the box learns the setup sheet and each card the first time.",
+        "colours": list(COLONIA_COLOURS),
+        "counts": [2, 3, 4, 5, 6],
+        "house_rules": dict(COLONIA_HOUSE_RULES),
+        "table_page": "/colonia",
+        "phone_page": "answer",
+    },
+}
+"""name (the record's ``game``) → what the new-game page needs to start one."""
