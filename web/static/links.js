@@ -1,5 +1,5 @@
 // Players' links: each player's private view as a QR code, from the address phones reach.
-import { getTokens, live } from "./api.js";
+import { getState, getTokens, live } from "./api.js";
 import { fill, text } from "./dom.js";
 import { cap } from "./labels.js";
 import { playerLinks } from "./links-list.js";
@@ -15,7 +15,8 @@ async function refresh() {
   if (!res.ok) { text("links-status", res.status === 404 ? "No game yet." : "The companion is not answering."); return; }
   const players = Object.fromEntries(Object.entries(res.body.players || {}).map(([c, p]) => [c, p.token]));
   text("links-status", `Game ${res.body.game_id}: ${Object.keys(players).map(cap).join(", ")}.`);
-  fill("player-links", playerLinks(players));
+  const st = await getState();
+  fill("player-links", playerLinks(players, st.ok && st.body.game === "crecy" ? "/crecy/me" : "/me"));
 }
 
 live(refresh);

@@ -1,4 +1,6 @@
-// New game: player count, colours in seat order, first player; then the players' links.
+// New game: which game (Village or Le Testament du Duc de Crecy), player count, colours in
+// seat order, first player (and for Crecy each family's head card and side); then the
+// players' links.
 import { getState, live, postGame } from "./api.js";
 import { fill, h, show } from "./dom.js";
 import { cap } from "./labels.js";
@@ -10,6 +12,28 @@ const seatsEl = document.getElementById("seats");
 const COLOURS = seatsEl.dataset.colours.split(",");
 let seats = COLOURS.slice(0, 3);
 let first = 0;
+
+const gameName = () => document.querySelector('input[name="game"]:checked').value;
+const heads = {}; // Crecy: each colour's family head card and side, as typed
+
+function setGame() {
+  const crecy = gameName() === "crecy";
+  document.querySelectorAll(".village-only").forEach((el) => { el.hidden = crecy; });
+  document.getElementById("crecy-options").hidden = !crecy;
+  draw();
+}
+
+function drawFamilies() {
+  fill("crecy-families", seats.map((colour, i) => {
+    const f = heads[colour] || (heads[colour] = { head: "", side: i % 2 ? "patriarch" : "matriarch" });
+    return h("li", { class: "seat", "data-colour": colour },
+      h("span", { class: "seat-n" }, cap(colour)),
+      h("input", { type: "text", name: `head-${colour}`, "aria-label": `${colour}'s family head card`, placeholder: "head card (name or colour)",
+        value: f.head, oninput: (ev) => { f.head = ev.target.value; } }),
+      h("select", { name: `side-${colour}`, "aria-label": `${colour}'s side`, onchange: (ev) => { f.side = ev.target.value; } },
+        ["matriarch", "patriarch"].map((s) => h("option", { value: s, selected: s === f.side }, s))));
+  }));
+}
 
 const count = () => Number(document.querySelector('input[name="count"]:checked').value);
 
@@ -31,6 +55,7 @@ function move(i, d) {
 }
 
 function draw() {
+  drawFamilies();
   fill("seats", seats.map((colour, i) => h("li", { class: "seat", "data-colour": colour },
     h("span", { class: "seat-n" }, `Seat ${i + 1}`),
     h("select", {
@@ -55,10 +80,13 @@ async function start(ev) {
     .map((box) => [box.value, box.checked]));
   const modules = [...document.querySelectorAll('input[name="module"]:checked')].map((box) => box.value);
   const auto = document.querySelector('input[name="goal_claims"]');
-  const res = await postGame({
-    players: seats, first_player: seats[first], house_rules: houseRules,
-    modules, goal_claims: auto && auto.checked ? "auto" : "manual",
-  });
+  const crecy = gameName() === "crecy";
+  const families = Object.fromEntries(seats.map((c) => [c, { head: (heads[c].head || "").trim() || cap(c), side: heads[c].side }]));
+  const crecyHouse = Object.fromEntries([...document.querySelectorAll('input[name="crecy_house"]')].map((b) => [b.value, b.checked]));
+  const res = await postGame(crecy
+    ? { game: "crecy", players: seats, first_player: seats[first], options: { families, house: crecyHouse } }
+    : { players: seats, first_player: seats[first], house_rules: houseRules,
+      modules, goal_claims: auto && auto.checked ? "auto" : "manual" });
   if (!res.ok) {
     showRefusal(res);
     if (res.status === 401) askToken();
@@ -66,7 +94,11 @@ async function start(ev) {
   }
   showRefusal(null);
   const tokens = (res.body && res.body.players) || {};
-  fill("player-links", playerLinks(tokens));
+  fill("player-links", playerLinks(tokens, crecy ? "/crecy/me" : "/me"));
+  const play = document.querySelector('#started a[href="/play"]');
+  if (play) play.href = crecy ? "/crecy" : "/play";
+  const board = document.querySelector('#started a[href="/"]');
+  if (board) board.href = crecy ? "/crecy/board" : "/";
   show("started", true);
   document.getElementById("started").scrollIntoView({ block: "start" });
 }
@@ -77,8 +109,10 @@ async function current() {
   if (note) note.hidden = !(res.ok && !res.body.over);
 }
 
+document.querySelectorAll('input[name="game"]').forEach((r) => r.addEventListener("change", setGame));
 document.querySelectorAll('input[name="count"]').forEach((r) => r.addEventListener("change", () => setCount(count())));
 document.getElementById("new-game").addEventListener("submit", start);
 setCount(count());
+setGame();
 requireToken();
 live(current);

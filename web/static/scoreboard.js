@@ -130,6 +130,11 @@ async function refresh(event) {
     show("message", true);
     return;
   }
+  if (res.body.game === "crecy") { // another game's board: its own page
+    msg.replaceChildren(h("span", {}, "The current game is Le Testament du Duc de Crecy: ", h("a", { href: "/crecy/board" }, "open its scoreboard"), "."));
+    location.replace("/crecy/board");
+    return;
+  }
   if (res.body.game === "colonia") { // another game's board: its own page
     msg.replaceChildren(h("span", {}, "The current game is Colonia: ", h("a", { href: "/colonia" }, "open its table page"), "."));
     show("message", true);
