@@ -241,13 +241,15 @@ def _own_player() -> tuple[str, Any]:
 @bp.get("/own")
 def get_own() -> Response:
     """``?player=<colour>`` with that player's token: the options only their phone offers
-    now (cards of their hand named), ``{"seq", "actions", "choices"}``."""
+    now (cards of their hand named), ``{"seq", "actions", "choices", "unknown"}``
+    (``unknown``: the cards of their hand whose printed values the box must learn first)."""
     viewer, game = _own_player()
     svc = service()
     seq, st = svc.seq(), svc.state()
     actions = game.own_options(st, viewer)
     choices = [game.own_choice(st, a) for a in actions]
-    return jsonify({"seq": seq, "actions": actions, "choices": choices})
+    return jsonify({"seq": seq, "actions": actions, "choices": choices,
+                    "unknown": game.own_unknown(st, viewer)})
 
 
 @bp.post("/own")

@@ -314,7 +314,7 @@ def crecy_board() -> str:
 def crecy_phone(colour: str) -> str:
     """A Crecy player's phone (their link carries ``?token=``): their hand, mentor and
     missions, and the steps only they may take."""
-    if colour not in COLOURS:
+    if colour not in ANSWER_COLOURS:
         abort(404)
     return _page("crecy_me.html", colour.capitalize(), "crecy-me.js", colour=colour)
 

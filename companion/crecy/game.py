@@ -102,6 +102,10 @@ class CrecyGame:
         """`phone.own_options`: what ``player``'s phone offers now."""
         return phone.own_options(st, player)
 
+    def own_unknown(self, st: State, player: str) -> list[str]:
+        """`phone.unknown_cards`: the hand cards the box must learn before they are played."""
+        return phone.unknown_cards(st, player)
+
     def owns(self, st: State, player: str, action: dict[str, Any]) -> bool:
         """`phone.owns`: whether ``player`` may send ``action`` from their phone now."""
         return phone.owns(st, player, action)

@@ -21,10 +21,22 @@ DRAWS = {"mentor_dealt": "mentor_deal", "friend_drawn": "friend_draw",
 answer."""
 
 
+HAND_OPTIONS = ("marry", "arrange", "discard", "swap", "keep_mission")
+"""The options that name a card of a hand (or a mission drawn): chosen on the phone."""
+
+
 def own_options(st: State, player: str) -> list[dict[str, Any]]:
-    """The legal options of ``player``'s own decision or turn, in record form (cards of the
-    hand named): what their phone offers. [] when the game waits for someone else."""
-    return [a for a in engine.legal_options(st) if a.get("player") == player]
+    """The legal options of ``player``'s decision or turn that name a card of their hand
+    (or a mission they drew), in record form: what their phone offers. The others are the
+    table's."""
+    return [a for a in engine.legal_options(st)
+            if a.get("player") == player and a["type"] in HAND_OPTIONS]
+
+
+def unknown_cards(st: State, player: str) -> list[str]:
+    """The cards of ``player``'s hand whose printed values the box does not know yet: to
+    play one face up, its form is answered first (from the phone)."""
+    return [c for c in st.player(player).hand if st.book.values(FRIEND.name, c) is None]
 
 
 def drawer(st: State) -> str | None:

@@ -2,7 +2,7 @@
 // which only they see; the steps only they take — the name of a mentor, a friend card or a
 // mission they drew by hand, the options that name a card of their hand (marry, arrange,
 // discard, keep a mission) — and a hand card's printed values, asked once before it is
-// played face up. Nothing of another player's reaches this page (their view has none).
+// played face up. The table's options (ask for money, a title…) are tapped on the tablet. Nothing of another player's reaches this page (their view has none).
 import { getState, live, refusalText } from "./api.js";
 import { fill, h, text } from "./dom.js";
 import { cap } from "./labels.js";
@@ -16,7 +16,7 @@ if (fromUrl) localStorage.setItem(KEY, fromUrl);
 const token = fromUrl || localStorage.getItem(KEY);
 let types = {};
 let learned = {};
-let asking = null; // the hand card whose form is open: {card, retry}
+let asking = null; // the hand card whose form is open: {card}
 
 async function call(method, url, body) {
   const res = await fetch(url, {
@@ -37,23 +37,22 @@ function refused(res) {
 
 async function send(action) {
   const res = await call("POST", "/api/own", { player: colour, action });
-  if (!res.ok && res.body && res.body.code === "unknown_card" && action.friend) {
-    asking = { card: action.friend, retry: action };
-    document.getElementById("refusal").hidden = true;
-    refresh();
-    return res;
-  }
   refused(res);
   return res;
 }
 
 async function answerCard(values) {
   const res = await send(values);
-  if (res.ok && asking) {
-    const retry = asking.retry;
-    asking = null;
-    await send(retry);
-  }
+  if (res.ok) asking = null;
+  refresh();
+}
+
+// Each hand card the box does not know yet: to play it face up (marry, arrange), say first
+// what is printed on it (this names the card to the table: do it when you play it).
+function unknownCards(unknown) {
+  if (!unknown.length) return null;
+  return h("div", { class: "cr-unknown" }, h("p", { class: "muted" }, "Cards of your hand the box does not know yet: to marry or arrange with one, say first what is printed on it (the table then sees its name)."),
+    unknown.map((c) => h("button", { type: "button", class: "btn", "data-learn": c, onclick: () => { asking = { card: c }; refresh(); } }, `Play ${c}: what is printed on it?`)));
 }
 
 function nameForm(question, label, make) {
@@ -66,13 +65,14 @@ function step(st, own) {
   const p = st.pending;
   if (asking) {
     const t = types["crecy.friend"];
-    return [cardForm({ card_type: "crecy.friend", card: asking.card, question: `What is printed on ${asking.card}? It is played face up now.`, fields: t ? t.fields : [], known: {} }, answerCard, "me-card-form")];
+    return [cardForm({ card_type: "crecy.friend", card: asking.card, question: `What is printed on ${asking.card}? You are about to play it face up.`, fields: t ? t.fields : [], known: {} }, answerCard, "me-card-form")];
   }
   if (p.kind === "mentor_deal" && p.for === colour) return [nameForm("You are dealt a mentor card face down: look at it and type its name. ", "the mentor's name", (n) => ({ type: "mentor_dealt", player: colour, mentor: n }))];
   if (p.kind === "friend_draw" && p.to === colour) return [nameForm(`Draw the top friend card into your hand and type its name${p.left > 1 ? ` (${p.left} to draw)` : ""}: `, "the friend card's name", (n) => ({ type: "friend_drawn", name: n, to: colour }))];
   if (p.kind === "mission_draw" && p.for === colour) return [nameForm("Draw a mission card and type its name: ", "the mission's name", (n) => ({ type: "mission_drawn", name: n }))];
-  if (!own.actions.length) return null;
-  return [h("div", { class: "cr-options" }, own.actions.map((a, i) => {
+  const learn = unknownCards(own.unknown || []);
+  if (!own.actions.length) return learn ? [learn] : null;
+  return [learn, h("div", { class: "cr-options" }, own.actions.map((a, i) => {
     const c = own.choices[i] || { steps: [a.type] };
     return h("button", { type: "button", class: "cr-option", "data-action": JSON.stringify(a), onclick: () => send(a) },
       h("strong", {}, c.steps[0]), c.cost_text ? h("small", {}, ` costs ${c.cost_text}`) : null, c.gain_text ? h("small", {}, `; gives ${c.gain_text}`) : null);
