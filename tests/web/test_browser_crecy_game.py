@@ -204,6 +204,7 @@ def test_a_whole_game_through_the_pages_then_a_second_that_asks_nothing(
     board_phone.screenshot(path=str(shots / "crecy-scoreboard-phone.png"))
     red = phones["red"]
     _drawn(red, server, "me-status")
+    red.evaluate("window.scrollTo(0, 0)")
     red.screenshot(path=str(shots / "crecy-phone-end.png"), full_page=True)
     assert "Mentor" in red.locator("[data-mentor]").inner_text()
     for pg in (new, table, board, board_phone, *phones.values()):

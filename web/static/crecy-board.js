@@ -22,7 +22,7 @@ export function friendText(name, learned) {
   const v = (learned["crecy.friend"] || {})[name];
   if (!v) return name;
   const bits = [v.sex === "female" ? "♀" : v.sex === "male" ? "♂" : "", v.nationality, v.activity,
-    v.gold > 0 ? `dowry ${v.gold}` : v.gold < 0 ? `costs ${-v.gold}` : "",
+    v.gold > 0 ? `dowry ${v.gold} gold` : v.gold < 0 ? `wedding ${-v.gold} gold` : "",
     v.income ? `income ${v.income > 0 ? "+" : ""}${v.income}` : "",
     v.friends ? `${v.friends} card(s)` : "", v.prestige ? `prestige ${v.prestige > 0 ? "+" : ""}${v.prestige}` : "",
     v.effect && v.effect !== "none" ? v.effect.replace(/_/g, " ") : ""].filter(Boolean);

@@ -65,17 +65,18 @@ function step(st, own) {
   const p = st.pending;
   if (asking) {
     const t = types["crecy.friend"];
-    return [cardForm({ card_type: "crecy.friend", card: asking.card, question: `What is printed on ${asking.card}? You are about to play it face up.`, fields: t ? t.fields : [], known: {} }, answerCard, "me-card-form")];
+    return [cardForm({ card_type: "crecy.friend", card: asking.card, question: `What is printed on ${asking.card}? You are about to play it face up.`, fields: t ? t.fields : [], known: {} }, answerCard, "me-card-form"),
+      h("button", { type: "button", class: "btn", id: "me-card-cancel", onclick: () => { asking = null; refresh(); } }, "Not now")];
   }
   if (p.kind === "mentor_deal" && p.for === colour) return [nameForm("You are dealt a mentor card face down: look at it and type its name. ", "the mentor's name", (n) => ({ type: "mentor_dealt", player: colour, mentor: n }))];
   if (p.kind === "friend_draw" && p.to === colour) return [nameForm(`Draw the top friend card into your hand and type its name${p.left > 1 ? ` (${p.left} to draw)` : ""}: `, "the friend card's name", (n) => ({ type: "friend_drawn", name: n, to: colour }))];
   if (p.kind === "mission_draw" && p.for === colour) return [nameForm("Draw a mission card and type its name: ", "the mission's name", (n) => ({ type: "mission_drawn", name: n }))];
-  const learn = unknownCards(own.unknown || []);
+  const learn = p.kind === "turn" && p.player === colour ? unknownCards(own.unknown || []) : null;
   if (!own.actions.length) return learn ? [learn] : null;
   return [learn, h("div", { class: "cr-options" }, own.actions.map((a, i) => {
     const c = own.choices[i] || { steps: [a.type] };
     return h("button", { type: "button", class: "cr-option", "data-action": JSON.stringify(a), onclick: () => send(a) },
-      h("strong", {}, c.steps[0]), c.cost_text ? h("small", {}, ` costs ${c.cost_text}`) : null, c.gain_text ? h("small", {}, `; gives ${c.gain_text}`) : null);
+      h("strong", {}, c.steps[0]), c.cost_text ? h("small", {}, ` costs ${c.cost_text}`) : null, c.gain_text ? h("small", {}, `gives ${c.gain_text}`) : null);
   }))];
 }
 
@@ -87,7 +88,7 @@ function tally(me) {
     return Object.entries(out).map(([n, c]) => `${c} ${n}`).join(", ") || "none known";
   };
   const attached = (k) => me.family.filter((m) => m.attached[k]).length;
-  return [`${me.family.length} family members, ${me.family.filter((m) => m.generation >= 2 && !m.lost).length} children on the tree`,
+  return [`${me.family.length} family member${me.family.length === 1 ? "" : "s"}, ${me.family.filter((m) => m.generation >= 2 && !m.lost).length} children on the tree`,
     `friends in the family: ${spouses.length} (nationalities: ${count("nationality")}; activities: ${count("activity")})`,
     `titles ${attached("title")}, contributions ${attached("contribution")}, residences ${attached("residence")}, enterprises ${attached("enterprise")}`,
     `honour ${me.honour}, prestige ${me.prestige}, income ${me.income}, gold ${me.gold}, ${me.hand.length} cards in hand`];

@@ -72,7 +72,7 @@ function options(legal, p) {
   });
   const buttons = open.map(([a, c]) => h("button", { type: "button", class: "cr-option", "data-action": JSON.stringify(a), onclick: () => send(a) },
     h("strong", {}, c.steps[0]),
-    c.cost_text ? h("small", {}, ` costs ${c.cost_text}`) : null, c.gain_text ? h("small", {}, `; gives ${c.gain_text}`) : null));
+    c.cost_text ? h("small", {}, ` costs ${c.cost_text}`) : null, c.gain_text ? h("small", {}, `gives ${c.gain_text}`) : null));
   const who = p.player;
   return [h("div", { class: "cr-options" }, buttons),
     hidden.length ? h("p", { class: "cr-on-phone" }, `On ${cap(who)}'s phone only (a card of the hand): ${[...new Set(hidden)].join("; ")}. `, phone(who)) : null];
@@ -82,7 +82,9 @@ function controls(legal) {
   const p = st.pending;
   if (p.kind === "learn") return [cardForm(p.question, send)];
   if (p.kind === "child_draw" || p.kind === "extra_deal") {
-    const whom = p.kind === "child_draw" ? `a child card for ${cap(p.for || st.turn)}'s ${memberLabel((st.players.find((x) => x.id === (p.for || st.turn)) || { family: [] }).family, p.member)}` : `${cap(p.for)}'s extra pawn`;
+    const who = p.for || st.turn;
+    const fam = (st.players.find((x) => x.id === who) || { family: [] }).family;
+    const whom = p.kind === "child_draw" ? `a child card for ${memberLabel(fam, p.member)} (${cap(who)})` : `${cap(p.for)}'s extra pawn`;
     return [h("p", {}, `Draw ${whom}${p.until ? ` until a ${p.until === "female" ? "girl" : "boy"}` : ""}${p.left > 1 ? ` (${p.left} cards to draw)` : ""}.`),
       st.draw ? h("p", {}, h("button", { type: "button", id: "cr-virtual", class: "btn btn-big", onclick: () => send({ type: "virtual_draw", commitment: st.draw.commitment }) }, "Draw virtually"),
         h("details", { class: "check-draw" }, h("summary", {}, "How can we trust this draw?"),
