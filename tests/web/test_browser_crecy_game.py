@@ -12,6 +12,7 @@ asked again, and a child card is drawn virtually. Screenshots at both sizes
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.request
 from pathlib import Path
@@ -209,6 +210,16 @@ def test_a_whole_game_through_the_pages_then_a_second_that_asks_nothing(
     assert "Mentor" in red.locator("[data-mentor]").inner_text()
     for pg in (new, table, board, board_phone, *phones.values()):
         assert pg.js_errors == [], pg.js_errors
+    # nothing private on the table's pages: hand cards drawn in private, mentors
+    drawn = {a["name"] for a in actions if a["type"] == "friend_drawn" and a["to"] != "display"}
+    secret = {c for p in st.players for c in p.hand if c in drawn and c not in {
+        a.get("friend") for a in actions if a["type"] == "take_friend"}}
+    secret |= {p.mentor for p in st.players if p.mentor}
+    assert len(secret) >= 4
+    for pg in (table, board):
+        words = pg.locator("body").text_content() or ""
+        assert not [n for n in secret if re.search(rf"(?<![\w]){re.escape(n)}(?![\w])", words)]
+    assert "Ami 57" in phones["red"].locator("#me-hand").text_content()
 
     # a second game: the heads and generation I's cards are known, nothing is asked
     again = open_page(browser, server.url + f"/new#token={TOKEN}")

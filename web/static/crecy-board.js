@@ -31,12 +31,12 @@ export function friendText(name, learned) {
 
 function tracks(st) {
   return h("table", { class: "cr-tracks" },
-    h("thead", {}, h("tr", {}, ["Family", "Gold", "Income", "Prestige", "Honour", "Cards in hand",
+    h("thead", {}, h("tr", {}, ["Family", "Honour", "Prestige", "Income", "Gold", "Cards in hand",
       "Pawns", "Extra pawns", "Missions", "Children this generation"].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, st.players.map((p) => h("tr", { "data-player": p.id, class: p.out ? "cr-out" : "" },
       h("th", { scope: "row" }, h("span", { class: "cr-dot", "data-colour": p.id }), `${cap(p.id)}${p.id === st.first_player ? " (first)" : ""}${p.out ? " — died out" : ""}`),
-      h("td", { "data-track": "gold" }, p.gold), h("td", { "data-track": "income" }, p.income),
-      h("td", { "data-track": "prestige" }, p.prestige), h("td", { "data-track": "honour" }, p.honour),
+      h("td", { "data-track": "honour" }, p.honour), h("td", { "data-track": "prestige" }, p.prestige),
+      h("td", { "data-track": "income" }, p.income), h("td", { "data-track": "gold" }, p.gold),
       h("td", {}, p.hand_size), h("td", {}, p.pawns),
       h("td", {}, p.extra.length ? p.extra.join(", ") : "—"),
       h("td", {}, `${p.missions.length} face up${p.missions_done.length ? `, ${p.missions_done.length} done` : ""}${p.under_mentor ? `, ${p.under_mentor} under the mentor` : ""}`),
