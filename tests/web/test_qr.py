@@ -84,7 +84,7 @@ def test_pages_use_the_qr_route(client: FlaskClient) -> None:
     with client.get("/static/links-list.js") as r:
         links = r.get_data(as_text=True)
     assert 'from "./qr.js"' in links and "qrFigure(url" in links
-    assert "${base}/me/" in links  # the public address (LAN or --public-url), not loopback
+    assert "${base}${path}/" in links  # the public address (LAN or --public-url), not loopback
     with client.get("/static/newgame.js") as r:
         assert 'from "./links-list.js"' in r.get_data(as_text=True)
     with client.get("/static/play.js") as r:
