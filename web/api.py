@@ -223,6 +223,53 @@ def post_report() -> Response:
     return jsonify({"game_id": svc.current_game_id, **answer})
 
 
+def _own_player() -> tuple[str, Any]:
+    """The player named by ``player`` (query or body) whose token came with the request,
+    and the current game. 401 without it; 400 for a game that takes nothing from phones."""
+    body = json_object() if request.method == "POST" else {}
+    viewer = body.get("player", request.args.get("player"))
+    svc = service()
+    token = request.args.get("token") or bearer_token()
+    if not isinstance(viewer, str) or not svc.is_player_token(viewer, token):
+        _fail(401, "unauthorized", "a player's own options need that player's token")
+    game = svc.game()
+    if not hasattr(game, "owns"):
+        _fail(400, "no_phone_actions", "this game takes no actions from a player's phone")
+    return viewer, game
+
+
+@bp.get("/own")
+def get_own() -> Response:
+    """``?player=<colour>`` with that player's token: the options only their phone offers
+    now (cards of their hand named), ``{"seq", "actions", "choices", "unknown"}``
+    (``unknown``: the cards of their hand whose printed values the box must learn first)."""
+    viewer, game = _own_player()
+    svc = service()
+    seq, st = svc.seq(), svc.state()
+    actions = game.own_options(st, viewer)
+    choices = [game.own_choice(st, a) for a in actions]
+    return jsonify({"seq": seq, "actions": actions, "choices": choices,
+                    "unknown": game.own_unknown(st, viewer)})
+
+
+@bp.post("/own")
+def post_own() -> Response:
+    """A player's own step sent from their phone with their token: ``{"player", "action"}``,
+    the action one the game says is theirs now (`companion.crecy.phone`: a draw only they
+    saw, an option naming their hand, their hand card's form). 403 ``not_yours``
+    otherwise; the engine's refusals as for ``/api/actions``."""
+    body = json_object()
+    only(body, REPORT_FIELDS, "an action of your own")
+    viewer, game = _own_player()
+    action = body.get("action")
+    svc = service()
+    seq, st = svc.seq(), svc.state()
+    if not isinstance(action, dict) or not game.owns(st, viewer, action):
+        _fail(403, "not_yours", f"this is not {viewer}'s own step now: the table sends it")
+    new_seq = svc.submit(action, "tablet", expected_seq=seq)
+    return jsonify({"game_id": svc.current_game_id, "seq": new_seq, **_keep_card(action)})
+
+
 @bp.post("/answer")
 def post_answer() -> Response:
     """A player's sealed answer to the pending secret choice (a family card, a vote):

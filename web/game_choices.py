@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.colonia.record import HOUSE_RULES as COLONIA_HOUSE_RULES
 from companion.colonia.vocabulary import COLORS as COLONIA_COLOURS
+from companion.village import Color
 
 OTHER_GAMES: dict[str, dict[str, Any]] = {
     "colonia": {
@@ -18,7 +19,17 @@ OTHER_GAMES: dict[str, dict[str, Any]] = {
         "counts": [2, 3, 4, 5, 6],
         "house_rules": dict(COLONIA_HOUSE_RULES),
         "table_page": "/colonia",
-        "phone_page": "answer",
+        "phone_page": "/answer",
+    },
+    "crecy": {
+        "label": "Le Testament du Duc de Crecy",
+        "help": "Three generations of a family at the Duke's court: each family's head card "
+                "and side below; the box learns each card's printed values the first time.",
+        "colours": [c.value for c in Color],
+        "counts": [2, 3, 4],
+        "house_rules": {},  # its one house rule is among its own options (#crecy-options)
+        "table_page": "/crecy",
+        "phone_page": "/crecy/me",
     },
 }
 """name (the record's ``game``) → what the new-game page needs to start one."""

@@ -299,6 +299,28 @@ def colonia() -> str:
     return _page("colonia.html", "Colonia", "colonia.js")
 
 
+@bp.get("/crecy")
+def crecy() -> str:
+    """Le Testament du Duc de Crecy's play page: what the game waits for, the options in
+    words with their costs, the draws (virtual or by hand), the table's forms."""
+    return _page("crecy.html", "Crecy", "crecy.js", board_only=False)
+
+
+@bp.get("/crecy/board")
+def crecy_board() -> str:
+    """Crecy's public scoreboard: the family trees by generation and the tracks."""
+    return _page("crecy.html", "Crecy scoreboard", "crecy.js", board_only=True)
+
+
+@bp.get("/crecy/me/<colour>")
+def crecy_phone(colour: str) -> str:
+    """A Crecy player's phone (their link carries ``?token=``): their hand, mentor and
+    missions, and the steps only they may take."""
+    if colour not in ANSWER_COLOURS:
+        abort(404)
+    return _page("crecy_me.html", colour.capitalize(), "crecy-me.js", colour=colour)
+
+
 @bp.get("/answer/<colour>")
 def answer(colour: str) -> str:
     """A player's phone for a secret simultaneous choice (any game's), with their token."""

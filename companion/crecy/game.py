@@ -13,7 +13,7 @@ from companion.games.hand_reports import SealedShare
 from companion.games.sealed import SealedChoice
 from companion.games.simple import Move
 
-from . import box, engine, record, views, words
+from . import box, engine, offers, phone, record, views, words
 from .state import State
 
 
@@ -98,6 +98,18 @@ class CrecyGame:
     def sealed_choice(self, st: State) -> SealedChoice | None:
         return None  # no simultaneous secret choice in the seed's rules
 
+    def own_options(self, st: State, player: str) -> list[dict[str, Any]]:
+        """`phone.own_options`: what ``player``'s phone offers now."""
+        return phone.own_options(st, player)
+
+    def own_unknown(self, st: State, player: str) -> list[str]:
+        """`phone.unknown_cards`: the hand cards the box must learn before they are played."""
+        return phone.unknown_cards(st, player)
+
+    def owns(self, st: State, player: str, action: dict[str, Any]) -> bool:
+        """`phone.owns`: whether ``player`` may send ``action`` from their phone now."""
+        return phone.owns(st, player, action)
+
     def pending(self, st: State) -> engine.Pending:
         return engine.pending(st)
 
@@ -133,7 +145,12 @@ class CrecyGame:
         return obj
 
     def choice(self, st: State, action: Move) -> dict[str, Any]:
-        return {"steps": [words.headline(st, action.to_json(), st)]}
+        """`offers.describe`, in the table's words (no card of a hand named)."""
+        return offers.describe(st, action.to_json())
+
+    def own_choice(self, st: State, action: dict[str, Any]) -> dict[str, Any]:
+        """`offers.describe` for the owner's phone (the cards of their hand named)."""
+        return offers.describe(st, action, private=True)
 
     def narrate(self, before: State, action: Move, after: State) -> list[str]:
         return [self.headline(before, action, after), self.now_text(after)]

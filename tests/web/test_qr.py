@@ -84,8 +84,8 @@ def test_pages_use_the_qr_route(client: FlaskClient) -> None:
     with client.get("/static/links-list.js") as r:
         links = r.get_data(as_text=True)
     assert 'from "./qr.js"' in links and "qrFigure(url" in links
-    # the public address (LAN or --public-url), not loopback; Village's page by default
-    assert "${base}/${page}/" in links and 'page = "me"' in links
+    # the public address (LAN or --public-url), not loopback; each game's phone page
+    assert "${base}${path}/" in links and 'path = "/me"' in links
     with client.get("/static/newgame.js") as r:
         assert 'from "./links-list.js"' in r.get_data(as_text=True)
     with client.get("/static/play.js") as r:

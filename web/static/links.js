@@ -5,7 +5,7 @@ import { cap } from "./labels.js";
 import { playerLinks } from "./links-list.js";
 import { askToken, requireToken } from "./token.js";
 
-const PHONE_PAGES = { colonia: "answer" };
+const PHONE_PAGES = { colonia: "/answer", crecy: "/crecy/me" };
 
 async function refresh() {
   if (!requireToken(refresh)) {
@@ -18,7 +18,7 @@ async function refresh() {
   const players = Object.fromEntries(Object.entries(res.body.players || {}).map(([c, p]) => [c, p.token]));
   text("links-status", `Game ${res.body.game_id}: ${Object.keys(players).map(cap).join(", ")}.`);
   const st = await getState();
-  const page = PHONE_PAGES[st.ok ? st.body.game : ""] || "me"; // another game's own phone page
+  const page = PHONE_PAGES[st.ok ? st.body.game : ""] || "/me"; // each game's own phone page
   fill("player-links", playerLinks(players, page));
 }
 

@@ -1,4 +1,6 @@
-// New game: player count, colours in seat order, first player; then the players' links.
+// New game: which game (Village, or another: Colonia, Le Testament du Duc de Crecy), player
+// count, colours in seat order, first player (for Crecy each family's head card and side);
+// then the players' links.
 import { getState, live, postGame } from "./api.js";
 import { fill, h, show } from "./dom.js";
 import { cap } from "./labels.js";
@@ -17,12 +19,27 @@ const choiceEl = document.getElementById("game-choice");
 const OTHER = choiceEl ? JSON.parse(choiceEl.dataset.games) : {};
 const VILLAGE = { colours: COLOURS, counts: [...document.querySelectorAll('input[name="count"]')].map((r) => Number(r.value)) };
 const gameName = () => (document.querySelector('input[name="game"]:checked') || { value: "village" }).value;
+const heads = {}; // Crecy: each colour's family head card and side, as typed
+
+function drawFamilies() {
+  if (gameName() !== "crecy") return;
+  fill("crecy-families", seats.map((colour, i) => {
+    const f = heads[colour] || (heads[colour] = { head: "", side: i % 2 ? "patriarch" : "matriarch" });
+    return h("li", { class: "seat", "data-colour": colour },
+      h("span", { class: "seat-n" }, cap(colour)),
+      h("input", { type: "text", name: `head-${colour}`, "aria-label": `${colour}'s family head card`, placeholder: "head card (name or colour)",
+        value: f.head, oninput: (ev) => { f.head = ev.target.value; } }),
+      h("select", { name: `side-${colour}`, "aria-label": `${colour}'s side`, onchange: (ev) => { f.side = ev.target.value; } },
+        ["matriarch", "patriarch"].map((s) => h("option", { value: s, selected: s === f.side }, s))));
+  }));
+}
 
 function chooseGame() {
   const name = gameName();
   const g = OTHER[name] || VILLAGE;
   document.querySelectorAll(".village-only").forEach((el) => { el.hidden = name !== "village"; });
-  show("other-house-rules", name !== "village");
+  show("other-house-rules", name !== "village" && Object.keys(g.house_rules || {}).length > 0);
+  show("crecy-options", name === "crecy");
   const help = document.getElementById("game-help");
   if (help) { help.hidden = !g.help; help.textContent = g.help || ""; }
   fill("other-rules", Object.entries(g.house_rules || {}).map(([rule, label]) => h("label", { class: "house-rule" },
@@ -58,6 +75,7 @@ function move(i, d) {
 }
 
 function draw() {
+  drawFamilies();
   fill("seats", seats.map((colour, i) => h("li", { class: "seat", "data-colour": colour },
     h("span", { class: "seat-n" }, `Seat ${i + 1}`),
     h("select", {
@@ -99,10 +117,20 @@ async function start(ev) {
   document.getElementById("started").scrollIntoView({ block: "start" });
 }
 
-async function startOther(name) {
+// A game's own options: Crecy's family heads and its house rule; else the ticked house rules.
+function otherOptions(name) {
+  if (name === "crecy") {
+    const families = Object.fromEntries(seats.map((c) => [c, { head: (heads[c].head || "").trim() || cap(c), side: heads[c].side }]));
+    const house = Object.fromEntries([...document.querySelectorAll('input[name="crecy_house"]')].map((b) => [b.value, b.checked]));
+    return { families, house };
+  }
   const houseRules = Object.fromEntries([...document.querySelectorAll('input[name="other-house"]')]
     .map((box) => [box.value, box.checked]));
-  const res = await postGame({ game: name, players: seats, first_player: seats[first], options: { house_rules: houseRules } });
+  return { house_rules: houseRules };
+}
+
+async function startOther(name) {
+  const res = await postGame({ game: name, players: seats, first_player: seats[first], options: otherOptions(name) });
   if (!res.ok) {
     showRefusal(res);
     if (res.status === 401) askToken();

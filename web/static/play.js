@@ -74,6 +74,11 @@ async function refresh(event = null) {
     fill("options", st.status === 404 ? h("a", { class: "btn btn-big", href: "/new" }, "Start a new game") : null);
     return;
   }
+  if (st.body.game === "crecy") { // another game: its own play page
+    text("pending", "The current game is Le Testament du Duc de Crecy");
+    fill("options", h("a", { class: "btn btn-big", href: "/crecy" }, "Open Crecy's play page"));
+    return;
+  }
   if (st.body.game === "colonia") { // another game: its own table page
     text("pending", "The current game is Colonia");
     fill("options", h("a", { class: "btn btn-big", href: "/colonia" }, "Open Colonia's table page"));

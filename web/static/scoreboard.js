@@ -131,6 +131,11 @@ async function refresh(event) {
     show("message", true);
     return;
   }
+  if (res.body.game === "crecy") { // Crecy's scoreboard is a page of its own
+    msg.replaceChildren(h("span", {}, "The current game is Le Testament du Duc de Crecy: ", h("a", { href: "/crecy/board" }, "open its scoreboard"), "."));
+    location.replace("/crecy/board");
+    return;
+  }
   const colonia = res.body.game === "colonia"; // Colonia's board instead of Village's
   show("status", !colonia);
   document.querySelector(".board-layout").hidden = colonia;

@@ -1,0 +1,150 @@
+"""Crecy's pages and the phone's own steps through the real app (Flask's test client, a
+real SQLite file): the golden three-player game is played again, each draw only one
+player sees and each option naming a hand card sent from that player's phone
+(``/api/own``, their token), the rest from the table; after every action the public
+state, the legal options, the table log and every message of the live feed carry no card
+of a hand drawn in private, no mentor and no mission drawn; each phone's view carries its
+own hand and mentor and nobody else's."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from appkit import make_app
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.crecy import engine, phone, record
+from web import runtime_of
+
+TOKEN = "crecy-pages-token"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+GOLDEN = Path(__file__).parent / "golden" / "three-players.jsonl"
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    app = make_app(db_path=tmp_path / "games.sqlite3", table_token=TOKEN)
+    yield app
+    runtime_of(app).close()
+
+
+def _golden() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The golden record, with each friend card's form answered just before the card is
+    played face up (as the phone does it: the form comes when the play is refused for an
+    unknown card; the record answered some earlier)."""
+    lines = [json.loads(line) for line in GOLDEN.read_text("utf-8").splitlines() if line]
+    header, actions = lines[0], lines[1:]
+    forms = {a["card"]: a for a in actions
+             if a["type"] == "card_values" and a["card_type"] == "crecy.friend"}
+    out: list[dict[str, Any]] = []
+    for a in actions:
+        if a["type"] == "card_values" and a["card_type"] == "crecy.friend":
+            continue
+        if a.get("friend") in forms and a["type"] in ("marry", "arrange"):
+            out.append(forms.pop(a["friend"]))
+        out.append(a)
+    return header, out
+
+
+def _owner(st: Any, action: dict[str, Any]) -> str | None:
+    """Who sends ``action`` from their phone (None: the table). A draw only one player
+    sees, an option naming a card of a hand, a hand card's form."""
+    kind = action["type"]
+    mine = kind in phone.DRAWS or kind == "card_values" or kind in (
+        "marry", "arrange", "discard", "swap", "keep_mission")
+    return next((str(p.id) for p in st.players if mine and phone.owns(st, p.id, action)), None)
+
+
+def _names_in(text: str, names: set[str]) -> list[str]:
+    return [n for n in names if re.search(rf"(?<![\w]){re.escape(n)}(?![\w])", text)]
+
+
+def test_the_golden_game_through_table_and_phones_keeps_every_secret(app: Flask) -> None:
+    client: FlaskClient = app.test_client()
+    header, actions = _golden()
+    feed: list[str] = []
+    runtime_of(app).service.add_listener(lambda notice: feed.append(notice.data))
+    r = client.post("/api/games", headers=AUTH, json={
+        "game": "crecy", "players": header["players"], "first_player": header["first_player"],
+        "options": {"families": header["families"], "house": header["house"]}})
+    assert r.status_code == 201, r.get_json()
+    tokens = {c: t if isinstance(t, str) else t["token"] for c, t in r.get_json()["players"].items()}
+    st = record.start(header)
+    private: set[str] = set()      # names only one player has seen, still secret
+    from_phones = 0
+    for i, action in enumerate(actions):
+        who = _owner(st, action)
+        if who is None:
+            r = client.post("/api/actions", headers=AUTH, json=action)
+        else:
+            other = next(c for c in tokens if c != who)
+            refused = client.post(f"/api/own?token={tokens[other]}",
+                                  json={"player": other, "action": action})
+            assert refused.status_code in (403, 422), (i, action, refused.get_json())
+            r = client.post(f"/api/own?token={tokens[who]}",
+                            json={"player": who, "action": action})
+            from_phones += 1
+        assert r.status_code == 200, (i, action, r.get_json())
+        kind = action["type"]
+        if kind == "friend_drawn" and action["to"] != "display":
+            private.add(action["name"])
+        if kind == "mentor_dealt":
+            private.add(action["mentor"])
+        if kind == "mission_drawn":
+            private.add(action["name"])
+        st = engine.apply(st, action)
+        shown = {f for p in st.players for f in p.missions}  # kept missions are face up
+        played = {m.spouse for p in st.players for m in p.family if m.spouse}
+        if kind == "card_values" and who is not None:
+            private.discard(action["card"])  # its form comes as it is played face up
+        secret = {n for n in private if n not in shown | played | set(st.friend_discard)
+                  and n not in st.display}
+        public = json.dumps(client.get("/api/state").get_json()) + json.dumps(
+            client.get("/api/legal").get_json()) + json.dumps(
+            client.get("/api/log?limit=3").get_json()) + "".join(feed[-2:])
+        assert not _names_in(public, secret), (i, action, _names_in(public, secret))
+        for c, t in tokens.items():
+            view = client.get(f"/api/state?viewer={c}&token={t}").get_json()
+            others = {n for p in st.players if p.id != c for n in [*p.hand, p.mentor or ""]
+                      if n in secret}
+            assert not _names_in(json.dumps(view), others), (i, c)
+    assert from_phones > 40
+    assert client.get("/api/state").get_json()["pending"]["kind"] == "over"
+    whole = "".join(feed) + json.dumps(client.get("/api/log").get_json())
+    mentors = {a["mentor"] for a in actions if a["type"] == "mentor_dealt"}
+    assert not _names_in(whole, mentors)
+
+
+def test_a_phone_needs_its_token_and_the_game_s_word(app: Flask) -> None:
+    client = app.test_client()
+    header, actions = _golden()
+    r = client.post("/api/games", headers=AUTH, json={
+        "game": "crecy", "players": header["players"], "first_player": header["first_player"],
+        "options": {"families": header["families"], "house": header["house"]}})
+    tokens = {c: t if isinstance(t, str) else t["token"] for c, t in r.get_json()["players"].items()}
+    deal = {"type": "mentor_dealt", "player": "blue", "mentor": "Mentor X"}
+    assert client.post("/api/own", json={"player": "blue", "action": deal}).status_code == 401
+    for a in actions[:9]:                       # the box's questions: the table's
+        assert client.post("/api/own?token=" + tokens["blue"],
+                           json={"player": "blue", "action": a}).status_code == 403
+        client.post("/api/actions", headers=AUTH, json=a)
+    assert client.get("/api/state").get_json()["pending"] == {
+        "kind": "mentor_deal", "player": None, "for": "blue"}
+    assert client.post("/api/actions", headers=AUTH, json=deal).status_code == 200
+    own = client.get(f"/api/own?player=blue&token={tokens['blue']}").get_json()
+    assert own["actions"] == []
+
+
+def test_the_pages_are_served(app: Flask) -> None:
+    client = app.test_client()
+    for path in ("/crecy", "/crecy/board", "/crecy/me/red", "/new"):
+        page = client.get(path)
+        assert page.status_code == 200, path
+    assert 'value="crecy"' in client.get("/new").get_data(as_text=True)
+    assert client.get("/crecy/me/purple").status_code == 404
