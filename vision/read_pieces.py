@@ -284,9 +284,19 @@ class PieceReading:
         # all cells of the board at once: (cells, samples, 3)
         px = np.stack([samples[plan.slices[(board.name, r.key)][0]:
                                plan.slices[(board.name, r.key)][1]] for r in cells])
-        refs = np.array([r.print_rgb[::-1] for r in cells], np.float32)
-        gain = gains(px, refs)
-        bal = np.clip(px.astype(np.float32) * gain[:, None, :], 0, 255).astype(np.uint8)
+        # with the empty-board model: a disc is what differs from the empty cell, its
+        # colour told under the light that makes the markers' white paper white (as the
+        # figures'); else each cell is balanced against its printed colour
+        white = self._white.get(board.name)
+        differs = [self._differs(board.name, r, px[i]) for i, r in enumerate(cells)]
+        model = white is not None and all(d is not None for d in differs)
+        if model and white is not None:
+            bal = apply_gain(px, white)
+            mask = np.stack([d[0] for d in differs if d is not None])
+        else:
+            refs = np.array([r.print_rgb[::-1] for r in cells], np.float32)
+            gain = gains(px, refs)
+            bal = np.clip(px.astype(np.float32) * gain[:, None, :], 0, 255).astype(np.uint8)
         # a white disc the camera saturated is white, whatever the gain would make of it
         bal[_min3(px) >= SATURATED] = WHITE
         index = lut_index(bal)
@@ -299,9 +309,11 @@ class PieceReading:
             idx = tuple(FAMILY_COLOURS.index(c) for c in colours)
             rows = np.array([i for i, r in enumerate(cells) if r.name == track])
             counts = np.zeros((len(cells), len(colours)), np.float32)
-            for bg in {cells[i].print_rgb for i in rows}:
-                group = np.array([i for i in rows if cells[i].print_rgb == bg])
+            for bg in {None} if model else {cells[i].print_rgb for i in rows}:
+                group = np.array([i for i in rows if model or cells[i].print_rgb == bg])
                 labels = self._lut("markers", bg, idx)[index[group]]
+                if model:
+                    labels = np.where(mask[group], labels, 0)
                 for j in range(len(colours)):
                     counts[group, j] = np.count_nonzero(labels == j + 1, axis=1)
             areas = {c: counts[:, j] * per_sample_mm2 / self.disc_mm2
