@@ -22,6 +22,7 @@ from .read_parts import (
     FIGURE_COLOURS,
     FIGURE_MM2,
     ITEM_STEP,
+    LIFTED_SPREAD,
     MINOR_CUBE,
     ROUND_UP,
     SATURATED,
@@ -138,7 +139,11 @@ class PieceReading:
         rel = ratio / gain
         rmax, rmin = _max3(rel), _min3(rel)
         shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
-        piece = (~board_like & ~shadow).reshape(labels.shape)
+        # the board brightened evenly is the board where a shadow lay when the empty board
+        # was learnt (a lamp or a person moved since): no cube's colour is its space's
+        # print brightened evenly (white pieces are, so figures and items keep the rule)
+        lifted = (rmin > 1 / SHADOW_MAX) & (rmax < 1 / SHADOW_MIN) & (rmax < LIFTED_SPREAD * rmin)
+        piece = (~board_like & ~shadow & ~lifted).reshape(labels.shape)
         cube = piece & (labels >= 1) & (labels <= len(CUBE_COLOURS))
         cube = cv2.morphologyEx(cube.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         k, lab, stats, _c = cv2.connectedComponentsWithStats(cube, connectivity=8)
@@ -363,3 +368,4 @@ def _flat_dark_pieces(shadow: np.ndarray, one: float) -> np.ndarray:
             continue
         out |= lab == i
     return out
+
