@@ -160,3 +160,28 @@ def test_a_shadow_on_the_empty_board_gone_since_is_not_a_cube(layout: Layout) ->
     for name in ("space:council", "space:church"):
         assert reading.cubes.get(name) == VIEW[name], (name, reading.cubes.get(name),
                                                        reading.confidence.get(name))
+
+
+
+def test_a_web_of_brighter_lines_is_no_hand_but_a_pale_patch_is(layout: Layout) -> None:
+    # the hand grid (4 mm cells) where a shadow lay while the empty board was learnt: 30 %
+    # brighter now, and the printed lines misregistered by a pixel tinted. Those lines
+    # form a web of 1-cell-wide lines over 120 × 100 mm; a pale hand is a solid patch
+    from vision.read import BoardReader
+
+    ref = (BoardReader.printed_reference(layout.boards["main"]) * 0.6).astype(np.uint8)
+    reader = BoardReader(layout, references={"main": ref})
+    web = ref.astype(np.float32)
+    web[40:65, 60:90] *= 1.3
+    web[40:65:4, 60:90, 2] *= 1.1  # lines every 16 mm, a little redder than the board
+    web[40:65, 60:90:4, 2] *= 1.1
+    hand, _moving, _norm, _gain = reader._hands_and_motion("main", np.clip(web, 0, 255)
+                                                           .astype(np.uint8))
+    assert not hand.any()
+    pale = ref.astype(np.float32)
+    pale[40:65, 60:90] *= 1.3
+    pale[40:65, 60:90, 2] *= 1.1
+    hand, _moving, _norm, _gain = BoardReader(layout, references={"main": ref})._hands_and_motion(
+        "main", np.clip(pale, 0, 255).astype(np.uint8))
+    assert hand[50, 75]
+
