@@ -272,6 +272,22 @@ class PieceReading:
             into[r.name] = found
             self._remember(board.name, r.key, [r], dict(found), 1.0)
 
+    def _track_empty(self, board: str, cells: list[Region], n: int
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The empty-board model of every track cell of a board, stacked (cells × n × 3:
+        the board, its 3×3 darkest, lightest); None if a cell was not learnt."""
+        key = f"{board}/#tracks"
+        hit = self._empty.get(key)
+        if hit is None:
+            got = [self._empty.get(f"{board}/{r.key}") for r in cells]
+            if any(e is None or e[0].shape[0] != n for e in got):
+                return None
+            hit = (np.stack([e[0] for e in got if e is not None]),
+                   np.stack([e[1] for e in got if e is not None]),
+                   np.stack([e[2] for e in got if e is not None]))
+            self._empty[key] = hit
+        return hit
+
     def _read_tracks(self, board: Board, samples: np.ndarray, plan: _Plan,
                      reading: Reading) -> None:
         cells = [r for r in board.regions if r.kind == "track"]
@@ -293,11 +309,11 @@ class PieceReading:
         # colour told under the light that makes the markers' white paper white (as the
         # figures'); else each cell is balanced against its printed colour
         white = self._white.get(board.name)
-        differs = [self._differs(board.name, r, px[i]) for i, r in enumerate(cells)]
-        model = white is not None and all(d is not None for d in differs)
-        if model and white is not None:
+        empty = self._track_empty(board.name, cells, px.shape[1])
+        model = white is not None and empty is not None
+        if model and white is not None and empty is not None:
             bal = apply_gain(px, white)
-            mask = np.stack([d[0] for d in differs if d is not None])
+            mask = _differs_cells(px, *empty)
         else:
             refs = np.array([r.print_rgb[::-1] for r in cells], np.float32)
             gain = gains(px, refs)
@@ -369,3 +385,20 @@ def _flat_dark_pieces(shadow: np.ndarray, one: float) -> np.ndarray:
         out |= lab == i
     return out
 
+
+
+def _differs_cells(raw: np.ndarray, ref: np.ndarray, lo: np.ndarray, hi: np.ndarray
+                   ) -> np.ndarray:
+    """``PieceReading._differs``' test for many cells at once (cells × n samples): True
+    where a sample is neither its empty cell (one pixel of misregistration allowed, under
+    the cell's light) nor that cell in shadow."""
+    cur = raw.astype(np.float32) + 1.0
+    ratio = cur / ref
+    gain = np.median(ratio, axis=1, keepdims=True)
+    inside = (cur >= lo * gain - BOARD_TOL) & (cur <= hi * gain + BOARD_TOL)
+    board_like = inside[..., 0] & inside[..., 1] & inside[..., 2]
+    rel = ratio / gain
+    rmax, rmin = rel.max(axis=-1), rel.min(axis=-1)
+    shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
+    out: np.ndarray = ~board_like & ~shadow
+    return out
