@@ -36,7 +36,15 @@ from .geometry import MarkerTracker, project
 from .layout import CUBE_COLOURS, Layout, LayoutError
 from .lens import Lens, LensError
 from .read import BoardReader
-from .read_parts import AREA_FACTOR, COARSE_STEP, CUBE_STEP, STEPS, _grid
+from .read_parts import (
+    AREA_FACTOR,
+    COARSE_STEP,
+    CUBE_STEP,
+    STEPS,
+    TRACK_GRID,
+    _cell_grid,
+    _grid,
+)
 
 
 class CalibrationError(ValueError):
@@ -187,6 +195,8 @@ def capture_empty(cal: Calibration, frames: np.ndarray | Sequence[np.ndarray]) -
         for r in board.regions:
             if r.kind in STEPS:
                 cube_refs[f"{name}/{r.key}"] = sample(hom, _grid(r.rect, STEPS[r.kind]))
+            elif r.kind == "track":
+                cube_refs[f"{name}/{r.key}"] = sample(hom, _cell_grid(r.rect, TRACK_GRID))
     main = lay.boards["main"]
     for r_data, r in zip(new["boards"]["main"]["regions"], main.regions, strict=True):
         px = sample(boards["main"], _grid(r.rect, 2.0)).reshape(-1, 3)

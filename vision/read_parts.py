@@ -18,6 +18,9 @@ COARSE_STEP = 4.0  # mm between samples of the hand / motion grid
 HAND_EDGE_MM2 = 500.0  # a difference blob touching the board edge and at least this big
 HAND_ANY_MM2 = 2500.0  # any difference blob at least this big
 HAND_MARGIN_MM = 12.0
+# a change of colour counts in the hand grid when it exceeds this many times the frame's
+# median colour deviation (in levels) from the empty board: the camera's noise
+NOISE_K = 5.0
 # brighter than the empty board by this much: something lies there (a shadow only darkens;
 # a pale hand over a pale space differs from it in little else)
 BRIGHTER = 1.12
@@ -39,6 +42,10 @@ ROUND_UP = 0.4  # a component of x cube areas counts max(1, floor(x + ROUND_UP))
 # misregistration) under this frame's light; a shadow is the board darkened evenly.
 BOARD_TOL = 22.0
 SHADOW_MAX, SHADOW_MIN, SHADOW_SPREAD = 0.93, 0.22, 1.45
+# the board brightened evenly (a shadow in the empty board's frames gone since), its
+# channels' ratios within this of each other; tighter than a shadow's: the white of a
+# disc on a beige cell is the cell brightened by 1.23–1.64 (a spread of 1.33)
+LIFTED_SPREAD = 1.3
 MINOR_CUBE = 0.45  # a colour covering less of a blob than this many cubes is not a cube
 UNCERTAIN_BELOW = 0.5  # a cube reading whose confidence is lower is "uncertain"
 

@@ -22,6 +22,7 @@ from .read_parts import (
     FIGURE_COLOURS,
     FIGURE_MM2,
     ITEM_STEP,
+    LIFTED_SPREAD,
     MINOR_CUBE,
     ROUND_UP,
     SATURATED,
@@ -138,7 +139,11 @@ class PieceReading:
         rel = ratio / gain
         rmax, rmin = _max3(rel), _min3(rel)
         shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
-        piece = (~board_like & ~shadow).reshape(labels.shape)
+        # the board brightened evenly is the board where a shadow lay when the empty board
+        # was learnt (a lamp or a person moved since): no cube's colour is its space's
+        # print brightened evenly (white pieces are, so figures and items keep the rule)
+        lifted = (rmin > 1 / SHADOW_MAX) & (rmax < 1 / SHADOW_MIN) & (rmax < LIFTED_SPREAD * rmin)
+        piece = (~board_like & ~shadow & ~lifted).reshape(labels.shape)
         cube = piece & (labels >= 1) & (labels <= len(CUBE_COLOURS))
         cube = cv2.morphologyEx(cube.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         k, lab, stats, _c = cv2.connectedComponentsWithStats(cube, connectivity=8)
@@ -267,6 +272,22 @@ class PieceReading:
             into[r.name] = found
             self._remember(board.name, r.key, [r], dict(found), 1.0)
 
+    def _track_empty(self, board: str, cells: list[Region], n: int
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The empty-board model of every track cell of a board, stacked (cells × n × 3:
+        the board, its 3×3 darkest, lightest); None if a cell was not learnt."""
+        key = f"{board}/#tracks"
+        hit = self._empty.get(key)
+        if hit is None:
+            got = [self._empty.get(f"{board}/{r.key}") for r in cells]
+            if any(e is None or e[0].shape[0] != n for e in got):
+                return None
+            hit = (np.stack([e[0] for e in got if e is not None]),
+                   np.stack([e[1] for e in got if e is not None]),
+                   np.stack([e[2] for e in got if e is not None]))
+            self._empty[key] = hit
+        return hit
+
     def _read_tracks(self, board: Board, samples: np.ndarray, plan: _Plan,
                      reading: Reading) -> None:
         cells = [r for r in board.regions if r.kind == "track"]
@@ -284,9 +305,19 @@ class PieceReading:
         # all cells of the board at once: (cells, samples, 3)
         px = np.stack([samples[plan.slices[(board.name, r.key)][0]:
                                plan.slices[(board.name, r.key)][1]] for r in cells])
-        refs = np.array([r.print_rgb[::-1] for r in cells], np.float32)
-        gain = gains(px, refs)
-        bal = np.clip(px.astype(np.float32) * gain[:, None, :], 0, 255).astype(np.uint8)
+        # with the empty-board model: a disc is what differs from the empty cell, its
+        # colour told under the light that makes the markers' white paper white (as the
+        # figures'); else each cell is balanced against its printed colour
+        white = self._white.get(board.name)
+        empty = self._track_empty(board.name, cells, px.shape[1])
+        model = white is not None and empty is not None
+        if model and white is not None and empty is not None:
+            bal = apply_gain(px, white)
+            mask = _differs_cells(px, *empty)
+        else:
+            refs = np.array([r.print_rgb[::-1] for r in cells], np.float32)
+            gain = gains(px, refs)
+            bal = np.clip(px.astype(np.float32) * gain[:, None, :], 0, 255).astype(np.uint8)
         # a white disc the camera saturated is white, whatever the gain would make of it
         bal[_min3(px) >= SATURATED] = WHITE
         index = lut_index(bal)
@@ -299,9 +330,11 @@ class PieceReading:
             idx = tuple(FAMILY_COLOURS.index(c) for c in colours)
             rows = np.array([i for i, r in enumerate(cells) if r.name == track])
             counts = np.zeros((len(cells), len(colours)), np.float32)
-            for bg in {cells[i].print_rgb for i in rows}:
-                group = np.array([i for i in rows if cells[i].print_rgb == bg])
+            for bg in {None} if model else {cells[i].print_rgb for i in rows}:
+                group = np.array([i for i in rows if model or cells[i].print_rgb == bg])
                 labels = self._lut("markers", bg, idx)[index[group]]
+                if model:
+                    labels = np.where(mask[group], labels, 0)
                 for j in range(len(colours)):
                     counts[group, j] = np.count_nonzero(labels == j + 1, axis=1)
             areas = {c: counts[:, j] * per_sample_mm2 / self.disc_mm2
@@ -350,4 +383,22 @@ def _flat_dark_pieces(shadow: np.ndarray, one: float) -> np.ndarray:
         if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
             continue
         out |= lab == i
+    return out
+
+
+
+def _differs_cells(raw: np.ndarray, ref: np.ndarray, lo: np.ndarray, hi: np.ndarray
+                   ) -> np.ndarray:
+    """``PieceReading._differs``' test for many cells at once (cells × n samples): True
+    where a sample is neither its empty cell (one pixel of misregistration allowed, under
+    the cell's light) nor that cell in shadow."""
+    cur = raw.astype(np.float32) + 1.0
+    ratio = cur / ref
+    gain = np.median(ratio, axis=1, keepdims=True)
+    inside = (cur >= lo * gain - BOARD_TOL) & (cur <= hi * gain + BOARD_TOL)
+    board_like = inside[..., 0] & inside[..., 1] & inside[..., 2]
+    rel = ratio / gain
+    rmax, rmin = rel.max(axis=-1), rel.min(axis=-1)
+    shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
+    out: np.ndarray = ~board_like & ~shadow
     return out

@@ -103,3 +103,85 @@ def test_no_reading_commits_under_a_hand_on_the_real_table(layout: Layout) -> No
     assert result["commits"] > 50
     assert result["committed_under_occlusion"] == 0, result
 
+
+
+def test_a_dim_blurred_jpeg_frame_is_not_taken_for_a_hand(layout: Layout) -> None:
+    # dim light, blur σ 2.2 px, JPEG 55 (the real-hard row's camera): the camera's noise
+    # and the compression pass a fixed 0.09 change of colour on the dark farms; held
+    # back as under a hand, their regions were never read (12 regions here before)
+    dim = replace(CAMERA, level=0.55, blur=2.2, noise=4.5, jpeg=55, gradient=0.2)
+    lens = Lens.from_fov(FRAME, dim.fov, dim.k1, dim.k2)
+    empty = [render(layout, TableView(), replace(dim, seed=100 + i)).image for i in range(3)]
+    cal = calibration.capture_empty(calibration.set_lens(calibration.default(), lens), empty)
+    held = []
+    for seed in (7, 8):
+        shot = render(layout, from_dict(VIEW), replace(dim, seed=seed, pieces=seed))
+        assert not shot.covered
+        reading = cal.reader().read(shot.image)
+        assert all(reading.boards.values()), reading.refused
+        held += sorted(reading.occluded)
+    assert len(held) <= 1, held
+
+
+def test_markers_on_their_tracks_in_a_dim_blurred_frame(layout: Layout) -> None:
+    # balanced against each cell's print, blurred discs in dim light read as the cell:
+    # the tracks came back empty (3 of 5 here before); told as what differs from the
+    # empty cell, coloured under the markers' white paper, they are found
+    dim = replace(CAMERA, level=0.55, blur=2.2, noise=4.5, jpeg=55, gradient=0.2)
+    lens = Lens.from_fov(FRAME, dim.fov, dim.k1, dim.k2)
+    empty = [render(layout, TableView(), replace(dim, seed=100 + i)).image for i in range(3)]
+    cal = calibration.capture_empty(calibration.set_lens(calibration.default(), lens), empty)
+    tracks = {"time:red": {"red": 3}, "time:yellow": {"yellow": 6}, "time:blue": {"blue": 0},
+              "time:white": {"white": 8},
+              "prestige": {"red": 12, "yellow": 27, "blue": 40, "white": 5}}
+    view = TableView(cubes=from_dict(VIEW).cubes, tracks=tracks)
+    reading = cal.reader().read(render(layout, view, replace(dim, seed=9, pieces=9)).image)
+    wrong = {t: reading.tracks.get(t) for t, want in tracks.items()
+             if reading.tracks.get(t) != want}
+    assert not wrong, wrong
+
+
+def test_a_shadow_on_the_empty_board_gone_since_is_not_a_cube(layout: Layout) -> None:
+    # the empty board was learnt with a soft shadow over the council and church spaces (a
+    # person beside the table); during the game it has gone: that board, brighter than
+    # the learnt one, is no cube and nothing unknown (the church space was uncertain)
+    lens = Lens.from_fov(FRAME, CAMERA.fov, CAMERA.k1, CAMERA.k2)
+    shots = [render(layout, TableView(), replace(CAMERA, seed=100 + i)) for i in range(3)]
+    r = layout.boards["main"].region("space:council")
+    centre = shots[0].to_frame("main", np.array([((r.rect[0] + r.rect[2]) / 2,
+                                                  (r.rect[1] + r.rect[3]) / 2)], np.float32))[0]
+    ys, xs = np.mgrid[0:FRAME[1], 0:FRAME[0]]
+    dist = np.hypot(xs - centre[0], ys - centre[1])
+    shade = (1.0 - 0.4 * np.clip((160 - dist) / 60, 0, 1))[..., None]  # soft, 40 % deep
+    empty = [np.clip(s.image * shade, 0, 255).astype(np.uint8) for s in shots]
+    cal = calibration.capture_empty(calibration.set_lens(calibration.default(), lens), empty)
+    shot = render(layout, from_dict(VIEW), replace(CAMERA, seed=3, pieces=3))
+    reading = cal.reader().read(shot.image)
+    for name in ("space:council", "space:church"):
+        assert reading.cubes.get(name) == VIEW[name], (name, reading.cubes.get(name),
+                                                       reading.confidence.get(name))
+
+
+
+def test_a_web_of_brighter_lines_is_no_hand_but_a_pale_patch_is(layout: Layout) -> None:
+    # the hand grid (4 mm cells) where a shadow lay while the empty board was learnt: 30 %
+    # brighter now, and the printed lines misregistered by a pixel tinted. Those lines
+    # form a web of 1-cell-wide lines over 120 × 100 mm; a pale hand is a solid patch
+    from vision.read import BoardReader
+
+    ref = (BoardReader.printed_reference(layout.boards["main"]) * 0.6).astype(np.uint8)
+    reader = BoardReader(layout, references={"main": ref})
+    web = ref.astype(np.float32)
+    web[40:65, 60:90] *= 1.3
+    web[40:65:4, 60:90, 2] *= 1.1  # lines every 16 mm, a little redder than the board
+    web[40:65, 60:90:4, 2] *= 1.1
+    hand, _moving, _norm, _gain = reader._hands_and_motion("main", np.clip(web, 0, 255)
+                                                           .astype(np.uint8))
+    assert not hand.any()
+    pale = ref.astype(np.float32)
+    pale[40:65, 60:90] *= 1.3
+    pale[40:65, 60:90, 2] *= 1.1
+    hand, _moving, _norm, _gain = BoardReader(layout, references={"main": ref})._hands_and_motion(
+        "main", np.clip(pale, 0, 255).astype(np.uint8))
+    assert hand[50, 75]
+
