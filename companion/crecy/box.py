@@ -38,9 +38,26 @@ EFFECTS: Final = {
         "ask friends for money without a pawn if another artisan is in the family",
     "free_ask_money_if_english":
         "ask friends for money without a pawn if another English friend is in the family",
+    "friends_from_deck": "this generation: friend cards to take may all be drawn from the "
+                         "deck instead of the display",
+    **{f"residence_less_{what}_if_{field}":
+       f"this generation: buying a residence costs 1 {word} less if another of her/his "
+       f"{field} is in the family"
+       for what, word in (("gold", "gold"), ("card", "friend card"))
+       for field in ("nationality", "activity")},
 }
 """The friend effects the engine applies, by the id a card's form offers (seed 002,
-« Précisions sur les cartes » and the worked examples)."""
+« Précisions sur les cartes » and the worked examples). Erich's four: his card's icons
+are lost in the seed (what is 1 less, which kind of friend), so the table picks the one
+printed on the card."""
+
+MISSION_EFFECTS: Final = {
+    "none": "no reward besides honour",
+    "other": "another reward (the table applies it with corrections)",
+    "counts_as_activity": "kept by the family tree: counts as a card of an activity",
+    "contributions_4_less": "this generation: each contribution costs 4 gold less",
+}
+"""A mission's reward the engine applies when it is validated (« Cartes mission »)."""
 
 FRIEND = CardType("crecy.friend", "the friend card", (
     Field("sex", "choice", "Sex", SEXES),
@@ -68,6 +85,10 @@ _COSTS = (
     Field("honour", "int", "Honour gained", low=-5, high=20),
     Field("friends", "int", "Friend cards taken", low=0, high=5),
 )
+MISSION = CardType("crecy.mission", "the mission card", (
+    Field("effect", "choice", "Its reward besides honour", tuple(MISSION_EFFECTS)),
+    Field("activity", "choice", "The activity it counts as", ("none", *ACTIVITIES)),
+))
 TITLE = CardType("crecy.title", "the title card", _COSTS)
 CONTRIBUTION = CardType("crecy.contribution", "the contribution card", _COSTS)
 OFFER = CardType("crecy.generation", "the titles and contributions of generation", (
@@ -75,7 +96,7 @@ OFFER = CardType("crecy.generation", "the titles and contributions of generation
     *(Field(f"contribution_{i}", "text", f"Contribution {i} (its name)") for i in (1, 2, 3)),
 ))
 
-TYPES: Final = {t.name: t for t in (FRIEND, HEAD, TITLE, CONTRIBUTION, OFFER)}
+TYPES: Final = {t.name: t for t in (FRIEND, HEAD, TITLE, CONTRIBUTION, OFFER, MISSION)}
 
 _EX = "seed 002"
 SHIPPED: Final[dict[tuple[str, str], Printed]] = {
@@ -125,6 +146,15 @@ SHIPPED: Final[dict[tuple[str, str], Printed]] = {
                                        f"{_EX}, Précisions sur les cartes, Isabella"),
     (FRIEND.name, "Miranda"): Printed({"effect": "ask_money_plus_two"},
                                       f"{_EX}, Précisions sur les cartes, Miranda"),
+    (FRIEND.name, "Roger"): Printed(
+        {"activity": "aristocrat", "effect": "friends_from_deck"},
+        f"{_EX}, Précisions sur les cartes, Roger; his activity: the « Généalogie » example"),
+    (MISSION.name, "Une machine révolutionnaire"): Printed(
+        {"effect": "counts_as_activity"}, f"{_EX}, Cartes mission (its activity's icon is lost)"),
+    (MISSION.name, "Une nouvelle guilde des artisans"): Printed(
+        {"effect": "counts_as_activity"}, f"{_EX}, Cartes mission (its activity's icon is lost)"),
+    (MISSION.name, "Une fresque pour la cathédrale"): Printed(
+        {"effect": "contributions_4_less", "activity": "none"}, f"{_EX}, Cartes mission"),
     (TITLE.name, "Comte"): Printed(
         {"cost_gold": 4, "cost_friends": 2, "cost_income": 0, "income": 1, "prestige": 2,
          "honour": 0, "friends": 0},

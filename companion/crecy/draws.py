@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from companion.games.errors import IllegalAction
 
+from .box import FRIEND
 from .state import Member, Player, State, Step
 from .vocabulary import DISPLAY, SEX_OF_CHILD
 
@@ -106,6 +107,20 @@ def draw_friend(st: State, name: str) -> None:
         raise IllegalAction(f"illegal: friend {name!r} — the friend deck holds only cards "
                             "already seen", code="deck_empty")
     st.friend_fresh -= 1
+
+
+def takeable(st: State, step: Step) -> list[str]:
+    """The display's cards a ``take_friend`` step may take: any, or (Don Juan) those of the
+    sex it names, a card whose values are unknown counting while it is asked."""
+    sex = step.data.get("sex")
+    if not sex:
+        return list(st.display)
+    out = []
+    for name in st.display:
+        values = st.book.values(FRIEND.name, name)
+        if values is None or values["sex"] == sex:
+            out.append(name)
+    return out
 
 
 def after_taking(st: State, p: Player) -> None:

@@ -4,7 +4,8 @@ start, the final scoring (« Générations et ordre des manches », « Fin de la
 
 from __future__ import annotations
 
-from .box import CONTRIBUTION, HEAD, OFFER, TITLE
+from . import draws
+from .box import CONTRIBUTION, FRIEND, HEAD, OFFER, TITLE
 from .family import of_generation
 from .state import Player, State, Step
 from .vocabulary import EXTRA_COLOURS, ROMAN, ROUNDS
@@ -22,6 +23,8 @@ def offer(st: State, gen: int) -> tuple[list[str], list[str]]:
 def needs(st: State) -> list[tuple[str, str]]:
     """The cards whose printed values the game needs before going on, in the order asked:
     the family heads at setup, the generation's titles and contributions."""
+    if st.todo and st.todo[0].kind == "take_friend" and st.todo[0].data.get("sex"):
+        return [(FRIEND.name, c) for c in st.display if not st.book.knows(FRIEND.name, c)]
     if st.needs_ok == st.checked():
         return []
     out: list[tuple[str, str]] = []
@@ -104,11 +107,22 @@ def end_generation(st: State) -> None:
 
 
 def grow_up(st: State) -> None:
-    """Children flip to their adult side, in turn order; Brave gives 1 honour."""
+    """Children flip to their adult side, in turn order (« Cartes enfant »): Brave gives
+    1 honour; Don Juan takes a woman from the display; Reine des commères draws 2 friend
+    cards; Ravissant sourire adds 1 gold to each ask this generation."""
+    steps: list[Step] = []
     for p in st.order():
         for m in of_generation(p, st.gen):
-            if m.attached.get("effect") == "brave":
+            effect = m.attached.get("effect")
+            if effect == "brave":
                 p.honour += 1
+            elif effect == "don_juan" and st.display:
+                steps.append(Step("take_friend", p.id, {"left": 1, "sex": "female"}))
+            elif effect == "gossip_queen":
+                steps.append(draws.friend_step(2, p.id))  # fewer if the deck runs dry
+            elif effect == "ravishing_smile":
+                p.effects.append("ask_money_plus_one")
+    st.todo[0:0] = steps
 
 
 def begin_generation(st: State) -> None:

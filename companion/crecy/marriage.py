@@ -111,6 +111,8 @@ def rest_of_marriage(st: State, step: Step) -> None:
     values = friend(st.book, m.spouse)
     p.prestige += values["prestige"]
     steps = apply_effect(st, p, m, m.spouse, values)
+    if m.attached.get("effect") == "charming":  # Charmant: +2 gold once he has married
+        p.gold += 2
     n = 2 if values["effect"] == "two_children" else 1
     n = min(n, max(0, 3 + m.twins - m.children))
     if n:
@@ -138,8 +140,10 @@ def apply_effect(st: State, p: Player, m: Member, name: str,
             p.honour += 2
     elif effect.startswith("extra_") and effect[6:] in EXTRA_COLOURS:
         gain_extra(st, p, effect[6:])
-    elif effect in ("connections_plus_one", "ask_money_plus_two"):
+    elif effect in ("connections_plus_one", "ask_money_plus_two", "friends_from_deck"):
         p.effects.append(effect)
+    elif effect.startswith("residence_less_"):  # Erich: the condition is read at each buy
+        p.effects.append(f"{effect}:{name}")
     elif effect == "refresh_display_take_one":
         st.friend_discard += st.display
         st.display = []

@@ -10,7 +10,7 @@ from typing import Any
 
 from companion.games.errors import IllegalAction
 
-from . import draws, flow, marriage
+from . import board, draws, flow, marriage
 from .box import FRIEND, HEAD
 from .state import Member, Player, State, Step
 from .vocabulary import CHILD_CARDS, CHILD_EFFECTS, DISPLAY
@@ -23,6 +23,11 @@ def refuse(a: dict[str, Any], why: str, code: str) -> IllegalAction:
 def on_take_friend(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
     if a["friend"] not in st.display:
         raise refuse(a, f"{a['friend']} is not on display", "not_on_display")
+    sex = step.data.get("sex")
+    if sex and a["friend"] not in draws.takeable(st, step):
+        raise refuse(a, f"Don Juan takes a woman from the display; {a['friend']} is not "
+                     "one (« Cartes enfant »)", "sex")
+    step.data["taken"] = step.data.get("taken", 0) + 1
     st.display.remove(a["friend"])
     p.hand.append(a["friend"])
     step.data["left"] -= 1
@@ -32,6 +37,24 @@ def on_take_friend(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
     if step.data["left"] <= 0:
         st.todo.remove(step)
         draws.after_taking(st, p)
+
+
+def may_draw_instead(step: Step, p: Player) -> bool:
+    """Roger: friend cards about to be taken may all come from the deck instead, decided
+    before the first is taken (« Précisions sur les cartes », Roger)."""
+    return ("friends_from_deck" in p.effects and not step.data.get("sex")
+            and not step.data.get("taken"))
+
+
+def on_friends_from_deck(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
+    if not may_draw_instead(step, p):
+        raise refuse(a, "friend cards are drawn from the deck instead of the display only "
+                     "with Roger this generation, and all or none (« Précisions sur les "
+                     "cartes », Roger)", "not_now")
+    st.todo.remove(step)
+    n = min(step.data["left"], draws.friends_left(st))
+    if n:
+        st.todo.insert(0, draws.friend_step(n, p.id))
 
 
 def on_discard(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
@@ -53,7 +76,7 @@ def on_ask_money_free(st: State, step: Step, p: Player, a: dict[str, Any]) -> No
     st.todo.remove(step)
     if a["gold"] >= 3:
         p.honour -= 1
-    p.gold += a["gold"] + 2 * p.effects.count("ask_money_plus_two")
+    p.gold += a["gold"] + board.money_bonus(p)
     if a["gold"] == 4:
         st.todo.insert(0, Step("discard", p.id, {"left": 1}))
 

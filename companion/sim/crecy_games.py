@@ -19,6 +19,7 @@ from companion.crecy.draws import seen
 from companion.crecy.state import State
 from companion.crecy.vocabulary import (
     ACTIVITIES,
+    CHILD_EFFECTS,
     EXTRA_COLOURS,
     FRIEND_CARDS,
     RESIDENCES_BY_PLAYERS,
@@ -28,6 +29,8 @@ from companion.games.cards import ANSWER, answer_action
 NATIONS = ("French", "Prussian", "Russian", "Spanish", "English", "Italian")
 SEED_NAMES = sorted({c for (k, c) in box.SHIPPED if k == box.FRIEND.name})
 MAX_ACTIONS = 5000
+SEED_MISSIONS = sorted(c for (k, c) in box.SHIPPED if k == box.MISSION.name)
+MISSIONS = tuple(SEED_MISSIONS + [f"Mission {i}" for i in range(len(SEED_MISSIONS) + 1, 16)])
 
 
 def friend_names() -> list[str]:
@@ -53,6 +56,9 @@ def synthetic_values(kind: str, card: str, rng: random.Random,
     elif kind == box.HEAD.name:
         v = {"income": rng.randint(1, 3), "gold": rng.randint(4, 9), "friends": rng.randint(3, 5),
              "prestige": 0, "extra": rng.choice(("none", *EXTRA_COLOURS))}
+    elif kind == box.MISSION.name:
+        v = {"effect": rng.choice(sorted(box.MISSION_EFFECTS)),
+             "activity": rng.choice(("none", *ACTIVITIES))}
     elif kind == box.OFFER.name:
         v = {f"{w}_{i}": f"{'Titre' if w == 'title' else 'Contribution'} {card}.{i}"
              for w in ("title", "contribution") for i in (1, 2, 3)}
@@ -86,7 +92,11 @@ def random_action(st: State, rng: random.Random, ask: bool = True) -> dict[str, 
     now = engine.pending(st)
     spec = engine.chance_spec(st)
     if spec is not None:
-        return spec.action([rng.choice(spec.contents)])
+        drawn = spec.action([rng.choice(spec.contents)])
+        if drawn["type"] == "child_drawn" and drawn["card"] != "complication" and \
+                rng.random() < 0.2:  # a hand draw reports the card's printed effect
+            drawn["effect"] = rng.choice(CHILD_EFFECTS)
+        return drawn
     if now.kind == "friend_draw":
         unseen = sorted(set(FRIENDS) - seen(st))
         pool = sorted(st.friend_recycled) if st.friend_fresh == 0 else unseen
@@ -95,7 +105,7 @@ def random_action(st: State, rng: random.Random, ask: bool = True) -> dict[str, 
         taken = set(st.mission_discard) | set(st.todo[0].data["drawn"])
         for p in st.players:
             taken |= set(p.missions) | set(p.missions_done)
-        free = [f"Mission {i}" for i in range(1, 16) if f"Mission {i}" not in taken]
+        free = [m for m in MISSIONS if m not in taken]
         return {"type": "mission_drawn", "name": rng.choice(free)}
     if now.kind == "mentor_deal":
         dealt = {p.mentor for p in st.players}
@@ -107,6 +117,11 @@ def random_action(st: State, rng: random.Random, ask: bool = True) -> dict[str, 
                 "secondary": [rng.randint(0, 4) for _ in range(rng.randint(0, p.under_mentor))]}
     if now.kind == "turn" and rng.random() < 0.02:
         p = st.players[st.turn]
+        if p.missions and (box.MISSION.name, p.missions[0]) in st.book.shipped and \
+                not st.book.knows(box.MISSION.name, p.missions[0]):
+            q = st.book.question(box.MISSION.name, p.missions[0])
+            return answer_action(box.MISSION.name, p.missions[0], synthetic_values(
+                box.MISSION.name, p.missions[0], rng, q["known"]))
         if p.missions:
             return {"type": "validate_mission", "player": p.id, "mission": p.missions[0],
                     "honour": 2}
