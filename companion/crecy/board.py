@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.games.errors import IllegalAction
 
-from . import draws
+from . import draws, solo
 from .box import CONTRIBUTION, FRIEND, TITLE
 from .family import can_have, of_generation, others_with, printed
 from .state import Member, Player, State, Step
@@ -45,6 +45,11 @@ def check_pawn(st: State, p: Player, a: dict[str, Any]) -> None:
         if kind in st.occupied:
             raise refuse(a, "a main-board action is taken once per round, and this one is "
                          "taken (« Actions sur le plateau principal »)", "occupied")
+        activity = solo.blocked(st, kind) if st.solo else None
+        if activity:
+            raise refuse(a, f"a friend card face up is a {activity}: its action is unavailable "
+                         "while it stays on display (« Variante solo standard »)",
+                         "solo_blocked")
         if pawn == "extra":
             if COLOUR_OF[kind] not in p.extra:
                 raise refuse(a, f"no {COLOUR_OF[kind]} extra pawn", "pawn")

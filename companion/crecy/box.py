@@ -89,6 +89,12 @@ MISSION = CardType("crecy.mission", "the mission card", (
     Field("effect", "choice", "Its reward besides honour", tuple(MISSION_EFFECTS)),
     Field("activity", "choice", "The activity it counts as", ("none", *ACTIVITIES)),
 ))
+SOLO_ACTIONS: Final = ("title_contribution", "fertility", "residence", "enterprise", "mission")
+SOLO_TABLE = CardType("crecy.solo", "the standard solo variant's table", tuple(
+    Field(activity, "choice", f"The main-board action a face-up {activity} makes unavailable",
+          SOLO_ACTIONS) for activity in ACTIVITIES))
+"""« Variante solo standard »: activity → action, printed as icons the seed's text lost;
+asked once (card ``"activities"``)."""
 TITLE = CardType("crecy.title", "the title card", _COSTS)
 CONTRIBUTION = CardType("crecy.contribution", "the contribution card", _COSTS)
 OFFER = CardType("crecy.generation", "the titles and contributions of generation", (
@@ -96,7 +102,8 @@ OFFER = CardType("crecy.generation", "the titles and contributions of generation
     *(Field(f"contribution_{i}", "text", f"Contribution {i} (its name)") for i in (1, 2, 3)),
 ))
 
-TYPES: Final = {t.name: t for t in (FRIEND, HEAD, TITLE, CONTRIBUTION, OFFER, MISSION)}
+TYPES: Final = {t.name: t for t in (FRIEND, HEAD, TITLE, CONTRIBUTION, OFFER, MISSION,
+                                     SOLO_TABLE)}
 
 _EX = "seed 002"
 SHIPPED: Final[dict[tuple[str, str], Printed]] = {
@@ -155,6 +162,10 @@ SHIPPED: Final[dict[tuple[str, str], Printed]] = {
         {"effect": "counts_as_activity"}, f"{_EX}, Cartes mission (its activity's icon is lost)"),
     (MISSION.name, "Une fresque pour la cathédrale"): Printed(
         {"effect": "contributions_4_less", "activity": "none"}, f"{_EX}, Cartes mission"),
+    (SOLO_TABLE.name, "activities"): Printed(
+        {"scientist": "fertility"},
+        f"{_EX}, Variante solo standard, the example (the scientist taken, the fertility "
+        "specialist is open again)"),
     (TITLE.name, "Comte"): Printed(
         {"cost_gold": 4, "cost_friends": 2, "cost_income": 0, "income": 1, "prestige": 2,
          "honour": 0, "friends": 0},

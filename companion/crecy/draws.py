@@ -12,6 +12,7 @@ from __future__ import annotations
 from companion.games.errors import IllegalAction
 
 from .box import FRIEND
+from .solo import REMOVED_FRIENDS
 from .state import Member, Player, State, Step
 from .vocabulary import DISPLAY, SEX_OF_CHILD
 
@@ -94,6 +95,9 @@ def draw_friend(st: State, name: str) -> None:
     """Take the friend card ``name`` off the deck (reshuffling the discard when the deck
     is empty, « Règles d'or »). Raises IllegalAction for a card that cannot be there."""
     reshuffle_if_empty(st)
+    if st.solo and name in REMOVED_FRIENDS:
+        raise IllegalAction(f"illegal: friend {name!r} — out of the game in the solo variant "
+                            "(« Variante solo standard »)", code="solo_removed")
     if name in st.friend_recycled:
         st.friend_recycled.remove(name)
         return

@@ -4,7 +4,7 @@ start, the final scoring (« Générations et ordre des manches », « Fin de la
 
 from __future__ import annotations
 
-from . import draws
+from . import draws, solo
 from .box import CONTRIBUTION, FRIEND, HEAD, OFFER, TITLE
 from .family import of_generation
 from .state import Player, State, Step
@@ -25,8 +25,9 @@ def needs(st: State) -> list[tuple[str, str]]:
     the family heads at setup, the generation's titles and contributions."""
     if st.todo and st.todo[0].kind == "take_friend" and st.todo[0].data.get("sex"):
         return [(FRIEND.name, c) for c in st.display if not st.book.knows(FRIEND.name, c)]
+    extra = solo.needs(st) if st.solo and st.phase != "over" else []
     if st.needs_ok == st.checked():
-        return []
+        return extra
     out: list[tuple[str, str]] = []
     if st.phase == "setup":
         out += [(HEAD.name, f"{p.head}/{p.side}") for p in st.players]
@@ -34,7 +35,7 @@ def needs(st: State) -> list[tuple[str, str]]:
         out.append((OFFER.name, ROMAN[min(st.gen, 3)]))
         titles, contributions = offer(st, min(st.gen, 3))
         out += [(TITLE.name, t) for t in titles] + [(CONTRIBUTION.name, c) for c in contributions]
-    return [k for k in out if not st.book.knows(*k)]
+    return [k for k in out if not st.book.knows(*k)] + extra
 
 
 def note_needs(st: State) -> list[tuple[str, str]]:

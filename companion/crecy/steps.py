@@ -12,6 +12,7 @@ from companion.games.errors import IllegalAction
 
 from . import board, draws, flow, marriage
 from .box import FRIEND, HEAD
+from .solo import REMOVED_MISSIONS
 from .state import Member, Player, State, Step
 from .vocabulary import CHILD_CARDS, CHILD_EFFECTS, DISPLAY
 
@@ -201,6 +202,9 @@ def on_mission_drawn(st: State, step: Step, a: dict[str, Any]) -> None:
         taken |= set(p.missions) | set(p.missions_done)
     if not isinstance(name, str) or not name.strip() or name in taken:
         raise refuse(a, "a mission card not yet drawn, named as printed", "bad_name")
+    if st.solo and name in REMOVED_MISSIONS:
+        raise refuse(a, "out of the game in the solo variant (« Variante solo standard »)",
+                     "solo_removed")
     st.missions_left -= 1
     step.data["drawn"].append(name)
     step.data["left"] -= 1

@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.crecy import box, engine, record, views, words
 from companion.crecy.draws import seen
+from companion.crecy.solo import REMOVED_FRIENDS, REMOVED_MISSIONS
 from companion.crecy.state import State
 from companion.crecy.vocabulary import (
     ACTIVITIES,
@@ -59,6 +60,10 @@ def synthetic_values(kind: str, card: str, rng: random.Random,
     elif kind == box.MISSION.name:
         v = {"effect": rng.choice(sorted(box.MISSION_EFFECTS)),
              "activity": rng.choice(("none", *ACTIVITIES))}
+    elif kind == box.SOLO_TABLE.name:
+        actions = [x for x in box.SOLO_ACTIONS if x not in known.values()]
+        rng.shuffle(actions)  # one action an activity, the seed's scientist kept
+        v = dict(zip([x for x in ACTIVITIES if x not in known], actions, strict=True))
     elif kind == box.OFFER.name:
         v = {f"{w}_{i}": f"{'Titre' if w == 'title' else 'Contribution'} {card}.{i}"
              for w in ("title", "contribution") for i in (1, 2, 3)}
@@ -98,7 +103,7 @@ def random_action(st: State, rng: random.Random, ask: bool = True) -> dict[str, 
             drawn["effect"] = rng.choice(CHILD_EFFECTS)
         return drawn
     if now.kind == "friend_draw":
-        unseen = sorted(set(FRIENDS) - seen(st))
+        unseen = sorted(set(FRIENDS) - seen(st) - (set(REMOVED_FRIENDS) if st.solo else set()))
         pool = sorted(st.friend_recycled) if st.friend_fresh == 0 else unseen
         return {"type": "friend_drawn", "name": rng.choice(pool), "to": now.detail["to"]}
     if now.kind == "mission_draw":
@@ -165,14 +170,16 @@ def violations(st: State) -> list[str]:
     spouses = sum(1 for p in st.players for m in p.family if m.spouse)
     friends = st.friend_fresh + len(st.friend_recycled) + len(st.friend_discard) + \
         len(st.display) + sum(len(p.hand) for p in st.players) + spouses
-    if friends != FRIEND_CARDS:
-        out.append(f"friend cards: {friends}, not {FRIEND_CARDS}")
+    in_play = FRIEND_CARDS - (len(REMOVED_FRIENDS) if st.solo else 0)
+    if friends != in_play:
+        out.append(f"friend cards: {friends}, not {in_play}")
     drawing = sum(len(s.data.get("drawn", [])) for s in st.todo if s.kind in (
         "mission_draw", "keep_mission"))
     missions = st.missions_left + len(st.mission_discard) + drawing + sum(
         len(p.missions) + len(p.missions_done) + p.under_mentor for p in st.players)
-    if missions != 15:
-        out.append(f"mission cards: {missions}, not 15")
+    in_play = 15 - (len(REMOVED_MISSIONS) if st.solo else 0)
+    if missions != in_play:
+        out.append(f"mission cards: {missions}, not {in_play}")
     return out
 
 
