@@ -95,6 +95,14 @@ SOLO_TABLE = CardType("crecy.solo", "the standard solo variant's table", tuple(
           SOLO_ACTIONS) for activity in ACTIVITIES))
 """« Variante solo standard »: activity → action, printed as icons the seed's text lost;
 asked once (card ``"activities"``)."""
+BOARD = CardType("crecy.board", "the individual board's tracks", (
+    Field("income_min", "int", "Income track: its lowest value", low=-20, high=60),
+    Field("income_max", "int", "Income track: its highest value", low=-20, high=60),
+    Field("prestige_min", "int", "Prestige track: its lowest value", low=-20, high=60),
+    Field("prestige_max", "int", "Prestige track: its highest value", low=-20, high=60),
+))
+"""The tracks' ends (not in the seed), asked once when the house rule ``limited_tracks``
+holds income and prestige to them (card ``"individual"``)."""
 TITLE = CardType("crecy.title", "the title card", _COSTS)
 CONTRIBUTION = CardType("crecy.contribution", "the contribution card", _COSTS)
 OFFER = CardType("crecy.generation", "the titles and contributions of generation", (
@@ -103,7 +111,7 @@ OFFER = CardType("crecy.generation", "the titles and contributions of generation
 ))
 
 TYPES: Final = {t.name: t for t in (FRIEND, HEAD, TITLE, CONTRIBUTION, OFFER, MISSION,
-                                     SOLO_TABLE)}
+                                     SOLO_TABLE, BOARD)}
 
 _EX = "seed 002"
 SHIPPED: Final[dict[tuple[str, str], Printed]] = {

@@ -17,10 +17,16 @@ from .state import Member, Player, State, Step
 from .vocabulary import DISPLAY, SEX_OF_CHILD
 
 
+def reserve_open(st: State) -> bool:
+    """Whether the reserve is shuffled in when the deck is empty: always, or (house rule
+    ``reserve_only_in_generation_3``, setup 2b read to the letter) in generation III."""
+    return st.gen >= 3 or not st.house.get("reserve_only_in_generation_3")
+
+
 def child_cards(st: State) -> dict[str, int]:
     """What a child draw may bring now: the deck, or the generation III reserve once the
     deck is empty (setup 2b; see docs/crecy.md for an empty deck before generation III)."""
-    if sum(st.child_deck.values()) == 0:
+    if sum(st.child_deck.values()) == 0 and reserve_open(st):
         return {k: v for k, v in st.child_reserve.items() if v}
     return {k: v for k, v in st.child_deck.items() if v}
 
@@ -28,7 +34,8 @@ def child_cards(st: State) -> dict[str, int]:
 def take_child_card(st: State, card: str) -> None:
     """Take ``card`` from the deck (the reserve shuffled in when the deck is empty).
     Raises IllegalAction when none is left."""
-    if sum(st.child_deck.values()) == 0 and sum(st.child_reserve.values()) > 0:
+    if sum(st.child_deck.values()) == 0 and sum(st.child_reserve.values()) > 0 and \
+            reserve_open(st):
         st.child_deck, st.child_reserve = dict(st.child_reserve), {}
     if st.child_deck.get(card, 0) <= 0:
         raise IllegalAction(f"illegal: child card {card!r} — none is left in the child deck "

@@ -279,7 +279,13 @@ def _turn(st: State, p: Player, a: dict[str, Any]) -> None:
 def settle(st: State) -> None:
     """Run what needs nobody (automatic steps, empty draws, the round's end) until the
     game waits for a person, a draw or a card's values."""
+    _settle(st)
+    flow.hold_tracks(st)
+
+
+def _settle(st: State) -> None:
     while st.phase != "over" and not flow.note_needs(st):
+        flow.hold_tracks(st)  # before a generation's end turns prestige into honour
         if st.todo:
             step = st.todo[0]
             if step.kind in steps.AUTO:

@@ -5,7 +5,7 @@ start, the final scoring (« Générations et ordre des manches », « Fin de la
 from __future__ import annotations
 
 from . import draws, solo
-from .box import CONTRIBUTION, FRIEND, HEAD, OFFER, TITLE
+from .box import BOARD, CONTRIBUTION, FRIEND, HEAD, OFFER, TITLE
 from .family import of_generation
 from .state import Player, State, Step
 from .vocabulary import EXTRA_COLOURS, ROMAN, ROUNDS
@@ -31,6 +31,8 @@ def needs(st: State) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     if st.phase == "setup":
         out += [(HEAD.name, f"{p.head}/{p.side}") for p in st.players]
+    if st.house.get("limited_tracks") and st.phase != "over":
+        out.append((BOARD.name, "individual"))
     if st.phase != "over":
         out.append((OFFER.name, ROMAN[min(st.gen, 3)]))
         titles, contributions = offer(st, min(st.gen, 3))
@@ -43,6 +45,20 @@ def note_needs(st: State) -> list[tuple[str, str]]:
     found = needs(st)
     st.needs_ok = None if found else st.checked()
     return found
+
+
+def hold_tracks(st: State) -> None:
+    """House rule ``limited_tracks`` (« Règles d'or »: no more than the tracks allow):
+    income and prestige held between the tracks' ends; by default they are unlimited
+    (« Plateaux individuels »)."""
+    if not st.house.get("limited_tracks"):
+        return
+    ends = st.book.values(BOARD.name, "individual")
+    if ends is None:
+        return
+    for p in st.players:
+        p.income = min(max(p.income, ends["income_min"]), ends["income_max"])
+        p.prestige = min(max(p.prestige, ends["prestige_min"]), ends["prestige_max"])
 
 
 def last_round(st: State) -> bool:

@@ -22,8 +22,10 @@ from .vocabulary import (
 
 RECORD_VERSION = 1
 SIDES = ("patriarch", "matriarch")
-HOUSE_RULES = {"extinction_in_generation_3": True}
-"""House rules where the seed can be read two ways (docs/crecy.md), with the default."""
+HOUSE_RULES = {"extinction_in_generation_3": True, "limited_tracks": False,
+               "reserve_only_in_generation_3": False}
+"""House rules where the seed can be read two ways and both are playable (docs/crecy.md,
+« The 14 ambiguities »), with the default; a record without one reads its default."""
 
 
 def make_header(players: list[str], first_player: str | None = None, *,

@@ -60,6 +60,9 @@ def synthetic_values(kind: str, card: str, rng: random.Random,
     elif kind == box.MISSION.name:
         v = {"effect": rng.choice(sorted(box.MISSION_EFFECTS)),
              "activity": rng.choice(("none", *ACTIVITIES))}
+    elif kind == box.BOARD.name:
+        v = {"income_min": rng.randint(-2, 0), "income_max": rng.randint(6, 12),
+             "prestige_min": rng.randint(-5, 0), "prestige_max": rng.randint(8, 15)}
     elif kind == box.SOLO_TABLE.name:
         actions = [x for x in box.SOLO_ACTIONS if x not in known.values()]
         rng.shuffle(actions)  # one action an activity, the seed's scientist kept
@@ -141,7 +144,12 @@ def random_action(st: State, rng: random.Random, ask: bool = True) -> dict[str, 
 def violations(st: State) -> list[str]:
     """Every invariant the state breaks."""
     out: list[str] = []
+    ends = st.book.values(box.BOARD.name, "individual") if st.house.get(
+        "limited_tracks") else None
     for p in st.players:
+        if ends and not (ends["income_min"] <= p.income <= ends["income_max"] and
+                         ends["prestige_min"] <= p.prestige <= ends["prestige_max"]):
+            out.append(f"{p.id}: income {p.income}, prestige {p.prestige} off the tracks")
         if p.gold < 0:
             out.append(f"{p.id}: gold {p.gold}")
         if not 0 <= p.pawns <= 2:
@@ -230,7 +238,8 @@ def play(seed: int, players: int) -> dict[str, Any]:
     names = ["red", "blue", "green", "yellow"][:players]
     header = record.make_header(names, rng.choice(names), families={
         p: {"head": "ABCD"[i], "side": rng.choice(("patriarch", "matriarch"))}
-        for i, p in enumerate(names)})
+        for i, p in enumerate(names)}, house={  # every house rule played both ways
+        rule: rng.random() < 0.5 for rule in sorted(record.HOUSE_RULES)})
     st = record.start(header)
     actions: list[dict[str, Any]] = []
     found: list[str] = []
