@@ -333,8 +333,9 @@ def _spent(st: State, step: Step) -> bool:
 
 def _can_act(st: State, p: Player) -> bool:
     """A player with a player pawn always can (asking for 2 gold costs nothing); with
-    extra pawns only, while one of their actions is open (or they may pass)."""
-    return p.pawns > 0 or bool(p.extra)
+    extra pawns only, while one of their actions is open (or they may pass); with none,
+    a marriage without a pawn under the house rule (`flow.done`)."""
+    return p.pawns > 0 or bool(p.extra) or not flow.done(st, p)
 
 
 # --- legal options ------------------------------------------------------------------------

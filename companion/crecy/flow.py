@@ -4,7 +4,7 @@ start, the final scoring (« Générations et ordre des manches », « Fin de la
 
 from __future__ import annotations
 
-from . import draws, solo
+from . import draws, marriage, solo
 from .box import BOARD, CONTRIBUTION, FRIEND, HEAD, OFFER, TITLE
 from .family import of_generation
 from .state import Player, State, Step
@@ -66,8 +66,12 @@ def last_round(st: State) -> bool:
 
 
 def done(st: State, p: Player) -> bool:
-    """Whether ``p`` places nothing more this round: out, passed, or nothing to place."""
-    return p.out or p.passed or (p.pawns == 0 and not p.extra)
+    """Whether ``p`` places nothing more this round: out, passed, or nothing to place
+    (with the house rule ``free_marriage_without_pawns``, nor a marriage that takes no
+    pawn: Ariane, Leonid, Maria)."""
+    if p.out or p.passed or p.pawns > 0 or p.extra:
+        return p.out or p.passed
+    return not (st.house.get("free_marriage_without_pawns") and marriage.free_options(st, p))
 
 
 def end_round(st: State) -> None:

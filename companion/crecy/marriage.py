@@ -188,6 +188,12 @@ def marriage_options(st: State, p: Player, arranged: bool) -> list[dict[str, Any
     return out
 
 
+def free_options(st: State, p: Player) -> list[dict[str, Any]]:
+    """The marriages ``p`` may make now without a pawn."""
+    return [o for o in marriage_options(st, p, False) + marriage_options(st, p, True)
+            if o["pawn"] == "free"]
+
+
 def can_marry_more(m: Member) -> bool:
     return can_have(m)
 

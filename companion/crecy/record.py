@@ -23,7 +23,7 @@ from .vocabulary import (
 RECORD_VERSION = 1
 SIDES = ("patriarch", "matriarch")
 HOUSE_RULES = {"extinction_in_generation_3": True, "limited_tracks": False,
-               "reserve_only_in_generation_3": False}
+               "reserve_only_in_generation_3": False, "free_marriage_without_pawns": False}
 """House rules where the seed can be read two ways and both are playable (docs/crecy.md,
 « The 14 ambiguities »), with the default; a record without one reads its default."""
 

@@ -10,6 +10,7 @@ from crecy_positions import at_actions, child, header, play
 from companion.crecy import engine
 from companion.crecy.box import BOARD
 from companion.crecy.record import make_header, start
+from companion.crecy.state import Member, State
 
 RANGES = {"income_min": 0, "income_max": 6, "prestige_min": -3, "prestige_max": 10}
 
@@ -66,3 +67,37 @@ def test_by_default_income_and_prestige_go_beyond_the_tracks() -> None:
 def test_an_unknown_house_rule_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown house rule"):
         make_header(["red", "blue"], house={"bank_limited": True})
+
+
+def ariane_in_hand(house: dict[str, bool]) -> tuple[State, Member]:
+    """Red has placed both pawns and holds Ariane (marrying her takes no pawn); blue,
+    with one pawn left, plays."""
+    st = at_actions(gen=2, house=house)
+    son = child(st, "red", "male")
+    red, blue = st.player("red"), st.player("blue")
+    red.hand, red.pawns, blue.pawns, st.turn = ["Ariane"], 0, 1, 1
+    st = play(st, {"type": "card_values", "card_type": "crecy.friend", "card": "Ariane",
+                   "values": {"sex": "female", "nationality": "French",
+                              "activity": "artist", "gold": 0, "income": 0, "friends": 0,
+                              "prestige": 0, "effect": "free_marriage"}},
+              {"type": "ask_money", "player": "blue", "gold": 2, "pawn": "player"})
+    return st, son
+
+
+def test_a_free_marriage_after_the_last_pawn_with_the_house_rule() -> None:
+    """Ariane, Leonid, Maria (« Précisions sur les cartes »): « it is still your turn's
+    action »; with ``free_marriage_without_pawns`` a player whose pawns are all placed
+    still gets turns for it (and passes when done)."""
+    st, son = ariane_in_hand({"free_marriage_without_pawns": True})
+    assert engine.pending(st).to_json()["player"] == "red" and st.round == 1
+    marry = {"type": "marry", "player": "red", "member": son.id, "friend": "Ariane",
+             "pawn": "free"}
+    assert marry in engine.legal_options(st)
+    st = play(st, marry)
+    assert st.player("red").member(son.id).spouse == "Ariane"
+
+
+def test_by_default_the_free_marriage_needs_a_turn_with_a_pawn_left() -> None:
+    st, _ = ariane_in_hand({})
+    assert st.round == 2  # red had no pawn: the round ended
+
