@@ -173,7 +173,7 @@ def check_connections(st: State, p: Player, a: dict[str, Any]) -> None:
         raise refuse(a, "take 1, 2 or 3 friend cards", "bad_amount")
     if n - 1 > p.gold:
         raise refuse(a, f"{n} cards cost {n - 1} gold, you have {p.gold}", "gold")
-    if len(st.display) < n:
+    if len(st.display) < n and "friends_from_deck" not in p.effects:  # Roger: the deck
         raise refuse(a, f"only {len(st.display)} friend cards are on display", "display")
 
 
