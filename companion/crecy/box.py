@@ -8,9 +8,9 @@ contributions of a generation by its numeral (``"I"``)."""
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
-from companion.games.cards import CardBook, CardType, Field, Printed
+from companion.games.cards import CardBook, CardType, CardValueError, Field, Printed
 
 from .vocabulary import ACTIVITIES, EXTRA_COLOURS, SEXES
 
@@ -45,11 +45,28 @@ EFFECTS: Final = {
        f"{field} is in the family"
        for what, word in (("gold", "gold"), ("card", "friend card"))
        for field in ("nationality", "activity")},
+    "bonus_and_honour_if_same_nationality":
+        "gain the bonus below and +1 honour if at least «kin» others of her/his nationality "
+        "are in the family",
+    "bonus_and_honour_if_same_activity":
+        "gain the bonus below and +1 honour if at least «kin» others of her/his activity "
+        "are in the family",
+    "bonus_if_12_gold": "gain the bonus below if you have at least 12 gold (after the dowry)",
 }
 """The friend effects the engine applies, by the id a card's form offers (seed 002,
 « Précisions sur les cartes » and the worked examples). Erich's four: his card's icons
 are lost in the seed (what is 1 less, which kind of friend), so the table picks the one
 printed on the card."""
+
+BONUS_EFFECTS: Final = {
+    "bonus_and_honour_if_same_nationality": ("bonus_kind", "bonus_amount", "kin"),
+    "bonus_and_honour_if_same_activity": ("bonus_kind", "bonus_amount", "kin"),
+    "bonus_if_12_gold": ("bonus_kind", "bonus_amount"),
+}
+"""Effects whose reward the seed's text lost (Aleksandr, Carlos, Jan, Lucienne, Nicolas,
+Thomas: « Gagnez [?] et +1 [Honneur] si … un autre [?] »; Sophie: « +2 [?] si … 12 Or »),
+with the form's fields the table fills from the card."""
+BONUS_KINDS: Final = ("gold", "income", "prestige", "honour", "friends")
 
 MISSION_EFFECTS: Final = {
     "none": "no reward besides honour",
@@ -68,6 +85,11 @@ FRIEND = CardType("crecy.friend", "the friend card", (
     Field("friends", "int", "Friend cards it brings", low=0, high=5),
     Field("prestige", "int", "Prestige it brings", low=-5, high=9),
     Field("effect", "choice", "Special effect", tuple(EFFECTS)),
+    Field("bonus_kind", "choice", "Its bonus: what is gained (effects with a bonus only)",
+          BONUS_KINDS, optional=True),
+    Field("bonus_amount", "int", "Its bonus: how many", optional=True, low=0, high=9),
+    Field("kin", "int", "Its condition: how many others of her/his kind", optional=True,
+          low=0, high=4),  # a form's blank number reads 0: "not filled"
 ))
 HEAD = CardType("crecy.head", "the family head's side", (
     Field("income", "int", "Starting income", low=0, high=9),
@@ -174,6 +196,14 @@ SHIPPED: Final[dict[tuple[str, str], Printed]] = {
         {"scientist": "fertility"},
         f"{_EX}, Variante solo standard, the example (the scientist taken, the fertility "
         "specialist is open again)"),
+    **{(FRIEND.name, n): Printed({"kin": 1}, f"{_EX}, Précisions sur les cartes, {n}")
+       for n in ("Carlos", "Lucienne", "Nicolas", "Thomas")},
+    (FRIEND.name, "Jan"): Printed({"bonus_amount": 1, "kin": 1},
+                                  f"{_EX}, Précisions sur les cartes, Jan"),
+    (FRIEND.name, "Aleksandr"): Printed({"bonus_amount": 1, "kin": 2},
+                                        f"{_EX}, Précisions sur les cartes, Aleksandr"),
+    (FRIEND.name, "Sophie"): Printed({"effect": "bonus_if_12_gold", "bonus_amount": 2},
+                                     f"{_EX}, Précisions sur les cartes, Sophie"),
     (TITLE.name, "Comte"): Printed(
         {"cost_gold": 4, "cost_friends": 2, "cost_income": 0, "income": 1, "prestige": 2,
          "honour": 0, "friends": 0},
@@ -187,6 +217,16 @@ SHIPPED: Final[dict[tuple[str, str], Printed]] = {
                                 f"{_EX}, the court ballet example (generation II)"),
 }
 """Printed values the seed gives, each with where (a value left out is unknown)."""
+
+
+def check_friend(card: str, values: dict[str, Any]) -> None:
+    """A friend card's answer whose effect has blanks must fill them. Raises
+    CardValueError naming the missing fields."""
+    missing = [f for f in BONUS_EFFECTS.get(str(values.get("effect")), ())
+               if values.get(f) is None or (f == "kin" and values[f] == 0)]
+    if missing:
+        raise CardValueError(f"{card}: the effect {values['effect']} needs {missing} "
+                             "filled from the card")
 
 
 def book(learned: object = None) -> CardBook:

@@ -12,7 +12,7 @@ from companion.games.chance import ChanceSpec
 from companion.games.errors import IllegalAction, MalformedAction
 
 from . import board, draws, flow, marriage, steps
-from .box import MISSION
+from .box import FRIEND, MISSION, check_friend
 from .family import of_generation
 from .state import Player, State, Step
 from .vocabulary import COLOUR_OF
@@ -166,7 +166,10 @@ def apply(st: State, obj: Any) -> State:
 
 def _anytime(st: State, a: dict[str, Any]) -> None:
     if a["type"] == ANSWER:
-        st.book = st.book.learn(*parse_answer(a))
+        kind, card, values = parse_answer(a)
+        st.book = st.book.learn(kind, card, values)  # the fields' kinds checked first
+        if kind == FRIEND.name:
+            check_friend(card, dict(st.book.learned[(kind, card)]))
         st.book_version += 1
         return
     p = _player(st, a)

@@ -10,7 +10,7 @@ from companion.games.errors import IllegalAction
 
 from . import draws
 from .board import Refusal
-from .box import FRIEND
+from .box import BONUS_EFFECTS, FRIEND
 from .family import can_have, free_to_marry, friend, others_with
 from .state import Member, Player, State, Step
 from .vocabulary import COLOUR_OF, DISPLAY, EXTRA_COLOURS
@@ -156,9 +156,32 @@ def apply_effect(st: State, p: Player, m: Member, name: str,
                         else ("nationality", "English"))
         if others_with(st.book, p, name, field, value):
             return [Step("ask_money_free", p.id)]
+    elif effect in BONUS_EFFECTS:
+        return bonus(st, p, name, values)
     elif effect == "mission_under_mentor" and st.missions_left > 0:
         st.missions_left -= 1
         p.under_mentor += 1
+    return []
+
+
+def bonus(st: State, p: Player, name: str, values: dict[str, Any]) -> list[Step]:
+    """Aleksandr, Carlos, Jan, Lucienne, Nicolas, Thomas: the bonus and +1 honour, both
+    only when the condition holds; Sophie: the bonus with 12 gold after her dowry
+    (« Précisions sur les cartes »)."""
+    effect = values["effect"]
+    if effect == "bonus_if_12_gold":
+        if p.gold < 12:
+            return []
+    else:
+        field = "nationality" if effect.endswith("nationality") else "activity"
+        if others_with(st.book, p, name, field, values[field]) < (values.get("kin") or 1):
+            return []
+        p.honour += 1
+    kind, n = values.get("bonus_kind"), values.get("bonus_amount") or 0
+    if kind == "friends":
+        return [Step("take_friend", p.id, {"left": n})] if n and st.display else []
+    if kind in ("gold", "income", "prestige", "honour"):
+        setattr(p, kind, getattr(p, kind) + n)
     return []
 
 

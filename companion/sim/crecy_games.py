@@ -54,6 +54,9 @@ def synthetic_values(kind: str, card: str, rng: random.Random,
             "prestige": rng.randint(0, 2),
             "effect": rng.choice(["none"] * 8 + sorted(set(box.EFFECTS) - {"none", "other"})),
         }
+        if v["effect"] in box.BONUS_EFFECTS or known.get("effect") in box.BONUS_EFFECTS:
+            v |= {"bonus_kind": rng.choice(box.BONUS_KINDS), "bonus_amount": rng.randint(0, 2),
+                  "kin": rng.randint(1, 2)}
     elif kind == box.HEAD.name:
         v = {"income": rng.randint(1, 3), "gold": rng.randint(4, 9), "friends": rng.randint(3, 5),
              "prestige": 0, "extra": rng.choice(("none", *EXTRA_COLOURS))}

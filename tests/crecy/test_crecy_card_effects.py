@@ -279,3 +279,47 @@ def test_a_mission_the_seed_explains_nothing_of_is_validated_without_a_form() ->
     st = play(st, {"type": "validate_mission", "player": "red",
                    "mission": "Un empire à soutenir", "honour": 3})
     assert st.player("red").honour == 3
+
+
+# --- effects whose icons the seed lost: the table fills the blanks from the card ---------
+
+
+def test_jan_gains_his_reward_and_one_honour_with_another_of_his_kind() -> None:
+    """Jan: « Gagnez 1 [?] et +1 [Honneur] si vous avez au moins un autre [?] dans votre
+    famille »; both rewards need the condition. The blanks are the table's answers."""
+    st = at_actions(gen=2)
+    red = st.player("red")
+    red.family[0].sex, red.family[0].spouse = "female", "Karl"
+    st = play(st, friend("Karl", activity="scientist"))
+    st = marry_son(st, "Jan", sex="male", activity="scientist",
+                   effect="bonus_and_honour_if_same_activity", bonus_kind="gold",
+                   bonus_amount=1, kin=1)
+    assert (st.player("red").gold, st.player("red").honour) == (1, 1)
+
+
+def test_aleksandr_needs_two_others_of_his_kind() -> None:
+    st = at_actions(gen=2)
+    red = st.player("red")
+    red.family[0].sex, red.family[0].spouse = "female", "Karl"
+    st = play(st, friend("Karl", nationality="Russian"))
+    st = marry_son(st, "Aleksandr", sex="male", nationality="Russian",
+                   effect="bonus_and_honour_if_same_nationality", bonus_kind="prestige",
+                   bonus_amount=1, kin=2)
+    assert (st.player("red").prestige, st.player("red").honour) == (0, 0)
+
+
+def test_sophie_counts_the_gold_after_her_dowry() -> None:
+    """Sophie: « +2 [?] si vous avez au moins 12 Or », checked after the dowry."""
+    st = at_actions(gen=2)
+    st.player("red").gold = 10
+    st = marry_son(st, "Sophie", sex="female", gold=2, effect="bonus_if_12_gold",
+                   bonus_kind="prestige", bonus_amount=2)
+    assert (st.player("red").gold, st.player("red").prestige) == (12, 2)
+
+
+def test_an_effect_with_blanks_needs_them_filled() -> None:
+    st = at_actions(gen=2)
+    from companion.games.errors import MalformedAction
+
+    with pytest.raises(MalformedAction, match="bonus_kind"):
+        engine.apply(st, friend("Thomas", effect="bonus_and_honour_if_same_activity"))
