@@ -24,7 +24,9 @@ def needs(st: State) -> list[tuple[str, str]]:
     """The cards whose printed values the game needs before going on, in the order asked:
     the family heads at setup, the generation's titles and contributions."""
     if st.todo and st.todo[0].kind == "take_friend" and st.todo[0].data.get("sex"):
-        return [(FRIEND.name, c) for c in st.display if not st.book.knows(FRIEND.name, c)]
+        shown = [(FRIEND.name, c) for c in st.display if not st.book.knows(FRIEND.name, c)]
+        if shown:  # Don Juan's choice: the display's cards (public) asked first
+            return shown
     extra = solo.needs(st) if st.solo and st.phase != "over" else []
     if st.needs_ok == st.checked():
         return extra
