@@ -112,19 +112,19 @@ MISSION = CardType("crecy.mission", "the mission card", (
     Field("activity", "choice", "The activity it counts as", ("none", *ACTIVITIES)),
 ))
 SOLO_ACTIONS: Final = ("title_contribution", "fertility", "residence", "enterprise", "mission")
-SOLO_TABLE = CardType("crecy.solo", "the standard solo variant's table", tuple(
+SOLO_TABLE = CardType("crecy.solo", "the solo variant's table of", tuple(
     Field(activity, "choice", f"The main-board action a face-up {activity} makes unavailable",
           SOLO_ACTIONS) for activity in ACTIVITIES))
 """« Variante solo standard »: activity → action, printed as icons the seed's text lost;
 asked once (card ``"activities"``)."""
-BOARD = CardType("crecy.board", "the individual board's tracks", (
+BOARD = CardType("crecy.board", "the tracks of the", (
     Field("income_min", "int", "Income track: its lowest value", low=-20, high=60),
     Field("income_max", "int", "Income track: its highest value", low=-20, high=60),
     Field("prestige_min", "int", "Prestige track: its lowest value", low=-20, high=60),
     Field("prestige_max", "int", "Prestige track: its highest value", low=-20, high=60),
 ))
 """The tracks' ends (not in the seed), asked once when the house rule ``limited_tracks``
-holds income and prestige to them (card ``"individual"``)."""
+holds income and prestige to them (card ``"individual board"``)."""
 TITLE = CardType("crecy.title", "the title card", _COSTS)
 CONTRIBUTION = CardType("crecy.contribution", "the contribution card", _COSTS)
 OFFER = CardType("crecy.generation", "the titles and contributions of generation", (

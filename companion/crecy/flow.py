@@ -34,7 +34,7 @@ def needs(st: State) -> list[tuple[str, str]]:
     if st.phase == "setup":
         out += [(HEAD.name, f"{p.head}/{p.side}") for p in st.players]
     if st.house.get("limited_tracks") and st.phase != "over":
-        out.append((BOARD.name, "individual"))
+        out.append((BOARD.name, "individual board"))
     if st.phase != "over":
         out.append((OFFER.name, ROMAN[min(st.gen, 3)]))
         titles, contributions = offer(st, min(st.gen, 3))
@@ -55,7 +55,7 @@ def hold_tracks(st: State) -> None:
     (« Plateaux individuels »)."""
     if not st.house.get("limited_tracks"):
         return
-    ends = st.book.values(BOARD.name, "individual")
+    ends = st.book.values(BOARD.name, "individual board")
     if ends is None:
         return
     for p in st.players:

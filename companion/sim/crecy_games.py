@@ -147,7 +147,7 @@ def random_action(st: State, rng: random.Random, ask: bool = True) -> dict[str, 
 def violations(st: State) -> list[str]:
     """Every invariant the state breaks."""
     out: list[str] = []
-    ends = st.book.values(box.BOARD.name, "individual") if st.house.get(
+    ends = st.book.values(box.BOARD.name, "individual board") if st.house.get(
         "limited_tracks") else None
     for p in st.players:
         if ends and not (ends["income_min"] <= p.income <= ends["income_max"] and

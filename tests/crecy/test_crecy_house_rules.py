@@ -47,7 +47,7 @@ def test_limited_tracks_ask_the_board_once_and_hold_income_and_prestige() -> Non
     q = engine.pending(st).detail["question"]
     assert q["card_type"] == BOARD.name
     st = at_actions(gen=1, house={"limited_tracks": True})
-    st = play(st, {"type": "card_values", "card_type": BOARD.name, "card": "individual",
+    st = play(st, {"type": "card_values", "card_type": BOARD.name, "card": "individual board",
                    "values": RANGES})
     red = st.player("red")
     red.income, red.prestige = 6, 10
