@@ -43,12 +43,22 @@ def _modules(text: str) -> tuple[str, ...]:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    if args.game != "crecy" and (args.players == 1 or args.solo):
+        raise SystemExit(f"companion simulate: {args.game} has no solo game here "
+                         "(Crecy's standard solo variant is: --game crecy --players 1)")
     if args.game == "crecy":
         if args.players is not None and args.players > 4:
-            raise SystemExit("companion simulate: Crecy is played by 2 to 4 players")
+            raise SystemExit("companion simulate: Crecy is played by 2 to 4 players, or 1")
+        from companion.crecy.solo import check_variant
         from companion.sim import crecy_games
 
-        found = crecy_games.simulate(args.games, args.seed, args.players)
+        try:
+            if args.solo:
+                check_variant(["solo"] * (args.players or 1), args.solo)
+        except ValueError as exc:
+            raise SystemExit(f"companion simulate: {exc}") from None
+        players = 1 if args.solo else args.players
+        found = crecy_games.simulate(args.games, args.seed, players)
         print(json.dumps(found, indent=1) if args.json else
               f"{found['games']} crecy games, {found['actions']} actions in "
               f"{found['seconds']} s; violations: {found['violations']}")
@@ -195,8 +205,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", choices=("village", "crecy", "colonia"), default="village")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--players", type=int, choices=(2, 3, 4, 5, 6), default=None,
-                   help="Village: 2-4; Crecy: 2-4; Colonia: 2-6")
+    p.add_argument("--players", type=int, choices=(1, 2, 3, 4, 5, 6), default=None,
+                   help="Village: 2-4; Crecy: 1 (the standard solo variant) or 2-4; "
+                        "Colonia: 2-6")
+    p.add_argument("--solo", choices=("standard", "genealogy"), default=None,
+                   help="Crecy's solo variant (genealogy is refused: no clue cards)")
     p.add_argument("--record", metavar="DIR", help="write each game's record here")
     p.add_argument("--modules", default="", help="rule modules on, e.g. port,life_goals")
     p.add_argument("--goal-claims", choices=("manual", "auto"), default="manual", help="life goals")

@@ -27,7 +27,16 @@ OTHER_GAMES: dict[str, dict[str, Any]] = {
                 "and side below; the box learns each card's printed values the first time.",
         "colours": [c.value for c in Color],
         "counts": [2, 3, 4],
-        "house_rules": {},  # its one house rule is among its own options (#crecy-options)
+        # beside extinction (ticked by default, among its own options: #crecy-options)
+        "house_rules": {
+            "limited_tracks": "Income and prestige held to the tracks (« Règles d'or »); "
+                              "unticked, unlimited (« Plateaux individuels »).",
+            "reserve_only_in_generation_3": "The child reserve only for generation III, as "
+                                            "set-up 2b reads; unticked, shuffled in whenever "
+                                            "the child deck runs out.",
+            "free_marriage_without_pawns": "Ariane, Leonid and Maria's marriages still get a "
+                                           "turn after a player's last pawn.",
+        },
         "table_page": "/crecy",
         "phone_page": "/crecy/me",
     },

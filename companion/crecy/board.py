@@ -12,9 +12,9 @@ from typing import Any
 
 from companion.games.errors import IllegalAction
 
-from . import draws
-from .box import CONTRIBUTION, TITLE
-from .family import can_have, of_generation
+from . import draws, solo
+from .box import CONTRIBUTION, FRIEND, TITLE
+from .family import can_have, of_generation, others_with, printed
 from .state import Member, Player, State, Step
 from .vocabulary import COLOUR_OF, MAIN_ACTIONS
 
@@ -45,6 +45,11 @@ def check_pawn(st: State, p: Player, a: dict[str, Any]) -> None:
         if kind in st.occupied:
             raise refuse(a, "a main-board action is taken once per round, and this one is "
                          "taken (« Actions sur le plateau principal »)", "occupied")
+        activity = solo.blocked(st, kind) if st.solo else None
+        if activity:
+            raise refuse(a, f"a friend card face up is a {activity}: its action is unavailable "
+                         "while it stays on display (« Variante solo standard »)",
+                         "solo_blocked")
         if pawn == "extra":
             if COLOUR_OF[kind] not in p.extra:
                 raise refuse(a, f"no {COLOUR_OF[kind]} extra pawn", "pawn")
@@ -113,7 +118,35 @@ def do_have_child(st: State, p: Player, a: dict[str, Any]) -> None:
 
 
 def money_bonus(p: Player) -> int:
-    return 2 * p.effects.count("ask_money_plus_two")
+    """Gold added to each ask this generation: Miranda 2, Ravissant sourire 1."""
+    return 2 * p.effects.count("ask_money_plus_two") + p.effects.count("ask_money_plus_one")
+
+
+def residence_cost(st: State, p: Player) -> tuple[int, int]:
+    """A residence's gold and friend cards now: 3 and 1, less Erich's 1 while another of
+    his nationality or activity is in the family (« Précisions sur les cartes », Erich:
+    every residence this generation, not only his)."""
+    gold, cards = 3, 1
+    for e in p.effects:
+        if not e.startswith("residence_less_"):
+            continue
+        effect, name = e.split(":", 1)
+        field = effect.rsplit("_if_", 1)[1]
+        if others_with(st.book, p, name, field, printed(st.book, FRIEND.name, name, field)):
+            if "_gold_" in effect:
+                gold -= 1
+            else:
+                cards -= 1
+    return max(0, gold), max(0, cards)
+
+
+def card_gold(p: Player, kind: str, values: Any) -> int:
+    """A title's or contribution's gold cost now: « Une fresque pour la cathédrale » takes
+    4 off each contribution this generation (never below 0: no gold is gained)."""
+    cost = int(values["cost_gold"])
+    if kind == "contribute":
+        cost -= 4 * p.effects.count("contributions_4_less")
+    return max(0, cost)
 
 
 def check_ask_money(st: State, p: Player, a: dict[str, Any]) -> None:
@@ -140,7 +173,7 @@ def check_connections(st: State, p: Player, a: dict[str, Any]) -> None:
         raise refuse(a, "take 1, 2 or 3 friend cards", "bad_amount")
     if n - 1 > p.gold:
         raise refuse(a, f"{n} cards cost {n - 1} gold, you have {p.gold}", "gold")
-    if len(st.display) < n:
+    if len(st.display) < n and "friends_from_deck" not in p.effects:  # Roger: the deck
         raise refuse(a, f"only {len(st.display)} friend cards are on display", "display")
 
 
@@ -176,8 +209,9 @@ def check_card(st: State, p: Player, a: dict[str, Any]) -> None:
     if slot in m.attached:
         raise refuse(a, f"a member or couple holds at most one {slot} (« Règles d'or »)",
                      "one_per_couple")
-    if values["cost_gold"] > p.gold:
-        raise refuse(a, f"it costs {values['cost_gold']} gold, you have {p.gold}", "gold")
+    cost = card_gold(p, a["type"], values)
+    if cost > p.gold:
+        raise refuse(a, f"it costs {cost} gold, you have {p.gold}", "gold")
     check_discard(p, a, values["cost_friends"])
 
 
@@ -194,7 +228,7 @@ def do_card(st: State, p: Player, a: dict[str, Any]) -> None:
     p.honour += values["honour"]
     if values["friends"] and st.display:
         st.todo.insert(0, Step("take_friend", p.id, {"left": values["friends"]}))
-    pay(st, p, a, values["cost_gold"], values["cost_friends"])
+    pay(st, p, a, card_gold(p, a["type"], values), values["cost_friends"])
 
 
 def check_fertility(st: State, p: Player, a: dict[str, Any]) -> None:
@@ -226,9 +260,10 @@ def check_building(st: State, p: Player, a: dict[str, Any]) -> None:
         raise refuse(a, f"a member or couple holds at most one {kind} (« Règles d'or »)",
                      "one_per_couple")
     if kind == "residence":
-        if p.gold < 3:
-            raise refuse(a, f"it costs 3 gold, you have {p.gold}", "gold")
-        check_discard(p, a, 1)
+        gold, cards = residence_cost(st, p)
+        if p.gold < gold:
+            raise refuse(a, f"it costs {gold} gold, you have {p.gold}", "gold")
+        check_discard(p, a, cards)
     else:
         check_discard(p, a, 2)
 
@@ -237,7 +272,7 @@ def do_building(st: State, p: Player, a: dict[str, Any]) -> None:
     take_pawn(st, p, a)
     m = p.own(a["member"])
     if a["type"] == "residence":
-        pay(st, p, a, 3, 1)
+        pay(st, p, a, *residence_cost(st, p))
         st.residences -= 1
         m.attached["residence"] = f"residence {st.residences + 1}"
         p.prestige += 2

@@ -8,9 +8,9 @@ contributions of a generation by its numeral (``"I"``)."""
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
-from companion.games.cards import CardBook, CardType, Field, Printed
+from companion.games.cards import CardBook, CardType, CardValueError, Field, Printed
 
 from .vocabulary import ACTIVITIES, EXTRA_COLOURS, SEXES
 
@@ -38,9 +38,43 @@ EFFECTS: Final = {
         "ask friends for money without a pawn if another artisan is in the family",
     "free_ask_money_if_english":
         "ask friends for money without a pawn if another English friend is in the family",
+    "friends_from_deck": "this generation: friend cards to take may all be drawn from the "
+                         "deck instead of the display",
+    **{f"residence_less_{what}_if_{field}":
+       f"this generation: buying a residence costs 1 {word} less if another of her/his "
+       f"{field} is in the family"
+       for what, word in (("gold", "gold"), ("card", "friend card"))
+       for field in ("nationality", "activity")},
+    "bonus_and_honour_if_same_nationality":
+        "gain the bonus below and +1 honour if at least «kin» others of her/his nationality "
+        "are in the family",
+    "bonus_and_honour_if_same_activity":
+        "gain the bonus below and +1 honour if at least «kin» others of her/his activity "
+        "are in the family",
+    "bonus_if_12_gold": "gain the bonus below if you have at least 12 gold (after the dowry)",
 }
 """The friend effects the engine applies, by the id a card's form offers (seed 002,
-« Précisions sur les cartes » and the worked examples)."""
+« Précisions sur les cartes » and the worked examples). Erich's four: his card's icons
+are lost in the seed (what is 1 less, which kind of friend), so the table picks the one
+printed on the card."""
+
+BONUS_EFFECTS: Final = {
+    "bonus_and_honour_if_same_nationality": ("bonus_kind", "bonus_amount", "kin"),
+    "bonus_and_honour_if_same_activity": ("bonus_kind", "bonus_amount", "kin"),
+    "bonus_if_12_gold": ("bonus_kind", "bonus_amount"),
+}
+"""Effects whose reward the seed's text lost (Aleksandr, Carlos, Jan, Lucienne, Nicolas,
+Thomas: « Gagnez [?] et +1 [Honneur] si … un autre [?] »; Sophie: « +2 [?] si … 12 Or »),
+with the form's fields the table fills from the card."""
+BONUS_KINDS: Final = ("gold", "income", "prestige", "honour", "friends")
+
+MISSION_EFFECTS: Final = {
+    "none": "no reward besides honour",
+    "other": "another reward (the table applies it with corrections)",
+    "counts_as_activity": "kept by the family tree: counts as a card of an activity",
+    "contributions_4_less": "this generation: each contribution costs 4 gold less",
+}
+"""A mission's reward the engine applies when it is validated (« Cartes mission »)."""
 
 FRIEND = CardType("crecy.friend", "the friend card", (
     Field("sex", "choice", "Sex", SEXES),
@@ -51,6 +85,11 @@ FRIEND = CardType("crecy.friend", "the friend card", (
     Field("friends", "int", "Friend cards it brings", low=0, high=5),
     Field("prestige", "int", "Prestige it brings", low=-5, high=9),
     Field("effect", "choice", "Special effect", tuple(EFFECTS)),
+    Field("bonus_kind", "choice", "Its bonus: what is gained (effects with a bonus only)",
+          BONUS_KINDS, optional=True),
+    Field("bonus_amount", "int", "Its bonus: how many", optional=True, low=0, high=9),
+    Field("kin", "int", "Its condition: how many others of her/his kind", optional=True,
+          low=0, high=4),  # a form's blank number reads 0: "not filled"
 ))
 HEAD = CardType("crecy.head", "the family head's side", (
     Field("income", "int", "Starting income", low=0, high=9),
@@ -68,6 +107,24 @@ _COSTS = (
     Field("honour", "int", "Honour gained", low=-5, high=20),
     Field("friends", "int", "Friend cards taken", low=0, high=5),
 )
+MISSION = CardType("crecy.mission", "the mission card", (
+    Field("effect", "choice", "Its reward besides honour", tuple(MISSION_EFFECTS)),
+    Field("activity", "choice", "The activity it counts as", ("none", *ACTIVITIES)),
+))
+SOLO_ACTIONS: Final = ("title_contribution", "fertility", "residence", "enterprise", "mission")
+SOLO_TABLE = CardType("crecy.solo", "the solo variant's table of", tuple(
+    Field(activity, "choice", f"The main-board action a face-up {activity} makes unavailable",
+          SOLO_ACTIONS) for activity in ACTIVITIES))
+"""« Variante solo standard »: activity → action, printed as icons the seed's text lost;
+asked once (card ``"activities"``)."""
+BOARD = CardType("crecy.board", "the tracks of the", (
+    Field("income_min", "int", "Income track: its lowest value", low=-20, high=60),
+    Field("income_max", "int", "Income track: its highest value", low=-20, high=60),
+    Field("prestige_min", "int", "Prestige track: its lowest value", low=-20, high=60),
+    Field("prestige_max", "int", "Prestige track: its highest value", low=-20, high=60),
+))
+"""The tracks' ends (not in the seed), asked once when the house rule ``limited_tracks``
+holds income and prestige to them (card ``"individual board"``)."""
 TITLE = CardType("crecy.title", "the title card", _COSTS)
 CONTRIBUTION = CardType("crecy.contribution", "the contribution card", _COSTS)
 OFFER = CardType("crecy.generation", "the titles and contributions of generation", (
@@ -75,7 +132,8 @@ OFFER = CardType("crecy.generation", "the titles and contributions of generation
     *(Field(f"contribution_{i}", "text", f"Contribution {i} (its name)") for i in (1, 2, 3)),
 ))
 
-TYPES: Final = {t.name: t for t in (FRIEND, HEAD, TITLE, CONTRIBUTION, OFFER)}
+TYPES: Final = {t.name: t for t in (FRIEND, HEAD, TITLE, CONTRIBUTION, OFFER, MISSION,
+                                     SOLO_TABLE, BOARD)}
 
 _EX = "seed 002"
 SHIPPED: Final[dict[tuple[str, str], Printed]] = {
@@ -125,6 +183,27 @@ SHIPPED: Final[dict[tuple[str, str], Printed]] = {
                                        f"{_EX}, Précisions sur les cartes, Isabella"),
     (FRIEND.name, "Miranda"): Printed({"effect": "ask_money_plus_two"},
                                       f"{_EX}, Précisions sur les cartes, Miranda"),
+    (FRIEND.name, "Roger"): Printed(
+        {"activity": "aristocrat", "effect": "friends_from_deck"},
+        f"{_EX}, Précisions sur les cartes, Roger; his activity: the « Généalogie » example"),
+    (MISSION.name, "Une machine révolutionnaire"): Printed(
+        {"effect": "counts_as_activity"}, f"{_EX}, Cartes mission (its activity's icon is lost)"),
+    (MISSION.name, "Une nouvelle guilde des artisans"): Printed(
+        {"effect": "counts_as_activity"}, f"{_EX}, Cartes mission (its activity's icon is lost)"),
+    (MISSION.name, "Une fresque pour la cathédrale"): Printed(
+        {"effect": "contributions_4_less", "activity": "none"}, f"{_EX}, Cartes mission"),
+    (SOLO_TABLE.name, "activities"): Printed(
+        {"scientist": "fertility"},
+        f"{_EX}, Variante solo standard, the example (the scientist taken, the fertility "
+        "specialist is open again)"),
+    **{(FRIEND.name, n): Printed({"kin": 1}, f"{_EX}, Précisions sur les cartes, {n}")
+       for n in ("Carlos", "Lucienne", "Nicolas", "Thomas")},
+    (FRIEND.name, "Jan"): Printed({"bonus_amount": 1, "kin": 1},
+                                  f"{_EX}, Précisions sur les cartes, Jan"),
+    (FRIEND.name, "Aleksandr"): Printed({"bonus_amount": 1, "kin": 2},
+                                        f"{_EX}, Précisions sur les cartes, Aleksandr"),
+    (FRIEND.name, "Sophie"): Printed({"effect": "bonus_if_12_gold", "bonus_amount": 2},
+                                     f"{_EX}, Précisions sur les cartes, Sophie"),
     (TITLE.name, "Comte"): Printed(
         {"cost_gold": 4, "cost_friends": 2, "cost_income": 0, "income": 1, "prestige": 2,
          "honour": 0, "friends": 0},
@@ -138,6 +217,16 @@ SHIPPED: Final[dict[tuple[str, str], Printed]] = {
                                 f"{_EX}, the court ballet example (generation II)"),
 }
 """Printed values the seed gives, each with where (a value left out is unknown)."""
+
+
+def check_friend(card: str, values: dict[str, Any]) -> None:
+    """A friend card's answer whose effect has blanks must fill them. Raises
+    CardValueError naming the missing fields."""
+    missing = [f for f in BONUS_EFFECTS.get(str(values.get("effect")), ())
+               if values.get(f) is None or (f == "kin" and values[f] == 0)]
+    if missing:
+        raise CardValueError(f"{card}: the effect {values['effect']} needs {missing} "
+                             "filled from the card")
 
 
 def book(learned: object = None) -> CardBook:

@@ -11,14 +11,22 @@ from __future__ import annotations
 
 from companion.games.errors import IllegalAction
 
+from .box import FRIEND
+from .solo import REMOVED_FRIENDS
 from .state import Member, Player, State, Step
 from .vocabulary import DISPLAY, SEX_OF_CHILD
+
+
+def reserve_open(st: State) -> bool:
+    """Whether the reserve is shuffled in when the deck is empty: always, or (house rule
+    ``reserve_only_in_generation_3``, setup 2b read to the letter) in generation III."""
+    return st.gen >= 3 or not st.house.get("reserve_only_in_generation_3")
 
 
 def child_cards(st: State) -> dict[str, int]:
     """What a child draw may bring now: the deck, or the generation III reserve once the
     deck is empty (setup 2b; see docs/crecy.md for an empty deck before generation III)."""
-    if sum(st.child_deck.values()) == 0:
+    if sum(st.child_deck.values()) == 0 and reserve_open(st):
         return {k: v for k, v in st.child_reserve.items() if v}
     return {k: v for k, v in st.child_deck.items() if v}
 
@@ -26,7 +34,8 @@ def child_cards(st: State) -> dict[str, int]:
 def take_child_card(st: State, card: str) -> None:
     """Take ``card`` from the deck (the reserve shuffled in when the deck is empty).
     Raises IllegalAction when none is left."""
-    if sum(st.child_deck.values()) == 0 and sum(st.child_reserve.values()) > 0:
+    if sum(st.child_deck.values()) == 0 and sum(st.child_reserve.values()) > 0 and \
+            reserve_open(st):
         st.child_deck, st.child_reserve = dict(st.child_reserve), {}
     if st.child_deck.get(card, 0) <= 0:
         raise IllegalAction(f"illegal: child card {card!r} — none is left in the child deck "
@@ -93,6 +102,9 @@ def draw_friend(st: State, name: str) -> None:
     """Take the friend card ``name`` off the deck (reshuffling the discard when the deck
     is empty, « Règles d'or »). Raises IllegalAction for a card that cannot be there."""
     reshuffle_if_empty(st)
+    if st.solo and name in REMOVED_FRIENDS:
+        raise IllegalAction(f"illegal: friend {name!r} — out of the game in the solo variant "
+                            "(« Variante solo standard »)", code="solo_removed")
     if name in st.friend_recycled:
         st.friend_recycled.remove(name)
         return
@@ -106,6 +118,20 @@ def draw_friend(st: State, name: str) -> None:
         raise IllegalAction(f"illegal: friend {name!r} — the friend deck holds only cards "
                             "already seen", code="deck_empty")
     st.friend_fresh -= 1
+
+
+def takeable(st: State, step: Step) -> list[str]:
+    """The display's cards a ``take_friend`` step may take: any, or (Don Juan) those of the
+    sex it names, a card whose values are unknown counting while it is asked."""
+    sex = step.data.get("sex")
+    if not sex:
+        return list(st.display)
+    out = []
+    for name in st.display:
+        values = st.book.values(FRIEND.name, name)
+        if values is None or values["sex"] == sex:
+            out.append(name)
+    return out
 
 
 def after_taking(st: State, p: Player) -> None:

@@ -12,6 +12,7 @@ from companion.games.chance import ChanceSpec
 from companion.games.errors import IllegalAction, MalformedAction
 
 from . import board, draws, flow, marriage, steps
+from .box import FRIEND, MISSION, check_friend
 from .family import of_generation
 from .state import Player, State, Step
 from .vocabulary import COLOUR_OF
@@ -30,6 +31,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "mission": ("player", "pawn"),
     "pass": ("player",),
     "take_friend": ("player", "friend"),
+    "friends_from_deck": ("player",),
     "discard": ("player", "friend"),
     "ask_money_free": ("player", "gold"),
     "swap": ("player", "friend"),
@@ -57,6 +59,8 @@ ANYTIME = {ANSWER, "adjust", "validate_mission"}
 CHANCE = {"child_draw": "child_drawn", "friend_draw": "friend_drawn",
           "mission_draw": "mission_drawn", "mentor_deal": "mentor_dealt",
           "extra_deal": "extra_dealt"}
+INSTEAD = {"friends_from_deck": "take_friend"}
+"""A decision that may answer a step of another kind (Roger: draw instead of taking)."""
 DECISIONS = {"take_friend", "discard", "ask_money_free", "swap", "choose_child", "complication",
              "formalise",
              "keep_hand", "keep_mission", "mentor_score"}
@@ -162,7 +166,10 @@ def apply(st: State, obj: Any) -> State:
 
 def _anytime(st: State, a: dict[str, Any]) -> None:
     if a["type"] == ANSWER:
-        st.book = st.book.learn(*parse_answer(a))
+        kind, card, values = parse_answer(a)
+        st.book = st.book.learn(kind, card, values)  # the fields' kinds checked first
+        if kind == FRIEND.name:
+            check_friend(card, dict(st.book.learned[(kind, card)]))
         st.book_version += 1
         return
     p = _player(st, a)
@@ -172,6 +179,9 @@ def _anytime(st: State, a: dict[str, Any]) -> None:
                                 f"{p.id}'s missions face up", code="not_held")
         if not isinstance(a["honour"], int):
             raise MalformedAction(f"{a!r}: honour is a number")
+        reward = _mission_reward(st, a)
+        if reward == "contributions_4_less":
+            p.effects.append(reward)
         p.missions.remove(a["mission"])
         p.missions_done.append(a["mission"])
         p.honour += a["honour"]
@@ -185,6 +195,20 @@ def _anytime(st: State, a: dict[str, Any]) -> None:
     p.income += change["income"]
     p.prestige += change["prestige"]
     p.honour += change["honour"]
+
+
+def _mission_reward(st: State, a: dict[str, Any]) -> str:
+    """The reward the engine applies for a mission validated (« Cartes mission »): a
+    mission the seed explains must be known (its form answered) first; another one's
+    reward is the table's to apply with corrections. Raises IllegalAction."""
+    key = (MISSION.name, a["mission"])
+    if key not in st.book.shipped and key not in st.book.learned:
+        return "none"
+    values = st.book.values(*key)
+    if values is None:
+        raise IllegalAction(f"illegal: {a!r} — what is printed on {a['mission']} is not "
+                            "known yet: answer the card's form first", code="unknown_card")
+    return str(values["effect"])
 
 
 def _player(st: State, a: dict[str, Any]) -> Player:
@@ -212,7 +236,7 @@ def _waited(st: State, a: dict[str, Any]) -> None:
          "mission_draw": steps.on_mission_drawn, "mentor_deal": steps.on_mentor,
          "extra_deal": steps.on_extra}[now.kind](st, step, a)
         return
-    if now.kind != "turn" and kind != now.kind:
+    if now.kind != "turn" and kind != now.kind and INSTEAD.get(kind) != now.kind:
         raise IllegalAction(f"illegal: {a!r} — the game waits for {now.kind} by "
                             f"{now.player}", code="not_now")
     if now.kind == "turn" and kind not in TURNS:
@@ -230,7 +254,8 @@ def _waited(st: State, a: dict[str, Any]) -> None:
         if not any(m.arranged for m in of_generation(p, st.gen)):
             st.todo.remove(step)
         return
-    {"take_friend": steps.on_take_friend, "discard": steps.on_discard,
+    {"take_friend": steps.on_take_friend, "friends_from_deck": steps.on_friends_from_deck,
+     "discard": steps.on_discard,
      "ask_money_free": steps.on_ask_money_free, "swap": steps.on_swap,
      "choose_child": steps.on_choose_child,
      "complication": steps.on_complication,
@@ -257,7 +282,13 @@ def _turn(st: State, p: Player, a: dict[str, Any]) -> None:
 def settle(st: State) -> None:
     """Run what needs nobody (automatic steps, empty draws, the round's end) until the
     game waits for a person, a draw or a card's values."""
+    _settle(st)
+    flow.hold_tracks(st)
+
+
+def _settle(st: State) -> None:
     while st.phase != "over" and not flow.note_needs(st):
+        flow.hold_tracks(st)  # before a generation's end turns prestige into honour
         if st.todo:
             step = st.todo[0]
             if step.kind in steps.AUTO:
@@ -295,7 +326,7 @@ def _spent(st: State, step: Step) -> bool:
     if step.kind == "friend_draw":
         return left <= 0 or draws.friends_left(st) == 0
     if step.kind == "take_friend":
-        return left <= 0 or not st.display
+        return left <= 0 or not draws.takeable(st, step)
     if step.kind == "child_draw":
         return left <= 0 or not draws.child_cards(st)
     if step.kind == "extra_deal":
@@ -305,8 +336,9 @@ def _spent(st: State, step: Step) -> bool:
 
 def _can_act(st: State, p: Player) -> bool:
     """A player with a player pawn always can (asking for 2 gold costs nothing); with
-    extra pawns only, while one of their actions is open (or they may pass)."""
-    return p.pawns > 0 or bool(p.extra)
+    extra pawns only, while one of their actions is open (or they may pass); with none,
+    a marriage without a pawn under the house rule (`flow.done`)."""
+    return p.pawns > 0 or bool(p.extra) or not flow.done(st, p)
 
 
 # --- legal options ------------------------------------------------------------------------
@@ -323,8 +355,10 @@ def legal_options(st: State) -> list[dict[str, Any]]:
     p = st.player(now.player or "")
     step = st.todo[0]
     if now.kind == "take_friend":
+        deck = [{"type": "friends_from_deck", "player": p.id}] if steps.may_draw_instead(
+            step, p) else []
         return [{"type": "take_friend", "player": p.id, "friend": f}
-                for f in dict.fromkeys(st.display)]
+                for f in dict.fromkeys(draws.takeable(st, step))] + deck
     if now.kind == "choose_child":
         return [{"type": "choose_child", "player": p.id, "card": c}
                 for c in dict.fromkeys(x[0] for x in step.data["pair"])]
@@ -377,7 +411,7 @@ def _turn_options(st: State, p: Player) -> list[dict[str, Any]]:
         field = "title" if kind == "title" else "contribution"
         for name in offer if pawns(kind) else []:
             values = st.book.values("crecy." + field, name)
-            if values is None or values["cost_gold"] > p.gold:
+            if values is None or board.card_gold(p, kind, values) > p.gold:
                 continue
             candidates += [{"type": kind, field: name, "member": mid, "pawn": pw}
                            for mid in members for pw in pawns(kind)]

@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.games.cards import CardBook
 
-from .box import FRIEND
+from .box import FRIEND, MISSION
 from .state import Member, Player
 from .vocabulary import CHILD_LIMIT
 
@@ -55,12 +55,19 @@ def same(field: str, a: Any, b: Any) -> bool:
 
 
 def others_with(book: CardBook, p: Player, name: str, field: str, value: Any) -> int:
-    """How many friends of the family other than ``name`` have ``field`` = ``value``
-    (missions counting as an activity are the table's to correct)."""
+    """How many friends of the family other than ``name`` have ``field`` = ``value``; a
+    validated mission that counts as an activity counts too (« Cartes mission »)."""
     if value is None:
         return 0
-    return sum(1 for f in family_friends(p)
-               if f != name and same(field, printed(book, FRIEND.name, f, field), value))
+    found = sum(1 for f in family_friends(p)
+                if f != name and same(field, printed(book, FRIEND.name, f, field), value))
+    if field == "activity":
+        for done in p.missions_done:
+            values = book.values(MISSION.name, done)
+            if values and values["effect"] == "counts_as_activity" and \
+                    values["activity"] == value:
+                found += 1
+    return found
 
 
 def can_have(m: Member, n: int = 1) -> bool:

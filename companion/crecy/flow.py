@@ -4,7 +4,8 @@ start, the final scoring (« Générations et ordre des manches », « Fin de la
 
 from __future__ import annotations
 
-from .box import CONTRIBUTION, HEAD, OFFER, TITLE
+from . import draws, marriage, solo
+from .box import BOARD, CONTRIBUTION, FRIEND, HEAD, OFFER, TITLE
 from .family import of_generation
 from .state import Player, State, Step
 from .vocabulary import EXTRA_COLOURS, ROMAN, ROUNDS
@@ -22,16 +23,23 @@ def offer(st: State, gen: int) -> tuple[list[str], list[str]]:
 def needs(st: State) -> list[tuple[str, str]]:
     """The cards whose printed values the game needs before going on, in the order asked:
     the family heads at setup, the generation's titles and contributions."""
+    if st.todo and st.todo[0].kind == "take_friend" and st.todo[0].data.get("sex"):
+        shown = [(FRIEND.name, c) for c in st.display if not st.book.knows(FRIEND.name, c)]
+        if shown:  # Don Juan's choice: the display's cards (public) asked first
+            return shown
+    extra = solo.needs(st) if st.solo and st.phase != "over" else []
     if st.needs_ok == st.checked():
-        return []
+        return extra
     out: list[tuple[str, str]] = []
     if st.phase == "setup":
         out += [(HEAD.name, f"{p.head}/{p.side}") for p in st.players]
+    if st.house.get("limited_tracks") and st.phase != "over":
+        out.append((BOARD.name, "individual board"))
     if st.phase != "over":
         out.append((OFFER.name, ROMAN[min(st.gen, 3)]))
         titles, contributions = offer(st, min(st.gen, 3))
         out += [(TITLE.name, t) for t in titles] + [(CONTRIBUTION.name, c) for c in contributions]
-    return [k for k in out if not st.book.knows(*k)]
+    return [k for k in out if not st.book.knows(*k)] + extra
 
 
 def note_needs(st: State) -> list[tuple[str, str]]:
@@ -41,13 +49,31 @@ def note_needs(st: State) -> list[tuple[str, str]]:
     return found
 
 
+def hold_tracks(st: State) -> None:
+    """House rule ``limited_tracks`` (« Règles d'or »: no more than the tracks allow):
+    income and prestige held between the tracks' ends; by default they are unlimited
+    (« Plateaux individuels »)."""
+    if not st.house.get("limited_tracks"):
+        return
+    ends = st.book.values(BOARD.name, "individual board")
+    if ends is None:
+        return
+    for p in st.players:
+        p.income = min(max(p.income, ends["income_min"]), ends["income_max"])
+        p.prestige = min(max(p.prestige, ends["prestige_min"]), ends["prestige_max"])
+
+
 def last_round(st: State) -> bool:
     return st.gen == 3 and st.round == ROUNDS[3]
 
 
 def done(st: State, p: Player) -> bool:
-    """Whether ``p`` places nothing more this round: out, passed, or nothing to place."""
-    return p.out or p.passed or (p.pawns == 0 and not p.extra)
+    """Whether ``p`` places nothing more this round: out, passed, or nothing to place
+    (with the house rule ``free_marriage_without_pawns``, nor a marriage that takes no
+    pawn: Ariane, Leonid, Maria)."""
+    if p.out or p.passed or p.pawns > 0 or p.extra:
+        return p.out or p.passed
+    return not (st.house.get("free_marriage_without_pawns") and marriage.free_options(st, p))
 
 
 def end_round(st: State) -> None:
@@ -104,11 +130,22 @@ def end_generation(st: State) -> None:
 
 
 def grow_up(st: State) -> None:
-    """Children flip to their adult side, in turn order; Brave gives 1 honour."""
+    """Children flip to their adult side, in turn order (« Cartes enfant »): Brave gives
+    1 honour; Don Juan takes a woman from the display; Reine des commères draws 2 friend
+    cards; Ravissant sourire adds 1 gold to each ask this generation."""
+    steps: list[Step] = []
     for p in st.order():
         for m in of_generation(p, st.gen):
-            if m.attached.get("effect") == "brave":
+            effect = m.attached.get("effect")
+            if effect == "brave":
                 p.honour += 1
+            elif effect == "don_juan" and st.display:
+                steps.append(Step("take_friend", p.id, {"left": 1, "sex": "female"}))
+            elif effect == "gossip_queen":
+                steps.append(draws.friend_step(2, p.id))  # fewer if the deck runs dry
+            elif effect == "ravishing_smile":
+                p.effects.append("ask_money_plus_one")
+    st.todo[0:0] = steps
 
 
 def begin_generation(st: State) -> None:

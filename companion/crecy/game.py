@@ -18,7 +18,7 @@ from .state import State
 
 
 class CrecyGame:
-    """The whole game (2–4 players) as one `companion.games.Game`."""
+    """The whole game (2–4 players, or the standard solo variant) as one `companion.games.Game`."""
 
     name = "crecy"
     card_types = box.TYPES
@@ -26,11 +26,11 @@ class CrecyGame:
 
     def make_header(self, players: list[str], first_player: str | None = None,
                     **options: Any) -> dict[str, Any]:
-        """`record.make_header`: ``families``, ``cards``, ``house``. Raises ValueError
-        (an option it does not take included)."""
-        unknown = sorted(set(options) - {"families", "cards", "house"})
+        """`record.make_header`: ``families``, ``cards``, ``house``, ``solo``. Raises
+        ValueError (an option it does not take included)."""
+        unknown = sorted(set(options) - {"families", "cards", "house", "solo"})
         if unknown:
-            raise ValueError(f"crecy takes the options families, cards and house, not "
+            raise ValueError(f"crecy takes the options families, cards, house and solo, not "
                              f"{', '.join(map(repr, unknown))}")
         return record.make_header(players, first_player, **options)
 

@@ -10,7 +10,7 @@ from companion.games.errors import IllegalAction
 
 from . import draws
 from .board import Refusal
-from .box import FRIEND
+from .box import BONUS_EFFECTS, FRIEND
 from .family import can_have, free_to_marry, friend, others_with
 from .state import Member, Player, State, Step
 from .vocabulary import COLOUR_OF, DISPLAY, EXTRA_COLOURS
@@ -111,6 +111,8 @@ def rest_of_marriage(st: State, step: Step) -> None:
     values = friend(st.book, m.spouse)
     p.prestige += values["prestige"]
     steps = apply_effect(st, p, m, m.spouse, values)
+    if m.attached.get("effect") == "charming":  # Charmant: +2 gold once he has married
+        p.gold += 2
     n = 2 if values["effect"] == "two_children" else 1
     n = min(n, max(0, 3 + m.twins - m.children))
     if n:
@@ -138,8 +140,10 @@ def apply_effect(st: State, p: Player, m: Member, name: str,
             p.honour += 2
     elif effect.startswith("extra_") and effect[6:] in EXTRA_COLOURS:
         gain_extra(st, p, effect[6:])
-    elif effect in ("connections_plus_one", "ask_money_plus_two"):
+    elif effect in ("connections_plus_one", "ask_money_plus_two", "friends_from_deck"):
         p.effects.append(effect)
+    elif effect.startswith("residence_less_"):  # Erich: the condition is read at each buy
+        p.effects.append(f"{effect}:{name}")
     elif effect == "refresh_display_take_one":
         st.friend_discard += st.display
         st.display = []
@@ -152,9 +156,32 @@ def apply_effect(st: State, p: Player, m: Member, name: str,
                         else ("nationality", "English"))
         if others_with(st.book, p, name, field, value):
             return [Step("ask_money_free", p.id)]
+    elif effect in BONUS_EFFECTS:
+        return bonus(st, p, name, values)
     elif effect == "mission_under_mentor" and st.missions_left > 0:
         st.missions_left -= 1
         p.under_mentor += 1
+    return []
+
+
+def bonus(st: State, p: Player, name: str, values: dict[str, Any]) -> list[Step]:
+    """Aleksandr, Carlos, Jan, Lucienne, Nicolas, Thomas: the bonus and +1 honour, both
+    only when the condition holds; Sophie: the bonus with 12 gold after her dowry
+    (« Précisions sur les cartes »)."""
+    effect = values["effect"]
+    if effect == "bonus_if_12_gold":
+        if p.gold < 12:
+            return []
+    else:
+        field = "nationality" if effect.endswith("nationality") else "activity"
+        if others_with(st.book, p, name, field, values[field]) < (values.get("kin") or 1):
+            return []
+        p.honour += 1
+    kind, n = values.get("bonus_kind"), values.get("bonus_amount") or 0
+    if kind == "friends":
+        return [Step("take_friend", p.id, {"left": n})] if n and st.display else []
+    if kind in ("gold", "income", "prestige", "honour"):
+        setattr(p, kind, getattr(p, kind) + n)
     return []
 
 
@@ -182,6 +209,12 @@ def marriage_options(st: State, p: Player, arranged: bool) -> list[dict[str, Any
                     continue
                 out.append(a)
     return out
+
+
+def free_options(st: State, p: Player) -> list[dict[str, Any]]:
+    """The marriages ``p`` may make now without a pawn."""
+    return [o for o in marriage_options(st, p, False) + marriage_options(st, p, True)
+            if o["pawn"] == "free"]
 
 
 def can_marry_more(m: Member) -> bool:

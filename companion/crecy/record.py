@@ -10,6 +10,7 @@ from companion.games.errors import ReplayError, RulesError
 
 from . import engine
 from .box import book
+from .solo import GENEALOGY, REMOVED_FRIENDS, REMOVED_MISSIONS, check_variant
 from .state import Member, Player, State, Step
 from .vocabulary import (
     CHILD_DECK,
@@ -21,19 +22,25 @@ from .vocabulary import (
 
 RECORD_VERSION = 1
 SIDES = ("patriarch", "matriarch")
-HOUSE_RULES = {"extinction_in_generation_3": True}
-"""House rules where the seed can be read two ways (docs/crecy.md), with the default."""
+HOUSE_RULES = {"extinction_in_generation_3": True, "limited_tracks": False,
+               "reserve_only_in_generation_3": False, "free_marriage_without_pawns": False}
+"""House rules where the seed can be read two ways and both are playable (docs/crecy.md,
+« The 14 ambiguities »), with the default; a record without one reads its default."""
 
 
 def make_header(players: list[str], first_player: str | None = None, *,
                 families: dict[str, dict[str, str]] | None = None,
                 cards: dict[str, Any] | None = None,
-                house: dict[str, bool] | None = None) -> dict[str, Any]:
+                house: dict[str, bool] | None = None,
+                solo: str | None = None) -> dict[str, Any]:
     """A new game's header. ``families``: each player's family-head card (its name or
     colour as the table calls it) and side; ``cards``: the box's learned cards
-    (`CardStore.learned("crecy.")`). Raises ValueError for a bad option."""
-    if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
-        raise ValueError("Crecy is played by 2 to 4 players with different names")
+    (`CardStore.learned("crecy.")`); ``solo``: the solo variant (one player: standard;
+    « Généalogie » is refused, `solo.GENEALOGY`). Raises ValueError for a bad option."""
+    if not 1 <= len(players) <= 4 or len(set(players)) != len(players):
+        raise ValueError("Crecy is played by 2 to 4 players with different names, or by "
+                         "one (the standard solo variant)")
+    variant = check_variant(players, solo)
     if first_player is not None and first_player not in players:
         raise ValueError(f"first player {first_player!r} is not a player")
     families = families or {p: {"head": p, "side": "patriarch"} for p in players}
@@ -55,10 +62,13 @@ def make_header(players: list[str], first_player: str | None = None, *,
         book(cards)
     except CardValueError as exc:
         raise ValueError(f"learned cards: {exc}") from exc
-    return {"game": "crecy", "version": RECORD_VERSION, "players": list(players),
-            "first_player": first_player or players[0],
-            "families": {p: dict(families[p]) for p in players},
-            "cards": cards or {}, "house": house}
+    header = {"game": "crecy", "version": RECORD_VERSION, "players": list(players),
+              "first_player": first_player or players[0],
+              "families": {p: dict(families[p]) for p in players},
+              "cards": cards or {}, "house": house}
+    if variant:
+        header["solo"] = variant
+    return header
 
 
 def start(header: dict[str, Any]) -> State:
@@ -81,7 +91,11 @@ def start(header: dict[str, Any]) -> State:
     st.reserve = dict.fromkeys(EXTRA_COLOURS, 3)
     st.child_deck = {k: v - RESERVE.get(k, 0) for k, v in CHILD_DECK.items()}
     st.child_reserve = dict(RESERVE)
-    st.friend_fresh = FRIEND_CARDS
+    st.solo = header.get("solo") == "standard"
+    if header.get("solo") not in (None, "standard"):
+        raise ReplayError(f"bad crecy header: solo {header.get('solo')!r}: {GENEALOGY}")
+    st.friend_fresh = FRIEND_CARDS - (len(REMOVED_FRIENDS) if st.solo else 0)
+    st.missions_left -= len(REMOVED_MISSIONS) if st.solo else 0
     st.residences = st.enterprises = RESIDENCES_BY_PLAYERS[len(players)]
     st.todo = [Step("setup_heads", None)]
     engine.settle(st)

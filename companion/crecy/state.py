@@ -142,6 +142,7 @@ class State:
     dealt: list[str] = field(default_factory=list)
     book_version: int = 0
     needs_ok: tuple[int, int, bool] | None = None
+    solo: bool = False
 
     def copy(self) -> State:
         """A copy the engine may change (the card book is a value, shared)."""

@@ -10,8 +10,9 @@ from typing import Any
 
 from companion.games.errors import IllegalAction
 
-from . import draws, flow, marriage
+from . import board, draws, flow, marriage
 from .box import FRIEND, HEAD
+from .solo import REMOVED_MISSIONS
 from .state import Member, Player, State, Step
 from .vocabulary import CHILD_CARDS, CHILD_EFFECTS, DISPLAY
 
@@ -23,6 +24,11 @@ def refuse(a: dict[str, Any], why: str, code: str) -> IllegalAction:
 def on_take_friend(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
     if a["friend"] not in st.display:
         raise refuse(a, f"{a['friend']} is not on display", "not_on_display")
+    sex = step.data.get("sex")
+    if sex and a["friend"] not in draws.takeable(st, step):
+        raise refuse(a, f"Don Juan takes a woman from the display; {a['friend']} is not "
+                     "one (« Cartes enfant »)", "sex")
+    step.data["taken"] = step.data.get("taken", 0) + 1
     st.display.remove(a["friend"])
     p.hand.append(a["friend"])
     step.data["left"] -= 1
@@ -32,6 +38,24 @@ def on_take_friend(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
     if step.data["left"] <= 0:
         st.todo.remove(step)
         draws.after_taking(st, p)
+
+
+def may_draw_instead(step: Step, p: Player) -> bool:
+    """Roger: friend cards about to be taken may all come from the deck instead, decided
+    before the first is taken (« Précisions sur les cartes », Roger)."""
+    return ("friends_from_deck" in p.effects and not step.data.get("sex")
+            and not step.data.get("taken"))
+
+
+def on_friends_from_deck(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
+    if not may_draw_instead(step, p):
+        raise refuse(a, "friend cards are drawn from the deck instead of the display only "
+                     "with Roger this generation, and all or none (« Précisions sur les "
+                     "cartes », Roger)", "not_now")
+    st.todo.remove(step)
+    n = min(step.data["left"], draws.friends_left(st))
+    if n:
+        st.todo.insert(0, draws.friend_step(n, p.id))
 
 
 def on_discard(st: State, step: Step, p: Player, a: dict[str, Any]) -> None:
@@ -53,7 +77,7 @@ def on_ask_money_free(st: State, step: Step, p: Player, a: dict[str, Any]) -> No
     st.todo.remove(step)
     if a["gold"] >= 3:
         p.honour -= 1
-    p.gold += a["gold"] + 2 * p.effects.count("ask_money_plus_two")
+    p.gold += a["gold"] + board.money_bonus(p)
     if a["gold"] == 4:
         st.todo.insert(0, Step("discard", p.id, {"left": 1}))
 
@@ -178,6 +202,9 @@ def on_mission_drawn(st: State, step: Step, a: dict[str, Any]) -> None:
         taken |= set(p.missions) | set(p.missions_done)
     if not isinstance(name, str) or not name.strip() or name in taken:
         raise refuse(a, "a mission card not yet drawn, named as printed", "bad_name")
+    if st.solo and name in REMOVED_MISSIONS:
+        raise refuse(a, "out of the game in the solo variant (« Variante solo standard »)",
+                     "solo_removed")
     st.missions_left -= 1
     step.data["drawn"].append(name)
     step.data["left"] -= 1

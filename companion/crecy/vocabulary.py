@@ -18,8 +18,9 @@ CHILD_EFFECTS: Final = ("charming", "brave", "don_juan", "gossip_queen", "ravish
                         "beauty_queen", "surprise_twins")
 """Printed child effects (« Cartes enfant »: Charmant, Brave, Don Juan, Reine des commères,
 Ravissant sourire, Reine de beauté, Jumeaux surprise); which cards carry them is not in the
-seed, so a hand draw reports it. The engine applies Brave, Beauty queen and Surprise twins;
-the others are the table's corrections (docs/crecy.md)."""
+seed, so a hand draw reports it. The engine applies each (Charmant when he marries; Brave,
+Don Juan, Reine des commères and Ravissant sourire when they grow up; Reine de beauté at
+her wedding; Jumeaux surprise at the birth)."""
 
 EXTRA_COLOURS: Final = ("green", "orange", "red", "blue", "yellow")
 """The extra-action pawns, 3 of each (« Contenu du jeu », 23 pions)."""

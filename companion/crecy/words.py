@@ -67,6 +67,8 @@ def headline(before: State, a: dict[str, Any], after: State) -> str:
         return f"{who} discards {a['friend']}."
     if kind == "take_friend":
         return f"{who} takes {a['friend']} from the display."
+    if kind == "friends_from_deck":
+        return f"{who} draws those friend cards from the deck instead (Roger)."
     if kind == "complication":
         return f"{who} {'loses the child' if a['choice'] == 'lose_child' else 'loses the mother'}."
     if kind == "formalise":
@@ -128,4 +130,6 @@ def now_text(st: State, pending: dict[str, Any]) -> str:
             "keep_hand": "keep the starting hand or redraw it once",
             "keep_mission": "keep one of the two missions drawn",
             "mentor_score": "reveal the mentor and enter its honour"}
+    if kind == "take_friend" and pending.get("sex"):
+        return f"{name(who)}: take a woman from the display (Don Juan grows up)."
     return f"{name(who)}: {asks.get(kind, kind.replace('_', ' '))}."

@@ -16,9 +16,11 @@ from typing import Any
 
 from companion.crecy import box, engine, record, views, words
 from companion.crecy.draws import seen
+from companion.crecy.solo import REMOVED_FRIENDS, REMOVED_MISSIONS
 from companion.crecy.state import State
 from companion.crecy.vocabulary import (
     ACTIVITIES,
+    CHILD_EFFECTS,
     EXTRA_COLOURS,
     FRIEND_CARDS,
     RESIDENCES_BY_PLAYERS,
@@ -28,6 +30,8 @@ from companion.games.cards import ANSWER, answer_action
 NATIONS = ("French", "Prussian", "Russian", "Spanish", "English", "Italian")
 SEED_NAMES = sorted({c for (k, c) in box.SHIPPED if k == box.FRIEND.name})
 MAX_ACTIONS = 5000
+SEED_MISSIONS = sorted(c for (k, c) in box.SHIPPED if k == box.MISSION.name)
+MISSIONS = tuple(SEED_MISSIONS + [f"Mission {i}" for i in range(len(SEED_MISSIONS) + 1, 16)])
 
 
 def friend_names() -> list[str]:
@@ -50,9 +54,22 @@ def synthetic_values(kind: str, card: str, rng: random.Random,
             "prestige": rng.randint(0, 2),
             "effect": rng.choice(["none"] * 8 + sorted(set(box.EFFECTS) - {"none", "other"})),
         }
+        if v["effect"] in box.BONUS_EFFECTS or known.get("effect") in box.BONUS_EFFECTS:
+            v |= {"bonus_kind": rng.choice(box.BONUS_KINDS), "bonus_amount": rng.randint(0, 2),
+                  "kin": rng.randint(1, 2)}
     elif kind == box.HEAD.name:
         v = {"income": rng.randint(1, 3), "gold": rng.randint(4, 9), "friends": rng.randint(3, 5),
              "prestige": 0, "extra": rng.choice(("none", *EXTRA_COLOURS))}
+    elif kind == box.MISSION.name:
+        v = {"effect": rng.choice(sorted(box.MISSION_EFFECTS)),
+             "activity": rng.choice(("none", *ACTIVITIES))}
+    elif kind == box.BOARD.name:
+        v = {"income_min": rng.randint(-2, 0), "income_max": rng.randint(6, 12),
+             "prestige_min": rng.randint(-5, 0), "prestige_max": rng.randint(8, 15)}
+    elif kind == box.SOLO_TABLE.name:
+        actions = [x for x in box.SOLO_ACTIONS if x not in known.values()]
+        rng.shuffle(actions)  # one action an activity, the seed's scientist kept
+        v = dict(zip([x for x in ACTIVITIES if x not in known], actions, strict=True))
     elif kind == box.OFFER.name:
         v = {f"{w}_{i}": f"{'Titre' if w == 'title' else 'Contribution'} {card}.{i}"
              for w in ("title", "contribution") for i in (1, 2, 3)}
@@ -86,16 +103,20 @@ def random_action(st: State, rng: random.Random, ask: bool = True) -> dict[str, 
     now = engine.pending(st)
     spec = engine.chance_spec(st)
     if spec is not None:
-        return spec.action([rng.choice(spec.contents)])
+        drawn = spec.action([rng.choice(spec.contents)])
+        if drawn["type"] == "child_drawn" and drawn["card"] != "complication" and \
+                rng.random() < 0.2:  # a hand draw reports the card's printed effect
+            drawn["effect"] = rng.choice(CHILD_EFFECTS)
+        return drawn
     if now.kind == "friend_draw":
-        unseen = sorted(set(FRIENDS) - seen(st))
+        unseen = sorted(set(FRIENDS) - seen(st) - (set(REMOVED_FRIENDS) if st.solo else set()))
         pool = sorted(st.friend_recycled) if st.friend_fresh == 0 else unseen
         return {"type": "friend_drawn", "name": rng.choice(pool), "to": now.detail["to"]}
     if now.kind == "mission_draw":
         taken = set(st.mission_discard) | set(st.todo[0].data["drawn"])
         for p in st.players:
             taken |= set(p.missions) | set(p.missions_done)
-        free = [f"Mission {i}" for i in range(1, 16) if f"Mission {i}" not in taken]
+        free = [m for m in MISSIONS if m not in taken]
         return {"type": "mission_drawn", "name": rng.choice(free)}
     if now.kind == "mentor_deal":
         dealt = {p.mentor for p in st.players}
@@ -107,6 +128,11 @@ def random_action(st: State, rng: random.Random, ask: bool = True) -> dict[str, 
                 "secondary": [rng.randint(0, 4) for _ in range(rng.randint(0, p.under_mentor))]}
     if now.kind == "turn" and rng.random() < 0.02:
         p = st.players[st.turn]
+        if p.missions and (box.MISSION.name, p.missions[0]) in st.book.shipped and \
+                not st.book.knows(box.MISSION.name, p.missions[0]):
+            q = st.book.question(box.MISSION.name, p.missions[0])
+            return answer_action(box.MISSION.name, p.missions[0], synthetic_values(
+                box.MISSION.name, p.missions[0], rng, q["known"]))
         if p.missions:
             return {"type": "validate_mission", "player": p.id, "mission": p.missions[0],
                     "honour": 2}
@@ -121,7 +147,12 @@ def random_action(st: State, rng: random.Random, ask: bool = True) -> dict[str, 
 def violations(st: State) -> list[str]:
     """Every invariant the state breaks."""
     out: list[str] = []
+    ends = st.book.values(box.BOARD.name, "individual board") if st.house.get(
+        "limited_tracks") else None
     for p in st.players:
+        if ends and not (ends["income_min"] <= p.income <= ends["income_max"] and
+                         ends["prestige_min"] <= p.prestige <= ends["prestige_max"]):
+            out.append(f"{p.id}: income {p.income}, prestige {p.prestige} off the tracks")
         if p.gold < 0:
             out.append(f"{p.id}: gold {p.gold}")
         if not 0 <= p.pawns <= 2:
@@ -150,14 +181,16 @@ def violations(st: State) -> list[str]:
     spouses = sum(1 for p in st.players for m in p.family if m.spouse)
     friends = st.friend_fresh + len(st.friend_recycled) + len(st.friend_discard) + \
         len(st.display) + sum(len(p.hand) for p in st.players) + spouses
-    if friends != FRIEND_CARDS:
-        out.append(f"friend cards: {friends}, not {FRIEND_CARDS}")
+    in_play = FRIEND_CARDS - (len(REMOVED_FRIENDS) if st.solo else 0)
+    if friends != in_play:
+        out.append(f"friend cards: {friends}, not {in_play}")
     drawing = sum(len(s.data.get("drawn", [])) for s in st.todo if s.kind in (
         "mission_draw", "keep_mission"))
     missions = st.missions_left + len(st.mission_discard) + drawing + sum(
         len(p.missions) + len(p.missions_done) + p.under_mentor for p in st.players)
-    if missions != 15:
-        out.append(f"mission cards: {missions}, not 15")
+    in_play = 15 - (len(REMOVED_MISSIONS) if st.solo else 0)
+    if missions != in_play:
+        out.append(f"mission cards: {missions}, not {in_play}")
     return out
 
 
@@ -208,7 +241,8 @@ def play(seed: int, players: int) -> dict[str, Any]:
     names = ["red", "blue", "green", "yellow"][:players]
     header = record.make_header(names, rng.choice(names), families={
         p: {"head": "ABCD"[i], "side": rng.choice(("patriarch", "matriarch"))}
-        for i, p in enumerate(names)})
+        for i, p in enumerate(names)}, house={  # every house rule played both ways
+        rule: rng.random() < 0.5 for rule in sorted(record.HOUSE_RULES)})
     st = record.start(header)
     actions: list[dict[str, Any]] = []
     found: list[str] = []

@@ -178,3 +178,16 @@ def test_bad_options_are_refused_clearly(client: FlaskClient, options: dict[str,
     r = client.post("/api/games", headers=AUTH, json={
         "game": "crecy", "players": ["red", "blue"], "options": options})
     assert r.status_code == 400, r.get_json()
+
+
+def test_a_solo_game_and_genealogy_refused(client: FlaskClient) -> None:
+    """One player: the standard solo variant; « Généalogie » refused, its reason said."""
+    r = client.post("/api/games", headers=AUTH, json={
+        "game": "crecy", "players": ["red"], "options": {"solo": "genealogy"}})
+    assert r.status_code == 400 and "clue cards" in json.dumps(r.get_json(),
+                                                                ensure_ascii=False)
+    r = client.post("/api/games", headers=AUTH, json={
+        "game": "crecy", "players": ["red"],
+        "options": {"families": {"red": FAMILIES["red"]}}})
+    assert r.status_code == 201, r.get_json()
+    assert pending(client)["kind"] == "learn"

@@ -121,7 +121,8 @@ async function start(ev) {
 function otherOptions(name) {
   if (name === "crecy") {
     const families = Object.fromEntries(seats.map((c) => [c, { head: (heads[c].head || "").trim() || cap(c), side: heads[c].side }]));
-    const house = Object.fromEntries([...document.querySelectorAll('input[name="crecy_house"]')].map((b) => [b.value, b.checked]));
+    const house = Object.fromEntries([...document.querySelectorAll('input[name="crecy_house"], input[name="other-house"]')]
+      .map((b) => [b.value, b.checked]));
     return { families, house };
   }
   const houseRules = Object.fromEntries([...document.querySelectorAll('input[name="other-house"]')]
