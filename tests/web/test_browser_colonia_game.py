@@ -53,6 +53,8 @@ def test_a_whole_game_through_the_pages(server: Server, browser: Any, shots: Pat
     assert new.locator(".village-only").first.is_hidden()
     new.screenshot(path=str(shots / "colonia-new-game-tablet.png"), full_page=True)
     new.set_viewport_size(PHONE)
+    # three games' names wrap on a phone, never widen the page
+    assert new.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     new.screenshot(path=str(shots / "colonia-new-game-phone.png"), full_page=True)
     new.set_viewport_size(TABLET)
     new.locator("#start").click()
