@@ -13,6 +13,7 @@ commitments), `narration_log` (the table log), `feed_payloads` (the live feed), 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from typing import Any
@@ -305,7 +306,10 @@ class TableService(FeedPayloads, NarrationLog, DrawCommitments, RecordExports, T
                     # the reports in first, then the rest virtually,
                     deal = current.game.sealed_deal(current.state, opening.draw, opening.shares)
                     offered = self._commitment  # with the seed committed to before them
-                    self._store_checked(current, deal, "tablet", None)
+                    # a draw dealt whole or not at all (Colonia's materials) refuses a
+                    # part: the reports are dropped and everything is drawn virtually
+                    with contextlib.suppress(IllegalAction):
+                        self._store_checked(current, deal, "tablet", None)
                     if self._commitment is not None:
                         self._commitment = offered
                 return self._virtual_draw(current, action)

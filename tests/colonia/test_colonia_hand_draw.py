@@ -208,3 +208,35 @@ def test_reports_the_bag_cannot_hold_ask_everyone_again(app: Flask) -> None:
     for c in PLAYERS:
         mine = view(client, c, tokens[c])["my_report"]
         assert mine["sealed"] is None and mine["check_again"] == CHECK_ALL_AGAIN
+
+
+def test_the_table_may_still_draw_them_all_virtually_after_some_reports(app: Flask) -> None:
+    """Red has reported, then the table draws virtually: Colonia's draw is dealt whole, so
+    red's sealed share is dropped (never stored) and every player's two come from the
+    committed draw."""
+    client = app.test_client()
+    r = client.post("/api/games", json={"game": "colonia", "players": PLAYERS,
+                                        "options": {"cards": decree_box()}}, headers=AUTH)
+    tokens = {c: t if isinstance(t, str) else t["token"]
+              for c, t in r.get_json()["players"].items()}
+    svc, rng, named = table_service(app), random.Random(5), {}  # type: ignore[var-annotated]
+    for _ in range(3000):
+        st = svc.state()
+        if st.step == hand_draw.STEP:
+            break
+        if st.step == "vote":
+            choice = GAME.sealed_choice(st)
+            assert choice is not None
+            post(client, choice.action(dict.fromkeys(choice.players, "yes")))
+        elif GAME.chance_spec(st) is not None:
+            post(client, {"type": "virtual_draw"})
+        else:
+            post(client, pick(st, rng, named))
+    else:
+        pytest.fail("the decree was never adopted")
+    seq0 = view(client)["seq"]
+    assert report(client, "red", tokens["red"], ["iron", "iron"])["sealed"] is True
+    done = post(client, {"type": "virtual_draw"})
+    assert done["seq"] == seq0 + 1  # one event: the virtual draw, no partial deal
+    assert svc.state().step != hand_draw.STEP
+    assert view(client)["hand_reports"]["reported"] == []
