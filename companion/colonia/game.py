@@ -12,7 +12,7 @@ from companion.games.errors import AmbiguousAction, IllegalAction
 from companion.games.hand_reports import SealedShare
 from companion.games.sealed import SealedChoice
 
-from . import cards, engine, legal, views, words
+from . import cards, engine, hand_draw, legal, views, words
 from .actions import Act, parse
 from .decrees import EACH_DRAWS
 from .record import make_header, replay, start
@@ -119,7 +119,11 @@ class ColoniaGame:
         return False
 
     def hand_reports(self, st: State, player: str) -> list[Act]:
-        return []
+        """The decree's materials drawn by hand (`hand_draw`): every set of materials
+        ``player`` may have drawn, whatever the bag holds (its content may be behind the
+        screens; a deal the bag cannot hold is refused when all are in)."""
+        return [Act.of({"type": "draw_materials", "drawn": {player: list(m)}})
+                for m in hand_draw.choices(st, player)]
 
     def pending(self, st: State) -> Pending:
         detail: dict[str, Any] = {"week": st.week, "day": st.day}
@@ -189,10 +193,10 @@ class ColoniaGame:
         return engine.sealed_choice(st)
 
     def sealed_share(self, st: State, player: str, record: dict[str, Any]) -> SealedShare | None:
-        return None  # no tile drawn by hand that two players could both name
+        return hand_draw.share(st, player, record)
 
     def sealed_deal(self, st: State, draw: str, shares: dict[str, str]) -> dict[str, Any]:
-        raise ValueError("Colonia has no sealed hand reports")
+        return hand_draw.deal(st, draw, shares)
 
     def view(self, st: State, viewer: str) -> dict[str, Any]:
         return {**views.view(st, viewer), "pending": self.pending(st).to_json()}

@@ -7,6 +7,8 @@ together), the step the game waits at while that draw is made, who has still to 
 and the value reported. The table keeps such reports sealed (`companion.table.sealed`)
 until everyone of the draw has reported, then asks the game for the record of the whole
 deal (``Game.sealed_deal``), so a refusal never tells a player what another holds.
+Shares of a draw whose values may repeat (Colonia: two players may both draw iron and
+wood) say so (``distinct`` false): equal values are then no clash.
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ __all__ = ["SealedShare"]
 @dataclass(frozen=True, slots=True)
 class SealedShare:
     """One player's sealed report: of draw ``draw`` (waited for at step ``step``, still to be
-    reported by ``to_report``), the value ``value`` (a tile's id, never shown to others)."""
+    reported by ``to_report``), the value ``value`` (a tile's id, never shown to others);
+    ``distinct``: no two players of the draw can report the same value."""
 
     draw: str
     step: str
     to_report: tuple[str, ...]
     value: str
+    distinct: bool = True

@@ -11,7 +11,10 @@ reported: tiles named once are dealt in one event (the game writes its record,
 ``Game.sealed_deal``); two reports naming the same tile are a clash (somebody misread a
 tile), and both players, and only they, are asked to look at their tile again, in the same
 words, while the others' reports stay sealed. A player may change a sealed report until the
-last one is in.
+last one is in. Of a draw whose values may repeat (``SealedShare.distinct`` false: Colonia's
+materials), equal reports are no clash; a deal the game refuses as a whole (more of a
+material than the bag holds) asks every player of the draw to look again, in the same words
+(`SealedReports.refused`), so nobody learns whose report did not fit.
 
 The sealed reports live in memory: after a restart the players who had reported are asked
 again (their page shows the draw's tiles as before). Any change of the game other than the
@@ -27,13 +30,19 @@ from typing import Any
 
 from companion.games.hand_reports import SealedShare
 
-__all__ = ["CHECK_AGAIN", "Opening", "SealedReports"]
+__all__ = ["CHECK_AGAIN", "CHECK_ALL_AGAIN", "Opening", "SealedReports"]
 
 CHECK_AGAIN = (
     "Your report and another player's name the same tile. Please look at your tile again "
     "and tap its name."
 )
 """What a player whose report clashed is told (the same words for both players)."""
+
+CHECK_ALL_AGAIN = (
+    "The reports of this draw do not fit together (the bag cannot hold them all). Please "
+    "look at what you drew again and tap it."
+)
+"""What every player of a draw whose deal the game refused is told (the same words)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +65,8 @@ class SealedReports:
     step: str | None = None
     tiles: dict[str, str] = field(default_factory=dict)
     check_again: set[str] = field(default_factory=set)
+    distinct: bool = True  # two equal reports are a clash
+    all_again: bool = False  # the last deal was refused as a whole
 
     def seal(self, share: SealedShare, color: str) -> None:
         """Keep ``color``'s share (replacing an earlier one of the same draw)."""
@@ -63,6 +74,7 @@ class SealedReports:
             self.clear()
             self.tier = share.draw
             self.step = share.step
+            self.distinct = share.distinct
         self.tiles[color] = share.value
         self.check_again.discard(color)
 
@@ -72,6 +84,8 @@ class SealedReports:
 
     def _split(self) -> tuple[dict[str, str], list[str]]:
         """The reports naming a tile nobody else named, and the players whose reports clash."""
+        if not self.distinct:
+            return dict(self.tiles), []
         named = Counter(self.tiles.values())
         fine = {c: g for c, g in self.tiles.items() if named[g] == 1}
         return fine, sorted(c for c in self.tiles if c not in fine)
@@ -101,11 +115,21 @@ class SealedReports:
         self.clear()
         return Opening(draw, dict(sorted(fine.items())) if fine else None, ())
 
+    def refused(self, share: SealedShare, players: tuple[str, ...]) -> None:
+        """The deal opened from ``share``'s draw was refused by the game as a whole: keep
+        nothing of it and ask every one of ``players`` to look again."""
+        self.seal(share, players[0] if players else "")
+        self.tiles.clear()
+        self.check_again = set(players)
+        self.all_again = True
+
     def clear(self) -> None:
         self.tier = None
         self.step = None
         self.tiles.clear()
         self.check_again.clear()
+        self.distinct = True
+        self.all_again = False
 
     def public(self) -> dict[str, Any]:
         """What anyone may see: who has reported, who is asked to look again."""
@@ -114,5 +138,6 @@ class SealedReports:
 
     def private(self, color: str) -> dict[str, Any]:
         """What ``color`` may see of their own report."""
+        again = CHECK_ALL_AGAIN if self.all_again else CHECK_AGAIN
         return {"tier": self.tier, "sealed": self.tiles.get(color),
-                "check_again": CHECK_AGAIN if color in self.check_again else None}
+                "check_again": again if color in self.check_again else None}

@@ -13,6 +13,7 @@ commitments), `narration_log` (the table log), `feed_payloads` (the live feed), 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 from companion import games
 from companion.games.errors import (
     AmbiguousAction,
+    IllegalAction,
     MalformedAction,
     ReplayError,
     RulesError,
@@ -304,7 +306,10 @@ class TableService(FeedPayloads, NarrationLog, DrawCommitments, RecordExports, T
                     # the reports in first, then the rest virtually,
                     deal = current.game.sealed_deal(current.state, opening.draw, opening.shares)
                     offered = self._commitment  # with the seed committed to before them
-                    self._store_checked(current, deal, "tablet", None)
+                    # a draw dealt whole or not at all (Colonia's materials) refuses a
+                    # part: the reports are dropped and everything is drawn virtually
+                    with contextlib.suppress(IllegalAction):
+                        self._store_checked(current, deal, "tablet", None)
                     if self._commitment is not None:
                         self._commitment = offered
                 return self._virtual_draw(current, action)
@@ -331,7 +336,8 @@ class TableService(FeedPayloads, NarrationLog, DrawCommitments, RecordExports, T
         treasure is stored at once (``sealed`` false). A goal tile is sealed
         (`companion.table.sealed`) until every player of the tier has reported: the answer
         is the same whatever the tile, and the deal is stored when the last report opens
-        them all (``seq`` is then the deal's).
+        them all (``seq`` is then the deal's); a deal the game refuses as a whole (Colonia:
+        more materials than the bag holds) asks every player of the draw to report again.
 
         Raises:
             NoGame; NotYourReport: not the player's share of the draw waited for now;
@@ -359,7 +365,10 @@ class TableService(FeedPayloads, NarrationLog, DrawCommitments, RecordExports, T
                 opening = self._sealed.open()
                 if opening.draw is not None and opening.shares is not None:
                     deal = game.sealed_deal(current.state, opening.draw, opening.shares)
-                    return {"seq": self.submit(deal, source), "sealed": False}
+                    try:
+                        return {"seq": self.submit(deal, source), "sealed": False}
+                    except IllegalAction:  # the reports do not fit together (a misread):
+                        self._sealed.refused(share, tuple(sorted(opening.shares)))
             self._announce_reports()
             return {"seq": current.seq, "sealed": True}
 

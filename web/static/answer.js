@@ -1,8 +1,9 @@
 // A player's phone for a secret simultaneous choice (any game's: Colonia's family cards and
 // votes): the question, one big button per option, the answer sealed and changeable until
-// everyone has answered, who is still awaited; and, for a game with screens, what stands
+// everyone has answered, who is still awaited; the materials this player drew by hand from
+// the bag (Colonia's decree), reported sealed; and, for a game with screens, what stands
 // behind this player's screen.
-import { getState, live, onLive, refusalText } from "./api.js";
+import { getState, live, onLive, postReport, refusalText } from "./api.js";
 import { fill, h, text } from "./dom.js";
 import { cap } from "./labels.js";
 
@@ -54,6 +55,44 @@ function renderChoice(st) {
   text("answer-waiting", sealed.waiting.length ? `Waiting for ${names(sealed.waiting)}.` : "");
 }
 
+// The decree's materials drawn by hand: one big button per pair (order aside); the report
+// stays sealed (and changeable) until every player has reported (companion.colonia.hand_draw).
+const MATERIALS = ["leather", "iron", "wood", "linen", "fur"];
+const canonical = (list) => [...list].sort((a, b) => MATERIALS.indexOf(a) - MATERIALS.indexOf(b));
+
+async function reportDraw(drawn) {
+  const res = await postReport(colour, { type: "draw_materials", drawn: { [colour]: drawn } }, token);
+  const box = document.getElementById("refusal");
+  box.hidden = res.ok;
+  if (!res.ok) box.textContent = refusalText(res);
+  refresh();
+}
+
+function renderDraw(st) {
+  const reports = (st.reports || []).filter((a) => a.type === "draw_materials");
+  const panel = document.getElementById("draw-panel");
+  panel.hidden = !reports.length;
+  if (!reports.length) return;
+  if (!st.my_sealed) text("answer-status", "The decree: tap the two materials you drew from the bag.");
+  const seen = new Map();
+  for (const a of reports) {
+    const pair = canonical(a.drawn[colour]);
+    seen.set(pair.join(","), pair);
+  }
+  const mine = st.my_report && st.my_report.sealed;
+  fill("draw-options", [...seen].map(([key, pair]) => h("button", {
+    type: "button", class: `big-option draw-option${key === mine ? " chosen" : ""}`,
+    "data-draw": key, "aria-pressed": String(key === mine), onclick: () => reportDraw(pair),
+  }, pair.map(cap).join(" + "))));
+  const again = st.my_report && st.my_report.check_again;
+  text("draw-mine", again || (mine ? `You reported ${mine.split(",").join(" and ")} (sealed; tap another to change it).`
+    : "You have not reported yet."));
+  const done = new Set(((st.hand_reports || {}).reported) || []);
+  const waiting = (st.order && st.order.length ? st.order : (st.players || []).map((p) => p.color || p))
+    .filter((c) => typeof c === "string" && !done.has(c));
+  text("draw-waiting", waiting.length ? `Waiting for ${names(waiting)}.` : "");
+}
+
 function renderScreen(st) {
   const s = st.screen;
   document.getElementById("screen-panel").hidden = !s;
@@ -84,9 +123,11 @@ async function refresh() {
     return;
   }
   renderChoice(res.body);
+  renderDraw(res.body);
   renderScreen(res.body);
   document.getElementById("answer-status").dataset.seq = String(res.body.seq);
 }
 
 onLive("sealed", () => refresh()); // someone answered: who is still awaited
+onLive("reports", () => refresh()); // someone reported their materials (sealed)
 live(refresh, token);

@@ -1,6 +1,6 @@
 // Colonia's table page: the week and the day, what the game waits for with its controls
-// (a card turned up by hand, the box's question, a virtual draw, the phones' secret
-// choices, the day's options in words), what just happened, and the board in sight of all.
+// (a card turned up by hand, the box's question, a virtual draw or the decree's materials
+// reported on the phones, the phones' secret choices, the day's options in words), what just happened, and the board in sight of all.
 import { getLog, getTokens, live, onLive, postAction, refusalText, stateAndLegal, tableToken } from "./api.js";
 import { fill, h, text } from "./dom.js";
 import { cap } from "./labels.js";
@@ -47,6 +47,16 @@ function questionForm(q) {
 
 function controls(st, legal) {
   const p = st.pending;
+  if (st.draw && p.kind === "private_materials") { // or drawn by hand: each reports on their phone
+    const done = new Set(((st.hand_reports || {}).reported) || []);
+    const again = ((st.hand_reports || {}).check_again) || [];
+    const left = (st.order || []).filter((c) => !done.has(c));
+    return [h("p", { id: "col-hand-draw" }, "Drawing from the real bag? Each player draws two materials behind their screen and taps them on their own phone; nobody else sees them. ",
+      again.length ? `The reports did not fit the bag: ${names(again)}, please look again. ` : "",
+      `Still to report: ${left.length ? names(left) : "nobody"}.`),
+    tokens ? h("p", {}, (st.order || []).map((c) => h("a", { href: `/answer/${c}?token=${tokens[c]}`, class: "col-phone" }, `${cap(c)}'s phone`))) : null,
+    h("button", { type: "button", id: "col-draw", class: "big", onclick: () => send({ type: "virtual_draw" }) }, "Or draw them all virtually")];
+  }
   if (st.draw) { // a deck the box knows whole may still be turned up by hand
     return [h("p", {}, `A draw: ${st.draw.draw}. Commitment ${String(st.draw.commitment || "").slice(0, 16)}…`),
       h("button", { type: "button", id: "col-draw", class: "big", onclick: () => send({ type: "virtual_draw" }) }, "Draw virtually"),
@@ -95,4 +105,5 @@ async function refresh(event) {
 }
 
 onLive("sealed", () => refresh(null));
+onLive("reports", () => refresh(null)); // a player reported their materials (sealed)
 live(refresh);
