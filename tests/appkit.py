@@ -104,3 +104,20 @@ def read_stream(url: str, path: str, blocks: int, headers: dict[str, str] | None
         return response.status, head, text
     finally:
         conn.close()
+
+
+def fixed_draw_seeds(monkeypatch: Any, seed: int) -> None:
+    """Make every virtual draw's seed (`Commitment.new`) come from a fixed sequence started
+    at ``seed``, so that a test driven through the real service plays the same game each
+    run; the draws themselves run unchanged."""
+    import random
+
+    from companion.bags import Commitment, seed_digest
+
+    seeds = random.Random(seed)
+
+    def fixed_seed(cls: type[Commitment]) -> Commitment:
+        text = f"{seeds.getrandbits(128):032x}"
+        return cls(text, seed_digest(text))
+
+    monkeypatch.setattr(Commitment, "new", classmethod(fixed_seed))

@@ -12,12 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from appkit import make_app
+from appkit import fixed_draw_seeds, make_app
 from colonia_kit import learned
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.bags import Commitment, seed_digest
 from companion.colonia import hand_draw
 from companion.colonia.engine import apply
 from companion.colonia.game import GAME
@@ -80,16 +79,36 @@ def test_each_player_reports_only_their_own_materials_and_the_deal_applies() -> 
 def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
     # the virtual draws' seeds from a fixed sequence: every run plays the same game (with
     # fresh seeds, about one game in a hundred ended before the bag ran short at a decree)
-    seeds = random.Random(2104)
-
-    def fixed_seed(cls: type[Commitment]) -> Commitment:
-        seed = f"{seeds.getrandbits(128):032x}"
-        return cls(seed, seed_digest(seed))
-
-    monkeypatch.setattr(Commitment, "new", classmethod(fixed_seed))
+    fixed_draw_seeds(monkeypatch, 2104)
     app = make_app(db_path=tmp_path / "games.sqlite3", table_token=TOKEN)
     yield app
     runtime_of(app).close()
+
+
+def served_to_the_decree(app: Flask, steps: int, never: str,
+                  also: Any = lambda st: True) -> tuple[FlaskClient, Any, dict[str, str]]:
+    """A Colonia game started through the real app and played at random (every vote
+    "yes", the draws virtual) until the decree's hand draw is asked and ``also(state)``
+    holds: the client, the table service and each player's token."""
+    client = app.test_client()
+    r = client.post("/api/games", json={"game": "colonia", "players": PLAYERS,
+                                        "options": {"cards": decree_box()}}, headers=AUTH)
+    tokens = {c: t if isinstance(t, str) else t["token"]
+              for c, t in r.get_json()["players"].items()}
+    svc, rng, named = table_service(app), random.Random(5), {}  # type: ignore[var-annotated]
+    for _ in range(steps):
+        st = svc.state()
+        if st.step == hand_draw.STEP and also(st):
+            return client, svc, tokens
+        if st.step == "vote":
+            choice = GAME.sealed_choice(st)
+            assert choice is not None
+            post(client, choice.action(dict.fromkeys(choice.players, "yes")))
+        elif GAME.chance_spec(st) is not None:
+            post(client, {"type": "virtual_draw"})
+        else:
+            post(client, pick(st, rng, named))
+    pytest.fail(never)
 
 
 def post(client: FlaskClient, action: dict[str, Any], status: int = 200) -> Any:
@@ -119,26 +138,7 @@ def test_shares_reported_from_the_phones_stay_sealed_until_the_deal(app: Flask) 
     is in nothing of a share is in a spectator's feed, the table's view or another player's
     view (only who has reported); the last report stores the one ``draw_materials``,
     whose public form says only how many each drew, and each screen shows its own."""
-    client = app.test_client()
-    r = client.post("/api/games", json={"game": "colonia", "players": PLAYERS,
-                                        "options": {"cards": decree_box()}}, headers=AUTH)
-    tokens = {c: t if isinstance(t, str) else t["token"]
-              for c, t in r.get_json()["players"].items()}
-    svc, rng, named = table_service(app), random.Random(5), {}  # type: ignore[var-annotated]
-    for _ in range(3000):
-        st = svc.state()
-        if st.step == hand_draw.STEP:
-            break
-        if st.step == "vote":
-            choice = GAME.sealed_choice(st)
-            assert choice is not None
-            post(client, choice.action(dict.fromkeys(choice.players, "yes")))
-        elif GAME.chance_spec(st) is not None:
-            post(client, {"type": "virtual_draw"})
-        else:
-            post(client, pick(st, rng, named))
-    else:
-        pytest.fail("the decree was never adopted")
+    client, svc, tokens = served_to_the_decree(app, 3000, "the decree was never adopted")
     bag_before = view(client)["bag_count"]
     before = {c: view(client, c, tokens[c])["screen"]["materials"] for c in PLAYERS}
     # a player may report only their own share, and only one the game waits for
@@ -188,26 +188,10 @@ def test_shares_reported_from_the_phones_stay_sealed_until_the_deal(app: Flask) 
 def test_reports_the_bag_cannot_hold_ask_everyone_again(app: Flask) -> None:
     """A misread that the bag cannot hold (more of a material than is left) is refused as a whole:
     nothing stored, every player asked again in the same words, no share kept."""
-    client = app.test_client()
-    r = client.post("/api/games", json={"game": "colonia", "players": PLAYERS,
-                                        "options": {"cards": decree_box()}}, headers=AUTH)
-    tokens = {c: t if isinstance(t, str) else t["token"]
-              for c, t in r.get_json()["players"].items()}
-    svc, rng, named = table_service(app), random.Random(5), {}  # type: ignore[var-annotated]
-    for _ in range(5000):  # a later week's decree, when the bag has run short of one
-        st = svc.state()
-        if st.step == hand_draw.STEP and min(st.bag) < 6:
-            break
-        if st.step == "vote":
-            choice = GAME.sealed_choice(st)
-            assert choice is not None
-            post(client, choice.action(dict.fromkeys(choice.players, "yes")))
-        elif GAME.chance_spec(st) is not None:
-            post(client, {"type": "virtual_draw"})
-        else:
-            post(client, pick(st, rng, named))
-    else:
-        pytest.fail("the bag never ran short of a material at the decree")
+    # a later week's decree, when the bag has run short of one
+    client, svc, tokens = served_to_the_decree(
+        app, 5000, "the bag never ran short of a material at the decree",
+        lambda st: min(st.bag) < 6)
     bag = svc.state().bag
     short = MATERIALS[bag.index(min(bag))]  # fewer left than the three reports name
     seq0 = view(client)["seq"]
@@ -224,26 +208,7 @@ def test_the_table_may_still_draw_them_all_virtually_after_some_reports(app: Fla
     """Red has reported, then the table draws virtually: Colonia's draw is dealt whole, so
     red's sealed share is dropped (never stored) and every player's two come from the
     committed draw."""
-    client = app.test_client()
-    r = client.post("/api/games", json={"game": "colonia", "players": PLAYERS,
-                                        "options": {"cards": decree_box()}}, headers=AUTH)
-    tokens = {c: t if isinstance(t, str) else t["token"]
-              for c, t in r.get_json()["players"].items()}
-    svc, rng, named = table_service(app), random.Random(5), {}  # type: ignore[var-annotated]
-    for _ in range(3000):
-        st = svc.state()
-        if st.step == hand_draw.STEP:
-            break
-        if st.step == "vote":
-            choice = GAME.sealed_choice(st)
-            assert choice is not None
-            post(client, choice.action(dict.fromkeys(choice.players, "yes")))
-        elif GAME.chance_spec(st) is not None:
-            post(client, {"type": "virtual_draw"})
-        else:
-            post(client, pick(st, rng, named))
-    else:
-        pytest.fail("the decree was never adopted")
+    client, svc, tokens = served_to_the_decree(app, 3000, "the decree was never adopted")
     seq0 = view(client)["seq"]
     assert report(client, "red", tokens["red"], ["iron", "iron"])["sealed"] is True
     done = post(client, {"type": "virtual_draw"})

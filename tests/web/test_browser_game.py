@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from appkit import fixed_draw_seeds
 from browserkit import (
     BROWSER,
     PHONE,
@@ -57,15 +58,7 @@ def test_a_whole_game_through_the_pages(server: Server, browser: Any, shots: Pat
     # (with fresh seeds each run is another game; in some, seen in about half the runs of
     # 2026-11-27, a click on an option submitted nothing within 30 s — not diagnosed yet,
     # said in the note)
-    from companion.bags import Commitment, seed_digest
-
-    seeds = random.Random(707)
-
-    def fixed_seed(cls: type[Commitment]) -> Commitment:
-        seed = f"{seeds.getrandbits(128):032x}"
-        return cls(seed, seed_digest(seed))
-
-    monkeypatch.setattr(Commitment, "new", classmethod(fixed_seed))
+    fixed_draw_seeds(monkeypatch, 707)
     tablet = open_page(browser, server.url + f"/new#token={TOKEN}")
     tablet.check("input[name=count][value='2']", force=True)
     assert_plain(tablet, "new game")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from appkit import fixed_draw_seeds
 from browserkit import (
     BROWSER,
     PHONE,
@@ -26,7 +27,6 @@ from browserkit import (
 )
 from test_browser_game import assert_plain
 
-from companion.bags import Commitment, seed_digest
 from companion.village.moves import apply_moves, moves, table
 
 pytestmark = BROWSER
@@ -78,13 +78,7 @@ def test_a_port_and_life_goals_game_through_the_pages(
     # the virtual draws' seeds from a fixed sequence, so that every run plays the same game
     # (with fresh seeds each run was another game, and a rare position could pass or fail
     # the limits below by chance); the draws themselves run unchanged
-    seeds = random.Random(1818)
-
-    def fixed_seed(cls: type[Commitment]) -> Commitment:
-        seed = f"{seeds.getrandbits(128):032x}"
-        return cls(seed, seed_digest(seed))
-
-    monkeypatch.setattr(Commitment, "new", classmethod(fixed_seed))
+    fixed_draw_seeds(monkeypatch, 1818)
     server.post(
         "/api/games",
         {"players": ["red", "yellow", "blue"], "modules": ["port", "life_goals"]},
