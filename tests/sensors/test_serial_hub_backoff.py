@@ -69,3 +69,26 @@ def test_states_are_logged_and_the_back_off_starts_again_after_a_hello(
     assert any(m.startswith("hub:3: streaming -> lost (") for m in said), said
     assert "hub:3: lost -> disconnected" in said
     assert states[:2] == ["connecting", "up"] and "down" in states and states[-1] == "up"
+
+
+def test_a_hub_that_falls_silent_is_lost_after_the_link_timeout(tmp_path: Path) -> None:
+    """A hub that said hello and then sends nothing (a firmware hung, a cable half out) is
+    declared lost once ``link_timeout`` passes without a line — not before — and its
+    health goes down."""
+    pair = SocatPair(tmp_path)
+    peer = PeerHub(pair.b, readers=2, hub_id=4)
+    obs: list[Observation] = []
+    hub = SerialHub(pair.a, obs.append, {0: "bag"}, link_timeout=1.0, retry_s=5.0, retry_cap_s=5.0)
+    hub.start()
+    try:
+        assert wait_for(lambda: hub.state == HubLink.STREAMING, 5)
+        t0 = time.monotonic()
+        assert wait_for(lambda: hub.state != HubLink.STREAMING, 5)
+        quiet = time.monotonic() - t0
+        assert hub.last_error == "silence"
+    finally:
+        hub.close()
+        peer.close()
+        pair.close()
+    assert quiet >= 0.8, quiet  # the hello's last line was before t0: at most 0.2 s early
+    assert "down" in [o.state for o in obs if isinstance(o, Health)]
