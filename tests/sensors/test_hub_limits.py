@@ -13,7 +13,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from hub_support import SimHub, build_firmware, wait_for
+from hub_support import SIM_LINK_TIMEOUT, SimHub, build_firmware, sim_wait
 
 from companion.reconcile.reconciler import Reconciler
 from companion.sensors.serial_hub import SerialHub
@@ -55,7 +55,7 @@ class Streaming:
 
     def wait_until(self, us: int, timeout: float = 60) -> None:
         """Let the simulation run until its clock reaches `us`."""
-        assert wait_for(lambda: self.sim.now_us() >= us, timeout, step=0.02), us
+        assert sim_wait(lambda: self.sim.now_us() >= us, timeout, step=0.02), us
 
     def of_kind(self, kind: str, since_us: int = 0) -> list[int]:
         """When the hub sent each line of one type."""
@@ -74,15 +74,10 @@ def streaming(board: str, setup: list[str] | None = None) -> Iterator[Streaming]
         sim.trace()
         if setup:
             sim.cmds(setup)
-        # These tests measure the firmware in simulated time; on a loaded machine simavr runs
-        # slower than the wall clock and a 1 s heartbeat can arrive after the adapter's 3.5 s
-        # silence limit (the CI of 2026-11-27 saw "streaming -> lost" and a resync that
-        # reports tags without SEEN lines). The link's silence rule is tested on its own
-        # in test_serial_hub.py; here the adapter waits as long as the simulation needs.
-        hub = SerialHub(sim.pty, lambda o: None, {}, link_timeout=30.0)
+        hub = SerialHub(sim.pty, lambda o: None, {}, link_timeout=SIM_LINK_TIMEOUT)
         hub.start()
         try:
-            assert wait_for(lambda: hub.state == "streaming", 20)
+            assert sim_wait(lambda: hub.state == "streaming", 20)
             yield Streaming(sim, hub)
         finally:
             hub.close()
@@ -97,7 +92,7 @@ def test_sixteen_tags_on_one_reader_all_reported_none_gone(board: str, n: int) -
     with streaming(board) as s:
         s.sim.cmds([f"add 2 {u}" for u in tags])
         t_add = s.sim.command_time(f"add 2 {tags[-1]}")
-        assert wait_for(lambda: s.hub.present().get(2, frozenset()) == set(tags), 30), \
+        assert sim_wait(lambda: s.hub.present().get(2, frozenset()) == set(tags), 30), \
             sorted(set(tags) - s.hub.present().get(2, frozenset()))
         s.wait_until(t_add + 6_000_000)
         lines = s.sim.lines(t_add)
@@ -107,7 +102,7 @@ def test_sixteen_tags_on_one_reader_all_reported_none_gone(board: str, n: int) -
         # one leaves: that one alone is reported gone
         s.sim.cmd(f"remove 2 {tags[5]}")
         t_rm = s.sim.command_time(f"remove 2 {tags[5]}")
-        assert wait_for(lambda: s.events(tags[5], t_rm) != [], 20)
+        assert sim_wait(lambda: s.events(tags[5], t_rm) != [], 20)
         s.wait_until(t_rm + 3_000_000)
         assert [args[1] for _, kind, args in s.sim.lines(t_rm) if kind == "GONE"] == [tags[5]]
 
@@ -122,7 +117,7 @@ def test_a_flickering_tag_never_reaches_the_game_as_a_move(board: str, on_ms: in
     it is reported gone."""
     uid = "04C1C2C3C4C5C6"
     with streaming(board, ["add 0 04A1B2C3D4E5F6", "add 3 11223344", f"add 1 {uid}"]) as s:
-        assert wait_for(lambda: uid in s.hub.present().get(1, frozenset()), 20)
+        assert sim_wait(lambda: uid in s.hub.present().get(1, frozenset()), 20)
         s.sim.cmd(f"flicker 1 {uid} {on_ms} {off_ms}")
         t0 = s.sim.command_time(f"flicker 1 {uid} {on_ms} {off_ms}")
         s.wait_until(t0 + 20_000_000, timeout=120)
@@ -138,7 +133,7 @@ def test_a_flickering_tag_never_reaches_the_game_as_a_move(board: str, on_ms: in
         assert all(a < SETTLE_US for a in absences), (absences, events)
         s.sim.cmd(f"remove 1 {uid}")
         t_rm = s.sim.command_time(f"remove 1 {uid}")
-        assert wait_for(lambda: ("GONE" in [k for _, k in s.events(uid, t_rm)]), 20)
+        assert sim_wait(lambda: ("GONE" in [k for _, k in s.events(uid, t_rm)]), 20)
 
 
 def _percentile(xs: list[int], q: float) -> int:
@@ -159,14 +154,14 @@ def test_a_single_tag_on_a_quiet_six_reader_uno_is_seen_within_120_ms() -> None:
             time.sleep(rng.uniform(0, 0.05))  # a random moment of the polling
             s.sim.cmd(f"add {r} {uid}")
             t_add = s.sim.command_time(f"add {r} {uid}")
-            assert wait_for(partial(s.events, uid, t_add), 20)
+            assert sim_wait(partial(s.events, uid, t_add), 20)
             us, kind = s.events(uid, t_add)[0]
             assert kind == "SEEN"
             seen.append(us - t_add)
             time.sleep(rng.uniform(0, 0.05))
             s.sim.cmd(f"remove {r} {uid}")
             t_rm = s.sim.command_time(f"remove {r} {uid}")
-            assert wait_for(partial(s.events, uid, t_rm), 20)
+            assert sim_wait(partial(s.events, uid, t_rm), 20)
             us, kind = s.events(uid, t_rm)[0]
             assert kind == "GONE"
             gone.append(us - t_rm)
@@ -187,7 +182,7 @@ def test_a_twenty_tag_burst_is_reported_within_a_second(board: str) -> None:
         adds = [f"add {i % n} {u}" for i, u in enumerate(tags)]
         s.sim.cmds(adds)
         t_add = min(s.sim.command_time(a) for a in adds)
-        assert wait_for(lambda: sum(len(v) for v in s.hub.present().values()) == 20, 30)
+        assert sim_wait(lambda: sum(len(v) for v in s.hub.present().values()) == 20, 30)
         seen = {args[1]: us for us, kind, args in s.sim.lines(t_add) if kind == "SEEN"}
         assert set(seen) == set(tags)
         assert max(seen.values()) - t_add <= 1_000_000, sorted(v - t_add for v in seen.values())
@@ -200,8 +195,8 @@ def test_more_tags_than_the_hub_can_track_are_reported_full() -> None:
     tags = crowd(54, seed=21)
     with streaming("uno") as s:
         s.sim.cmds([f"add {i % 6} {u}" for i, u in enumerate(tags)])
-        assert wait_for(lambda: sum(len(v) for v in s.hub.present().values()) == 48, 30)
-        assert wait_for(lambda: sum(r["untracked"] for r in s.hub.readers()) == 6, 10), \
+        assert sim_wait(lambda: sum(len(v) for v in s.hub.present().values()) == 48, 30)
+        assert sim_wait(lambda: sum(r["untracked"] for r in s.hub.readers()) == 6, 10), \
             s.hub.readers()
         assert s.hub.health().state == "degraded"
         assert "untracked" in s.hub.health().detail
@@ -210,10 +205,10 @@ def test_more_tags_than_the_hub_can_track_are_reported_full() -> None:
         gone = sorted(tracked)[:6]
         s.sim.cmds([f"remove {r} {u}" for r, u in gone])
         left = {(i % 6, u) for i, u in enumerate(tags)} - set(gone)
-        assert wait_for(lambda: {(r, u) for r, us in s.hub.present().items() for u in us}
+        assert sim_wait(lambda: {(r, u) for r, us in s.hub.present().items() for u in us}
                         == left, 20)
-        assert wait_for(lambda: sum(r["untracked"] for r in s.hub.readers()) == 0, 10)
-        assert wait_for(lambda: s.hub.health().state == "up", 10)
+        assert sim_wait(lambda: sum(r["untracked"] for r in s.hub.readers()) == 0, 10)
+        assert sim_wait(lambda: s.hub.health().state == "up", 10)
 
 
 def test_the_first_heartbeat_counts_polls_since_start() -> None:
@@ -222,10 +217,10 @@ def test_the_first_heartbeat_counts_polls_since_start() -> None:
     with SimHub(build_firmware("uno")) as sim:
         sim.trace()
         time.sleep(1.0)  # ~8 s of simulated time before the host says START
-        hub = SerialHub(sim.pty, lambda o: None, {})
+        hub = SerialHub(sim.pty, lambda o: None, {}, link_timeout=SIM_LINK_TIMEOUT)
         hub.start()
         try:
-            assert wait_for(lambda: len([x for x in sim.lines() if x[1] == "HB"]) >= 3, 30)
+            assert sim_wait(lambda: len([x for x in sim.lines() if x[1] == "HB"]) >= 3, 30)
         finally:
             hub.close()
         hbs = [[int(p) for p in args[1].split(",")] for _, kind, args in sim.lines()
@@ -242,14 +237,14 @@ def test_a_reader_that_resets_itself_is_not_blind() -> None:
     200 ms."""
     rng = random.Random(9)
     with streaming("uno", ["add 0 04A1B2C3D4E5F6"]) as s:
-        assert wait_for(lambda: s.hub.present().get(0) == frozenset({"04A1B2C3D4E5F6"}), 20)
+        assert sim_wait(lambda: s.hub.present().get(0) == frozenset({"04A1B2C3D4E5F6"}), 20)
         t_first = s.sim.now_us()
         for i in range(6):
             uid = f"112233{i:02X}"
             time.sleep(rng.uniform(0, 0.03))
             s.sim.cmds(["glitch 0", f"add 0 {uid}"])
             t0 = s.sim.command_time(f"add 0 {uid}")
-            assert wait_for(partial(s.events, uid, t0), 20)
+            assert sim_wait(partial(s.events, uid, t0), 20)
             us, kind = s.events(uid, t0)[0]
             assert kind == "SEEN" and us - t0 <= 200_000, (i, us - t0)
         s.wait_until(s.sim.now_us() + 2_000_000)
@@ -265,11 +260,11 @@ def test_a_faulted_reader_is_retried_every_second() -> None:
         for _ in range(4):
             s.sim.cmd("dead 3")
             t_dead = s.sim.command_time("dead 3")
-            assert wait_for(partial(s.of_kind, "FAULT", t_dead), 20)
+            assert sim_wait(partial(s.of_kind, "FAULT", t_dead), 20)
             time.sleep(rng.uniform(0.05, 0.4))  # ~0.4-3 s of hub time
             s.sim.cmd("alive 3")
             t_alive = s.sim.command_time("alive 3")
-            assert wait_for(partial(s.of_kind, "READY", t_alive), 20)
+            assert sim_wait(partial(s.of_kind, "READY", t_alive), 20)
             delays.append(next(us for us, k, _ in s.sim.lines(t_alive) if k == "READY")
                           - t_alive)
     print("READY after", [round(d / 1000) for d in delays], "ms")

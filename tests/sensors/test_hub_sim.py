@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 import pytest
-from hub_support import SimHub, build_firmware, wait_for
+from hub_support import SIM_LINK_TIMEOUT, SimHub, build_firmware, sim_wait, wait_for
 
 from companion.reconcile.observations import Health, Observation, PiecesGone, PiecesSeen
 from companion.sensors.serial_hub import SerialHub, TagEvent
@@ -57,13 +57,14 @@ def test_firmware_in_simavr_to_observations(uno_elf: Any) -> None:
                        (1, "0455667788990A")]:
             sim.cmd(f"add {r} {uid}")
         sim.cmd("dead 3")
-        hub = SerialHub(sim.pty, rec.emit, ZONES, PIECES.get, on_tag=rec.on_tag)
+        hub = SerialHub(sim.pty, rec.emit, ZONES, PIECES.get, on_tag=rec.on_tag,
+                        link_timeout=SIM_LINK_TIMEOUT)
         hub.start()
         try:
             # every tag of a field with three tags, 4- and 7-byte UIDs, found
-            assert wait_for(lambda: rec.pieces(PiecesSeen, "farm:red")
+            assert sim_wait(lambda: rec.pieces(PiecesSeen, "farm:red")
                             == {"red-1a", "red-1b", "11223355"}, 15), rec.obs
-            assert wait_for(lambda: rec.pieces(PiecesSeen, "bag") == {"monk-1"}, 5)
+            assert sim_wait(lambda: rec.pieces(PiecesSeen, "bag") == {"monk-1"}, 5)
             seen = [o for o in rec.obs if isinstance(o, PiecesSeen)]
             assert {o.source for o in seen} == {"hub:1/reader:0", "hub:1/reader:1"}
             unknown = [o for o in seen if o.unknown_uids]
@@ -72,8 +73,8 @@ def test_firmware_in_simavr_to_observations(uno_elf: Any) -> None:
             # the silent reader is a fault, the others are polled all the same
             assert hub.hello["board"] == "uno" and hub.hello["readers"] == "6"
             assert hub.hello["status"][3] == "F"
-            assert wait_for(lambda: hub.health().state == "degraded", 5)
-            assert wait_for(lambda: hub.readers()[0]["reads_per_s"] > 0, 5)
+            assert sim_wait(lambda: hub.health().state == "degraded", 5)
+            assert sim_wait(lambda: hub.readers()[0]["reads_per_s"] > 0, 5)
             assert hub.readers()[3]["state"] == "error"
             row = hub.readers()[0]
             assert row["reader"] == "hub:1/reader:0" and row["zone"] == "farm:red"
@@ -84,32 +85,32 @@ def test_firmware_in_simavr_to_observations(uno_elf: Any) -> None:
             # tags come and go on a script
             sim.cmd("remove 0 11223344")
             sim.cmd("add 2 04BBCCDDEEFF01")
-            assert wait_for(lambda: rec.pieces(PiecesGone, "farm:red") == {"red-1b"}, 10)
-            assert wait_for(lambda: rec.pieces(PiecesSeen, "council:1") == {"blue-2a"}, 10)
+            assert sim_wait(lambda: rec.pieces(PiecesGone, "farm:red") == {"red-1b"}, 10)
+            assert sim_wait(lambda: rec.pieces(PiecesSeen, "council:1") == {"blue-2a"}, 10)
             assert hub.present()[0] == {"04A1B2C3D4E5F6", "11223355"}
 
             # a reader that stops answering mid-game: a fault, the others go on
             sim.cmd("dead 1 FF")
-            assert wait_for(lambda: hub.readers()[1]["state"] == "error", 10)
+            assert sim_wait(lambda: hub.readers()[1]["state"] == "error", 10)
             assert hub.readers()[1]["faults"] >= 1
             assert hub.readers()[1]["last_error"].startswith("version=")
             n = len(rec.tags)
             sim.cmd("add 0 04BBCCDDEEFF02")
-            assert wait_for(lambda: any(e.uid == "04BBCCDDEEFF02" for e in rec.tags[n:]), 10)
+            assert sim_wait(lambda: any(e.uid == "04BBCCDDEEFF02" for e in rec.tags[n:]), 10)
             # and one that comes back is used again (retried every 3 s of hub time)
             sim.cmd("alive 3")
-            assert wait_for(lambda: hub.readers()[3]["state"] != "error", 10)
+            assert sim_wait(lambda: hub.readers()[3]["state"] != "error", 10)
             sim.cmd("add 3 55667788")
-            assert wait_for(lambda: "55667788" in rec.pieces(PiecesSeen, "church:1"), 10)
+            assert sim_wait(lambda: "55667788" in rec.pieces(PiecesSeen, "church:1"), 10)
 
             # the board resets (as when a host opens the port): hello again, START, the
             # replay settles what changed meanwhile; nothing twice
             before = len([o for o in rec.obs if not isinstance(o, Health)])
             sim.cmd("remove 0 11223355")
             sim.cmd("reset")
-            assert wait_for(lambda: rec.pieces(PiecesGone, "farm:red")
+            assert sim_wait(lambda: rec.pieces(PiecesGone, "farm:red")
                             == {"red-1b", "11223355"}, 15)
-            assert wait_for(lambda: hub.state == "streaming", 5)
+            assert sim_wait(lambda: hub.state == "streaming", 5)
             after = [o for o in rec.obs if not isinstance(o, Health)][before:]
             assert [type(o).__name__ for o in after] == ["PiecesGone"], after
 
@@ -117,10 +118,10 @@ def test_firmware_in_simavr_to_observations(uno_elf: Any) -> None:
             hub.send("RATE 100")
             hub.send("SETID 4")
             hub.send("IDENT")
-            assert wait_for(lambda: hub.hello.get("rate") == "100" and hub.hub_id == 4, 10), hub.hello
+            assert sim_wait(lambda: hub.hello.get("rate") == "100" and hub.hub_id == 4, 10), hub.hello
             n = len(rec.tags)
             sim.cmd("add 2 04BBCCDDEEFF03")
-            assert wait_for(lambda: any(e.uid == "04BBCCDDEEFF03" for e in rec.tags[n:]), 10)
+            assert sim_wait(lambda: any(e.uid == "04BBCCDDEEFF03" for e in rec.tags[n:]), 10)
             assert [o.source for o in rec.obs if isinstance(o, PiecesSeen)][-1] == "hub:4/reader:2"
 
             stats = sim.stats()
@@ -136,10 +137,11 @@ def test_mega_image_runs_in_simavr() -> None:
     rec = Recorder()
     with SimHub(elf, "atmega2560") as sim:
         sim.cmd("add 11 04A1B2C3D4E5F6")
-        hub = SerialHub(sim.pty, rec.emit, {11: "farm:blue"}, PIECES.get)
+        hub = SerialHub(sim.pty, rec.emit, {11: "farm:blue"}, PIECES.get,
+                        link_timeout=SIM_LINK_TIMEOUT)
         hub.start()
         try:
-            assert wait_for(lambda: rec.pieces(PiecesSeen, "farm:blue") == {"red-1a"}, 20)
+            assert sim_wait(lambda: rec.pieces(PiecesSeen, "farm:blue") == {"red-1a"}, 20)
             assert hub.hello["board"] == "mega" and hub.hello["readers"] == "12"
         finally:
             hub.close()
@@ -154,17 +156,18 @@ def test_a_crowded_field_every_tag_found(uno_elf: Any) -> None:
     with SimHub(uno_elf) as sim:
         for uid in crowd:
             sim.cmd(f"add 2 {uid}")
-        hub = SerialHub(sim.pty, rec.emit, ZONES, on_tag=rec.on_tag)
+        hub = SerialHub(sim.pty, rec.emit, ZONES, on_tag=rec.on_tag,
+                        link_timeout=SIM_LINK_TIMEOUT)
         hub.start()
         try:
-            assert wait_for(lambda: rec.pieces(PiecesSeen, "council:1") == set(crowd), 15), \
+            assert sim_wait(lambda: rec.pieces(PiecesSeen, "council:1") == set(crowd), 15), \
                 rec.pieces(PiecesSeen, "council:1")
-            assert wait_for(lambda: hub.readers()[2]["reads_per_s"] > 0, 5)
+            assert sim_wait(lambda: hub.readers()[2]["reads_per_s"] > 0, 5)
             # they stay: no flicker over a few seconds of polling
             n = len(rec.tags)
             assert not wait_for(lambda: len(rec.tags) > n, 1.5)
             sim.cmd("remove 2 04A1B2C3D4E5F7")
-            assert wait_for(lambda: rec.pieces(PiecesGone, "council:1") == {"04A1B2C3D4E5F7"}, 10)
+            assert sim_wait(lambda: rec.pieces(PiecesGone, "council:1") == {"04A1B2C3D4E5F7"}, 10)
             assert hub.present()[2] == set(crowd) - {"04A1B2C3D4E5F7"}
             assert sim.stats()["overlap"] == "0"
         finally:
@@ -181,10 +184,11 @@ def test_firmware_survives_garbage_from_the_host(uno_elf: Any) -> None:
     rec = Recorder()
     with SimHub(uno_elf) as sim:
         sim.cmd("add 0 04A1B2C3D4E5F6")
-        hub = SerialHub(sim.pty, rec.emit, ZONES, PIECES.get, on_tag=rec.on_tag)
+        hub = SerialHub(sim.pty, rec.emit, ZONES, PIECES.get, on_tag=rec.on_tag,
+                        link_timeout=SIM_LINK_TIMEOUT)
         hub.start()
         try:
-            assert wait_for(lambda: rec.pieces(PiecesSeen, "farm:red") == {"red-1a"}, 15)
+            assert sim_wait(lambda: rec.pieces(PiecesSeen, "farm:red") == {"red-1a"}, 15)
             fd = os.open(sim.pty, os.O_WRONLY | os.O_NOCTTY)  # a second writer on the line
             try:
                 junk = [rng.randbytes(rng.randint(1, 60)) + b"\n" for _ in range(150)]
@@ -195,11 +199,11 @@ def test_firmware_survives_garbage_from_the_host(uno_elf: Any) -> None:
             finally:
                 os.close(fd)
             sim.cmd("add 1 0455667788990A")
-            assert wait_for(lambda: rec.pieces(PiecesSeen, "bag") == {"monk-1"}, 15)
+            assert sim_wait(lambda: rec.pieces(PiecesSeen, "bag") == {"monk-1"}, 15)
             assert hub.state == "streaming" and hub.hub_id == 1  # SETID 999 was refused
             assert hub.naks >= 1  # garbage that reached its parser was refused (most of it
             # overflows the 64-byte UART buffer and is dropped, as on a real board)
-            assert wait_for(lambda: hub.readers()[0]["reads_per_s"] > 0, 5)
+            assert sim_wait(lambda: hub.readers()[0]["reads_per_s"] > 0, 5)
         finally:
             hub.close()
 
@@ -214,14 +218,15 @@ def test_a_noisy_field_loses_no_tag(uno_elf: Any) -> None:
         for uid in tags:
             sim.cmd(f"add 0 {uid}")
         sim.cmd("noisy 0 15")
-        hub = SerialHub(sim.pty, rec.emit, ZONES, on_tag=rec.on_tag)
+        hub = SerialHub(sim.pty, rec.emit, ZONES, on_tag=rec.on_tag,
+                        link_timeout=SIM_LINK_TIMEOUT)
         hub.start()
         try:
-            assert wait_for(lambda: rec.pieces(PiecesSeen, "farm:red") == set(tags), 15)
+            assert sim_wait(lambda: rec.pieces(PiecesSeen, "farm:red") == set(tags), 15)
             n = len(rec.tags)
             # about 40 polls of the reader (hub time): no tag reported gone
             assert not wait_for(lambda: len(rec.tags) > n, 4)
-            assert wait_for(lambda: hub.readers()[0]["read_errors"] > 0, 5)
+            assert sim_wait(lambda: hub.readers()[0]["read_errors"] > 0, 5)
             garbled = int(sim.stats()["r0"].split("/")[2])
             assert garbled > 20
             assert hub.readers()[1]["read_errors"] == 0
