@@ -30,6 +30,11 @@ ITEM_STEP = 1.5  # mm between samples in an item region (grain, coins, goods til
 STEPS = {"cubes": CUBE_STEP, "zone": ZONE_STEP, "items": ITEM_STEP}  # sampled regions
 FIGURE_MM2 = 150.0  # a standing figure seen from above (body and head), mm² (rough)
 FIGURE_COLOURS = (*FAMILY_COLOURS, MONK)  # figures counted by colour; black: the monks
+MONK_LABEL = len(FIGURE_COLOURS)  # a black monk's label in a grid of figure colours
+# the board darkened evenly below this (every channel) is deeper than a room's shadow (the
+# real-table renderer's soft shadows keep 0.55–0.75 of the light): near a black monk,
+# it is the monk's blurred rim, up to MONK_RIM samples out
+DEEP_SHADOW, MONK_RIM = 0.45, 2
 SATURATED = 245  # every channel at least this: the camera clipped a white
 WHITE = 246
 CHANGE_LEVEL = 30.0  # coarse change (0–255) that makes a region be read again
