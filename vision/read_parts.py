@@ -51,6 +51,9 @@ SHADOW_MAX, SHADOW_MIN, SHADOW_SPREAD = 0.93, 0.22, 1.45
 # channels' ratios within this of each other; tighter than a shadow's: the white of a
 # disc on a beige cell is the cell brightened by 1.23–1.64 (a spread of 1.33)
 LIFTED_SPREAD = 1.3
+# figures and items: a sample whose every channel is at least this under the markers' white
+# paper may be a white figure or a scroll, never the board brightened by a shadow gone
+PALE_PIECE = 190.0
 MINOR_CUBE = 0.45  # a colour covering less of a blob than this many cubes is not a cube
 UNCERTAIN_BELOW = 0.5  # a cube reading whose confidence is lower is "uncertain"
 

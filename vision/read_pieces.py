@@ -27,6 +27,7 @@ from .read_parts import (
     MINOR_CUBE,
     MONK_LABEL,
     MONK_RIM,
+    PALE_PIECE,
     ROUND_UP,
     SATURATED,
     SHADOW_MAX,
@@ -208,7 +209,15 @@ class PieceReading:
         rel = ratio / gain
         rmax, rmin = _max3(rel), _min3(rel)
         shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
-        out: np.ndarray = ~board_like & ~shadow
+        # the board brightened evenly where a shadow lay when the empty board was learnt
+        # (as for cubes), unless the sample is white under the markers' white paper: a
+        # white figure or a scroll on a pale print is that print brightened evenly too
+        lifted = ((rmin > 1 / SHADOW_MAX) & (rmax < 1 / SHADOW_MIN)
+                  & (rmax < LIFTED_SPREAD * rmin))
+        white = self._white.get(board)
+        if white is not None and lifted.any():
+            lifted &= _min3(raw.astype(np.float32) * white) < PALE_PIECE
+        out: np.ndarray = ~board_like & ~shadow & ~lifted
         dark = shadow & ~board_like
         return out, cur - ref * gain, dark, dark & (rmax < DEEP_SHADOW)
 
