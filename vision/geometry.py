@@ -41,12 +41,6 @@ MIN_MAIN_MARKERS = 3
 MAX_FIT_PX = 3.0
 MAX_FIT_PX_NO_LENS = 6.0
 AGREE_PX = 2.0  # markers this close to where the last good pose puts them: camera not moved
-# a board fitting worse than this is looked at once more: its markers' corners found from
-# their edges (contour lines) on the sharpened frame. On 6 real-hard renders (blur σ
-# 1.6–2.6 px) those corners lay 1.20 px RMS from the true ones, against 1.7 px for the
-# corner-point refinement used first; on ordinary frames the corner points are the better
-# (0.84 against 0.95 px), so they stay first. The set that fits better is kept.
-REFIT_PX = 1.5
 
 
 def project(hom: np.ndarray, pts: np.ndarray, lens: Lens | None) -> np.ndarray:
@@ -111,15 +105,6 @@ def _plane_pose(src: np.ndarray, dst: np.ndarray, k: np.ndarray) -> np.ndarray:
     return out
 
 
-def _better(errors: dict[str, float], refused: dict[str, str],
-            than_errors: dict[str, float], than_refused: dict[str, str]) -> bool:
-    """A set of fits is better than another when it places at least as many boards and
-    its worst error is lower."""
-    if len(errors) != len(than_errors):
-        return len(errors) > len(than_errors)
-    return max(errors.values(), default=0.0) < max(than_errors.values(), default=0.0)
-
-
 class MarkerTracker:
     """Keeps the board homographies up to date from the ArUco markers of a layout."""
 
@@ -136,11 +121,6 @@ class MarkerTracker:
         params.perspectiveRemovePixelPerCell = 8
         params.perspectiveRemoveIgnoredMarginPerCell = 0.25
         self.detector = cv2.aruco.ArucoDetector(self.dictionary, params)
-        edges = cv2.aruco.DetectorParameters()
-        edges.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_CONTOUR
-        edges.perspectiveRemovePixelPerCell = 8
-        edges.perspectiveRemoveIgnoredMarginPerCell = 0.25
-        self.edge_detector = cv2.aruco.ArucoDetector(self.dictionary, edges)
         self.geometry = Geometry()
         self.corners: dict[int, np.ndarray] = {}  # marker id -> 4x2 frame px
         self._bits = {mid: _marker_bits(self.dictionary, mid)
@@ -184,18 +164,17 @@ class MarkerTracker:
         return bad
 
     def detect(self, gray: np.ndarray, scale: float | None = None,
-               sharpen: bool = False, edges: bool = False) -> dict[int, np.ndarray]:
+               sharpen: bool = False) -> dict[int, np.ndarray]:
         """Detect markers (at ``detect_scale``, on an unsharp-masked copy if ``sharpen``;
-        corners refined on the frame itself, or from the markers' edges on the detected
-        image if ``edges``); their corners in ideal pixels when the tracker has a lens."""
+        corners refined on the frame itself); their corners in ideal pixels when the
+        tracker has a lens."""
         self.detections += 1
         s = scale or self.detect_scale
         small = gray if s == 1 else cv2.resize(gray, None, fx=s, fy=s,
                                                interpolation=cv2.INTER_AREA)
         if sharpen:
             small = cv2.addWeighted(small, 3.0, cv2.GaussianBlur(small, (0, 0), 3.0), -2.0, 0)
-        detector = self.edge_detector if edges else self.detector
-        corners, ids, _ = detector.detectMarkers(small)
+        corners, ids, _ = self.detector.detectMarkers(small)
         found: dict[int, np.ndarray] = {}
         if ids is None:
             return found
@@ -204,9 +183,8 @@ class MarkerTracker:
             if self._board_of(mid) is None:
                 continue
             pts = (c.reshape(4, 2) / s).astype(np.float32)
-            if not edges:
-                cv2.cornerSubPix(gray, pts, (3, 3), (-1, -1),
-                                 (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05))
+            cv2.cornerSubPix(gray, pts, (3, 3), (-1, -1),
+                             (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05))
             found[mid] = pts if self.lens is None else self.lens.undistort(pts)
         return found
 
@@ -294,13 +272,6 @@ class MarkerTracker:
             found = {**self.detect(gray, 1.0, sharpen=True), **found}
         g.detected = True
         boards, drift, errors, refused = self._fit(found)
-        if any(e > REFIT_PX for e in errors.values()) or any(
-                w.startswith("fit error") for w in refused.values()):
-            # blurred corners: once more from the markers' edges; the better fit is kept
-            again = {**found, **self.detect(gray, 1.0, sharpen=True, edges=True)}
-            fit = self._fit(again)
-            if _better(fit[2], fit[3], errors, refused):
-                found, (boards, drift, errors, refused) = again, fit
         # boards whose markers are hidden but were not seen moving keep their geometry
         for name, hom in g.boards.items():
             if name not in boards and name not in refused and not any(

@@ -18,6 +18,9 @@ COARSE_STEP = 4.0  # mm between samples of the hand / motion grid
 HAND_EDGE_MM2 = 500.0  # a difference blob touching the board edge and at least this big
 HAND_ANY_MM2 = 2500.0  # any difference blob at least this big
 HAND_MARGIN_MM = 12.0
+# a hand blob filling less than this of its convex hull is a hand seen only by its rims and
+# shading (the palest over a pale board): the regions within twice the margin are hidden
+HAND_FILL = 0.5
 # a change of colour counts in the hand grid when it exceeds this many times the frame's
 # median colour deviation (in levels) from the empty board: the camera's noise
 NOISE_K = 5.0
