@@ -43,6 +43,7 @@ from .read_parts import (
     CUBE_STEP,
     HAND_ANY_MM2,
     HAND_EDGE_MM2,
+    HAND_FILL,
     HAND_MARGIN_MM,
     MOTION_LEVEL,
     NOISE_K,
@@ -348,10 +349,17 @@ class BoardReader(PieceReading):
             cells = np.clip(norm[track_rows, track_cols] - 1.0, 0, 255).astype(np.uint8)
             disc = self._is_disc[lut_index(cells)]
             diff[track_rows[disc], track_cols[disc]] = False
-        hand = self._hand_blobs(diff)
+        hand, faint = self._hand_blobs(diff)
         margin = max(1, round(HAND_MARGIN_MM / COARSE_STEP))
         if hand.any():
-            hand = cv2.dilate(hand.astype(np.uint8), np.ones((2 * margin + 1,) * 2, np.uint8)) > 0
+            solid = hand & ~faint
+            hand = cv2.dilate(solid.astype(np.uint8), np.ones((2 * margin + 1,) * 2, np.uint8)) > 0
+            if faint.any():
+                # a hand seen only by its rims and shading (the palest over a pale board)
+                # may reach farther than they do
+                wide = 2 * margin
+                hand |= cv2.dilate(faint.astype(np.uint8), np.ones((2 * wide + 1,) * 2,
+                                                                   np.uint8)) > 0
         prev = self._previous.get(name)
         self._previous[name] = norm
         if prev is None:
@@ -399,10 +407,15 @@ class BoardReader(PieceReading):
             snap[0][r0:r1, c0:c1] = prev[r0:r1, c0:c1]
 
     @staticmethod
-    def _hand_blobs(diff: np.ndarray) -> np.ndarray:
+    def _hand_blobs(diff: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The blobs of ``diff`` that are hands (one reaching the board's edge, or any
+        large one), and those of them seen only in part: a web of rims and shading that
+        fills less than ``HAND_FILL`` of its convex hull (a pale hand over a pale board,
+        its inside like the board)."""
         n, labels, stats, _ = cv2.connectedComponentsWithStats(  # type: ignore[call-overload]
             diff.astype(np.uint8), 8)
         hand = np.zeros(diff.shape, bool)
+        faint = np.zeros(diff.shape, bool)
         h, w = diff.shape
         cell = COARSE_STEP * COARSE_STEP
         for i in range(1, n):
@@ -410,8 +423,13 @@ class BoardReader(PieceReading):
             edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
             mm2 = area * cell
             if (edge and mm2 >= HAND_EDGE_MM2) or mm2 >= HAND_ANY_MM2:
-                hand |= labels == i
-        return hand
+                blob = labels == i
+                hand |= blob
+                pts = cv2.findNonZero(blob.astype(np.uint8))
+                hull = cv2.contourArea(cv2.convexHull(pts)) + 0.5 * len(pts) + 1.0
+                if area < HAND_FILL * hull:
+                    faint |= blob
+        return hand, faint
 
     @staticmethod
     def _touches(region: Region, mask: np.ndarray) -> bool:

@@ -18,6 +18,9 @@ COARSE_STEP = 4.0  # mm between samples of the hand / motion grid
 HAND_EDGE_MM2 = 500.0  # a difference blob touching the board edge and at least this big
 HAND_ANY_MM2 = 2500.0  # any difference blob at least this big
 HAND_MARGIN_MM = 12.0
+# a hand blob filling less than this of its convex hull is a hand seen only by its rims and
+# shading (the palest over a pale board): the regions within twice the margin are hidden
+HAND_FILL = 0.5
 # a change of colour counts in the hand grid when it exceeds this many times the frame's
 # median colour deviation (in levels) from the empty board: the camera's noise
 NOISE_K = 5.0
@@ -30,6 +33,11 @@ ITEM_STEP = 1.5  # mm between samples in an item region (grain, coins, goods til
 STEPS = {"cubes": CUBE_STEP, "zone": ZONE_STEP, "items": ITEM_STEP}  # sampled regions
 FIGURE_MM2 = 150.0  # a standing figure seen from above (body and head), mm² (rough)
 FIGURE_COLOURS = (*FAMILY_COLOURS, MONK)  # figures counted by colour; black: the monks
+MONK_LABEL = len(FIGURE_COLOURS)  # a black monk's label in a grid of figure colours
+# the board darkened evenly below this (every channel) is deeper than a room's shadow (the
+# real-table renderer's soft shadows keep 0.55–0.75 of the light): near a black monk,
+# it is the monk's blurred rim, up to MONK_RIM samples out
+DEEP_SHADOW, MONK_RIM = 0.45, 2
 SATURATED = 245  # every channel at least this: the camera clipped a white
 WHITE = 246
 CHANGE_LEVEL = 30.0  # coarse change (0–255) that makes a region be read again
@@ -46,6 +54,9 @@ SHADOW_MAX, SHADOW_MIN, SHADOW_SPREAD = 0.93, 0.22, 1.45
 # channels' ratios within this of each other; tighter than a shadow's: the white of a
 # disc on a beige cell is the cell brightened by 1.23–1.64 (a spread of 1.33)
 LIFTED_SPREAD = 1.3
+# figures and items: a sample whose every channel is at least this under the markers' white
+# paper may be a white figure or a scroll, never the board brightened by a shadow gone
+PALE_PIECE = 190.0
 MINOR_CUBE = 0.45  # a colour covering less of a blob than this many cubes is not a cube
 UNCERTAIN_BELOW = 0.5  # a cube reading whose confidence is lower is "uncertain"
 

@@ -19,11 +19,15 @@ from .colour import (
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, Board, Layout, Region
 from .read_parts import (
     BOARD_TOL,
+    DEEP_SHADOW,
     FIGURE_COLOURS,
     FIGURE_MM2,
     ITEM_STEP,
     LIFTED_SPREAD,
     MINOR_CUBE,
+    MONK_LABEL,
+    MONK_RIM,
+    PALE_PIECE,
     ROUND_UP,
     SATURATED,
     SHADOW_MAX,
@@ -186,12 +190,13 @@ class PieceReading:
             self._remember(board, r.key, [r], dict(counts), conf)
 
     def _differs(self, board: str, r: Region, raw: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
         """With the empty-board model: True where a sample of region ``r`` is neither the
         board (its print, one pixel of misregistration allowed, under this frame's light)
         nor the board in shadow; each sample's difference from the empty board under this
-        frame's light (n×3); True where it looks like the board in shadow. None without
-        the model."""
+        frame's light (n×3); True where it looks like the board in shadow; True where
+        that shadow is deeper than any room's (``DEEP_SHADOW``). None without the
+        model."""
         empty = self._empty.get(f"{board}/{r.key}")
         if empty is None or empty[0].shape[0] != len(raw):
             return None
@@ -204,8 +209,17 @@ class PieceReading:
         rel = ratio / gain
         rmax, rmin = _max3(rel), _min3(rel)
         shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
-        out: np.ndarray = ~board_like & ~shadow
-        return out, cur - ref * gain, shadow & ~board_like
+        # the board brightened evenly where a shadow lay when the empty board was learnt
+        # (as for cubes), unless the sample is white under the markers' white paper: a
+        # white figure or a scroll on a pale print is that print brightened evenly too
+        lifted = ((rmin > 1 / SHADOW_MAX) & (rmax < 1 / SHADOW_MIN)
+                  & (rmax < LIFTED_SPREAD * rmin))
+        white = self._white.get(board)
+        if white is not None and lifted.any():
+            lifted &= _min3(raw.astype(np.float32) * white) < PALE_PIECE
+        out: np.ndarray = ~board_like & ~shadow & ~lifted
+        dark = shadow & ~board_like
+        return out, cur - ref * gain, dark, dark & (rmax < DEEP_SHADOW)
 
     def _piece_labels(self, what: str, board: str, r: Region, raw: np.ndarray,
                       shape: tuple[int, int], one: float
@@ -231,7 +245,11 @@ class PieceReading:
         piece = differs[0]
         if what == "items":
             piece = piece | _flat_dark_pieces(differs[2].reshape(shape), one).reshape(-1)
-        return np.where(piece, labels, 0), differs[1]
+        labels = np.where(piece, labels, 0)
+        if what == "figures":
+            rim = _monk_rim(labels.reshape(shape) == MONK_LABEL, differs[3].reshape(shape))
+            labels[rim.reshape(-1)] = MONK_LABEL
+        return labels, differs[1]
 
     def _read_figures(self, board: Board, samples: np.ndarray, plan: _Plan,
                       reading: Reading) -> None:
@@ -361,6 +379,25 @@ class PieceReading:
                 results[track] = (dict(found), reading.confidence[track])
         if not hidden:
             self._remember(board.name, "#tracks", cells, results, 1.0)
+
+
+def _monk_rim(monk: np.ndarray, deep: np.ndarray) -> np.ndarray:
+    """The samples of ``deep`` (a grid of booleans: the board darkened evenly, more than
+    a room's shadow does) within two samples of a black figure (``monk``), reached
+    through ``deep`` itself: a black monk in dim light is the board darkened almost
+    evenly, and blur makes its rim a deep "shadow" (on the real-hard renders, half of a
+    monk's samples; a monk alone was then too small to count, one beside a figure too
+    small a share of its blob). Two samples (4 mm) is the blur's reach, not a cast
+    shadow's: a room's shadow is never this deep."""
+    if not monk.any() or not deep.any():
+        return np.zeros(monk.shape, bool)
+    k3 = np.ones((3, 3), np.uint8)
+    grown = monk.astype(np.uint8)
+    allowed = (deep | monk).astype(np.uint8)
+    for _ in range(MONK_RIM):
+        grown = cv2.dilate(grown, k3) & allowed
+    out: np.ndarray = (grown > 0) & ~monk
+    return out
 
 
 def _flat_dark_pieces(shadow: np.ndarray, one: float) -> np.ndarray:
