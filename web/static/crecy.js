@@ -96,6 +96,7 @@ function controls(legal) {
   if (p.kind === "friend_draw") return [h("p", { id: "cr-waiting" }, `${cap(p.to)} draws a friend card into the hand and types its name on their phone${p.left > 1 ? ` (${p.left} to draw)` : ""}.`), phone(p.to)];
   if (p.kind === "mentor_deal") return [h("p", { id: "cr-waiting" }, `Deal a mentor card face down to ${cap(p.for)}: ${cap(p.for)} types its name on their phone.`), phone(p.for)];
   if (p.kind === "mission_draw") return [h("p", { id: "cr-waiting" }, `${cap(p.for)} draws a mission card and types its name on their phone.`), phone(p.for)];
+  if (p.kind === "mentor_score" && legal.actions.length) return [h("p", {}, `${cap(p.player)}'s mentor is known to the box: its count, from the family as it stands.`), ...options(legal, p)];
   if (p.kind === "mentor_score") return [mentorScoreForm(p)];
   if (p.kind === "over") return [h("p", { id: "cr-over" }, p.winner && p.winner.length ? `The game is over: ${p.winner.map(cap).join(" and ")} won.` : "The game is over: no family is left to win.")];
   return options(legal, p);
