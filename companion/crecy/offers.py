@@ -108,6 +108,8 @@ def describe(st: State, a: dict[str, Any], private: bool = False) -> dict[str, A
         cost, gain = "1 friend card", "a mission card (kept secret)"
     elif kind == "take_friend":
         sentence = f"{who} takes {a['friend']} from the display"
+    elif kind == "friends_from_deck":
+        sentence = f"{who} draws the friend cards from the deck instead (Roger)"
     elif kind == "discard":
         card = a["friend"] if private else "a card of the hand"
         sentence = f"{who} discards {card}"

@@ -15,6 +15,7 @@ const CHILD_EFFECTS = ["charming", "brave", "don_juan", "gossip_queen", "ravishi
 const EXTRA = ["green", "orange", "red", "blue", "yellow"];
 let tokens = null;
 let learned = {};
+let types = {};
 let st = null;
 
 async function send(action) {
@@ -115,12 +116,20 @@ function corrections() {
   const missions = st.players.flatMap((p) => p.missions.map((m) => [p.id, m]));
   const honour = h("input", { type: "number", name: "honour", value: 0, "aria-label": "the honour printed on the mission" });
   const pick = h("select", { "aria-label": "the mission completed" }, missions.map(([p, m]) => h("option", { value: JSON.stringify([p, m]) }, `${cap(p)}: ${m}`)));
-  const mform = missions.length ? h("form", { class: "col-form", onsubmit: (e) => {
+  const mform = missions.length ? h("form", { class: "col-form", id: "cr-mission-form", onsubmit: async (e) => {
     e.preventDefault();
     const [p, m] = JSON.parse(pick.value);
-    send({ type: "validate_mission", player: p, mission: m, honour: Number(honour.value) });
+    const validate = { type: "validate_mission", player: p, mission: m, honour: Number(honour.value) };
+    const res = await send(validate);
+    // a mission whose reward the engine applies needs its printed values first: its form,
+    // then the validation again
+    if (!res.ok && res.body && res.body.code === "unknown_card") {
+      const t = types["crecy.mission"];
+      fill("cr-mission-question", cardForm({ card_type: "crecy.mission", card: m, question: `What is printed on the mission ${m}? Its reward is applied when it is validated.`, fields: t ? t.fields : [], known: {} },
+        async (answer) => { const r = await send(answer); if (r.ok) { fill("cr-mission-question"); send(validate); } }, "cr-mission-card"));
+    }
   } }, "A mission face up is completed: ", pick, honour, h("button", { type: "submit", class: "btn" }, "Validate")) : null;
-  fill("cr-adjust", h("p", { class: "muted" }, "Each correction is narrated, kept in the record and undoable."), form, mform);
+  fill("cr-adjust", h("p", { class: "muted" }, "Each correction is narrated, kept in the record and undoable."), form, mform, h("div", { id: "cr-mission-question" }));
 }
 
 let drawing = 0;
@@ -134,6 +143,7 @@ async function refresh(event) {
   const cards = await fetch("/api/cards", { cache: "no-store" }).then((r) => r.json()).catch(() => ({}));
   if (mine !== drawing) return;
   learned = cards.learned || {};
+  types = cards.types || {};
   if (!BOARD_ONLY && !tokens && tableToken()) {
     const t = await getTokens();
     if (mine !== drawing) return;
