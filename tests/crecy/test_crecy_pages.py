@@ -163,7 +163,13 @@ def test_the_pages_are_served(app: Flask) -> None:
     for path in ("/crecy", "/crecy/board", "/crecy/me/red", "/new"):
         page = client.get(path)
         assert page.status_code == 200, path
-    assert 'value="crecy"' in client.get("/new").get_data(as_text=True)
+    new = client.get("/new").get_data(as_text=True)
+    assert 'value="crecy"' in new
+    # one player: the standard solo variant offered, « Généalogie » refused with its reason
+    assert re.search(r'"counts":\s*\[1,\s*2,\s*3,\s*4\]', new)
+    assert re.search(r'name="crecy_solo" value="standard"\s+checked', new)
+    assert re.search(r'name="crecy_solo" value="genealogy"\s+disabled', new)
+    assert "cartes Indice" in new
     assert client.get("/crecy/me/purple").status_code == 404
 
 

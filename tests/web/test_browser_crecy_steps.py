@@ -107,6 +107,7 @@ def test_one_player_from_the_new_game_page_and_the_mentor_on_the_phone(
     small.screenshot(path=str(shots / "crecy-new-solo-phone.png"))
     _start(new, ["red"])
     assert server.get("/api/state")["players"][0]["id"] == "red"
+    assert server.service.state().solo is True  # one player: the standard solo variant
     drive = Drive(server, names={"mentor": ["John Law"]})
     table = open_page(browser, server.url + f"/crecy#token={TOKEN}")
     # the solo table's form (« Variante solo standard »: activity → action), on the tablet
