@@ -187,7 +187,7 @@ def test_the_tracks_form_roger_and_a_mission_s_form(
     _wait(server, lambda st: engine.pending(st).kind == "friend_draw")
     _drawn(red, server, "me-status")
     red.locator("#me-name").fill("Sieur C")
-    red.screenshot(path=str(shots / "crecy-roger-phone.png"))
+    red.screenshot(path=str(shots / "crecy-roger-phone.png"), full_page=True)
     red.locator("#me-report button[type=submit]").click()
     _wait(server, lambda st: "Sieur C" in st.player("red").hand)
     _drawn(table, server)
