@@ -167,8 +167,9 @@ def post_action() -> Response:
         only(action, VIRTUAL_DRAW_FIELDS, "a virtual draw")
     expected = int_arg("expected_seq")
     svc = service()
+    before = _state_if_keeping()
     seq = svc.submit(action, "tablet", expected_seq=expected)
-    return jsonify({"game_id": svc.current_game_id, "seq": seq, **_keep_card(action)})
+    return jsonify({"game_id": svc.current_game_id, "seq": seq, **_keep_card(action, before)})
 
 
 @bp.post("/anytime")
@@ -184,16 +185,42 @@ def post_anytime() -> Response:
         _fail(401, "unauthorized", "an action of your own needs your player token")
     if not svc.game().is_anytime(action):
         _fail(400, "not_anytime", "only an action allowed at any moment can be sent this way")
+    before = _state_if_keeping()
     seq = svc.submit(action, "tablet")
-    return jsonify({"game_id": svc.current_game_id, "seq": seq, **_keep_card(action)})
+    return jsonify({"game_id": svc.current_game_id, "seq": seq, **_keep_card(action, before)})
 
 
-def _keep_card(action: dict[str, Any]) -> dict[str, Any]:
+def _state_if_keeping() -> Any:
+    """The state before an action, for a game that says which cards the box keeps after
+    each (`_keep_card`); None for the others or without a game."""
+    svc = service()
+    if svc.current_game_id is None or not hasattr(svc.game(), "kept_cards"):
+        return None
+    return svc.state()
+
+
+def _keep_card(action: dict[str, Any], before: Any = None) -> dict[str, Any]:
     """An answer to a card's form (applied, so valid) is kept in the box's learned cards
-    (`companion.games.cardstore`) for the next games: ``{"card_saved": bool}``."""
+    (`companion.games.cardstore`) for the next games: ``{"card_saved": bool}``. A game
+    with ``kept_cards`` says which learned cards the table has seen after the action (a
+    secret card's form, a mentor's or a hand card's, is kept once the card is seen):
+    those are kept, and ``card_saved`` says whether the answer's card was among them."""
+    game = service().game()
+    if before is not None and hasattr(game, "kept_cards"):
+        types = getattr(game, "card_types", {})
+        saved: set[tuple[str, str]] = set()
+        try:
+            for kind, card, values in game.kept_cards(before, service().state()):
+                runtime().cards.save(types[kind], card, values)
+                saved.add((kind, card))
+        except StorageUnavailable:
+            return {"card_saved": False} if action.get("type") == ANSWER else {}
+        if action.get("type") != ANSWER:
+            return {}
+        return {"card_saved": (action.get("card_type"), action.get("card")) in saved}
     if action.get("type") != ANSWER:
         return {}
-    types = getattr(service().game(), "card_types", None) or {}
+    types = getattr(game, "card_types", None) or {}
     kind = types.get(action.get("card_type"))
     if kind is None:
         return {"card_saved": False}
@@ -242,14 +269,17 @@ def _own_player() -> tuple[str, Any]:
 def get_own() -> Response:
     """``?player=<colour>`` with that player's token: the options only their phone offers
     now (cards of their hand named), ``{"seq", "actions", "choices", "unknown"}``
-    (``unknown``: the cards of their hand whose printed values the box must learn first)."""
+    (``unknown``: the cards of their hand whose printed values the box must learn first),
+    and what the game shows that player only (Crecy: ``cards``, ``mentor``, its count
+    now)."""
     viewer, game = _own_player()
     svc = service()
     seq, st = svc.seq(), svc.state()
     actions = game.own_options(st, viewer)
     choices = [game.own_choice(st, a) for a in actions]
+    private = game.own_private(st, viewer) if hasattr(game, "own_private") else {}
     return jsonify({"seq": seq, "actions": actions, "choices": choices,
-                    "unknown": game.own_unknown(st, viewer)})
+                    "unknown": game.own_unknown(st, viewer), **private})
 
 
 @bp.post("/own")
@@ -267,7 +297,8 @@ def post_own() -> Response:
     if not isinstance(action, dict) or not game.owns(st, viewer, action):
         _fail(403, "not_yours", f"this is not {viewer}'s own step now: the table sends it")
     new_seq = svc.submit(action, "tablet", expected_seq=seq)
-    return jsonify({"game_id": svc.current_game_id, "seq": new_seq, **_keep_card(action)})
+    kept = _keep_card(action, st if hasattr(game, "kept_cards") else None)
+    return jsonify({"game_id": svc.current_game_id, "seq": new_seq, **kept})
 
 
 @bp.post("/answer")
@@ -466,7 +497,16 @@ def get_cards() -> Response:
     """The cards the box has learned (``learned``: ``{card_type: {card: values}}``), the
     forms of their types, and any entry of the file that could not be read."""
     store = runtime().cards
-    return jsonify({"learned": store.learned(), "problems": list(store.problems),
+    learned = store.learned()
+    svc = service()
+    game: Any = svc.game() if svc.current_game_id is not None else None
+    if hasattr(game, "public_learned"):
+        # what the current game learned and the table has seen, not kept yet (a card
+        # kept the moment after the action that shows it; the box's own values win)
+        for kind, cards in game.public_learned(svc.state()).items():
+            for card, values in cards.items():
+                learned.setdefault(kind, {}).setdefault(card, values)
+    return jsonify({"learned": learned, "problems": list(store.problems),
                     "types": {k: t.to_json() for k, t in sorted(_card_types().items())}})
 
 

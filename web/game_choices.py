@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.colonia.record import HOUSE_RULES as COLONIA_HOUSE_RULES
 from companion.colonia.vocabulary import COLORS as COLONIA_COLOURS
+from companion.crecy.solo import GENEALOGY
 from companion.village import Color
 
 OTHER_GAMES: dict[str, dict[str, Any]] = {
@@ -26,7 +27,16 @@ OTHER_GAMES: dict[str, dict[str, Any]] = {
         "help": "Three generations of a family at the Duke's court: each family's head card "
                 "and side below; the box learns each card's printed values the first time.",
         "colours": [c.value for c in Color],
-        "counts": [2, 3, 4],
+        "counts": [1, 2, 3, 4],
+        # one player: the solo variants (« Partie à 1 joueur »); a refused one says why
+        "solo": {
+            "standard": {"label": "Variante solo standard",
+                         "help": "The usual rules with two residences and two enterprises; "
+                                 "the actions of the activities face up on the display are "
+                                 "closed (docs/crecy.md)."},
+            "genealogy": {"label": "Généalogie", "refused": GENEALOGY[0].upper() + GENEALOGY[1:]
+                          + "."},
+        },
         # beside extinction (ticked by default, among its own options: #crecy-options)
         "house_rules": {
             "limited_tracks": "Income and prestige held to the tracks (« Règles d'or »); "

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from companion.games.cards import CardBook, CardType, CardValueError, Field, Printed
 
-from .vocabulary import ACTIVITIES, EXTRA_COLOURS, SEXES
+from .vocabulary import ACTIVITIES, EXTRA_COLOURS, MENTOR_COUNTS, SEXES
 
 EFFECTS: Final = {
     "none": "no special effect",
@@ -125,6 +125,31 @@ BOARD = CardType("crecy.board", "the tracks of the", (
 ))
 """The tracks' ends (not in the seed), asked once when the house rule ``limited_tracks``
 holds income and prestige to them (card ``"individual board"``)."""
+_KIND = "an activity or a nationality, if the card names one"
+MENTOR = CardType("crecy.mentor", "the mentor card", (
+    Field("main_count", "choice", "Main objective: what it counts ('other': the table "
+          "counts it at the end)", (*MENTOR_COUNTS, "other")),
+    Field("main_kind", "text", f"Main objective: only friends of ({_KIND})", optional=True),
+    Field("main_row", "int", "Main objective: only in row … of the tree (1–4)",
+          optional=True, low=0, high=4),
+    Field("main_per", "int", "Main objective: honour for each one counted", low=0, high=9),
+    Field("main_plus", "int", "Main objective: honour added (or taken)", low=-20, high=30),
+    *(f for i in range(1, 4) for f in (
+        Field(f"s{i}_count", "choice", f"Secondary objective {i}: what it counts",
+              ("none", *MENTOR_COUNTS)),
+        Field(f"s{i}_kind", "text", f"Secondary objective {i}: only friends of ({_KIND})",
+              optional=True),
+        Field(f"s{i}_row", "int", f"Secondary objective {i}: only in row … of the tree (1–4)",
+              optional=True, low=0, high=4),
+        Field(f"s{i}_at_least", "int", f"Secondary objective {i}: met from this count",
+              optional=True, low=0, high=60),
+        Field(f"s{i}_honour", "int", f"Secondary objective {i}: its honour", optional=True,
+              low=0, high=30))),
+))
+"""A mentor's objectives (« Contenu du jeu »: name, main objective, secondary objectives;
+none printed in the seed): each a count of something in the family (`mentor.count`); the
+main one linear (John Law: 1 per income, +1), a secondary one met from a count. Answered
+on its owner's phone (a mentor is secret) and kept by the box once revealed at the end."""
 TITLE = CardType("crecy.title", "the title card", _COSTS)
 CONTRIBUTION = CardType("crecy.contribution", "the contribution card", _COSTS)
 OFFER = CardType("crecy.generation", "the titles and contributions of generation", (
@@ -133,7 +158,7 @@ OFFER = CardType("crecy.generation", "the titles and contributions of generation
 ))
 
 TYPES: Final = {t.name: t for t in (FRIEND, HEAD, TITLE, CONTRIBUTION, OFFER, MISSION,
-                                     SOLO_TABLE, BOARD)}
+                                     SOLO_TABLE, BOARD, MENTOR)}
 
 _EX = "seed 002"
 SHIPPED: Final[dict[tuple[str, str], Printed]] = {
@@ -227,6 +252,15 @@ def check_friend(card: str, values: dict[str, Any]) -> None:
     if missing:
         raise CardValueError(f"{card}: the effect {values['effect']} needs {missing} "
                              "filled from the card")
+
+
+def check_mentor(card: str, values: dict[str, Any]) -> None:
+    """A mentor's secondary objective that counts something must say from how many and
+    its honour. Raises CardValueError naming the missing fields."""
+    missing = [f"s{i}_{k}" for i in range(1, 4) if values.get(f"s{i}_count") != "none"
+               for k in ("at_least", "honour") if values.get(f"s{i}_{k}") is None]
+    if missing:
+        raise CardValueError(f"{card}: {missing} are needed for the objectives it counts")
 
 
 def book(learned: object = None) -> CardBook:

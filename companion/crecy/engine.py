@@ -12,7 +12,8 @@ from companion.games.chance import ChanceSpec
 from companion.games.errors import IllegalAction, MalformedAction
 
 from . import board, draws, flow, marriage, steps
-from .box import FRIEND, MISSION, check_friend
+from . import mentor as mentors
+from .box import FRIEND, MENTOR, MISSION, check_friend, check_mentor
 from .family import of_generation
 from .state import Player, State, Step
 from .vocabulary import COLOUR_OF
@@ -52,8 +53,10 @@ FIELDS: dict[str, tuple[str, ...]] = {
 }
 """Every action's record fields (``type`` besides)."""
 
-OPTIONAL = {"child_drawn": ("effect",), "adjust": ("gold", "income", "prestige", "honour",
-                                                   "note")}
+OPTIONAL = {ANSWER: ("hand",), "child_drawn": ("effect",),
+            "adjust": ("gold", "income", "prestige", "honour", "note")}
+"""Fields an action may leave out; an answer's ``hand``: the friend card is of that
+player's hand, answered on their phone (`views.secret_answer`)."""
 TURNS = {"marry", "arrange", "pass", *board.CHECKS}
 ANYTIME = {ANSWER, "adjust", "validate_mission"}
 CHANCE = {"child_draw": "child_drawn", "friend_draw": "friend_drawn",
@@ -167,9 +170,15 @@ def apply(st: State, obj: Any) -> State:
 def _anytime(st: State, a: dict[str, Any]) -> None:
     if a["type"] == ANSWER:
         kind, card, values = parse_answer(a)
+        if "hand" in a and (kind != FRIEND.name or card not in _player(
+                st, {**a, "player": a["hand"]}).hand):
+            raise IllegalAction(f"illegal: {a!r} — {card} is not a friend card of "
+                                f"{a['hand']}'s hand", code="not_held")
         st.book = st.book.learn(kind, card, values)  # the fields' kinds checked first
         if kind == FRIEND.name:
             check_friend(card, dict(st.book.learned[(kind, card)]))
+        if kind == MENTOR.name:
+            check_mentor(card, dict(st.book.learned[(kind, card)]))
         st.book_version += 1
         return
     p = _player(st, a)
@@ -350,9 +359,14 @@ def legal_options(st: State) -> list[dict[str, Any]]:
     now = pending(st)
     if now.kind in ("turn",):
         return _turn_options(st, st.players[st.turn])
-    if now.kind not in DECISIONS or now.kind == "mentor_score":
+    if now.kind not in DECISIONS:
         return []
     p = st.player(now.player or "")
+    if now.kind == "mentor_score":
+        count = mentors.score(st.book, p)  # unknown: the table types the count
+        return [] if count is None else [
+            {"type": "mentor_score", "player": p.id, "main": count.main,
+             "secondary": sorted(count.best(), reverse=True)}]
     step = st.todo[0]
     if now.kind == "take_friend":
         deck = [{"type": "friends_from_deck", "player": p.id}] if steps.may_draw_instead(

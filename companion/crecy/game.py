@@ -13,7 +13,7 @@ from companion.games.hand_reports import SealedShare
 from companion.games.sealed import SealedChoice
 from companion.games.simple import Move
 
-from . import box, engine, offers, phone, record, views, words
+from . import box, engine, learned, mentor, offers, phone, record, views, words
 from .state import State
 
 
@@ -105,6 +105,28 @@ class CrecyGame:
     def own_unknown(self, st: State, player: str) -> list[str]:
         """`phone.unknown_cards`: the hand cards the box must learn before they are played."""
         return phone.unknown_cards(st, player)
+
+    def own_private(self, st: State, player: str) -> dict[str, Any]:
+        """What only ``player``'s phone shows besides the options: the printed values of
+        their hand's cards and of their mentor the game knows (``cards``), and what their
+        mentor would give now (``mentor``: `mentor.Score` as JSON with the mentor's name;
+        ``count`` None while its form is unknown or its main objective is the table's)."""
+        p = st.player(player)
+        cards = {c: dict(v) for c in p.hand if (v := st.book.values(box.FRIEND.name, c))}
+        known = st.book.values(box.MENTOR.name, p.mentor) if p.mentor else None
+        count = mentor.score(st.book, p)
+        return {"cards": cards, "mentor": {
+            "name": p.mentor, "known": known is not None,
+            "values": dict(known) if known else None,
+            "count": count.to_json() if count else None}}
+
+    def public_learned(self, st: State) -> dict[str, dict[str, dict[str, Any]]]:
+        """`learned.public_json`: what this game learned that the table may see now."""
+        return learned.public_json(st)
+
+    def kept_cards(self, before: State, after: State) -> list[tuple[str, str, dict[str, Any]]]:
+        """`learned.kept`: the learned cards the box keeps after this action."""
+        return learned.kept(before, after)
 
     def owns(self, st: State, player: str, action: dict[str, Any]) -> bool:
         """`phone.owns`: whether ``player`` may send ``action`` from their phone now."""

@@ -108,6 +108,8 @@ def describe(st: State, a: dict[str, Any], private: bool = False) -> dict[str, A
         cost, gain = "1 friend card", "a mission card (kept secret)"
     elif kind == "take_friend":
         sentence = f"{who} takes {a['friend']} from the display"
+    elif kind == "friends_from_deck":
+        sentence = f"{who} draws the friend cards from the deck instead (Roger)"
     elif kind == "discard":
         card = a["friend"] if private else "a card of the hand"
         sentence = f"{who} discards {card}"
@@ -129,6 +131,11 @@ def describe(st: State, a: dict[str, Any], private: bool = False) -> dict[str, A
         sentence = f"{who} asks friends for {a['gold']} gold, without a pawn"
     elif kind == "pass":
         sentence = f"{who} places nothing more this round (keeps the extra pawns)"
+    elif kind == "mentor_score":
+        more = f" and {' + '.join(map(str, a['secondary']))} for secondary objectives" if \
+            a["secondary"] else ""
+        sentence = (f"{who} turns up the mentor: {a['main']} honour for its main "
+                    f"objective{more}, as the box counts it")
     else:
         sentence = f"{who}: {kind.replace('_', ' ')}"
     return {"steps": [sentence], "cost_text": cost, "gain_text": gain}

@@ -2,8 +2,9 @@
 they may see. A mentor dealt to them, a friend card drawn into their hand and a mission
 they draw are reported by them, by name; the options that name a card of their hand
 (marry, arrange, discard, swap, keep a mission) are chosen by them; and the form of a
-friend card of their hand is answered by them before it is played face up (« Règles
-d'or »: the hand and the mentor are secret). Everything else is the table's."""
+friend card of their hand is answered by them before it is played face up, and their
+mentor's (« Règles d'or »: the hand and the mentor are secret; neither answer names the
+card in public, `views.secret_answer`). Everything else is the table's."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 from companion.games.cards import ANSWER
 
 from . import engine
-from .box import FRIEND
+from .box import FRIEND, MENTOR
 from .state import State
 
 DRAWS = {"mentor_dealt": "mentor_deal", "friend_drawn": "friend_draw",
@@ -65,7 +66,9 @@ def owns(st: State, player: str, action: dict[str, Any]) -> bool:
         if kind == "friend_drawn":
             return action.get("to") == player
         return True
-    if kind == ANSWER:
-        return action.get("card_type") == FRIEND.name and action.get("card") in \
-            st.player(player).hand
+    if kind == ANSWER and action.get("card_type") == MENTOR.name:
+        return action.get("card") == st.player(player).mentor and "hand" not in action
+    if kind == ANSWER:  # ``hand``: its public form names nothing (`views.secret_answer`)
+        return action.get("card_type") == FRIEND.name and action.get("hand") == player \
+            and action.get("card") in st.player(player).hand
     return action in own_options(st, player)

@@ -10,7 +10,7 @@ from typing import Any
 
 from companion.games.errors import IllegalAction
 
-from . import board, draws, flow, marriage
+from . import board, draws, flow, marriage, mentor
 from .box import FRIEND, HEAD
 from .solo import REMOVED_MISSIONS
 from .state import Member, Player, State, Step
@@ -262,6 +262,14 @@ def on_mentor_score(st: State, step: Step, p: Player, a: dict[str, Any]) -> None
         raise refuse(a, f"a secondary objective needs a mission under the mentor; "
                      f"{p.id} has {p.under_mentor} mission(s) (« Décompte final »)",
                      "missions")
+    count = mentor.score(st.book, p)
+    if count is not None and (main != count.main or
+                              tuple(sorted(secondary)) not in count.allowed()):
+        raise refuse(a, f"{p.mentor} as the box knows it gives {count.main} for its main "
+                     f"objective ({count.main_words}) and secondary objectives met of "
+                     f"{sorted(o.honour for o in count.secondary if o.met)}, one per "
+                     f"mission under it ({count.missions}) (« Décompte final »)",
+                     "mentor_count")
     p.mentor_honour = main + sum(secondary)
     p.honour += p.mentor_honour
     st.todo.remove(step)

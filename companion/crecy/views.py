@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .box import CONTRIBUTION, TITLE
+from .box import CONTRIBUTION, MENTOR, TITLE
 from .state import Member, Player, State
 
 HIDDEN = "?"
@@ -62,7 +62,8 @@ def view(st: State, viewer: str, pending: dict[str, Any],
 
 def public_action(obj: dict[str, Any]) -> dict[str, Any]:
     """An action's record form as every player may see it: a friend drawn into a hand,
-    a mentor dealt, a mission drawn are not named."""
+    a mentor dealt, a mission drawn, a secret card's form (`secret_answer`) are not
+    named."""
     kind = obj.get("type")
     if kind == "friend_drawn" and obj.get("to") != "display":
         return {**obj, "name": HIDDEN}
@@ -70,7 +71,16 @@ def public_action(obj: dict[str, Any]) -> dict[str, Any]:
         return {**obj, "mentor": HIDDEN}
     if kind == "mission_drawn":
         return {**obj, "name": HIDDEN}
+    if kind == "card_values" and secret_answer(obj):
+        return {**obj, "card": HIDDEN, "values": HIDDEN}
     return obj
+
+
+def secret_answer(obj: dict[str, Any]) -> bool:
+    """A card's form answered about a secret card: a mentor (its owner's), or a friend
+    card of a hand (``hand``: answered on its owner's phone before it is played face up).
+    Its public form names neither the card nor its values."""
+    return obj.get("card_type") == MENTOR.name or "hand" in obj
 
 
 def public_option(obj: dict[str, Any]) -> dict[str, Any]:

@@ -52,3 +52,14 @@ RESERVE: Final = {"girl": 9, "boy": 9}
 FRIEND_CARDS: Final = 75
 DISPLAY: Final = 5
 CHILD_LIMIT: Final = 3
+
+MENTOR_COUNTS: Final = {
+    "income": "income", "gold": "gold", "prestige": "prestige",
+    "hand": "friend cards in hand",
+    "children": "children on the tree (not lost)", "daughters": "daughters", "sons": "sons",
+    "marriages": "marriages formalised", "arranged": "arranged marriages (not formalised)",
+    "friends": "friends married into the family (arranged ones included)",
+    "titles": "titles", "contributions": "contributions", "residences": "residences",
+    "enterprises": "enterprises", "missions": "missions completed",
+}
+"""What a mentor's objective may count (the `crecy.mentor` form's choices; `mentor.count`)."""

@@ -93,6 +93,11 @@ def headline(before: State, a: dict[str, Any], after: State) -> str:
         return f"{who} is dealt a mentor."
     if kind == "extra_dealt":
         return f"{who} is dealt a {a['colour']} extra pawn."
+    if kind == "card_values" and a["card_type"] == "crecy.mentor":
+        return "A player tells the box what their mentor card prints (on their phone)."
+    if kind == "card_values" and "hand" in a:
+        return (f"{name(a['hand'])} tells the box what a card of their hand prints (on "
+                "their phone).")
     if kind == "card_values":
         kind = TYPES.get(a["card_type"])
         return f"The table says what is printed on {kind.title if kind else 'card'} {a['card']}."

@@ -23,9 +23,10 @@ from companion.crecy.vocabulary import (
     CHILD_EFFECTS,
     EXTRA_COLOURS,
     FRIEND_CARDS,
+    MENTOR_COUNTS,
     RESIDENCES_BY_PLAYERS,
 )
-from companion.games.cards import ANSWER, answer_action
+from companion.games.cards import answer_action
 
 NATIONS = ("French", "Prussian", "Russian", "Spanish", "English", "Italian")
 SEED_NAMES = sorted({c for (k, c) in box.SHIPPED if k == box.FRIEND.name})
@@ -63,6 +64,17 @@ def synthetic_values(kind: str, card: str, rng: random.Random,
     elif kind == box.MISSION.name:
         v = {"effect": rng.choice(sorted(box.MISSION_EFFECTS)),
              "activity": rng.choice(("none", *ACTIVITIES))}
+    elif kind == box.MENTOR.name:
+        v = {"main_count": rng.choice([*MENTOR_COUNTS, "other"]),
+             "main_kind": rng.choice([None, None, *ACTIVITIES, *NATIONS]),
+             "main_row": rng.choice([None, 0, 2, 3, 4]), "main_per": rng.randint(0, 2),
+             "main_plus": rng.randint(-2, 3)}
+        for i in (1, 2, 3):
+            what = rng.choice(["none", *MENTOR_COUNTS])
+            v |= {f"s{i}_count": what, f"s{i}_kind": rng.choice([None, *ACTIVITIES]),
+                  f"s{i}_row": rng.choice([None, 3, 4]),
+                  f"s{i}_at_least": None if what == "none" else rng.randint(0, 6),
+                  f"s{i}_honour": None if what == "none" else rng.randint(1, 6)}
     elif kind == box.BOARD.name:
         v = {"income_min": rng.randint(-2, 0), "income_max": rng.randint(6, 12),
              "prestige_min": rng.randint(-5, 0), "prestige_max": rng.randint(8, 15)}
@@ -81,16 +93,20 @@ def synthetic_values(kind: str, card: str, rng: random.Random,
     return {**v, **known}
 
 
-def _question(st: State, rng: random.Random) -> tuple[str, str] | None:
+def _question(st: State, rng: random.Random) -> tuple[str, str, str | None] | None:
+    """A card's form to answer now, and whose phone answers it (None: the table's)."""
     now = engine.pending(st)
     if now.kind == "learn":
         q = now.detail["question"]
-        return q["card_type"], q["card"]
+        return q["card_type"], q["card"], None
+    p = st.players[st.turn]
     if now.kind == "turn" and rng.random() < 0.5:  # its owner means to play it now
-        unknown = [c for c in st.players[st.turn].hand
-                   if not st.book.knows(box.FRIEND.name, c)]
+        unknown = [c for c in p.hand if not st.book.knows(box.FRIEND.name, c)]
         if unknown:
-            return box.FRIEND.name, rng.choice(unknown)
+            return box.FRIEND.name, rng.choice(unknown), p.id
+    if now.kind == "turn" and p.mentor and rng.random() < 0.1 and \
+            not st.book.knows(box.MENTOR.name, p.mentor):  # on the mentor's owner's phone
+        return box.MENTOR.name, p.mentor, None
     return None
 
 
@@ -98,8 +114,10 @@ def random_action(st: State, rng: random.Random, ask: bool = True) -> dict[str, 
     """A random legal action, a draw, or (``ask``) an answer to a card's form."""
     asked = _question(st, rng) if ask else None
     if asked is not None:
-        q = st.book.question(*asked)
-        return answer_action(*asked, synthetic_values(*asked, rng, q["known"]))
+        kind, card, hand = asked
+        q = st.book.question(kind, card)
+        answer = answer_action(kind, card, synthetic_values(kind, card, rng, q["known"]))
+        return answer if hand is None else {**answer, "hand": hand}
     now = engine.pending(st)
     spec = engine.chance_spec(st)
     if spec is not None:
@@ -122,6 +140,8 @@ def random_action(st: State, rng: random.Random, ask: bool = True) -> dict[str, 
         dealt = {p.mentor for p in st.players}
         free = [f"Mentor {i}" for i in range(1, 7) if f"Mentor {i}" not in dealt]
         return {"type": "mentor_dealt", "player": now.detail["for"], "mentor": rng.choice(free)}
+    if now.kind == "mentor_score" and engine.legal_options(st):
+        return engine.legal_options(st)[0]  # the box's count of a learned mentor
     if now.kind == "mentor_score":
         p = st.player(now.player or "")
         return {"type": "mentor_score", "player": p.id, "main": rng.randint(0, 10),
@@ -227,13 +247,12 @@ def _track(before: State, a: dict[str, Any], after: State, secret: dict[str, set
         secret[a["player"]].discard(a["mission"])
     elif kind in ("marry", "arrange"):
         secret.get(a["player"], set()).discard(a["friend"])
+    elif kind == "mentor_score":  # turned up
+        secret.get(a["player"], set()).discard(before.player(a["player"]).mentor or "")
     friends = set(FRIENDS)
     for p in after.players:  # a friend card is secret while it is in the hand it was drawn to
         mine = secret.get(p.id, set())
-        gone = {c for c in mine if c in friends and c not in p.hand}
-        if kind == ANSWER:
-            gone.add(a["card"])
-        mine -= gone
+        mine -= {c for c in mine if c in friends and c not in p.hand}
 
 
 def play(seed: int, players: int) -> dict[str, Any]:

@@ -53,7 +53,7 @@ def _record() -> tuple[dict[str, Any], list[dict[str, Any]]]:
         if a["type"] == "card_values" and a["card_type"] == "crecy.friend":
             continue
         if a["type"] in ("marry", "arrange") and a.get("friend") in forms:
-            out.append(forms.pop(a["friend"]))
+            out.append({**forms.pop(a["friend"]), "hand": a["player"]})  # on the phone
         out.append(a)
     return header, out
 

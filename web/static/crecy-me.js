@@ -16,7 +16,7 @@ if (fromUrl) localStorage.setItem(KEY, fromUrl);
 const token = fromUrl || localStorage.getItem(KEY);
 let types = {};
 let learned = {};
-let asking = null; // the hand card whose form is open: {card}
+let asking = null; // the form open: {card} (a hand card) or {mentor: name, known}
 
 async function call(method, url, body) {
   const res = await fetch(url, {
@@ -41,8 +41,9 @@ async function send(action) {
   return res;
 }
 
-async function answerCard(values) {
-  const res = await send(values);
+async function answerCard(answer) {
+  // a hand card's form names nothing in public ("hand"); a mentor's never does
+  const res = await send(answer.card_type === "crecy.friend" ? { ...answer, hand: colour } : answer);
   if (res.ok) asking = null;
   refresh();
 }
@@ -63,6 +64,11 @@ function nameForm(question, label, make) {
 
 function step(st, own) {
   const p = st.pending;
+  if (asking && asking.mentor) {
+    const t = types["crecy.mentor"];
+    return [cardForm({ card_type: "crecy.mentor", card: asking.mentor, question: `What does your mentor ${asking.mentor} print? Choose, for its main objective and each secondary one, what it counts; only you see this (the box keeps it once the mentor is turned up at the end).`, fields: t ? t.fields : [], known: asking.known || {} }, answerCard, "me-mentor-form"),
+      h("button", { type: "button", class: "btn", id: "me-card-cancel", onclick: () => { asking = null; refresh(); } }, "Not now")];
+  }
   if (asking) {
     const t = types["crecy.friend"];
     return [cardForm({ card_type: "crecy.friend", card: asking.card, question: `What is printed on ${asking.card}? You are about to play it face up.`, fields: t ? t.fields : [], known: {} }, answerCard, "me-card-form"),
@@ -94,6 +100,21 @@ function tally(me) {
     `honour ${me.honour}, prestige ${me.prestige}, income ${me.income}, gold ${me.gold}, ${me.hand.length} cards in hand`];
 }
 
+// What the mentor would give now (the box counts it from the mentor's form, which its owner
+// types once: the rulebook prints no mentor card), or the button that opens that form.
+function mentorNow(me, m) {
+  if (!me.mentor || !m) return null;
+  const open = (label) => h("button", { type: "button", class: "btn", id: "me-mentor-learn", onclick: () => { asking = { mentor: me.mentor, known: m.values }; refresh(); } }, label);
+  if (!m.known) return h("div", { id: "me-mentor-now" }, h("p", { class: "muted" }, "The box does not know what this mentor prints yet: type it once and this page counts its honour as your family stands."), open("What does your mentor print?"));
+  if (!m.count) return h("div", { id: "me-mentor-now" }, h("p", {}, "Its main objective is counted by the table at the end (not a count the box can make)."), open("Correct its form"));
+  const c = m.count;
+  return h("div", { id: "me-mentor-now", "data-total": String(c.total) },
+    h("p", {}, h("strong", {}, `Your mentor would give ${c.total} honour now`), `: ${c.main} for its main objective (${c.main_words})${c.best.length ? ` and ${c.best.join(" + ")} for secondary objectives` : ""}.`),
+    c.secondary.length ? h("ul", {}, c.secondary.map((o) => h("li", { "data-met": String(o.met) }, `${o.met ? "✓" : "✗"} ${o.words}: ${o.now} of ${o.needed} → ${o.honour} honour`))) : null,
+    h("p", { class: "muted" }, c.missions ? `Each of your ${c.missions} mission(s) under the mentor validates one secondary objective met.` : "A secondary objective needs a mission under the mentor (generation III)."),
+    open("Correct its form"));
+}
+
 let drawing = 0;
 async function refresh() {
   if (!token) { text("me-status", "This page needs your player link (with ?token=…): ask the table for it."); return; }
@@ -108,6 +129,7 @@ async function refresh() {
   learned = cards.learned || {};
   const me = st.players.find((p) => p.id === colour);
   if (!me) { text("me-status", `${cap(colour)} does not play in this game.`); return; }
+  learned = { ...learned, "crecy.friend": { ...(learned["crecy.friend"] || {}), ...((own.ok && own.body.cards) || {}) } };
   const mineStep = step(st, own.ok ? own.body : { actions: [], choices: [] });
   document.getElementById("me-step").hidden = !mineStep;
   if (mineStep) fill("me-step-body", mineStep);
@@ -116,7 +138,8 @@ async function refresh() {
   fill("me-mentor",
     h("p", { "data-mentor": me.mentor || "" }, me.mentor ? `Mentor: ${me.mentor}.` : "No mentor dealt yet."),
     h("p", {}, me.missions.length ? `Missions face up: ${me.missions.join(", ")}.` : "No mission face up.", me.under_mentor ? ` ${me.under_mentor} mission(s) under your mentor.` : ""),
-    h("p", { class: "muted" }, "What your mentor scores is printed on its card, which the rulebook does not give: count it from these tallies of your family, as it stands now:"),
+    mentorNow(me, own.ok ? own.body.mentor : null),
+    h("p", { class: "muted" }, "Your family as it stands now:"),
     h("ul", { id: "me-tally" }, tally(me).map((t) => h("li", {}, t))));
   fill("me-family", h("ul", {}, me.family.map((m) => h("li", {}, `${memberLabel(me.family, m.id)}${m.spouse ? ` ⚭ ${m.spouse}${m.arranged ? " (arranged)" : ""}` : ""}${Object.keys(m.attached).length ? ` · ${Object.entries(m.attached).map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}`))));
   document.getElementById("me-status").dataset.seq = String(st.seq);

@@ -15,6 +15,7 @@ const CHILD_EFFECTS = ["charming", "brave", "don_juan", "gossip_queen", "ravishi
 const EXTRA = ["green", "orange", "red", "blue", "yellow"];
 let tokens = null;
 let learned = {};
+let types = {};
 let st = null;
 
 async function send(action) {
@@ -96,6 +97,7 @@ function controls(legal) {
   if (p.kind === "friend_draw") return [h("p", { id: "cr-waiting" }, `${cap(p.to)} draws a friend card into the hand and types its name on their phone${p.left > 1 ? ` (${p.left} to draw)` : ""}.`), phone(p.to)];
   if (p.kind === "mentor_deal") return [h("p", { id: "cr-waiting" }, `Deal a mentor card face down to ${cap(p.for)}: ${cap(p.for)} types its name on their phone.`), phone(p.for)];
   if (p.kind === "mission_draw") return [h("p", { id: "cr-waiting" }, `${cap(p.for)} draws a mission card and types its name on their phone.`), phone(p.for)];
+  if (p.kind === "mentor_score" && legal.actions.length) return [h("p", {}, `${cap(p.player)}'s mentor is known to the box: its count, from the family as it stands.`), ...options(legal, p)];
   if (p.kind === "mentor_score") return [mentorScoreForm(p)];
   if (p.kind === "over") return [h("p", { id: "cr-over" }, p.winner && p.winner.length ? `The game is over: ${p.winner.map(cap).join(" and ")} won.` : "The game is over: no family is left to win.")];
   return options(legal, p);
@@ -114,12 +116,20 @@ function corrections() {
   const missions = st.players.flatMap((p) => p.missions.map((m) => [p.id, m]));
   const honour = h("input", { type: "number", name: "honour", value: 0, "aria-label": "the honour printed on the mission" });
   const pick = h("select", { "aria-label": "the mission completed" }, missions.map(([p, m]) => h("option", { value: JSON.stringify([p, m]) }, `${cap(p)}: ${m}`)));
-  const mform = missions.length ? h("form", { class: "col-form", onsubmit: (e) => {
+  const mform = missions.length ? h("form", { class: "col-form", id: "cr-mission-form", onsubmit: async (e) => {
     e.preventDefault();
     const [p, m] = JSON.parse(pick.value);
-    send({ type: "validate_mission", player: p, mission: m, honour: Number(honour.value) });
+    const validate = { type: "validate_mission", player: p, mission: m, honour: Number(honour.value) };
+    const res = await send(validate);
+    // a mission whose reward the engine applies needs its printed values first: its form,
+    // then the validation again
+    if (!res.ok && res.body && res.body.code === "unknown_card") {
+      const t = types["crecy.mission"];
+      fill("cr-mission-question", cardForm({ card_type: "crecy.mission", card: m, question: `What is printed on the mission ${m}? Its reward is applied when it is validated.`, fields: t ? t.fields : [], known: {} },
+        async (answer) => { const r = await send(answer); if (r.ok) { fill("cr-mission-question"); send(validate); } }, "cr-mission-card"));
+    }
   } }, "A mission face up is completed: ", pick, honour, h("button", { type: "submit", class: "btn" }, "Validate")) : null;
-  fill("cr-adjust", h("p", { class: "muted" }, "Each correction is narrated, kept in the record and undoable."), form, mform);
+  fill("cr-adjust", h("p", { class: "muted" }, "Each correction is narrated, kept in the record and undoable."), form, mform, h("div", { id: "cr-mission-question" }));
 }
 
 let drawing = 0;
@@ -133,6 +143,7 @@ async function refresh(event) {
   const cards = await fetch("/api/cards", { cache: "no-store" }).then((r) => r.json()).catch(() => ({}));
   if (mine !== drawing) return;
   learned = cards.learned || {};
+  types = cards.types || {};
   if (!BOARD_ONLY && !tokens && tableToken()) {
     const t = await getTokens();
     if (mine !== drawing) return;

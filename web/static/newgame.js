@@ -45,7 +45,8 @@ function chooseGame() {
   fill("other-rules", Object.entries(g.house_rules || {}).map(([rule, label]) => h("label", { class: "house-rule" },
     h("input", { type: "checkbox", name: "other-house", value: rule }),
     h("span", {}, h("strong", {}, rule.replace(/_/g, " ")), h("small", {}, label)))));
-  const n = Math.min(count(), Math.max(...g.counts));
+  const was = count();  // kept if the game is played by that many, else the nearest count
+  const n = g.counts.includes(was) ? was : g.counts.reduce((a, b) => (Math.abs(b - was) < Math.abs(a - was) ? b : a));
   fill("counts", g.counts.map((k) => h("label", { class: "seg" },
     h("input", { type: "radio", name: "count", value: String(k), checked: k === n, onchange: () => setCount(count()) }),
     h("span", {}, String(k)))));
@@ -63,6 +64,7 @@ function setCount(n) {
   while (seats.length < n) seats.push(unused.shift());
   if (first >= n) first = 0;
   document.querySelectorAll("table[data-count]").forEach((t) => { t.hidden = Number(t.dataset.count) !== n; });
+  show("crecy-solo", gameName() === "crecy" && n === 1);
   draw();
 }
 
@@ -123,7 +125,8 @@ function otherOptions(name) {
     const families = Object.fromEntries(seats.map((c) => [c, { head: (heads[c].head || "").trim() || cap(c), side: heads[c].side }]));
     const house = Object.fromEntries([...document.querySelectorAll('input[name="crecy_house"], input[name="other-house"]')]
       .map((b) => [b.value, b.checked]));
-    return { families, house };
+    const solo = document.querySelector('input[name="crecy_solo"]:checked');
+    return seats.length === 1 ? { families, house, solo: solo ? solo.value : "standard" } : { families, house };
   }
   const houseRules = Object.fromEntries([...document.querySelectorAll('input[name="other-house"]')]
     .map((box) => [box.value, box.checked]));
