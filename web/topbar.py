@@ -63,6 +63,14 @@ VILLAGE_ONLY: frozenset[str] = frozenset({"pages.green_bag", "pages.mass", "page
 """The pages that mean something only in a game of Village (its bags, its private view)."""
 
 
+FOLLOWING: frozenset[str] = frozenset({
+    "pages.scoreboard", "pages.play", "pages.green_bag", "pages.mass", "pages.links",
+    "pages.colonia", "pages.crecy", "pages.crecy_board"})
+"""The pages that load again by themselves when a game of another kind is played (their bar
+and content are the game's; none holds anything typed). The others (new game, box check,
+tags, a phone's page…) keep what is on them: their bar follows at their next load."""
+
+
 def current_game() -> str:
     """The current game's name (the record header's ``game``); Village before any game."""
     try:
@@ -102,10 +110,12 @@ def _context() -> dict[str, Any]:
         "topbar": links(name, request.endpoint),
         "game": {"name": name, "label": game_label(name)},
         "elsewhere": elsewhere(name, request.endpoint),
+        "follows_game": request.endpoint in FOLLOWING,
     }
 
 
 def register(app: Flask) -> None:
     """Give every template of ``app`` the bar of the current game (``topbar``), the game
-    (``game``) and, on a page of Village's only during another game, ``elsewhere``."""
+    (``game``), whether the page loads again for another game (``follows_game``) and, on a
+    page of Village's only during another game, ``elsewhere``."""
     app.context_processor(_context)

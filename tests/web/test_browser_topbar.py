@@ -58,3 +58,24 @@ def test_the_top_bar_follows_the_game(server: Server, browser: Any, shots: Path,
         bag.wait_for_url(server.url + table)
         assert bag.js_errors == []
         bag.close()
+
+
+def test_an_open_page_follows_a_game_of_another_kind(server: Server, browser: Any) -> None:
+    """The table display and the play page left open while Colonia is started load again with
+    Colonia's bar; the new-game page keeps what is picked on it (its bar follows later)."""
+    server.post("/api/games", GAMES["village"][0])
+    board = open_page(browser, server.url + "/", TABLET)
+    play = open_page(browser, server.url + "/play", PHONE)
+    new = open_page(browser, server.url + "/new", TABLET)
+    for page in (board, play, new):
+        page.locator("#live[data-state=live]").wait_for()
+    new.check("input[name=count][value='2']", force=True)
+    server.post("/api/games", GAMES["colonia"][0])
+    for page in (board, play):
+        page.locator("nav[data-game=colonia]").wait_for(state="attached")
+        assert page.locator("header.topbar nav a").all_inner_texts() == GAMES["colonia"][2]
+        assert page.js_errors == []
+    assert "The current game is Colonia" in play.locator("#pending").inner_text()
+    new.wait_for_timeout(500)
+    assert new.locator("nav").get_attribute("data-game") == "village"
+    assert new.locator("input[name=count][value='2']").is_checked()
