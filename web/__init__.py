@@ -5,8 +5,9 @@ table service, box-check answers, tag registry, sensors and camera; the runtime 
 composition root) and registers the blueprints: ``web.api`` (JSON under ``/api``),
 ``web.sensing``, ``web.tags``, ``web.zones``, ``web.camera``, ``web.pages`` (the HTML
 pages) and ``web.playlogs`` (finished games for the play-log apps, the history page),
-and the error answers once (`web.errors`). The live feed (``/api/events``) is served
-by `web.asgi` on its event loop, in front of this app.
+the error answers once (`web.errors`) and the top bar of the current game (`web.topbar`).
+The live feed (``/api/events``) is served by `web.asgi` on its event loop, in front of
+this app.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ __all__ = ["create_app", "runtime_of", "table_service"]
 
 def create_app(runtime: Runtime) -> Flask:
     """The app around ``runtime`` (started or not: the runtime's threads are its own)."""
-    from web import api, camera, errors, pages, playlogs, sensing, tags, zones
+    from web import api, camera, errors, pages, playlogs, sensing, tags, topbar, zones
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = runtime.settings.feed.max_body
@@ -31,6 +32,7 @@ def create_app(runtime: Runtime) -> Flask:
                       playlogs.bp):
         app.register_blueprint(blueprint)
     errors.register(app, runtime.store.path)
+    topbar.register(app)
     return app
 
 

@@ -6,6 +6,7 @@ tab and is checked too. Screenshots go to ``VILLAGE_SCREENSHOTS`` (e.g. docs/scr
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from pathlib import Path
@@ -54,11 +55,14 @@ def assert_plain(page: Any, where: str) -> None:
 def test_a_whole_game_through_the_pages(server: Server, browser: Any, shots: Path,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(7)
-    # the virtual draws' seeds from a fixed sequence, so that every run plays the same game
-    # (with fresh seeds each run is another game; in some, seen in about half the runs of
-    # 2026-11-27, a click on an option submitted nothing within 30 s — not diagnosed yet,
-    # said in the issue's note)
-    fixed_draw_seeds(monkeypatch, 707)
+    # Another game each run: the virtual draws' seeds from a sequence started at a random
+    # seed, printed (shown with a failure) and replayed with VILLAGE_DRAW_SEED=<seed>. With
+    # fresh seeds, about half the runs once failed: the play page drew a decision's options
+    # twice, folded for two heights, and the click landed on a step where an option had
+    # been (tests/web/test_browser_play_steady.py).
+    draw_seed = int(os.environ.get("VILLAGE_DRAW_SEED") or random.SystemRandom().randrange(10**6))
+    print(f"virtual draws from seed {draw_seed} (replay: VILLAGE_DRAW_SEED={draw_seed})")
+    fixed_draw_seeds(monkeypatch, draw_seed)
     tablet = open_page(browser, server.url + f"/new#token={TOKEN}")
     tablet.check("input[name=count][value='2']", force=True)
     assert_plain(tablet, "new game")
@@ -103,7 +107,7 @@ def test_a_whole_game_through_the_pages(server: Server, browser: Any, shots: Pat
     log = server.get("/api/log")["entries"]
     assert log[-1]["narration"][-1].startswith("The game is over. Final totals:")
     assert any("Church majority" in s for e in log for s in e["narration"])
-    # a buy-out depends on the virtual draws (fresh seeds each run), so it is not required
+    # a buy-out depends on the virtual draws (another game each run), so it is not required
     # here; tests/web/test_browser_round.py makes one on /mass
     assert {"turn", "action", "mass_draw", "fill_bag"} <= seen_kinds
     tablet.screenshot(path=str(shots / "play-over-tablet.png"))

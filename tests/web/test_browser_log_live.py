@@ -47,15 +47,14 @@ def test_the_log_grows_from_the_events_without_asking_again(server: Server, brow
         page.goto(f"{server.url}{path}#token={TOKEN}")
         pages[name] = page
     for name, page in pages.items():
-        # a page asks for the log twice as it opens: when it loads, and when its live stream
-        # opens (as after any reconnect); the test counts what comes after
+        # a page asks for the log as it opens: when it loads, and when its live stream opens
+        # (as after any reconnect) — once only when the second redraw starts before the
+        # first has asked (the newer one wins; about 4 runs in 10 on the play page, so an
+        # exact count of two failed as often); the test counts what comes after
         page.locator("#live[data-state='live']").wait_for()
-        for _ in range(200):
-            if len(asked[name]) >= 2:
-                break
-            page.wait_for_timeout(25)
-        assert len(asked[name]) == 2, asked[name]
         _agrees(page, server)
+        page.wait_for_timeout(300)  # the second redraw's request, if it makes one
+        assert 1 <= len(asked[name]) <= 2, (name, asked[name])
     for log in asked.values():
         log.clear()
 

@@ -269,3 +269,60 @@ def test_customer_hand_form_says_served_tiles_are_refused(client: FlaskClient) -
     form = html[html.index('id="customers-panel"') : html.index('id="customers-form"')]
     assert "the rules refuse it" in form
     assert "every tile not on the market" in form
+
+
+# -- the top bar follows the game being played ---------------------------------------------
+
+NEW_GAMES = {
+    "village": {"players": ["red", "blue"]},
+    "colonia": {"game": "colonia", "players": ["yellow", "blue"]},
+    "crecy": {"game": "crecy", "players": ["red", "blue"], "options": {"families": {
+        "red": {"head": "Rouge", "side": "matriarch"},
+        "blue": {"head": "Bleu", "side": "patriarch"}}}},
+}
+BARS = {
+    "village": [("Scoreboard", "/"), ("Play", "/play"), ("Green bag", "/bag"), ("Mass", "/mass"),
+                ("Tags", "/tags")],
+    "colonia": [("Table", "/colonia"), ("Scoreboard", "/"), ("Phones", "/links")],
+    "crecy": [("Play", "/crecy"), ("Board", "/crecy/board"), ("Phones", "/links")],
+}
+SHARED = [("New game", "/new"), ("History", "/history")]
+
+
+def bar(html: str) -> list[tuple[str, str]]:
+    nav = html[html.index('<nav aria-label="Pages"'):html.index("</nav>")]
+    return [(label, href) for href, label in re.findall(r'<a href="([^"]+)"[^>]*>([^<]+)</a>', nav)]
+
+
+@pytest.mark.parametrize("game", sorted(NEW_GAMES))
+def test_the_top_bar_shows_the_links_of_the_game_played(client: FlaskClient, game: str) -> None:
+    r = client.post("/api/games", json=NEW_GAMES[game], headers=AUTH)
+    assert r.status_code == 201, r.get_json()
+    for path in ("/", "/new", "/history", "/links"):
+        assert bar(client.get(path).get_data(as_text=True)) == BARS[game] + SHARED, path
+
+
+def test_the_top_bar_before_any_game_is_villages(client: FlaskClient) -> None:
+    assert bar(client.get("/").get_data(as_text=True)) == BARS["village"] + SHARED
+
+
+@pytest.mark.parametrize(("game", "label", "page"),
+                         [("colonia", "Colonia", "/colonia"),
+                          ("crecy", "Le Testament du Duc de Crecy", "/crecy")])
+@pytest.mark.parametrize("path", ["/bag", "/mass", "/me/red"])
+def test_a_village_page_during_another_game_says_which_game(
+        client: FlaskClient, game: str, label: str, page: str, path: str) -> None:
+    client.post("/api/games", json=NEW_GAMES[game], headers=AUTH)
+    html = client.get(path).get_data(as_text=True)
+    assert f"The current game is <strong>{label}</strong>" in html
+    assert f'<a class="btn btn-big" href="{page}">' in html
+    parsed = parse(html)
+    assert not [u for u in parsed.urls if u.endswith(".js")], "no Village script runs"
+    assert "bag-contents" not in parsed.ids and "black-bag" not in parsed.ids
+
+
+def test_the_current_page_is_marked_in_another_games_bar(client: FlaskClient) -> None:
+    client.post("/api/games", json=NEW_GAMES["crecy"], headers=AUTH)
+    html = client.get("/crecy/board").get_data(as_text=True)
+    assert '<a href="/crecy/board" aria-current="page">Board</a>' in html
+    assert html.count('aria-current="page"') == 1

@@ -34,9 +34,25 @@ async function call(method, url, body, token) {
   return { ok: res.ok, status: res.status, body: data };
 }
 
-export const getState = (viewer, token) => {
+// A game of another kind is now played (started, or opened from the stored games): a page
+// that follows the game (`data-follow` on its bar) loads again, for the server draws the
+// top bar and Village's own pages by the game played (web/topbar.py `FOLLOWING`). `view`
+// is a state as the server gives it.
+export function followGame(view) {
+  const nav = document.querySelector("nav[data-game][data-follow]");
+  const game = view && view.game;
+  if (nav && typeof game === "string" && game !== nav.dataset.game) {
+    location.reload();
+    return true;
+  }
+  return false;
+}
+
+export const getState = async (viewer, token) => {
   const q = viewer ? `?viewer=${encodeURIComponent(viewer)}&token=${encodeURIComponent(token || "")}` : "";
-  return call("GET", `/api/state${q}`);
+  const res = await call("GET", `/api/state${q}`);
+  if (res.ok) followGame(res.body);
+  return res;
 };
 // The legal actions: the server answers {pending, seq, actions: [...]} (or a bare list).
 export async function getLegal() {
@@ -146,6 +162,7 @@ export function live(refresh, token = tableToken()) {
       mark("live", "live");
       let data = null;
       try { data = JSON.parse(ev.data); } catch { data = null; }
+      if (data && followGame(data.state)) return;
       soon(data);
     };
     es.onerror = () => {

@@ -62,8 +62,17 @@ function seaPanel(st) {
 // started wins, an older one that finishes later draws nothing (it would put back an old
 // decision, or mark the new one's options with its old seq).
 let drawing = 0;
+// While this page's own tap is on its way (`pick`, `doUndo`), the live feed's redraws wait:
+// the tap's confirmation is shown first, then the next options once, below it. Drawn
+// before it, they moved down when it appeared, or were folded for another height and drawn
+// again under the next tap (a step where an option had been).
+let holding = 0;
+// The decision and path whose options are on show: the same again is not rebuilt (a
+// button replaced under a finger between press and release is a tap lost).
+let drawnKey = null;
 
 async function refresh(event = null) {
+  if (holding) return; // the tap's own refresh follows its confirmation
   const mine = ++drawing;
   const [st, lg] = await stateAndLegal(event);
   if (mine !== drawing) return;
@@ -72,16 +81,19 @@ async function refresh(event = null) {
   if (!st.ok) {
     text("pending", st.status === 404 ? "No game yet" : "The companion is not answering");
     fill("options", st.status === 404 ? h("a", { class: "btn btn-big", href: "/new" }, "Start a new game") : null);
+    drawnKey = null;
     return;
   }
   if (st.body.game === "crecy") { // another game: its own play page
     text("pending", "The current game is Le Testament du Duc de Crecy");
     fill("options", h("a", { class: "btn btn-big", href: "/crecy" }, "Open Crecy's play page"));
+    drawnKey = null;
     return;
   }
   if (st.body.game === "colonia") { // another game: its own table page
     text("pending", "The current game is Colonia");
     fill("options", h("a", { class: "btn btn-big", href: "/colonia" }, "Open Colonia's table page"));
+    drawnKey = null;
     return;
   }
   current = st.body;
@@ -105,7 +117,7 @@ async function refresh(event = null) {
   const seq = lg.seq ?? current.seq;
   if (seq !== shownSeq) path = [];
   shownSeq = seq;
-  drawOptions();
+  if (decisionKey() !== drawnKey) drawOptions();
   fill("market", marketPanel(current));
   seaPanel(current);
   await renderLog("log", 6, event);
@@ -113,9 +125,14 @@ async function refresh(event = null) {
   markDrawn(seq, p.kind);
 }
 
+function decisionKey() {
+  return JSON.stringify([shownSeq, path, legal.actions, legal.choices]);
+}
+
 function drawOptions() {
   const seq = shownSeq;
   const options = legal.actions;
+  drawnKey = decisionKey();
   if (!options.length) {
     fill("options", h("p", { class: "muted" }, current.over ? "Nothing left to decide." : "No option to choose right now."));
     return;
@@ -163,11 +180,17 @@ async function confirm(seq) {
 }
 
 async function pick(action, expectedSeq) {
-  await send(action, expectedSeq, async (res) => {
-    if (res.ok && res.body && res.body.seq) await confirm(res.body.seq);
-    else show("done", false);
-    await refresh();
-  });
+  holding += 1;
+  drawing += 1; // a redraw under way from before the tap draws nothing
+  try {
+    await send(action, expectedSeq, async (res) => {
+      if (res.ok && res.body && res.body.seq) await confirm(res.body.seq);
+      else show("done", false);
+    });
+  } finally {
+    holding -= 1;
+  }
+  await refresh();
 }
 
 function manualEntry() {
@@ -200,13 +223,19 @@ function undo() {
 }
 
 async function doUndo() {
-  const res = await postUndo();
-  if (res.ok) {
-    showRefusal(null);
-    await confirm(res.body.seq);
-  } else {
-    showRefusal(res);
-    if (res.status === 401) askToken();
+  holding += 1;
+  drawing += 1;
+  try {
+    const res = await postUndo();
+    if (res.ok) {
+      showRefusal(null);
+      await confirm(res.body.seq);
+    } else {
+      showRefusal(res);
+      if (res.status === 401) askToken();
+    }
+  } finally {
+    holding -= 1;
   }
   await refresh();
 }
@@ -224,7 +253,14 @@ function tableLink() {
   });
 }
 
-window.addEventListener("resize", () => { if (legal) drawOptions(); }); // fit it again
+// Turned or resized sideways: fit the options again. A change of height alone (a phone's
+// address bar showing as the page scrolls, its keyboard) moves no button.
+let fittedWidth = window.innerWidth;
+window.addEventListener("resize", () => {
+  if (!legal || window.innerWidth === fittedWidth) return;
+  fittedWidth = window.innerWidth;
+  drawOptions();
+});
 requireToken();
 tableLink();
 manualEntry();

@@ -1,0 +1,81 @@
+"""The top bar in a real browser, for each game at table and phone sizes: the links of the
+game being played (no "Green bag" during Colonia or Crecy), each reachable on the screen
+(the bar scrolls sideways on a phone, the page does not), and Village's green bag opened
+during another game saying which game is played, with a link to its page. Screenshots go
+to ``VILLAGE_SCREENSHOTS`` (``topbar-<game>-<tablet|phone>.png``, ``elsewhere-<game>-…``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import BROWSER, PHONE, TABLET, Server, needs_playwright, open_page
+
+pytestmark = BROWSER
+needs_playwright()
+
+GAMES: dict[str, tuple[dict[str, Any], str, list[str]]] = {
+    "village": ({"players": ["red", "blue"]}, "/play",
+                ["Scoreboard", "Play", "Green bag", "Mass", "Tags", "New game", "History"]),
+    "colonia": ({"game": "colonia", "players": ["yellow", "blue"]}, "/colonia",
+                ["Table", "Scoreboard", "Phones", "New game", "History"]),
+    "crecy": ({"game": "crecy", "players": ["red", "blue"], "options": {"families": {
+        "red": {"head": "Rouge", "side": "matriarch"},
+        "blue": {"head": "Bleu", "side": "patriarch"}}}}, "/crecy",
+              ["Play", "Board", "Phones", "New game", "History"]),
+}
+LABELS = {"colonia": "Colonia", "crecy": "Le Testament du Duc de Crecy"}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_top_bar_follows_the_game(server: Server, browser: Any, shots: Path,
+                                      game: str) -> None:
+    body, table, links = GAMES[game]
+    server.post("/api/games", body)
+    for size, viewport in (("tablet", TABLET), ("phone", PHONE)):
+        page = open_page(browser, server.url + table, viewport)
+        nav = page.locator("header.topbar nav a")
+        assert nav.all_inner_texts() == links, size
+        current = page.locator("header.topbar nav a[aria-current=page]")
+        assert current.count() == 1 and current.get_attribute("href") == table, size
+        page.wait_for_timeout(300)  # the page's first drawing, for the picture
+        page.screenshot(path=str(shots / f"topbar-{game}-{size}.png"))
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        for i in range(nav.count()):  # each link can be brought into view and tapped
+            link = nav.nth(i)
+            link.scroll_into_view_if_needed()
+            assert link.is_visible(), (size, links[i])
+        assert page.js_errors == [], (size, page.js_errors)
+        page.close()
+        if game == "village":
+            continue
+        bag = open_page(browser, server.url + "/bag", viewport)
+        said = bag.locator("#elsewhere")
+        assert f"The current game is {LABELS[game]}" in said.inner_text()
+        bag.screenshot(path=str(shots / f"elsewhere-{game}-{size}.png"))
+        bag.locator("#elsewhere a").click()
+        bag.wait_for_url(server.url + table)
+        assert bag.js_errors == []
+        bag.close()
+
+
+def test_an_open_page_follows_a_game_of_another_kind(server: Server, browser: Any) -> None:
+    """The table display and the play page left open while Colonia is started load again with
+    Colonia's bar; the new-game page keeps what is picked on it (its bar follows later)."""
+    server.post("/api/games", GAMES["village"][0])
+    board = open_page(browser, server.url + "/", TABLET)
+    play = open_page(browser, server.url + "/play", PHONE)
+    new = open_page(browser, server.url + "/new", TABLET)
+    for page in (board, play, new):
+        page.locator("#live[data-state=live]").wait_for()
+    new.check("input[name=count][value='2']", force=True)
+    server.post("/api/games", GAMES["colonia"][0])
+    for page in (board, play):
+        page.locator("nav[data-game=colonia]").wait_for(state="attached")
+        assert page.locator("header.topbar nav a").all_inner_texts() == GAMES["colonia"][2]
+        assert page.js_errors == []
+    assert "The current game is Colonia" in play.locator("#pending").inner_text()
+    new.wait_for_timeout(500)
+    assert new.locator("nav").get_attribute("data-game") == "village"
+    assert new.locator("input[name=count][value='2']").is_checked()
