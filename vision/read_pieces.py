@@ -12,6 +12,7 @@ import numpy as np
 from .colour import (
     UNKNOWN,
     apply_gain,
+    apply_gain_keeping_hue,
     balance,
     gains,
     lut_index,
@@ -91,7 +92,7 @@ class PieceReading:
                 white = self._white.get(board.name)
                 if white is not None:
                     labels = self._lut("cubes", None, ())[
-                        lut_index(apply_gain(samples[a:b], white))].reshape(shape)
+                        lut_index(apply_gain_keeping_hue(samples[a:b], white))].reshape(shape)
                 self._read_against_empty(board.name, r, samples[a:b], labels, empty, reading)
                 continue
             counts: dict[str, int] = {}
