@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
+import pytest
 
-from vision import calibration
+from vision import bench, calibration
 from vision.colour import apply_gain, apply_gain_keeping_hue
 from vision.layout import Layout
 from vision.lens import Lens
@@ -55,3 +57,65 @@ def test_orange_cubes_lit_by_a_low_lamp_in_a_dim_frame_are_orange(layout: Layout
                   for n, want in ORANGE.items() if reading.cubes.get(n) != want]
     # 14 regions; before, the lit faces read yellow (a figure's colour): most uncertain
     assert len(wrong) <= 2, wrong
+
+
+# an ordinary table: a C920-like lens, lit from the side, a little blur and JPEG
+TABLE = Scene(seed=12, camera=12, real=True, fov=70.0, k1=-0.18, k2=0.05, tilt=6.0,
+              blur=1.0, noise=2.5, jpeg=85, light_deg=200.0, gradient=0.1, vignetting=0.15)
+TOUCHING = {"space:harvest": {"orange": 2}, "space:family": {"plague": 2},
+            "space:crafts": {"orange": 2, "green": 1}, "space:market": {"plague": 2},
+            "space:travel": {"orange": 2}, "space:council": {"plague": 2, "pink": 1},
+            "space:church": {"orange": 2}, "supply:red": {"plague": 2},
+            "supply:blue": {"orange": 2}}
+
+
+def _empty_calibrated(layout: Layout, scene: Scene) -> calibration.Calibration:
+    lens = Lens.from_fov(FRAME, scene.fov, scene.k1, scene.k2)
+    empty = [render(layout, TableView(), replace(scene, seed=100 + i)).image for i in range(2)]
+    return calibration.capture_empty(calibration.set_lens(calibration.default(), lens), empty)
+
+
+def _wrong(cal: calibration.Calibration, layout: Layout, view: dict[str, dict[str, int]],
+           scene: Scene, seeds: tuple[int, ...]) -> list[tuple[int, str, object]]:
+    reader = cal.reader()
+    out: list[tuple[int, str, object]] = []
+    for seed in seeds:
+        reading = reader.read(render(layout, from_dict(view),
+                                     replace(scene, seed=seed, pieces=seed)).image)
+        out += [(seed, n, reading.cubes.get(n)) for n, want in view.items()
+                if reading.cubes.get(n) != want]
+    return out
+
+
+def test_calibrate_cubes_learns_each_colours_apparent_size(layout: Layout) -> None:
+    # a bright orange cube's blurred rim differs from the board farther out than a black
+    # (plague) cube's, whose shaded sides pass for a shadow: against the geometry, two
+    # touching orange cubes looked like three, two plague cubes like one. `calibrate cubes`
+    # (each colour on four spaces over two frames) measures each colour's size
+    cal = _empty_calibrated(layout, TABLE)
+    shots = []
+    for k, placed in enumerate(bench.CUBE_CALIBRATION):
+        view = TableView(cubes={r: {c: n} for r, (c, n) in placed.items()})
+        shots.append((render(layout, view, replace(TABLE, seed=50 + k, pieces=50 + k)).image,
+                      placed))
+    learnt = calibration.learn_cubes_against_empty(cal, shots)
+    assert learnt.cube_scale["orange"] > 1.1 > 0.9 > learnt.cube_scale["plague"]
+    assert learnt.steps[-1] == "cubes"
+    seeds = (1, 2, 3, 4, 5, 6)
+    before = _wrong(cal, layout, TOUCHING, TABLE, seeds)
+    after = _wrong(learnt, layout, TOUCHING, TABLE, seeds)
+    # 54 regions: 4 read wrong before (orange 3 for 2), 2 after
+    assert len(after) <= 2 < len(before), (before, after)
+
+
+def test_cube_sizes_are_saved_and_a_colour_seen_nowhere_is_refused(
+        layout: Layout, tmp_path: Path) -> None:
+    cal = replace(_empty_calibrated(layout, TABLE), cube_scale={"orange": 1.3})
+    calibration.save(tmp_path / "cal.json", cal)
+    assert calibration.load(tmp_path / "cal.json").cube_scale == {"orange": 1.3}
+    assert calibration.load(tmp_path / "cal.json").reader().cube_scale == {"orange": 1.3}
+    empty = render(layout, TableView(), replace(TABLE, seed=7)).image
+    with pytest.raises(calibration.CalibrationError, match="no cube of green"):
+        calibration.learn_cubes(cal, empty, {"space:market": ("green", 1)})
+    with pytest.raises(calibration.CalibrationError):
+        calibration.learn_cubes(cal, empty, {"space:nowhere": ("green", 1)})
