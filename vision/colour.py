@@ -101,7 +101,8 @@ def apply_gain_keeping_hue(pixels: np.ndarray, gain: np.ndarray) -> np.ndarray:
     of an orange cube's lit face under a large gain turns it yellow. A clip by the camera
     itself (a channel at 255 in ``pixels``) is not undone: that colour is lost."""
     out = apply_gain(pixels, gain)
-    over = np.max(out, axis=-1) == 255
+    # (np.max over the last axis of 3 is ten times slower than two np.maximum)
+    over = np.maximum(np.maximum(out[..., 0], out[..., 1]), out[..., 2]) == 255
     if over.any():
         hot = pixels[over].astype(np.float32) * gain
         hot *= (255.0 / np.maximum(hot.max(axis=-1), 255.0))[:, None]
