@@ -131,6 +131,7 @@ def calibrate(args: argparse.Namespace) -> int:
             data.pop("references")
             print(json.dumps({"file": str(path), "steps": cal.steps,
                               "area_factor": cal.area_factor,
+                              "cube_scale": cal.cube_scale,
                               "lens": cal.lens.to_json() if cal.lens else None,
                               "colours": data["layout"]["colours"]}, indent=1))
             return 0

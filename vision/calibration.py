@@ -23,7 +23,7 @@ import base64
 import copy
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +60,8 @@ class Calibration:
     lens: Lens | None = None
     # the empty board under each cube region at the reader's 1 mm grid ("main/space:harvest")
     cube_refs: dict[str, np.ndarray] = field(default_factory=dict)
+    # each cube colour's apparent area against the camera's geometry (``learn_cubes``)
+    cube_scale: dict[str, float] = field(default_factory=dict)
 
     @property
     def layout(self) -> Layout:
@@ -67,7 +69,8 @@ class Calibration:
 
     def reader(self) -> BoardReader:
         return BoardReader(self.layout, self.references or None, self.area_factor,
-                           lens=self.lens, cube_refs=self.cube_refs or None)
+                           lens=self.lens, cube_refs=self.cube_refs or None,
+                           cube_scale=self.cube_scale or None)
 
     def tracker(self) -> MarkerTracker:
         """A marker tracker for one still frame (full resolution, this lens)."""
@@ -80,6 +83,8 @@ class Calibration:
             out["cube_references"] = _pngs(self.cube_refs)
         if self.lens is not None:
             out["lens"] = self.lens.to_json()
+        if self.cube_scale:
+            out["cube_scale"] = dict(self.cube_scale)
         return out
 
 
@@ -117,7 +122,8 @@ def from_json(data: dict[str, Any]) -> Calibration:
         lens = Lens.from_json(data["lens"]) if data.get("lens") else None
         return Calibration(layout_data, refs, float(data.get("area_factor", AREA_FACTOR)),
                            list(data.get("steps", [])), lens,
-                           _images(data.get("cube_references", {})))
+                           _images(data.get("cube_references", {})),
+                           {str(k): float(v) for k, v in data.get("cube_scale", {}).items()})
     except (KeyError, TypeError, ValueError, LayoutError, LensError) as exc:
         if isinstance(exc, CalibrationError):
             raise
@@ -217,13 +223,16 @@ def learn_cubes(cal: Calibration, frame: np.ndarray,
     ``placed``: region name (``space:church``) -> (colour, count). Raises CalibrationError
     for an unknown region or colour, or a region where no cube stands out.
     """
+    for region, (colour, count) in placed.items():
+        if colour not in CUBE_COLOURS or count < 1:
+            raise CalibrationError(f"{region}: {colour!r} × {count} is not a cube colour and count")
+    if cal.cube_refs:
+        return learn_cubes_against_empty(cal, [(frame, placed)])
     boards = _geometry(cal, frame)
     lay = cal.layout
     new = copy.deepcopy(cal.layout_data)
     factors = []
     for region, (colour, count) in placed.items():
-        if colour not in CUBE_COLOURS or count < 1:
-            raise CalibrationError(f"{region}: {colour!r} × {count} is not a cube colour and count")
         hit = next(((b, r) for b, r in lay.cube_regions() if r.name == region), None)
         if hit is None or hit[0] not in boards:
             raise CalibrationError(f"no visible cube region {region!r}")
@@ -246,6 +255,42 @@ def learn_cubes(cal: Calibration, frame: np.ndarray,
     factor = float(np.median(factors)) if factors else cal.area_factor
     return Calibration(new, cal.references, round(factor, 3), [*cal.steps, "cubes"], cal.lens,
                        cal.cube_refs)
+
+
+def learn_cubes_against_empty(cal: Calibration,
+                              shots: Sequence[tuple[np.ndarray, dict[str, tuple[str, int]]]]
+                              ) -> Calibration:
+    """``learn_cubes`` once the empty board is known, from one or more frames (each with
+    its ``placed``): the cubes are what differs from the board (never their shadows); each
+    colour is learnt from the lit faces, under the light that makes the markers' white
+    paper white (as the reader then classifies), and its apparent area against the
+    camera's geometry (``Calibration.cube_scale``), both the median over the regions that
+    held it (a cube on a space printed near its own colour looks smaller there: more
+    regions per colour, a steadier figure). A region not seen or where no cube stands out
+    is skipped; raises CalibrationError for a region the layout does not have, or a colour
+    seen nowhere."""
+    reader = cal.reader()
+    scale: dict[str, list[float]] = {}
+    lit: dict[str, list[np.ndarray]] = {}
+    for frame, placed in shots:
+        try:
+            seen = reader.measure_cubes(frame, placed)
+        except ValueError as exc:
+            raise CalibrationError(str(exc)) from None
+        for region, (colour, _count) in placed.items():
+            if region in seen:
+                lit.setdefault(colour, []).append(seen[region][0])
+                scale.setdefault(colour, []).append(seen[region][1])
+    missing = sorted({c for _f, placed in shots for c, _n in placed.values()} - set(lit))
+    if missing:
+        raise CalibrationError(f"no cube of {', '.join(missing)} seen: is the board in view, "
+                               "uncovered, the cubes where they were named?")
+    new = copy.deepcopy(cal.layout_data)
+    for colour, rgbs in lit.items():
+        new["colours"]["cubes"][colour] = [int(v) for v in np.rint(np.median(rgbs, axis=0))]
+    cube_scale = {**cal.cube_scale,
+                  **{c: round(float(np.median(v)), 3) for c, v in scale.items()}}
+    return replace(cal, layout_data=new, steps=[*cal.steps, "cubes"], cube_scale=cube_scale)
 
 
 def move_region(cal: Calibration, board: str, key: str,
@@ -278,5 +323,6 @@ def move_region(cal: Calibration, board: str, key: str,
 
             cube_refs = {k: v for k, v in cal.cube_refs.items() if not same_region(k)}
             return Calibration(new, cal.references, cal.area_factor,
-                               [*cal.steps, f"moved {board}/{key}"], cal.lens, cube_refs)
+                               [*cal.steps, f"moved {board}/{key}"], cal.lens, cube_refs,
+                               cal.cube_scale)
     raise CalibrationError(f"no region {key!r} on the {board} board")

@@ -71,8 +71,10 @@ class BoardReader(PieceReading):
     def __init__(self, layout: Layout, references: dict[str, np.ndarray] | None = None,
                  area_factor: float = AREA_FACTOR, tracker: MarkerTracker | None = None,
                  lens: Lens | None = None,
-                 cube_refs: dict[str, np.ndarray] | None = None) -> None:
+                 cube_refs: dict[str, np.ndarray] | None = None,
+                 cube_scale: dict[str, float] | None = None) -> None:
         self.layout = layout
+        self.cube_scale = dict(cube_scale or {})  # colour -> apparent area (calibrate cubes)
         self.tracker = tracker or MarkerTracker(layout, lens=lens)
         self.area_factor = area_factor
         self.cube_lab = palette_lab(layout.cube_rgb, CUBE_COLOURS)

@@ -12,6 +12,7 @@ import numpy as np
 from .colour import (
     UNKNOWN,
     apply_gain,
+    apply_gain_keeping_hue,
     balance,
     gains,
     lut_index,
@@ -52,13 +53,18 @@ class PieceReading:
     layout: Layout
     area_factor: float
     cube_area: float
+    cube_scale: dict[str, float]
     disc_mm2: float
     regions_read: int
     _empty: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
     _white: dict[str, np.ndarray]
     _cube_areas: dict[tuple[str, str], tuple[float, float]]
 
+    _plan: _Plan | None
+
     if TYPE_CHECKING:
+        def read(self, frame: np.ndarray, t: float = 0.0) -> Reading: ...
+
         def _lut(self, what: str, bg: tuple[int, int, int] | None, idx: tuple[int, ...]
                  ) -> np.ndarray: ...
 
@@ -95,7 +101,7 @@ class PieceReading:
                 white = self._white.get(board.name)
                 if white is not None:
                     labels = self._lut("cubes", None, ())[
-                        lut_index(apply_gain(samples[a:b], white))].reshape(shape)
+                        lut_index(apply_gain_keeping_hue(samples[a:b], white))].reshape(shape)
                 self._read_against_empty(board.name, r, samples[a:b], labels, empty, reading)
                 continue
             counts: dict[str, int] = {}
@@ -132,6 +138,57 @@ class PieceReading:
         read as another colour belongs to its cube), and its area, shared among them,
         gives the count. A reading that fits badly is uncertain: no number is given.
         """
+        piece, cube = self._cube_samples(raw, labels, empty)
+        k, lab, stats, _c = cv2.connectedComponentsWithStats(cube, connectivity=8)
+        counts: dict[str, int] = {}
+        misfit = 0.0
+        top, sides = self._cube_areas.get(
+            (board, r.key), (self.cube_area / self.area_factor,
+                             self.cube_area * (1 - 1 / self.area_factor)))
+        area_one = top + sides
+        # each colour's apparent area per cube against the camera's geometry, measured by
+        # ``calibrate cubes`` (a bright orange cube's blurred rim differs from the board
+        # farther out than a black one's, whose shaded sides pass for a shadow)
+        scale = [self.cube_scale.get(c, 1.0) for c in CUBE_COLOURS]
+        # a colour is a cube of its own only if it covers more than the sides of a cube can
+        # (the shaded side of an orange cube reads brown)
+        minor = max(MINOR_CUBE * area_one, 1.2 * sides)
+        for i in range(1, k):
+            total = float(stats[i, cv2.CC_STAT_AREA])
+            if total < 0.3 * area_one:
+                continue  # a speck
+            per = np.bincount(labels[lab == i], minlength=len(CUBE_COLOURS) + 1)
+            per = per[1:len(CUBE_COLOURS) + 1].astype(np.float32)
+            major = [j for j in range(len(CUBE_COLOURS)) if per[j] >= minor]
+            if not major:
+                major = [int(per.argmax())]
+            share = float(per[major].sum())
+            for j in major:
+                x = total * float(per[j]) / share / (area_one * scale[j])
+                m = max(1, int(np.floor(x + ROUND_UP)))
+                counts[CUBE_COLOURS[j]] = counts.get(CUBE_COLOURS[j], 0) + m
+                misfit = max(misfit, abs(x - m) / m if m > 1 else max(0.0, x - 1.4, 0.6 - x))
+        # something that is neither the board, a shadow nor a cube colour (a coin, a
+        # figure, a sleeve): as much of it as half a cube makes the reading uncertain
+        strange = (piece & ((labels == UNKNOWN) | (labels > len(CUBE_COLOURS)))).astype(np.uint8)
+        strange = cv2.morphologyEx(strange, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        unknown = float(np.count_nonzero(strange)) / area_one
+        conf = round(max(0.0, 1.0 - 2 * misfit - unknown), 3)
+        reading.confidence[r.name] = conf
+        if conf < UNCERTAIN_BELOW:
+            reading.uncertain.add(r.name)
+            self._remember(board, r.key, [r], None, conf)
+        else:
+            reading.cubes[r.name] = counts
+            self._remember(board, r.key, [r], dict(counts), conf)
+
+    def _cube_samples(self, raw: np.ndarray, labels: np.ndarray,
+                      empty: tuple[np.ndarray, np.ndarray, np.ndarray]
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """Against a cube region's empty board: where something lies that is neither the
+        board (one pixel of misregistration allowed, under this frame's light), the board
+        in shadow nor the board where a shadow has gone (grid-shaped booleans); and where
+        that has a cube colour, opened 3×3 (uint8)."""
         ref, lo, hi = empty
         cur = raw.astype(np.float32) + 1.0
         ratio = cur / ref
@@ -149,45 +206,58 @@ class PieceReading:
         lifted = (rmin > 1 / SHADOW_MAX) & (rmax < 1 / SHADOW_MIN) & (rmax < LIFTED_SPREAD * rmin)
         piece = (~board_like & ~shadow & ~lifted).reshape(labels.shape)
         cube = piece & (labels >= 1) & (labels <= len(CUBE_COLOURS))
-        cube = cv2.morphologyEx(cube.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        k, lab, stats, _c = cv2.connectedComponentsWithStats(cube, connectivity=8)
-        counts: dict[str, int] = {}
-        misfit = 0.0
-        top, sides = self._cube_areas.get(
-            (board, r.key), (self.cube_area / self.area_factor,
-                             self.cube_area * (1 - 1 / self.area_factor)))
-        area_one = top + sides
-        # a colour is a cube of its own only if it covers more than the sides of a cube can
-        # (the shaded side of an orange cube reads brown)
-        minor = max(MINOR_CUBE * area_one, 1.2 * sides)
-        for i in range(1, k):
-            total = float(stats[i, cv2.CC_STAT_AREA])
-            if total < 0.3 * area_one:
-                continue  # a speck
-            per = np.bincount(labels[lab == i], minlength=len(CUBE_COLOURS) + 1)
-            per = per[1:len(CUBE_COLOURS) + 1].astype(np.float32)
-            major = [j for j in range(len(CUBE_COLOURS)) if per[j] >= minor]
-            if not major:
-                major = [int(per.argmax())]
-            share = float(per[major].sum())
-            for j in major:
-                x = total * float(per[j]) / share / area_one
-                m = max(1, int(np.floor(x + ROUND_UP)))
-                counts[CUBE_COLOURS[j]] = counts.get(CUBE_COLOURS[j], 0) + m
-                misfit = max(misfit, abs(x - m) / m if m > 1 else max(0.0, x - 1.4, 0.6 - x))
-        # something that is neither the board, a shadow nor a cube colour (a coin, a
-        # figure, a sleeve): as much of it as half a cube makes the reading uncertain
-        strange = (piece & ((labels == UNKNOWN) | (labels > len(CUBE_COLOURS)))).astype(np.uint8)
-        strange = cv2.morphologyEx(strange, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        unknown = float(np.count_nonzero(strange)) / area_one
-        conf = round(max(0.0, 1.0 - 2 * misfit - unknown), 3)
-        reading.confidence[r.name] = conf
-        if conf < UNCERTAIN_BELOW:
-            reading.uncertain.add(r.name)
-            self._remember(board, r.key, [r], None, conf)
-        else:
-            reading.cubes[r.name] = counts
-            self._remember(board, r.key, [r], dict(counts), conf)
+        opened = cv2.morphologyEx(cube.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        return piece, opened
+
+    def measure_cubes(self, frame: np.ndarray, placed: dict[str, tuple[str, int]]
+                      ) -> dict[str, tuple[np.ndarray, float]]:
+        """For ``calibrate cubes`` with the empty-board model: per region holding ``count``
+        cubes of one colour, the colour of their lit faces (RGB, under the light that makes
+        the markers' white paper white, as the reader classifies) and their apparent area
+        against the camera's geometry (1.0: as the cube's top and sides predict). A region
+        not seen (its board not found, under a hand) or where no cube stands out is left
+        out of the answer.
+
+        The lit faces are the brighter half of the samples inside the cubes (the 3×3
+        rim, where a cube mixes with the board, left out): never a shadow, nor a side
+        turned from the lamp. Raises ValueError for a region the layout does not have, or
+        a board not found at all.
+        """
+        reading = self.read(frame)
+        plan = self._plan
+        if plan is None:
+            raise ValueError("the board is not found in this frame")
+        samples = cv2.remap(frame, plan.map1, plan.map2, cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0)).reshape(-1, 3)
+        out: dict[str, tuple[np.ndarray, float]] = {}
+        for region, (_colour, count) in placed.items():
+            hit = next(((b, r) for b, r in self.layout.cube_regions() if r.name == region),
+                       None)
+            if hit is None:
+                raise ValueError(f"no cube region {region!r}")
+            board, r = hit
+            empty = self._empty.get(f"{board}/{r.key}")
+            white = self._white.get(board)
+            if (not reading.boards.get(board) or region in reading.occluded or empty is None
+                    or white is None):
+                continue  # not seen, or no empty-board model there
+            a, b, shape = plan.slices[(board, r.key)]
+            raw = samples[a:b]
+            bal = apply_gain_keeping_hue(raw, white)
+            labels = self._lut("cubes", None, ())[lut_index(bal)].reshape(shape)
+            _piece, cube = self._cube_samples(raw, labels, empty)
+            inner = cv2.erode(cube, np.ones((3, 3), np.uint8)).ravel() > 0
+            if np.count_nonzero(cube) < 0.3 * count * self.cube_area or not inner.any():
+                continue  # no cube stands out from the board
+            px = bal[inner].astype(np.float32)
+            lum = px.sum(axis=1)
+            lit = px[lum >= np.median(lum)]
+            top, sides = self._cube_areas.get(
+                (board, r.key), (self.cube_area / self.area_factor,
+                                 self.cube_area * (1 - 1 / self.area_factor)))
+            out[region] = (lit.mean(axis=0)[::-1],
+                           float(np.count_nonzero(cube)) / count / (top + sides))
+        return out
 
     def _differs(self, board: str, r: Region, raw: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
