@@ -218,7 +218,11 @@ def run(args: argparse.Namespace) -> int:
     server = uvicorn.Server(config)
 
     def _stop(signum: int, frame: FrameType | None) -> None:
-        raise SystemExit(0)
+        # A flag, never an exception: a SystemExit raised from a signal handler lands
+        # wherever the main thread is, and inside a finalizer or weakref callback Python
+        # swallows it ("Exception ignored"), the server then running on (a CI run at start-up
+        # saw exactly that). Set before `server.run`, uvicorn starts and stops at once.
+        server.should_exit = True
 
     # before uvicorn's own handlers are in place, and when it re-raises the signal after its
     # graceful stop: a clean exit

@@ -6,6 +6,7 @@ import argparse
 import shutil
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
@@ -147,15 +148,49 @@ def test_demo_prints_both_urls_and_its_pace(tmp_path: Path) -> None:
         lines = [proc.stdout.readline().rstrip() for _ in range(6)]
     finally:
         proc.terminate()
-        proc.wait(10)
-        if proc.stdout:
-            proc.stdout.close()
+        try:
+            code = proc.wait(10)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+            if proc.stdout:
+                proc.stdout.close()
+    assert code == 0, "stopped by SIGTERM during start-up: a clean exit"
     assert "village-companion: scoreboard http://table.example:8000/" in lines
     assert any(
         x.startswith("village-companion: table URL http://table.example:8000/play#token=")
         for x in lines
     )
     assert "village-companion: demo: one action every 2.5 s (--speed to change)" in lines
+
+
+def test_sigterm_at_any_moment_of_start_up_is_a_clean_stop(tmp_path: Path) -> None:
+    """SIGTERM after each line the server prints while starting, and once it serves: each
+    time it exits 0 within 10 s. (A CI run caught the start-up's SIGTERM swallowed — the
+    handler's SystemExit raised inside a weakref callback, "Exception ignored" — and the
+    server ran on; that race cannot be forced here, so this checks the moments around it.)"""
+    for after in range(1, 7):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "companion.serve", "--host", "127.0.0.1", "--port", "0",
+             "--db", str(tmp_path / f"s{after}.sqlite3"), "--no-qr"],
+            cwd=REPO, stdout=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout is not None
+            lines = [proc.stdout.readline() for _ in range(min(after, 5))]
+            if after == 6:  # serving: the scoreboard answers, then the signal
+                port = int(lines[1].rstrip().rsplit(":", 1)[1])
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as page:
+                    assert page.status == 200
+            proc.terminate()
+            code = proc.wait(10)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+            if proc.stdout:
+                proc.stdout.close()
+        assert code == 0, f"SIGTERM after {after} step(s) of start-up: exit {code}"
 
 
 def test_public_url_never_loopback_unless_given() -> None:
