@@ -74,14 +74,19 @@ def _names_in(text: str, names: set[str]) -> list[str]:
     return [n for n in names if re.search(rf"(?<![\w]){re.escape(n)}(?![\w])", text)]
 
 
+def _start_like(client: FlaskClient, header: dict) -> Any:
+    """A new Crecy game on the app with the golden record's players, families and house rules."""
+    return client.post("/api/games", headers=AUTH, json={
+        "game": "crecy", "players": header["players"], "first_player": header["first_player"],
+        "options": {"families": header["families"], "house": header["house"]}})
+
+
 def test_the_golden_game_through_table_and_phones_keeps_every_secret(app: Flask) -> None:
     client: FlaskClient = app.test_client()
     header, actions = _golden()
     feed: list[str] = []
     runtime_of(app).service.add_listener(lambda notice: feed.append(notice.data))
-    r = client.post("/api/games", headers=AUTH, json={
-        "game": "crecy", "players": header["players"], "first_player": header["first_player"],
-        "options": {"families": header["families"], "house": header["house"]}})
+    r = _start_like(client, header)
     assert r.status_code == 201, r.get_json()
     tokens = {c: t if isinstance(t, str) else t["token"] for c, t in r.get_json()["players"].items()}
     st = record.start(header)
@@ -141,9 +146,7 @@ def test_the_golden_game_through_table_and_phones_keeps_every_secret(app: Flask)
 def test_a_phone_needs_its_token_and_the_game_s_word(app: Flask) -> None:
     client = app.test_client()
     header, actions = _golden()
-    r = client.post("/api/games", headers=AUTH, json={
-        "game": "crecy", "players": header["players"], "first_player": header["first_player"],
-        "options": {"families": header["families"], "house": header["house"]}})
+    r = _start_like(client, header)
     tokens = {c: t if isinstance(t, str) else t["token"] for c, t in r.get_json()["players"].items()}
     deal = {"type": "mentor_dealt", "player": "blue", "mentor": "Mentor X"}
     assert client.post("/api/own", json={"player": "blue", "action": deal}).status_code == 401
@@ -181,9 +184,7 @@ def test_the_mentor_s_count_is_on_its_owner_s_phone_only(app: Flask) -> None:
     header, actions = _golden()
     feed: list[str] = []
     runtime_of(app).service.add_listener(lambda notice: feed.append(notice.data))
-    r = client.post("/api/games", headers=AUTH, json={
-        "game": "crecy", "players": header["players"], "first_player": header["first_player"],
-        "options": {"families": header["families"], "house": header["house"]}})
+    r = _start_like(client, header)
     tokens = {c: t if isinstance(t, str) else t["token"] for c, t in r.get_json()["players"].items()}
     for a in actions:
         if a["type"] == "mentor_dealt" and a["player"] == "red":

@@ -132,6 +132,20 @@ def test_install_script_parses() -> None:
     assert script.stat().st_mode & 0o111
 
 
+def _stop(proc: subprocess.Popen[str]) -> int:
+    """SIGTERM to a server started here and its exit code (10 s at most); killed and its
+    pipe closed however that ends, so no process outlives its test."""
+    proc.terminate()
+    try:
+        return proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+        if proc.stdout:
+            proc.stdout.close()
+
+
 def test_demo_prints_both_urls_and_its_pace(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [
@@ -147,15 +161,7 @@ def test_demo_prints_both_urls_and_its_pace(tmp_path: Path) -> None:
         assert proc.stdout is not None
         lines = [proc.stdout.readline().rstrip() for _ in range(6)]
     finally:
-        proc.terminate()
-        try:
-            code = proc.wait(10)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait(10)
-            if proc.stdout:
-                proc.stdout.close()
+        code = _stop(proc)
     assert code == 0, "stopped by SIGTERM during start-up: a clean exit"
     assert "village-companion: scoreboard http://table.example:8000/" in lines
     assert any(
@@ -182,14 +188,8 @@ def test_sigterm_at_any_moment_of_start_up_is_a_clean_stop(tmp_path: Path) -> No
                 port = int(lines[1].rstrip().rsplit(":", 1)[1])
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as page:
                     assert page.status == 200
-            proc.terminate()
-            code = proc.wait(10)
         finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait(10)
-            if proc.stdout:
-                proc.stdout.close()
+            code = _stop(proc)
         assert code == 0, f"SIGTERM after {after} step(s) of start-up: exit {code}"
 
 
