@@ -48,7 +48,7 @@ def _items(layout: Layout, cal: calibration.Calibration, items: dict[str, dict[s
 def test_a_grey_coin_on_a_dark_farm_in_dim_light_is_counted(
         layout: Layout, dim_calibration: calibration.Calibration) -> None:
     # a grey coin on the green farm in dim light differs from the print by 10–20 levels a
-    # channel, under the board's tolerance (22): it was missed (coins missed in 58 of
+    # channel, under the board's tolerance (22): it was missed (58 coins missed over the
     # 192 item regions of the real-hard row, 12 tables × 4 contents). Its change of
     # colour over a coin's area is found.
     wrong = _items(layout, dim_calibration, COINS, range(31, 34))
