@@ -66,7 +66,7 @@ def vision_bench(args: argparse.Namespace) -> int:
               f"{', '.join(bench.condition_names())})", file=sys.stderr)
         return 2
     per = args.per_condition
-    acc = bench.accuracy(layout, per, seed=args.seed, conditions=names)
+    acc = bench.accuracy(layout, per, seed=args.seed, conditions=names, views=args.views)
     occ = bench.occlusion_sequences(layout, args.sequences, seed=args.seed)
     real_occ = bench.occlusion_sequences(layout, args.sequences, seed=args.seed, real=True)
     speed = bench.speed(layout) if args.speed else {}
@@ -207,6 +207,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--per-condition", type=int, default=50, help="rendered images per condition")
     p.add_argument("--conditions", help="comma-separated condition names (default: all)")
     p.add_argument("--no-speed", dest="speed", action="store_false", help="skip the timing")
+    p.add_argument("--views", type=int, default=1,
+                   help="contents read per calibrated table: the figure and item rows are "
+                        "measured on per-condition × views images")
     p.add_argument("--sequences", type=int, default=10, help="hand-over-board sequences")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true")
