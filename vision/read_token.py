@@ -28,9 +28,8 @@ import numpy as np
 
 from .colour import apply_gain, balance, classify, to_lab
 from .geometry import Geometry, project
-from .layout import Board, Layout, Region
+from .layout import Layout, Region
 from .lens import Lens
-from .read_parts import COARSE_STEP, _grid
 
 TRACK = "first_player"
 HOME = "home"
@@ -60,19 +59,10 @@ class TokenReader:
         self.ever = False  # read both tokens once: a table without them is not uncertain
 
     @staticmethod
-    def hand_mask(board: Board) -> np.ndarray:
-        """The cells of the reader's hand grid that the token regions cover (with a
-        margin): a token is not a hand, and a hand over it is told by the token not being
-        seen where it can be (``read`` gives None)."""
-        g = _grid((0, 0, *board.size_mm), COARSE_STEP)
-        mask = np.zeros(g.shape[:2], bool)
-        m = COARSE_STEP
-        for r in board.regions:
-            if r.kind == "token":
-                x0, y0, x1, y1 = r.rect
-                mask |= ((g[..., 0] >= x0 - m) & (g[..., 0] < x1 + m)
-                         & (g[..., 1] >= y0 - m) & (g[..., 1] < y1 + m))
-        return mask
+    def palette(layout: Layout) -> np.ndarray:
+        """The tokens' colours in Lab (the reader's hand test takes a token in its place
+        for a disc, not a hand)."""
+        return to_lab([layout.token_rgb["first"], layout.token_rgb["next"]])
 
     def _build(self, geometry: Geometry, lens: Lens | None) -> None:
         chunks: list[np.ndarray] = []
