@@ -8,11 +8,20 @@ explains is asked with the move."""
 from __future__ import annotations
 
 from reconcile_kit import game_states, run
-from test_adversarial import TruthLink, feed, never_wrong, product_camera, scenario
+from test_adversarial import (
+    TruthLink,
+    feed,
+    hub_moves,
+    hub_start,
+    never_wrong,
+    product_camera,
+    scenario,
+)
 
 from companion import village as v
-from companion.reconcile.observations import ItemCounts, Observation
+from companion.reconcile.observations import ItemCounts, Observation, TagTapped
 from companion.reconcile.reconciler import Reconciler
+from companion.sim.table import hub_zones
 from companion.village.picture import picture
 
 
@@ -55,4 +64,38 @@ def test_a_good_misread_as_another_is_never_applied() -> None:
             misread.append(o)
         feed(rec, misread)
         run(rec, 3.0, 15.0)
+        never_wrong(link)
+
+
+def test_a_bought_out_figure_tapped_is_not_taken_for_a_drawn_one() -> None:
+    """The bench (purposeful, seed 1, hub+camera) applied « buys nobody out » where a
+    figure was bought out: its coin paid was misread (the farm's coins read as before), and
+    the figure's way from the bag to the church's first window was as well a draw. The
+    figure was tapped on the pad, and no explanation the table gave names it: the tap
+    names it in the pending decision, so what the table shows is asked, never applied."""
+    cases = []
+    for seed in range(1, 8):
+        pairs = game_states(seed)
+        for i, (_st, a) in enumerate(pairs):
+            if a["type"] == "buyout" and a["members"]:
+                end = next(j for j in range(i, len(pairs)) if pairs[j][1]["type"] == "mass_draw")
+                cases.append((seed, i, end - i + 1))
+    assert cases
+    for seed, i, n in cases[:4]:
+        st, truth = scenario(seed, i, n)
+        link = TruthLink(st, truth)
+        rec = Reconciler(link)
+        rec.covered = frozenset(hub_zones(st))
+        feed(rec, hub_start(st, 0.0) + camera_with_goods(st, 0.0))
+        run(rec, 0.0, 2.0)
+        after = st
+        for a in truth:
+            after = v.apply(after, a)
+        seen = [o for o in camera_with_goods(after, 3.0)
+                if not (isinstance(o, ItemCounts) and o.region == f"goods:{truth[0]['player']}")]
+        seen += [o for o in camera_with_goods(st, 3.0)  # the coins paid misread: as before
+                 if isinstance(o, ItemCounts) and o.region == f"goods:{truth[0]['player']}"]
+        member = truth[0]["members"][0]
+        feed(rec, [*hub_moves(st, after, 3.0), TagTapped("pad:sim", 3.2, reader="sim", uid="04A1B2C3", piece=member), *seen])
+        run(rec, 3.0, 20.0)
         never_wrong(link)
