@@ -351,5 +351,14 @@ def _options(st: v.GameState, chance_from: ChanceFrom | None) -> list[Action]:
     return v.legal_actions(st)
 
 
-__all__ = ["REVISIT", "Node", "PathCache", "Search", "SearchResult", "explain", "fits_taps", "names_now",
-           "member_signatures"]
+__all__ = [
+    "REVISIT",
+    "Node",
+    "PathCache",
+    "Search",
+    "SearchResult",
+    "explain",
+    "fits_taps",
+    "member_signatures",
+    "names_now",
+]
