@@ -98,12 +98,11 @@ class BoardReader(PieceReading):
         self.references = {n: references[n] if references and n in references
                            else self.printed_reference(b) for n, b in layout.boards.items()}
         self._captured = set(references or {}) & set(layout.boards)
-        self._ignore = {n: self._marker_mask(b) for n, b in layout.boards.items()}
+        self._ignore = {n: self._marker_mask(b) | TokenReader.hand_mask(b)
+                        for n, b in layout.boards.items()}
         self._tracks = {n: self._track_mask(b) for n, b in layout.boards.items()}
-        # which colours are a track marker's or a first-player token's (a disc on its track,
-        # a token in its place, is not a hand)
-        self._is_disc = lut(np.concatenate([self.marker_lab, TokenReader.palette(layout)]),
-                            max_dist=20.0, l_weight=0.5) != UNKNOWN
+        # which colours are a track marker's (a disc on its track is not a hand)
+        self._is_disc = lut(self.marker_lab, max_dist=20.0, l_weight=0.5) != UNKNOWN
         self._consts: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                       np.ndarray]] = {}
         self._plan: _Plan | None = None
@@ -158,7 +157,7 @@ class BoardReader(PieceReading):
         g = _grid((0, 0, *board.size_mm), COARSE_STEP)
         mask = np.zeros(g.shape[:2], bool)
         for r in board.regions:
-            if r.kind in ("track", "token"):
+            if r.kind == "track":
                 x0, y0, x1, y1 = r.rect
                 mask |= ((g[..., 0] >= x0) & (g[..., 0] < x1)
                          & (g[..., 1] >= y0) & (g[..., 1] < y1))

@@ -28,14 +28,16 @@ import numpy as np
 
 from .colour import apply_gain, balance, classify, to_lab
 from .geometry import Geometry, project
-from .layout import Layout, Region
+from .layout import Board, Layout, Region
 from .lens import Lens
+from .read_parts import COARSE_STEP, _grid
 
 TRACK = "first_player"
 HOME = "home"
 STEP_MM = 1.0
 COVER = 0.4  # share of a token's disc that must be seen in the region
 MAX_DIST = 45.0  # Lab distance beyond which a sample is nobody's colour
+EDGE_MM = 8.0  # the board's rim: the hand test keeps it, token or not
 
 
 class TokenReader:
@@ -59,10 +61,22 @@ class TokenReader:
         self.ever = False  # read both tokens once: a table without them is not uncertain
 
     @staticmethod
-    def palette(layout: Layout) -> np.ndarray:
-        """The tokens' colours in Lab (the reader's hand test takes a token in its place
-        for a disc, not a hand)."""
-        return to_lab([layout.token_rgb["first"], layout.token_rgb["next"]])
+    def hand_mask(board: Board) -> np.ndarray:
+        """The cells of the reader's hand grid the token regions cover, but those within
+        ``EDGE_MM`` of the board's edge: a token is not a hand (two side by side made a
+        blob taken for one), and a hand over a token is told by the token not being seen
+        where it can be (``read`` gives None); a hand reaching in over a token at the
+        board's edge still touches the edge, as a hand must to be one when small."""
+        g = _grid((0, 0, *board.size_mm), COARSE_STEP)
+        w, h = board.size_mm
+        x, y = g[..., 0], g[..., 1]
+        inner = (x >= EDGE_MM) & (x < w - EDGE_MM) & (y >= EDGE_MM) & (y < h - EDGE_MM)
+        mask = np.zeros(g.shape[:2], bool)
+        for r in board.regions:
+            if r.kind == "token":
+                x0, y0, x1, y1 = r.rect
+                mask |= (x >= x0) & (x < x1) & (y >= y0) & (y < y1)
+        return mask & inner
 
     def _build(self, geometry: Geometry, lens: Lens | None) -> None:
         chunks: list[np.ndarray] = []
