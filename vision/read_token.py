@@ -62,7 +62,8 @@ class TokenReader:
 
     @staticmethod
     def hand_mask(board: Board) -> np.ndarray:
-        """The cells of the reader's hand grid the token regions cover, but those within
+        """The cells of the reader's hand grid the token regions cover (and one around
+        them), but those within
         ``EDGE_MM`` of the board's edge: a token is not a hand (two side by side made a
         blob taken for one), and a hand over a token is told by the token not being seen
         where it can be (``read`` gives None); a hand reaching in over a token at the
@@ -75,7 +76,8 @@ class TokenReader:
         for r in board.regions:
             if r.kind == "token":
                 x0, y0, x1, y1 = r.rect
-                mask |= (x >= x0) & (x < x1) & (y >= y0) & (y < y1)
+                m = COARSE_STEP  # and a cell around it: a token's shadow
+                mask |= (x >= x0 - m) & (x < x1 + m) & (y >= y0 - m) & (y < y1 + m)
         return mask & inner
 
     def _build(self, geometry: Geometry, lens: Lens | None) -> None:
