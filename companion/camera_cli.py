@@ -76,7 +76,9 @@ def vision_bench(args: argparse.Namespace) -> int:
         "accuracy": {k: v["exact"] for k, v in acc.items()},
         # each reading's own row: cubes and tracks (``accuracy``), figures, items
         "accuracy_by_kind": {k: {"cubes_tracks": v["exact"], "figures": v["figures_exact"],
-                                 "items": v["items_exact"]} for k, v in acc.items()},
+                                 "items": v["items_exact"],
+                                 "first_player": v["first_player_exact"]}
+                             for k, v in acc.items()},
         "conditions": acc,
         "images": per * len(names),
         **speed,
@@ -91,11 +93,12 @@ def vision_bench(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=1))
     else:
         print(f"{'condition':18} exact  all-right  board-found  misread-under-hand  "
-              "figures  items")
+              "figures  items  first-player")
         for k, v in acc.items():
             print(f"{k:18} {v['exact']:.4f} {v['images_all_right']:4}/{v['images']:<4} "
                   f"{v['board_found']:4}/{v['images']:<4}  {v['misread_under_hand']:18}  "
-                  f"{v['figures_exact']:.4f}  {v['items_exact']:.4f}")
+                  f"{v['figures_exact']:.4f}  {v['items_exact']:.4f}  "
+                  f"{v['first_player_exact']:.4f}")
         for pre, what in (("", "ideal"), ("real_", "real table, calibrated")):
             if speed:
                 print(f"speed ({what}): {result[pre + 'ms_per_frame']} ms/frame; warp "

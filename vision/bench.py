@@ -201,7 +201,20 @@ def random_view(layout: Layout, g: np.random.Generator, players: int = 4) -> Tab
             k = ITEM_NAMES[int(g.integers(len(ITEM_NAMES)))]
             items[k] = items.get(k, 0) + 1
         view.items[f"goods:{c}"] = items
+    # drawn last too: the first-player tokens (the Next marker home half the time)
+    first = colours[int(g.integers(len(colours)))]
+    nxt = "home" if g.random() < 0.5 else colours[int(g.integers(len(colours)))]
+    view.tokens = {"first": first, "next": nxt}
     return view
+
+
+def token_track(view: TableView, reading: Reading) -> dict[str, int]:
+    """The ``first_player`` track the tokens of ``view`` should read as, over the farms
+    the reading found (``vision/read_token.py``)."""
+    first, nxt = view.tokens.get("first", ""), view.tokens.get("next", "")
+    holder = first if nxt == "home" else nxt
+    farms = [b.partition(":")[2] for b, ok in reading.boards.items() if ok and b != "main"]
+    return {"home": int(nxt == "home"), **{c: int(c == holder) for c in farms}}
 
 
 def figure_counts(pieces: list[str]) -> dict[str, int]:
@@ -217,9 +230,20 @@ def figure_counts(pieces: list[str]) -> dict[str, int]:
 def score(layout: Layout, reading: Reading, truth: TableView,
           covered: set[str], kind: str = "cubes") -> tuple[int, int, int]:
     """(exact, counted, misread-under-hand) over the cube regions and tracks (``kind``
-    cubes), the figure zones (``figures``) or the item regions (``items``)."""
+    cubes), the figure zones (``figures``), the item regions (``items``) or the
+    first-player tokens (``first_player``: one track per image, counted when the tokens
+    lie on boards found)."""
     exact = counted = under = 0
     covered_names = {k.split("/", 1)[1].partition("#")[0] for k in covered}
+    if kind == "first_player":
+        found = {b.partition(":")[2] for b, ok in reading.boards.items() if ok}
+        if not truth.tokens or not set(truth.tokens.values()) <= found | {"home"}:
+            return 0, 0, 0  # no tokens, or one on a farm out of sight: nothing to read
+        got_track = reading.tracks.get("first_player")
+        if any(n.startswith("first_player:") for n in covered_names):
+            wrong = got_track is not None and got_track != token_track(truth, reading)
+            return 0, 0, int(wrong)
+        return int(got_track == token_track(truth, reading)), 1, 0
     every = {r.name: r.kind for b in layout.boards.values() for r in b.regions}
     if kind == "figures":
         names = [n for n, k in every.items() if k == "zone"]
@@ -286,7 +310,7 @@ def accuracy(layout: Layout, per_condition: int, seed: int = 1,
     out: dict[str, dict[str, float]] = {}
     for name in conditions or condition_names():
         exact = counted = under = perfect = found = 0
-        kinds = {"figures": [0, 0], "items": [0, 0]}
+        kinds = {"figures": [0, 0], "items": [0, 0], "first_player": [0, 0]}
         for _i, k, view, shot, reading in images(layout, name, per_condition, seed, views):
             if k == 0:
                 e, c, u = score(layout, reading, view, shot.covered)

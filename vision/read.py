@@ -61,6 +61,8 @@ from .read_parts import (
     count_blobs,
 )
 from .read_pieces import PieceReading
+from .read_token import TRACK as TOKEN_TRACK
+from .read_token import TokenReader
 
 __all__ = ["BoardReader", "Reading", "count_blobs"]
 
@@ -76,6 +78,7 @@ class BoardReader(PieceReading):
         self.layout = layout
         self.cube_scale = dict(cube_scale or {})  # colour -> apparent area (calibrate cubes)
         self.tracker = tracker or MarkerTracker(layout, lens=lens)
+        self.tokens = TokenReader(layout)  # the first-player tokens (vision/read_token.py)
         self.area_factor = area_factor
         self.cube_lab = palette_lab(layout.cube_rgb, CUBE_COLOURS)
         self.marker_lab = palette_lab(layout.marker_rgb, FAMILY_COLOURS)
@@ -95,7 +98,8 @@ class BoardReader(PieceReading):
         self.references = {n: references[n] if references and n in references
                            else self.printed_reference(b) for n, b in layout.boards.items()}
         self._captured = set(references or {}) & set(layout.boards)
-        self._ignore = {n: self._marker_mask(b) for n, b in layout.boards.items()}
+        self._ignore = {n: self._marker_mask(b) | TokenReader.hand_mask(b)
+                        for n, b in layout.boards.items()}
         self._tracks = {n: self._track_mask(b) for n, b in layout.boards.items()}
         # which colours are a track marker's (a disc on its track is not a hand)
         self._is_disc = lut(self.marker_lab, max_dist=20.0, l_weight=0.5) != UNKNOWN
@@ -279,6 +283,12 @@ class BoardReader(PieceReading):
             self._read_tracks(board, samples, plan, reading)
             self._read_figures(board, samples, plan, reading)
             self._read_items(board, samples, plan, reading)
+        if any(self.tokens.regions.values()):  # a layout older than the tokens: none read
+            token = self.tokens.read(frame, geometry, self.tracker.lens, self._white)
+            if token is None and self.tokens.ever:
+                reading.uncertain.add(TOKEN_TRACK)
+            elif token is not None:
+                reading.tracks[TOKEN_TRACK] = token
         # track cells are reported as their track
         reading.occluded = {k.partition("#")[0] for k in reading.occluded}
         reading.moving = {k.partition("#")[0] for k in reading.moving}

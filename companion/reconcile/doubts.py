@@ -28,6 +28,7 @@ from .weighing import (
     UNSEEN,
     _minus,
     _one_off,
+    _swapped,
 )
 
 
@@ -69,7 +70,8 @@ class PathDoubts:
     def _misread_explains(self, st: v.GameState, path: Path,
                           observed: dict[str, RegionValue]) -> tuple[list[Path], bool]:
         """Other explanations of the table were one changed region read one off by the
-        camera (a marker one cell off, one cube more or less of a colour): a camera
+        camera (a marker one cell off, one cube more or less of a colour, a farm's good
+        taken for another): a camera
         misreads now and then (docs/vision-bench.json), so a single explanation that one
         misread would turn into another is asked with it. Returns those, and True when a
         variant's search was cut short (then ``path`` is asked too)."""
@@ -81,7 +83,8 @@ class PathDoubts:
             if k not in base or base[k] == val or not (
                     k.startswith(_MISREADABLE) or isinstance(val, ByColour)):
                 continue
-            for wrong in _one_off(val):
+            swaps = _swapped(val, base[k]) if k.startswith(zones.GOODS + ":") else []
+            for wrong in [*_one_off(val), *swaps]:
                 result = self._explain(st, {**observed, k: wrong}, ChanceReader(observed))
                 cut = cut or result.cut
                 for m in result.matches:

@@ -55,14 +55,7 @@ from .outcomes import (
     Waiting,
     _GoOn,
 )
-from .search import (
-    Path,
-    PathCache,
-    Search,
-    SearchResult,
-    fits_taps,
-    member_signatures,
-)
+from .search import Path, PathCache, Search, SearchResult, fits_taps, member_signatures, names_now
 from .weighing import (
     TRACELESS,
     UNSEEN,
@@ -394,7 +387,8 @@ class Reconciler(PathDoubts):
             _fingerprint(st), repr([a.to_json() for a in matches[0]])
         ) in self._rejected:
             matches = []
-        unseen = any(self._unseen(m, observed) or self._unread(m, observed) for m in matches)
+        unseen = (keep_taps and names_now(st, taps)) or any(  # tapped, left out: ask
+            self._unseen(m, observed) or self._unread(m, observed) for m in matches)
         if len(matches) == 1 and not unseen:
             matches = matches + self._other_members(matches[0], observed)
         if len(matches) == 1 and not unseen:

@@ -65,7 +65,9 @@ GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden"
 def table_view(st: v.GameState, layout: Layout) -> TableView:
     """What the renderer draws for ``st``: ``picture(st)``'s cubes on the action spaces and
     supplies, time markers, prestige markers (cell modulo the layout's track length), the
-    figures in the layout's zones and the grain, coins and goods on the farms."""
+    figures in the layout's zones, the grain, coins and goods on the farms, and the
+    first-player tokens (the First marker with the round's first player, the Next marker
+    home or with whoever took it)."""
     pic = picture(st)
     names = {r.name for b in layout.boards.values() for r in b.regions}
     cells = sum(1 for b in layout.boards.values() for r in b.regions if r.name == "prestige")
@@ -75,7 +77,10 @@ def table_view(st: v.GameState, layout: Layout) -> TableView:
     tracks["prestige"] = {c: cell % max(cells, 1) for c, cell in pic.prestige.items()}
     zones = {z: sorted(ms) for z, ms in pic.pieces.items() if ms and z in names}
     items = {n: dict(c) for n, c in pic.items.items() if n in names}
-    return from_dict({"cubes": cubes, "tracks": tracks, "zones": zones, "items": items})
+    view = from_dict({"cubes": cubes, "tracks": tracks, "zones": zones, "items": items})
+    view.tokens = {"first": st.players[st.first].value,
+                   "next": st.next_first.value if st.next_first else "home"}
+    return view
 
 
 class RenderedTable:
@@ -210,7 +215,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                             settle_s=camera_settle, reconnect_s=0.0, clock=lambda: clock[0])
     fixes: dict[int, int] = {}
     read_names = {r.name for b in layout.boards.values() for r in b.regions
-                  if r.kind in ("cubes", "track", "zone", "items")}
+                  if r.kind in ("cubes", "track", "zone", "items", "token")}
 
     def catch_up(upto: int) -> None:
         upto = min(upto, len(truth))
