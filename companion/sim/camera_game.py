@@ -29,7 +29,7 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,9 @@ from companion.sensors.camera import CameraAdapter
 from companion.sim.table import Counts, SimLink, equivalent
 from companion.village import parse_action
 from companion.village.picture import picture, regions_of
+from vision import calibration as vcal
+from vision.bench import CUBE_CALIBRATION, HAND_SKINS, camera_lens, scene_for
+from vision.calibration import Calibration
 from vision.layout import Layout, load
 from vision.render import Scene, on_table, render
 from vision.sources import SimSource
@@ -60,6 +63,8 @@ HAND_FRAMES = 2
 QUIET_FRAMES = 3  # frames after a move that changed nothing the camera reads
 UNSEEN_TYPES = frozenset({"mass_draw"})  # figures drawn from the black bag: no cube shows it
 GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden"
+REAL_SEED = 3  # the real table: bench.CAMERAS[3] (61°, k1 −0.40, the strongest), tilted 9.6°, warm
+EMPTY_FRAMES = 3  # frames of the empty table ``calibrate empty`` learns from
 
 
 def table_view(st: v.GameState, layout: Layout) -> TableView:
@@ -81,9 +86,11 @@ def table_view(st: v.GameState, layout: Layout) -> TableView:
 class RenderedTable:
     """The physical table as the camera sees it: one rendered image per (table, hand)."""
 
-    def __init__(self, layout: Layout, st: v.GameState, camera: int = 1) -> None:
+    def __init__(self, layout: Layout, st: v.GameState, camera: int = 1,
+                 real: Scene | None = None) -> None:
         self.layout = layout
         self.camera = camera
+        self.real = real  # the real table's scene (``Scene.real``), else the ideal renderer
         self.view = table_view(st, layout)
         self.version = 0  # bumped when pieces move (or are put right): drawn anew
         self.hands: list[tuple[float, float]] = []
@@ -101,14 +108,21 @@ class RenderedTable:
         """The players put the cubes right: every piece is drawn again at a new spot."""
         self.version += 1
 
+    def scene(self, seed: int, hands: list[tuple[float, float]]) -> Scene:
+        """The scene of one drawing: fixed camera and light, noise and where the pieces lie
+        from ``seed``, the hand's skin one of the bench's six in turn."""
+        if self.real is None:
+            return Scene(seed=seed, camera=self.camera, pieces=seed, hands=hands,
+                         hand_skin=seed)
+        return replace(self.real, seed=seed, camera=self.camera, pieces=seed, hands=hands,
+                       skin=HAND_SKINS[seed % len(HAND_SKINS)])
+
     def frame(self, n: int) -> np.ndarray:
         key = (self.version, tuple(self.hands))
         hit = self._cache.get(key)
         if hit is None:
             started, cpu = time.perf_counter(), time.process_time()
-            r = render(self.layout, self.view, Scene(
-                seed=self.version, camera=self.camera, pieces=self.version,
-                hands=list(self.hands), hand_skin=self.version))
+            r = render(self.layout, self.view, self.scene(self.version, list(self.hands)))
             self.render_s += time.perf_counter() - started
             self.render_cpu_s += time.process_time() - cpu
             self.renders += 1
@@ -117,6 +131,22 @@ class RenderedTable:
             hit = self._cache[key]
         self.covered = hit[1]
         return hit[0]
+
+
+def calibrate_real(layout: Layout, table: RenderedTable) -> Calibration:
+    """The real table's camera calibrated as docs/vision.md has a person do it: the lens from
+    12 photos of the ChArUco sheet, ``calibrate empty`` from ``EMPTY_FRAMES`` frames of the
+    empty table, ``calibrate cubes`` from ``bench.CUBE_CALIBRATION``'s two frames (same
+    camera, same light). Raises CalibrationError when a step cannot be done."""
+    assert table.real is not None
+    cal = vcal.set_lens(vcal.default(), camera_lens(table.real))
+    cal = vcal.capture_empty(cal, [render(layout, TableView(), table.scene(100_000 + k, [])).image
+                                   for k in range(EMPTY_FRAMES)])
+    shots = []
+    for k, placed in enumerate(CUBE_CALIBRATION):
+        view = TableView(cubes={r: {c: n} for r, (c, n) in placed.items()})
+        shots.append((render(layout, view, table.scene(100_010 + k, [])).image, placed))
+    return vcal.learn_cubes_against_empty(cal, shots)
 
 
 class CameraLink(SimLink):
@@ -145,11 +175,17 @@ class CameraGame:
     wrong: list[tuple[int, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     wall_s: float = 0.0
     cpu_s: float = 0.0  # process CPU time of the whole run (renderer included)
+    renderer: str = "ideal"  # or "real" (``Scene.real``, lens and empty-board model)
+    not_learned: list[str] = field(default_factory=list)  # boards calibrate empty left out
+    # per true action: its type, how it was made (auto, prompted, manual), why it was
+    # entered when it was (``why``: tablet, nothing-seen, overtaken) and what it changed
+    log: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         c = self.counts
         n = c.actions or 1
         return {
+            "renderer": self.renderer,
             "actions": c.actions,
             "auto_from_camera": c.auto_correct,
             "auto_rate": round(c.auto_correct / n, 4),
@@ -176,6 +212,7 @@ class CameraGame:
             "committed_under_hand": len(self.committed_under_hand),
             "wall_s": round(self.wall_s, 1),
             "cpu_s": round(self.cpu_s, 1),
+            **({"not_learned": self.not_learned} if self.renderer == "real" else {}),
         }
 
 
@@ -192,10 +229,13 @@ def load_record(name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = True,
          hand_frames: int = HAND_FRAMES, move_frames: int = MOVE_FRAMES,
          layout: Layout | None = None, settle: float = 0.5,
-         camera_settle: float = 0.6) -> CameraGame:
+         camera_settle: float = 0.6, real: bool = False) -> CameraGame:
     """Play ``truth`` (all of it: pass a slice for the first N actions) through the rendered
-    camera, the camera adapter and the reconciler. Raises what the engine raises when a
-    wrong action made the record unplayable (``village.RulesError``)."""
+    camera, the camera adapter and the reconciler. ``real``: the real-table renderer
+    (``Scene(real=True)``: lens distortion, printed artwork, lit 3-D cubes, JPEG; the
+    bench's ``real-ordinary`` scene of seed ``REAL_SEED``), the camera calibrated first
+    (``calibrate_real``). Raises what the engine raises when a wrong action made the record
+    unplayable (``village.RulesError``), CalibrationError when the calibration fails."""
     started, cpu = time.perf_counter(), time.process_time()
     layout = layout or load()
     counts = Counts()
@@ -203,11 +243,16 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     game = CameraGame(counts)
     link = CameraLink(header, truth, counts)
     rec = Reconciler(link, settle=settle)
-    table = RenderedTable(layout, link.st)
+    scene = scene_for("real-ordinary", np.random.default_rng(REAL_SEED), layout) if real else None
+    table = RenderedTable(layout, link.st, real=scene)
+    cal = calibrate_real(layout, table) if real else None
+    if cal is not None:
+        game.renderer, game.not_learned = "real", vcal.not_learned(cal)
     clock = [0.0]
     seen: list[Observation] = []
     adapter = CameraAdapter(lambda: SimSource(table.frame, fps=FPS), seen.append,
-                            settle_s=camera_settle, reconnect_s=0.0, clock=lambda: clock[0])
+                            calibration=cal, settle_s=camera_settle, reconnect_s=0.0,
+                            clock=lambda: clock[0])
     fixes: dict[int, int] = {}
     read_names = {r.name for b in layout.boards.values() for r in b.regions
                   if r.kind in ("cubes", "track", "zone", "items")}
@@ -281,6 +326,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     run(move_frames)
     st = link.st
     unseen = [True] * len(truth)
+    moved: list[list[str]] = [[] for _ in truth]  # the regions each move changed
     for i, a in enumerate(truth):
         tablet = a["type"] == "reveal_customers" or a["type"] in UNSEEN_TYPES
         if tablet:
@@ -298,6 +344,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                           if after[k] != before.get(k) and _region(k) in read_names),
                          key=lambda k: (not k.startswith("space:"), k))
         unseen[i] = tablet or not changed
+        moved[i] = changed
         table.show(st)
         spot = on_table(layout, _region(changed[0])) if hands and changed else None
         if spot is not None:
@@ -324,6 +371,13 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
         expected = v.apply(expected, a)
     game.expected = v.summary(expected)
     game.wrong = link.wrong
+    for n, mode, right in link.log:
+        a = truth[n]
+        why = ("tablet" if a["type"] == "reveal_customers" or a["type"] in UNSEEN_TYPES
+               else "nothing-seen" if not moved[n] else "overtaken")
+        game.log.append({"n": n, "type": a["type"], "how": mode, "right": right,
+                         **({"why": why} if mode == "manual" else {}),
+                         "changed": moved[n], "action": a})
     counts.timings = rec.timings
     game.wall_s = time.perf_counter() - started
     game.cpu_s = time.process_time() - cpu
@@ -341,7 +395,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--game", default="two-players", help="golden record name or a path")
     p.add_argument("--actions", type=int, default=0, help="only the first N actions (0: all)")
     p.add_argument("--no-hands", action="store_true", help="no hand over the moved region")
+    p.add_argument("--real", action="store_true",
+                   help="the real-table renderer, the camera calibrated first (lens, empty "
+                        "boards from several frames, cubes)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--log", metavar="FILE",
+                   help="write one JSON line per true action: how it was made and why")
     args = p.parse_args(argv)
     cv2.setNumThreads(1)
     try:
@@ -351,8 +410,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.actions:
         truth = truth[: args.actions]
-    result = play(header, truth, hands=not args.no_hands)
+    try:
+        result = play(header, truth, hands=not args.no_hands, real=args.real)
+    except vcal.CalibrationError as exc:
+        print(f"camera_game: calibration: {exc}", file=sys.stderr)
+        return 2
     out = {"game": args.game, "actions_played": len(truth), **result.to_json()}
+    if args.log:
+        Path(args.log).write_text("".join(json.dumps(x) + "\n" for x in result.log), "utf-8")
     if args.json:
         print(json.dumps(out, indent=2))
     else:

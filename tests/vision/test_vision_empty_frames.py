@@ -19,7 +19,7 @@ from vision.render import Scene, render
 from vision.table import TableView, from_dict
 
 
-def _frame(layout: Layout, seed: int, view: TableView | None = None,
+def covered_frame(layout: Layout, seed: int, view: TableView | None = None,
            cover: tuple[str, ...] = ()) -> np.ndarray:
     """A rendered frame with every marker of the boards in ``cover`` hidden under a sheet
     of grey paper (as a hand or a box lid would hide them)."""
@@ -36,7 +36,7 @@ def _frame(layout: Layout, seed: int, view: TableView | None = None,
 
 
 def test_each_board_is_placed_from_whichever_frame_finds_it(layout: Layout) -> None:
-    frames = [_frame(layout, 1, cover=("farm:red",)), _frame(layout, 2, cover=("farm:blue",))]
+    frames = [covered_frame(layout, 1, cover=("farm:red",)), covered_frame(layout, 2, cover=("farm:blue",))]
     cal = calibration.default()
     found = calibration.find_boards(cal, frames)
     assert found["farm:red"] == [1] and found["farm:blue"] == [0] and found["main"] == [0, 1]
@@ -45,19 +45,19 @@ def test_each_board_is_placed_from_whichever_frame_finds_it(layout: Layout) -> N
     assert calibration.not_learned(cal) == []
     # the farm learnt from its one frame reads its cubes against the model
     view = from_dict({"supply:red": {"brown": 2}, "supply:blue": {"green": 1}})
-    reading = cal.reader().read(_frame(layout, 5, view))
+    reading = cal.reader().read(covered_frame(layout, 5, view))
     assert reading.cubes["supply:red"] == {"brown": 2}
     assert reading.cubes["supply:blue"] == {"green": 1}
 
 
 def test_a_board_found_in_no_frame_is_named_and_held_back(layout: Layout) -> None:
-    frames = [_frame(layout, s, cover=("farm:red",)) for s in (1, 2, 3)]
+    frames = [covered_frame(layout, s, cover=("farm:red",)) for s in (1, 2, 3)]
     cal = calibration.capture_empty(calibration.default(), frames)
     assert calibration.not_learned(cal) == ["farm:red"]
     assert "farm:red" not in cal.references
     view = from_dict({"supply:red": {"brown": 2}, "supply:yellow": {"pink": 1},
                       "time:red": {"red": 3}})
-    reading = cal.reader().read(_frame(layout, 6, view))
+    reading = cal.reader().read(covered_frame(layout, 6, view))
     assert reading.boards["farm:red"]  # in view now, but not in the model: not read
     assert {"supply:red", "time:red", "farm:red"} <= reading.uncertain
     assert "supply:red" not in reading.cubes and "time:red" not in reading.tracks
@@ -65,7 +65,7 @@ def test_a_board_found_in_no_frame_is_named_and_held_back(layout: Layout) -> Non
 
 
 def test_the_main_board_must_be_found_in_some_frame(layout: Layout) -> None:
-    frames = [_frame(layout, s, cover=("main",)) for s in (1, 2)]
+    frames = [covered_frame(layout, s, cover=("main",)) for s in (1, 2)]
     with pytest.raises(calibration.CalibrationError, match="any of the 2 frame"):
         calibration.capture_empty(calibration.default(), frames)
     with pytest.raises(calibration.CalibrationError, match="no frame"):
@@ -75,7 +75,7 @@ def test_the_main_board_must_be_found_in_some_frame(layout: Layout) -> None:
 def test_without_a_model_nothing_is_held_back(layout: Layout) -> None:
     assert calibration.not_learned(calibration.default()) == []
     view = from_dict({"supply:red": {"brown": 2}})
-    reading = calibration.default().reader().read(_frame(layout, 7, view))
+    reading = calibration.default().reader().read(covered_frame(layout, 7, view))
     assert reading.cubes["supply:red"] == {"brown": 2}
     assert not reading.uncertain & {"supply:red"}
 
@@ -85,7 +85,7 @@ def test_the_command_says_which_board_it_did_not_learn(layout: Layout, tmp_path:
     paths = []
     for k, cover in enumerate([("farm:red", "farm:white"), ("farm:white",)]):
         paths.append(tmp_path / f"e{k}.png")
-        cv2.imwrite(str(paths[-1]), _frame(layout, 11 + k, cover=cover))
+        cv2.imwrite(str(paths[-1]), covered_frame(layout, 11 + k, cover=cover))
     cal = tmp_path / "cal.json"
     out = subprocess.run([sys.executable, "-m", "companion.cli", "calibrate", "--calibration",
                           str(cal), "empty", *map(str, paths)], capture_output=True, text=True,
