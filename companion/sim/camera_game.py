@@ -19,8 +19,11 @@ Unlike the simulator's link, :class:`CameraLink` applies what was submitted: an 
 is not the true one (up to interchangeable figures) stays applied, so the game drifts from
 its record and the final state shows it.
 
-``python -m companion.sim.camera_game [--game two-players] [--actions N] [--json]``
-prints the counts and the time per frame.
+``python -m companion.sim.camera_game [--game two-players] [--actions N] [--real]
+[--turn-gap S] [--log FILE] [--json]`` prints the counts and the time per frame; ``--real``
+draws the table with the real-table renderer (``Scene(real=True)``) and calibrates the
+camera first (lens, empty boards from several frames, cubes), ``--log`` writes how each
+action was made and why.
 """
 
 from __future__ import annotations
@@ -268,6 +271,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                             clock=lambda: clock[0])
     fixes: dict[int, int] = {}
     at = [-1]  # the true action being made (for the log)
+    asked: dict[int, list[str]] = {}  # seq -> the prompts' questions and candidates there
     committed: dict[int, list[str]] = {}  # action -> what the camera committed during it
     read_names = {r.name for b in layout.boards.values() for r in b.regions
                   if r.kind in ("cubes", "track", "zone", "items")}
@@ -290,6 +294,9 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
 
     def handle(out: Any) -> None:
         if isinstance(out, Prompt):
+            asked.setdefault(out.seq, []).append(
+                f"{out.question} ({len(out.candidates)} candidates: "
+                f"{' | '.join(out.words)[:200]})")
             counts.prompts += 1
             counts.answers += 1  # a candidate tapped, or "none of these"
             for k, cand in enumerate(out.candidates):
@@ -410,6 +417,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                          "misread": [m for m in game.misread if f" #{n} " in m],
                          **({"why": why} if mode == "manual" else {}),
                          "changed": truths[n], "camera": committed.get(n, []),
+                         "asked": asked.get(n, []),
                          "action": a})
     counts.timings = rec.timings
     game.wall_s = time.perf_counter() - started
