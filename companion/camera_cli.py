@@ -156,7 +156,17 @@ def calibrate(args: argparse.Namespace) -> int:
             print(args.out)
             return 0
         if args.step == "empty":
-            cal = calibration.capture_empty(cal, [_image(p) for p in args.images])
+            frames = [_image(p) for p in args.images]
+            found = calibration.find_boards(cal, frames)
+            cal = calibration.capture_empty(cal, frames)
+            print("empty boards learned: " + ", ".join(
+                f"{n} ({len(found[n])} of {len(frames)} frames)" for n in cal.layout.boards
+                if n in found))
+            missing = calibration.not_learned(cal)
+            if missing:
+                print(f"not learned (found in no frame): {', '.join(missing)}; until they "
+                      "are, the camera does not read them. Uncover their markers and run "
+                      "`companion calibrate empty` again (a farm not on the table: ignore)")
         elif args.step == "cubes":
             placed = {}
             for item in args.place or []:

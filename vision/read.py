@@ -95,6 +95,9 @@ class BoardReader(PieceReading):
             self._empty[key] = (ref.reshape(-1, 3) + 1.0,
                                 cv2.erode(ref, k3).reshape(-1, 3),
                                 cv2.dilate(ref, k3).reshape(-1, 3))
+        # boards the empty-board model holds: a board left out of it while others are in is
+        # held back (its printed borders would pass for cubes under the older rule)
+        self._modelled = {k.partition("/")[0] for k in self._empty}
         self.references = {n: references[n] if references and n in references
                            else self.printed_reference(b) for n, b in layout.boards.items()}
         self._captured = set(references or {}) & set(layout.boards)
@@ -263,6 +266,9 @@ class BoardReader(PieceReading):
                             borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0)).reshape(-1, 3)
         for name in geometry.boards:
             board = self.layout.boards[name]
+            if self._modelled and name not in self._modelled:
+                reading.uncertain.update(self._names(board))
+                continue
             a, b, shape = plan.slices[(name, "#coarse")]
             coarse = samples[a:b].reshape(*shape, 3)
             hand, moving, norm, gain = self._hands_and_motion(name, coarse)
