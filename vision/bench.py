@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 import cv2
@@ -24,7 +24,7 @@ from . import calibration, charuco
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, MONK, Layout
 from .lens import Lens
 from .read import BoardReader, Reading
-from .render import Scene, on_table, render, render_sheet
+from .render import Rendered, Scene, on_table, render, render_sheet
 from .settle import Settler
 from .table import TableView
 
@@ -250,23 +250,30 @@ def score(layout: Layout, reading: Reading, truth: TableView,
     return exact, counted, under
 
 
+def cases(layout: Layout, per_condition: int, seed: int, name: str
+          ) -> Iterator[tuple[TableView, Rendered, Reading]]:
+    """The images of condition ``name`` the bench reads, each with its truth, its render
+    and the reading. The random stream of a condition depends on its name only, so adding
+    a condition does not change the others' images."""
+    ci = sum(map(ord, name)) if name in REAL_CONDITIONS else list(CONDITIONS).index(name)
+    for i in range(per_condition):
+        g = np.random.default_rng(seed * 100003 + ci * 1009 + i)
+        scene = replace(scene_for(name, g, layout), seed=int(g.integers(1 << 30)))
+        view = random_view(layout, g, players=int(g.integers(2, 5)))
+        shot = render(layout, view, scene)
+        reader = reader_for(name, layout, scene)
+        yield view, shot, reader.read(shot.image)
+
+
 def accuracy(layout: Layout, per_condition: int, seed: int = 1,
              conditions: list[str] | None = None) -> dict[str, dict[str, float]]:
     """Per condition: fraction exact, images, images read wholly right, boards found, and
-    misreads under a hand. The random stream of a condition depends on its name only, so
-    adding a condition does not change the others' images."""
+    misreads under a hand (over the images of ``cases``)."""
     out: dict[str, dict[str, float]] = {}
     for name in conditions or condition_names():
-        ci = sum(map(ord, name)) if name in REAL_CONDITIONS else list(CONDITIONS).index(name)
         exact = counted = under = perfect = found = 0
         kinds = {"figures": [0, 0], "items": [0, 0]}
-        for i in range(per_condition):
-            g = np.random.default_rng(seed * 100003 + ci * 1009 + i)
-            scene = replace(scene_for(name, g, layout), seed=int(g.integers(1 << 30)))
-            view = random_view(layout, g, players=int(g.integers(2, 5)))
-            shot = render(layout, view, scene)
-            reader = reader_for(name, layout, scene)
-            reading = reader.read(shot.image)
+        for view, shot, reading in cases(layout, per_condition, seed, name):
             e, c, u = score(layout, reading, view, shot.covered)
             exact, counted, under = exact + e, counted + c, under + u
             for kind, tally in kinds.items():
