@@ -250,19 +250,24 @@ def score(layout: Layout, reading: Reading, truth: TableView,
     return exact, counted, under
 
 
+def case(layout: Layout, name: str, seed: int, i: int
+         ) -> tuple[TableView, Rendered, Reading]:
+    """Image ``i`` of condition ``name``: its truth, its render and the reading. The random
+    stream of a condition depends on its name only, so adding a condition does not change
+    the others' images."""
+    ci = sum(map(ord, name)) if name in REAL_CONDITIONS else list(CONDITIONS).index(name)
+    g = np.random.default_rng(seed * 100003 + ci * 1009 + i)
+    scene = replace(scene_for(name, g, layout), seed=int(g.integers(1 << 30)))
+    view = random_view(layout, g, players=int(g.integers(2, 5)))
+    shot = render(layout, view, scene)
+    return view, shot, reader_for(name, layout, scene).read(shot.image)
+
+
 def cases(layout: Layout, per_condition: int, seed: int, name: str
           ) -> Iterator[tuple[TableView, Rendered, Reading]]:
-    """The images of condition ``name`` the bench reads, each with its truth, its render
-    and the reading. The random stream of a condition depends on its name only, so adding
-    a condition does not change the others' images."""
-    ci = sum(map(ord, name)) if name in REAL_CONDITIONS else list(CONDITIONS).index(name)
+    """The images of condition ``name`` the bench reads (``case`` 0, 1, …)."""
     for i in range(per_condition):
-        g = np.random.default_rng(seed * 100003 + ci * 1009 + i)
-        scene = replace(scene_for(name, g, layout), seed=int(g.integers(1 << 30)))
-        view = random_view(layout, g, players=int(g.integers(2, 5)))
-        shot = render(layout, view, scene)
-        reader = reader_for(name, layout, scene)
-        yield view, shot, reader.read(shot.image)
+        yield case(layout, name, seed, i)
 
 
 def accuracy(layout: Layout, per_condition: int, seed: int = 1,

@@ -17,6 +17,7 @@ from .colour import (
     gains,
     lut_index,
 )
+from .cube_hue import brown_or_orange
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, Board, Layout, Region
 from .read_parts import (
     BOARD_TOL,
@@ -100,9 +101,10 @@ class PieceReading:
                 # region's print), as figures and items are
                 white = self._white.get(board.name)
                 if white is not None:
-                    labels = self._lut("cubes", None, ())[
-                        lut_index(apply_gain_keeping_hue(samples[a:b], white))].reshape(shape)
-                self._read_against_empty(board.name, r, samples[a:b], labels, empty, reading)
+                    lit = apply_gain_keeping_hue(samples[a:b], white)
+                    labels = self._lut("cubes", None, ())[lut_index(lit)].reshape(shape)
+                self._read_against_empty(board.name, r, samples[a:b], labels, empty, reading,
+                                         lit if white is not None else None)
                 continue
             counts: dict[str, int] = {}
             misfit = 0.0
@@ -129,7 +131,7 @@ class PieceReading:
 
     def _read_against_empty(self, board: str, r: Region, raw: np.ndarray, labels: np.ndarray,
                             empty: tuple[np.ndarray, np.ndarray, np.ndarray],
-                            reading: Reading) -> None:
+                            reading: Reading, lit: np.ndarray | None = None) -> None:
         """Count the cubes of a region as what differs from its empty board.
 
         Samples that are the board (printed borders, artwork, titles) or the board in
@@ -139,6 +141,11 @@ class PieceReading:
         gives the count. A reading that fits badly is uncertain: no number is given.
         """
         piece, cube = self._cube_samples(raw, labels, empty)
+        white = self._white.get(board)
+        if lit is not None and white is not None:
+            gain = np.median(raw.astype(np.float32) / empty[0], axis=0)
+            labels = brown_or_orange(lit, labels, cube, empty[0] * gain * white,
+                                     self.layout.cube_rgb)
         k, lab, stats, _c = cv2.connectedComponentsWithStats(cube, connectivity=8)
         counts: dict[str, int] = {}
         misfit = 0.0
