@@ -106,6 +106,14 @@ class PieceReading:
                 self._read_against_empty(board.name, r, samples[a:b], labels, empty, reading,
                                          lit if white is not None else None)
                 continue
+            if self._empty:
+                # the empty boards were learnt, but not this region's (its board was not
+                # found in the calibration's frames): by the older rule its printed
+                # borders would count as cubes, so it is held back, not guessed
+                reading.uncertain.add(r.name)
+                reading.confidence[r.name] = 0.0
+                self._remember(board.name, r.key, [r], None, 0.0)
+                continue
             counts: dict[str, int] = {}
             misfit = 0.0
             for i, colour in enumerate(CUBE_COLOURS, start=1):
