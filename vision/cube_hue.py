@@ -39,15 +39,19 @@ def brown_or_orange(px: np.ndarray, labels: np.ndarray, cube: np.ndarray,
     if not inner.any():
         return labels
     rgb_b, rgb_o = cube_rgb["brown"], cube_rgb["orange"]
-    w = inner.astype(np.float32)
+    # only the cubes' bounding box (and the window's reach) is worked on
+    ys, xs = np.nonzero(either)
+    m = NEAR // 2 + 1
+    box = (slice(max(0, ys.min() - m), ys.max() + m + 1),
+           slice(max(0, xs.min() - m), xs.max() + m + 1))
+    inner_b = inner[box]
+    w = inner_b.astype(np.float32)
     k = (NEAR, NEAR)
-    norm = np.maximum(cv2.boxFilter(w, -1, k, normalize=False), 1e-3)
-    seen = px.reshape(*labels.shape, 3).astype(np.float32)
-    under = board_now.reshape(*labels.shape, 3).astype(np.float32)
-    s_m = np.stack([cv2.boxFilter(seen[..., j] * w, -1, k, normalize=False) / norm
-                    for j in range(3)], axis=-1)[inner]
-    b_m = np.stack([cv2.boxFilter(under[..., j] * w, -1, k, normalize=False) / norm
-                    for j in range(3)], axis=-1)[inner]
+    norm = np.maximum(cv2.boxFilter(w, -1, k, normalize=False), 1e-3)[inner_b][:, None]
+    seen = px.reshape(*labels.shape, 3)[box].astype(np.float32)
+    under = board_now.reshape(*labels.shape, 3)[box].astype(np.float32)
+    s_m = cv2.boxFilter(seen * w[..., None], -1, k, normalize=False)[inner_b] / norm
+    b_m = cv2.boxFilter(under * w[..., None], -1, k, normalize=False)[inner_b] / norm
     d = s_m - b_m
     miss = []
     for rgb in (rgb_b, rgb_o):
@@ -57,13 +61,14 @@ def brown_or_orange(px: np.ndarray, labels: np.ndarray, cube: np.ndarray,
             t = np.maximum((q * d).sum(axis=1) / np.maximum((d * d).sum(axis=1), 1.0), 1.0)
             best = np.minimum(best, np.linalg.norm(q - t[:, None] * d, axis=1))
         miss.append(best)
-    is_brown = np.zeros(labels.shape, bool)
-    is_brown[inner] = miss[0] < miss[1]
+    is_brown = np.zeros(inner_b.shape, bool)
+    is_brown[inner_b] = miss[0] < miss[1]
     out = labels.copy()
-    out[inner] = np.where(is_brown[inner], brown, orange)
-    rim = either & ~inner
+    out_b = out[box]  # a view: written through
+    out_b[inner_b] = np.where(is_brown[inner_b], brown, orange)
+    rim = either[box] & ~inner_b
     if rim.any():
-        far_b = cv2.distanceTransform((~(inner & is_brown)).astype(np.uint8), cv2.DIST_L2, 3)
-        far_o = cv2.distanceTransform((~(inner & ~is_brown)).astype(np.uint8), cv2.DIST_L2, 3)
-        out[rim] = np.where(far_b[rim] < far_o[rim], brown, orange)
+        far_b = cv2.distanceTransform((~(inner_b & is_brown)).astype(np.uint8), cv2.DIST_L2, 3)
+        far_o = cv2.distanceTransform((~(inner_b & ~is_brown)).astype(np.uint8), cv2.DIST_L2, 3)
+        out_b[rim] = np.where(far_b[rim] < far_o[rim], brown, orange)
     return out
