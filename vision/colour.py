@@ -108,4 +108,3 @@ def apply_gain_keeping_hue(pixels: np.ndarray, gain: np.ndarray) -> np.ndarray:
         hot *= (255.0 / np.maximum(hot.max(axis=-1), 255.0))[:, None]
         out[over] = hot.astype(np.uint8)
     return out
-
