@@ -314,6 +314,10 @@ class SerialHub:
             self._close_port()
             if self._scan:
                 self._release()
+            if self._stop.is_set():  # closed on purpose: nothing was lost
+                if self.state != DISCONNECTED:
+                    self._change_state(DISCONNECTED, "closed")
+                break
             if self.state != DISCONNECTED:
                 self._change_state(LOST, self.last_error)
                 self._change_state(DISCONNECTED)

@@ -4,8 +4,10 @@ duplicate observations."""
 
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
+from typing import Any
 
 from hub_support import PeerHub, SocatPair, wait_for
 
@@ -51,6 +53,28 @@ def test_replug_20_times(tmp_path: Path) -> None:
                    and o.source == "hub:3/reader:0" for o in obs if type(o) is PiecesSeen)
         assert any(isinstance(o, Health) and o.state == "down" for o in obs)
         assert max(times) < 2.0
+    finally:
+        hub.close()
+        peer.close()
+        pair.close()
+
+
+def test_closing_the_adapter_is_not_a_lost_hub(tmp_path: Path, caplog: Any) -> None:
+    """``close()`` while streaming ends the link as ``disconnected (closed)`` at INFO: no
+    'lost' warning in the log for a hub nobody unplugged."""
+    pair = SocatPair(tmp_path)
+    peer = PeerHub(pair.b, readers=1, hub_id=4)
+    obs: list[Observation] = []
+    hub = SerialHub(pair.a, obs.append, {0: "bag"}, {}.get)
+    hub.start()
+    try:
+        assert wait_for(lambda: hub.state == "streaming", 5)
+        with caplog.at_level(logging.INFO, logger="companion.sensors.serial_hub"):
+            hub.close()
+        assert hub.state == "disconnected"
+        said = [(r.levelno, r.getMessage()) for r in caplog.records]
+        assert not [m for lvl, m in said if lvl >= logging.WARNING], said
+        assert any("-> disconnected (closed)" in m for _, m in said), said
     finally:
         hub.close()
         peer.close()
