@@ -6,6 +6,7 @@
 import { getState, live, onLive, postReport, refusalText } from "./api.js";
 import { fill, h, text } from "./dom.js";
 import { cap } from "./labels.js";
+import { redraws } from "./redraws.js";
 
 const colour = document.getElementById("main").querySelector("[data-colour]").dataset.colour;
 const KEY = `village.playerToken.${colour}`;
@@ -107,16 +108,16 @@ function renderScreen(st) {
 }
 
 // Overlapping refreshes (an event and an answer's notice together): only the latest draws.
-let drawing = 0;
+const redraw = redraws();
 
 async function refresh() {
   if (!token) {
     text("answer-status", "This page needs your player link (with ?token=…): ask the table for it.");
     return;
   }
-  const mine = ++drawing;
+  const mine = redraw.begin();
   const res = await getState(colour, token);
-  if (mine !== drawing) return;
+  if (!redraw.current(mine)) return;
   if (!res.ok) {
     text("answer-status", res.status === 401 ? "This link's token is not valid for the current game."
       : refusalText(res));

@@ -4,6 +4,7 @@
 import { getLog, getTokens, live, onLive, postAction, refusalText, stateAndLegal, tableToken } from "./api.js";
 import { fill, h, text } from "./dom.js";
 import { cap } from "./labels.js";
+import { redraws } from "./redraws.js";
 import { coloniaBoard, names, weekStrip } from "./colonia-board.js";
 
 const DECKS = { ship: "ship", relic: "relic", extra_relic: "relic", week: "week", decree: "decree" };
@@ -77,18 +78,18 @@ function controls(st, legal) {
 
 // Refreshes overlap (an event, then another, or a phone's answer, before the first is
 // drawn): only the latest one draws, so an older answer never stamps the page last.
-let drawing = 0;
+const redraw = redraws();
 
 async function refresh(event) {
-  const mine = ++drawing;
+  const mine = redraw.begin();
   const [sres, lres] = await stateAndLegal(event);
-  if (mine !== drawing) return;
+  if (!redraw.current(mine)) return;
   if (!sres.ok) { text("col-status", refusalText(sres)); return; }
   const st = sres.body;
   if (st.game !== "colonia") { text("col-status", "The current game is not Colonia: start one on the new-game page (/new)."); return; }
   if (!tokens && tableToken()) {
     const t = await getTokens();
-    if (mine !== drawing) return;
+    if (!redraw.current(mine)) return;
     if (t.ok) tokens = Object.fromEntries(Object.entries(t.body.players || {}).map(([c, v]) => [c, typeof v === "string" ? v : v.token]));
   }
   text("col-status", st.week ? `Week ${st.week} of 6 · ${cap(st.day)}` : "Setting up");
@@ -96,7 +97,7 @@ async function refresh(event) {
   fill("col-week", weekStrip(st));
   coloniaBoard(st);
   const log = await getLog(6);
-  if (mine !== drawing) return;
+  if (!redraw.current(mine)) return;
   if (log.ok) {
     fill("col-log", h("ol", { class: "col-log" }, (log.body.entries || []).slice(-6).map((e) =>
       h("li", {}, (e.narration || []).join(" ")))));

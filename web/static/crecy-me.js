@@ -6,6 +6,7 @@
 import { getState, live, refusalText } from "./api.js";
 import { fill, h, text } from "./dom.js";
 import { cap } from "./labels.js";
+import { redraws } from "./redraws.js";
 import { friendText, memberLabel } from "./crecy-board.js";
 import { cardForm } from "./crecy-form.js";
 
@@ -115,13 +116,13 @@ function mentorNow(me, m) {
     open("Correct its form"));
 }
 
-let drawing = 0;
+const redraw = redraws();
 async function refresh() {
   if (!token) { text("me-status", "This page needs your player link (with ?token=…): ask the table for it."); return; }
-  const mine = ++drawing;
+  const mine = redraw.begin();
   const [res, own, cards] = await Promise.all([getState(colour, token), call("GET", `/api/own?player=${colour}`),
     fetch("/api/cards", { cache: "no-store" }).then((r) => r.json()).catch(() => ({}))]);
-  if (mine !== drawing) return;
+  if (!redraw.current(mine)) return;
   if (!res.ok) { text("me-status", res.status === 401 ? "This link's token is not valid for the current game: ask the table for your new link." : refusalText(res)); return; }
   const st = res.body;
   if (st.game !== "crecy") { text("me-status", "The current game is not Le Testament du Duc de Crecy."); return; }

@@ -7,6 +7,7 @@
 import { getLog, getTokens, live, postAction, postUndo, refusalText, stateAndLegal, tableToken } from "./api.js";
 import { fill, h, text } from "./dom.js";
 import { cap } from "./labels.js";
+import { redraws } from "./redraws.js";
 import { drawBoard, memberLabel } from "./crecy-board.js";
 import { cardForm } from "./crecy-form.js";
 
@@ -132,21 +133,21 @@ function corrections() {
   fill("cr-adjust", h("p", { class: "muted" }, "Each correction is narrated, kept in the record and undoable."), form, mform, h("div", { id: "cr-mission-question" }));
 }
 
-let drawing = 0;
+const redraw = redraws();
 async function refresh(event) {
-  const mine = ++drawing;
+  const mine = redraw.begin();
   const [sres, lres] = await stateAndLegal(event);
-  if (mine !== drawing) return;
+  if (!redraw.current(mine)) return;
   if (!sres.ok) { text("cr-status", sres.status === 404 ? "No game yet: start one on the New game page." : refusalText(sres)); return; }
   st = sres.body;
   if (st.game !== "crecy") { text("cr-status", "The current game is not Le Testament du Duc de Crecy."); return; }
   const cards = await fetch("/api/cards", { cache: "no-store" }).then((r) => r.json()).catch(() => ({}));
-  if (mine !== drawing) return;
+  if (!redraw.current(mine)) return;
   learned = cards.learned || {};
   types = cards.types || {};
   if (!BOARD_ONLY && !tokens && tableToken()) {
     const t = await getTokens();
-    if (mine !== drawing) return;
+    if (!redraw.current(mine)) return;
     if (t.ok) tokens = Object.fromEntries(Object.entries(t.body.players || {}).map(([c, v]) => [c, typeof v === "string" ? v : v.token]));
   }
   text("cr-status", st.phase === "setup" ? "Setting up" : `Generation ${["", "I", "II", "III"][st.generation] || st.generation}, round ${st.round} · first player ${cap(st.first_player)}${st.pending.kind === "turn" ? ` · ${cap(st.turn)} to place a pawn` : ""}`);
@@ -157,7 +158,7 @@ async function refresh(event) {
   }
   drawBoard(st, learned);
   const log = await getLog(8);
-  if (mine !== drawing) return;
+  if (!redraw.current(mine)) return;
   if (log.ok) {
     fill("cr-log", h("ol", { class: "col-log" }, (log.body.entries || []).slice(-8).map((e) =>
       h("li", { class: e.undone ? "undone" : "" }, (e.narration || []).join(" ")))));

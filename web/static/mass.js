@@ -8,6 +8,7 @@ import { drawNow, latestDraw, offerFor, showSeed } from "./draws.js";
 import { cap, memberName, pendingText } from "./labels.js";
 import { member } from "./render.js";
 import { requireToken } from "./token.js";
+import { redraws } from "./redraws.js";
 
 let offer = null;
 let picked = new Set();
@@ -115,28 +116,21 @@ async function story(during) {
 
 // Redraws: the latest started wins (an older one finishing later draws nothing), and
 // while this page's own move is on its way the live feed's redraws wait for its answer.
-let drawing = 0;
-let holding = 0;
+const redraw = redraws();
 let drawnKey = null;
 
 function pick(seq) {
   return async (action) => {
-    holding += 1;
-    drawing += 1; // a redraw under way from before the tap draws nothing
-    try {
-      await send(action, seq);
-    } finally {
-      holding -= 1;
-    }
+    await redraw.during(() => send(action, seq));
     await refresh();
   };
 }
 
 async function refresh(event = null) {
-  if (holding) return; // the move's own refresh follows its answer
-  const mine = ++drawing;
+  const mine = redraw.begin();
+  if (mine === null) return; // the move's own refresh follows its answer
   const [st, legal] = await stateAndLegal(event);
-  if (mine !== drawing) return;
+  if (!redraw.current(mine)) return;
   if (!st.ok) {
     text("mass-status", st.status === 404 ? "No game yet: start one on the New game page." : "The companion is not answering.");
     return;

@@ -9,6 +9,7 @@ import { narrationBlock, renderLog } from "./log.js";
 import { marketPanel } from "./market.js";
 import { askToken, requireToken } from "./token.js";
 import { qrFigure } from "./qr.js";
+import { redraws } from "./redraws.js";
 
 let current = null;
 let legal = null;
@@ -58,24 +59,21 @@ function seaPanel(st) {
   seaBoard(st);
 }
 
-// Refreshes overlap when events come quickly (each awaits the server): the latest one
-// started wins, an older one that finishes later draws nothing (it would put back an old
-// decision, or mark the new one's options with its old seq).
-let drawing = 0;
-// While this page's own tap is on its way (`pick`, `doUndo`), the live feed's redraws wait:
-// the tap's confirmation is shown first, then the next options once, below it. Drawn
-// before it, they moved down when it appeared, or were folded for another height and drawn
-// again under the next tap (a step where an option had been).
-let holding = 0;
+// Overlapping refreshes: the latest wins, and while this page's own tap is on its way
+// (`pick`, `doUndo`) the live feed's redraws wait, so the tap's confirmation is shown first
+// and the next options once, below it. Drawn before it, they moved down when it appeared,
+// or were folded for another height and drawn again under the next tap (a step where an
+// option had been).
+const redraw = redraws();
 // The decision and path whose options are on show: the same again is not rebuilt (a
 // button replaced under a finger between press and release is a tap lost).
 let drawnKey = null;
 
 async function refresh(event = null) {
-  if (holding) return; // the tap's own refresh follows its confirmation
-  const mine = ++drawing;
+  const mine = redraw.begin();
+  if (mine === null) return; // the tap's own refresh follows its confirmation
   const [st, lg] = await stateAndLegal(event);
-  if (mine !== drawing) return;
+  if (!redraw.current(mine)) return;
   const undoButton = document.getElementById("undo");
   if (undoButton) undoButton.hidden = !st.ok; // nothing to undo before a game exists
   if (!st.ok) {
@@ -121,7 +119,7 @@ async function refresh(event = null) {
   fill("market", marketPanel(current));
   seaPanel(current);
   await renderLog("log", 6, event);
-  if (mine !== drawing) return;
+  if (!redraw.current(mine)) return;
   markDrawn(seq, p.kind);
 }
 
@@ -180,16 +178,10 @@ async function confirm(seq) {
 }
 
 async function pick(action, expectedSeq) {
-  holding += 1;
-  drawing += 1; // a redraw under way from before the tap draws nothing
-  try {
-    await send(action, expectedSeq, async (res) => {
-      if (res.ok && res.body && res.body.seq) await confirm(res.body.seq);
-      else show("done", false);
-    });
-  } finally {
-    holding -= 1;
-  }
+  await redraw.during(() => send(action, expectedSeq, async (res) => {
+    if (res.ok && res.body && res.body.seq) await confirm(res.body.seq);
+    else show("done", false);
+  }));
   await refresh();
 }
 
@@ -223,9 +215,7 @@ function undo() {
 }
 
 async function doUndo() {
-  holding += 1;
-  drawing += 1;
-  try {
+  await redraw.during(async () => {
     const res = await postUndo();
     if (res.ok) {
       showRefusal(null);
@@ -234,9 +224,7 @@ async function doUndo() {
       showRefusal(res);
       if (res.status === 401) askToken();
     }
-  } finally {
-    holding -= 1;
-  }
+  });
   await refresh();
 }
 
