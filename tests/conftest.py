@@ -15,3 +15,19 @@ def _own_companion_home(
     home = tmp_path_factory.mktemp("companion-home")
     monkeypatch.setenv("VILLAGE_COMPANION_HOME", str(home))
     yield home
+
+
+# Parallel runs (pytest-xdist, `--dist loadgroup`, as scripts/test runs the suite): each test
+# file goes to one worker whole, so a module's or a session's fixture (a firmware image in
+# simavr, a rendered table, a database server) is built once, not once per worker. Tests that
+# share one resource of the machine go to the same worker: the real pcscd (one daemon, its
+# socket and vpcd's fixed TCP ports) and the hall's PostgreSQL server (one per session).
+_SHARED = {"pcscd": "pcscd", "postgres": "postgres", "dsn": "postgres"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        shared = sorted({_SHARED[f] for f in fixtures if f in _SHARED})
+        group = "+".join(shared) if shared else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group))
