@@ -17,7 +17,7 @@ from .colour import (
     gains,
     lut_index,
 )
-from .cube_hue import brown_or_orange
+from .cube_hue import SHADOWED, brown_or_orange, local_light
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, Board, Layout, Region
 from .read_faint import faint_pieces
 from .read_parts import (
@@ -60,6 +60,7 @@ class PieceReading:
     regions_read: int
     _empty: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
     _white: dict[str, np.ndarray]
+    _light: dict[str, float]
     _cube_areas: dict[tuple[str, str], tuple[float, float]]
 
     _plan: _Plan | None
@@ -152,8 +153,14 @@ class PieceReading:
         piece, cube, gain = self._cube_samples(raw, labels, empty)
         white = self._white.get(board)
         if lit is not None and white is not None:
-            labels = brown_or_orange(lit, labels, cube, empty[0] * gain * white,
-                                     self.layout.cube_rgb)
+            # the light on each cube against the light on the board's markers (most of
+            # the board: its median), whose white paper sets the colours' light
+            near = local_light(raw, empty[0], ~piece)
+            shade = near / self._light.get(board, 1.0)
+            # the board under a cube in a shadow is the board around it, not the region's
+            here = np.where(shade < SHADOWED, near / float(gain.mean()), 1.0)[:, None]
+            labels = brown_or_orange(lit, labels, cube, empty[0] * gain * here * white,
+                                     self.layout.cube_rgb, shade)
         k, lab, stats, _c = cv2.connectedComponentsWithStats(cube, connectivity=8)
         counts: dict[str, int] = {}
         misfit = 0.0
