@@ -150,7 +150,7 @@ class PieceReading:
         read as another colour belongs to its cube), and its area, shared among them,
         gives the count. A reading that fits badly is uncertain: no number is given.
         """
-        piece, cube, gain = self._cube_samples(raw, labels, empty)
+        piece, cube, gain = self._cube_samples(raw, labels, empty, self._light.get(board, 0.0))
         white = self._white.get(board)
         if lit is not None and white is not None:
             # the light on each cube against the light on the board's markers (most of
@@ -205,13 +205,16 @@ class PieceReading:
             self._remember(board, r.key, [r], dict(counts), conf)
 
     def _cube_samples(self, raw: np.ndarray, labels: np.ndarray,
-                      empty: tuple[np.ndarray, np.ndarray, np.ndarray]
+                      empty: tuple[np.ndarray, np.ndarray, np.ndarray], light: float = 0.0
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Against a cube region's empty board: where something lies that is neither the
         board (one pixel of misregistration allowed, under this frame's light), the board
         in shadow nor the board where a shadow has gone (grid-shaped booleans); where
         that has a cube colour, opened 3×3 (uint8); and this frame's light against the
-        empty board's (a gain per channel)."""
+        empty board's (a gain per channel). A shadow is the board darkened against the
+        light on most of its board (``light``, its level) when the region lies in a
+        shadow: a black cube in a cast shadow of 0.6 is the board darkened to 0.25 of the
+        region's light, a shadow by that measure, but to 0.15 of the board's."""
         ref, lo, hi = empty
         cur = raw.astype(np.float32) + 1.0
         ratio = cur / ref
@@ -222,7 +225,9 @@ class PieceReading:
         board_like = inside[:, 0] & inside[:, 1] & inside[:, 2]
         rel = ratio / gain
         rmax, rmin = _max3(rel), _min3(rel)
-        shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
+        dim = min(1.0, float(gain.mean()) / light) if light > 0 else 1.0
+        shadow = ((rmax < SHADOW_MAX) & (rmin * dim > SHADOW_MIN)
+                  & (rmax < SHADOW_SPREAD * rmin))
         # the board brightened evenly is the board where a shadow lay when the empty board
         # was learnt (a lamp or a person moved since): no cube's colour is its space's
         # print brightened evenly (white pieces are, so figures and items keep the rule)
@@ -268,7 +273,8 @@ class PieceReading:
             raw = samples[a:b]
             bal = apply_gain_keeping_hue(raw, white)
             labels = self._lut("cubes", None, ())[lut_index(bal)].reshape(shape)
-            _piece, cube, _gain = self._cube_samples(raw, labels, empty)
+            _piece, cube, _gain = self._cube_samples(raw, labels, empty,
+                                                     self._light.get(board, 0.0))
             inner = cv2.erode(cube, np.ones((3, 3), np.uint8)).ravel() > 0
             if np.count_nonzero(cube) < 0.3 * count * self.cube_area or not inner.any():
                 continue  # no cube stands out from the board
