@@ -323,9 +323,20 @@ def learn_cubes_against_empty(cal: Calibration,
     new = copy.deepcopy(cal.layout_data)
     for colour, rgbs in lit.items():
         new["colours"]["cubes"][colour] = [int(v) for v in np.rint(np.median(rgbs, axis=0))]
+    # the apparent areas measured again with the colours just learnt, as the reader will
+    # count them: under the layout's guessed colours part of a cube in a dim frame is no
+    # cube colour, and one orange cube of a real-hard table then counted as two
+    learnt = replace(cal, layout_data=new)
+    scale = {}
+    reader = learnt.reader()
+    for frame, placed in shots:
+        seen = reader.measure_cubes(frame, placed)  # the frames were read once already
+        for region, (colour, _n) in placed.items():
+            if region in seen:
+                scale.setdefault(colour, []).append(seen[region][1])
     cube_scale = {**cal.cube_scale,
                   **{c: round(float(np.median(v)), 3) for c, v in scale.items()}}
-    return replace(cal, layout_data=new, steps=[*cal.steps, "cubes"], cube_scale=cube_scale)
+    return replace(learnt, steps=[*cal.steps, "cubes"], cube_scale=cube_scale)
 
 
 def move_region(cal: Calibration, board: str, key: str,

@@ -14,11 +14,36 @@ from .layout import CUBE_COLOURS
 # erosion; each is told by the mean of the core samples in the NEAR×NEAR samples (1 mm
 # apart) around it; a colour is its lit top's as learnt, or that darkened to SHADES
 DEEP, NEAR, SHADES = 5, 5, (0.8, 1.0)
+# the light on a cube is the board's around it (`local_light`, over LIGHT_NEAR×LIGHT_NEAR
+# samples: 3 cubes); a cube in a shadow is its colour darkened as the board around it is,
+# against the light on most of its board, whose markers' white paper sets the colours'
+# light (never below DARKEST)
+LIGHT_NEAR, DARKEST = 31, 0.3
+# a cube is taken to lie in a shadow when its light is below SHADOWED of its board's
+# (the light's fall-off across a board dims a region by less)
+SHADOWED = 0.85
+
+
+def local_light(raw: np.ndarray, ref: np.ndarray, board: np.ndarray) -> np.ndarray:
+    """This frame's light level against the empty board at each sample of a region
+    (``raw`` and ``ref`` flat BGR; ``board``, grid-shaped, where the board or the board
+    in shadow is seen): the brightest of the board's levels (each the mean over 3×3)
+    within ``LIGHT_NEAR``, so a cube's own small shadow beside it is not its light, a
+    cast shadow larger than that is. The region's median where no board sample lies
+    near. Returns a flat array."""
+    level = ((raw.astype(np.float32) + 1.0) / ref).mean(axis=1).reshape(board.shape)
+    w = board.astype(np.float32)
+    num = cv2.boxFilter(level * w, -1, (3, 3), normalize=False)
+    den = cv2.boxFilter(w, -1, (3, 3), normalize=False)
+    mean = np.where(den > 4.5, num / np.maximum(den, 1e-3), 0.0).astype(np.float32)
+    out = cv2.dilate(mean, np.ones((LIGHT_NEAR, LIGHT_NEAR), np.uint8))
+    fallback = float(np.median(level[board])) if board.any() else float(np.median(level))
+    return np.where(out > 0, out, fallback).reshape(-1)
 
 
 def brown_or_orange(px: np.ndarray, labels: np.ndarray, cube: np.ndarray,
-                    board_now: np.ndarray, cube_rgb: Mapping[str, Sequence[int]]
-                    ) -> np.ndarray:
+                    board_now: np.ndarray, cube_rgb: Mapping[str, Sequence[int]],
+                    shade: np.ndarray | None = None) -> np.ndarray:
     """Brown and orange told apart against the empty board (BGR ``px`` and the empty
     board ``board_now``, both under the markers' white; the region's ``labels`` grid,
     its ``cube`` samples). Blur and JPEG's colour blur mix a cube with the board under
@@ -29,7 +54,12 @@ def brown_or_orange(px: np.ndarray, labels: np.ndarray, cube: np.ndarray,
     the ray from the board through what is seen, beyond it: each core sample
     (``DEEP``; the mean around it, ``NEAR``) is the colour, lit or half lit
     (``SHADES``), nearest that ray. A rim sample labelled either takes the label of the
-    nearest core sample (its own hue is mostly the board's). Returns the new labels.
+    nearest core sample (its own hue is mostly the board's). A cube under a cast shadow
+    is its colour darkened as the board around it is (``shade``, flat, the light at each
+    sample against the frame's, ``local_light`` over the light on the
+    board's markers; 1 where None): an
+    orange cube in a shadow of 0.55 is darker than brown as learnt, and was read brown.
+    Returns the new labels.
     """
     brown, orange = CUBE_COLOURS.index("brown") + 1, CUBE_COLOURS.index("orange") + 1
     either = ((labels == brown) | (labels == orange)) & (cube > 0)
@@ -53,11 +83,14 @@ def brown_or_orange(px: np.ndarray, labels: np.ndarray, cube: np.ndarray,
     s_m = cv2.boxFilter(seen * w[..., None], -1, k, normalize=False)[inner_b] / norm
     b_m = cv2.boxFilter(under * w[..., None], -1, k, normalize=False)[inner_b] / norm
     d = s_m - b_m
+    dim = (np.ones(len(d), np.float32) if shade is None else
+           np.clip(shade.reshape(labels.shape)[box][inner_b], DARKEST, 1.0))[:, None]
+    dim[dim > SHADOWED] = 1.0
     miss = []
     for rgb in (rgb_b, rgb_o):
         best = np.full(len(d), np.inf, np.float32)
-        for shade in SHADES:
-            q = np.array(rgb[::-1], np.float32)[None, :] * shade - b_m
+        for face in SHADES:
+            q = np.array(rgb[::-1], np.float32)[None, :] * (dim * face) - b_m
             t = np.maximum((q * d).sum(axis=1) / np.maximum((d * d).sum(axis=1), 1.0), 1.0)
             best = np.minimum(best, np.linalg.norm(q - t[:, None] * d, axis=1))
         miss.append(best)

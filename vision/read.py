@@ -118,6 +118,9 @@ class BoardReader(PieceReading):
         self._changed: dict[str, np.ndarray | None] = {}
         self._frame_no = 0
         self._white: dict[str, np.ndarray] = {}  # board -> gain making its markers' paper white
+        # board -> this frame's light against the empty board's over most of the board
+        # (its median level): a cube region darker than that lies in a shadow
+        self._light: dict[str, float] = {}
         self.regions_read = 0  # cube regions and track boards actually read (not reused)
         self._luts: dict[tuple[str, tuple[int, int, int] | None, tuple[int, ...]], np.ndarray] = {}
         self.cube_area = (layout.cube_mm / CUBE_STEP) ** 2 * area_factor
@@ -273,6 +276,7 @@ class BoardReader(PieceReading):
             coarse = samples[a:b].reshape(*shape, 3)
             hand, moving, norm, gain = self._hands_and_motion(name, coarse)
             self._changed[name] = self._changes(name, norm, gain)
+            self._light[name] = float(gain.mean())
             any_hand, any_motion = bool(hand.any()), bool(moving.any())
             if any_hand or any_motion:
                 for r in board.regions:

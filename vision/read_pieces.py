@@ -17,7 +17,7 @@ from .colour import (
     gains,
     lut_index,
 )
-from .cube_hue import brown_or_orange
+from .cube_hue import SHADOWED, brown_or_orange, local_light
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, Board, Layout, Region
 from .read_faint import faint_pieces
 from .read_parts import (
@@ -60,6 +60,7 @@ class PieceReading:
     regions_read: int
     _empty: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
     _white: dict[str, np.ndarray]
+    _light: dict[str, float]
     _cube_areas: dict[tuple[str, str], tuple[float, float]]
 
     _plan: _Plan | None
@@ -149,11 +150,17 @@ class PieceReading:
         read as another colour belongs to its cube), and its area, shared among them,
         gives the count. A reading that fits badly is uncertain: no number is given.
         """
-        piece, cube, gain = self._cube_samples(raw, labels, empty)
+        piece, cube, gain = self._cube_samples(raw, labels, empty, self._light.get(board, 0.0))
         white = self._white.get(board)
         if lit is not None and white is not None:
-            labels = brown_or_orange(lit, labels, cube, empty[0] * gain * white,
-                                     self.layout.cube_rgb)
+            # the light on each cube against the light on the board's markers (most of
+            # the board: its median), whose white paper sets the colours' light
+            near = local_light(raw, empty[0], ~piece)
+            shade = near / self._light.get(board, 1.0)
+            # the board under a cube in a shadow is the board around it, not the region's
+            here = np.where(shade < SHADOWED, near / float(gain.mean()), 1.0)[:, None]
+            labels = brown_or_orange(lit, labels, cube, empty[0] * gain * here * white,
+                                     self.layout.cube_rgb, shade)
         k, lab, stats, _c = cv2.connectedComponentsWithStats(cube, connectivity=8)
         counts: dict[str, int] = {}
         misfit = 0.0
@@ -198,13 +205,16 @@ class PieceReading:
             self._remember(board, r.key, [r], dict(counts), conf)
 
     def _cube_samples(self, raw: np.ndarray, labels: np.ndarray,
-                      empty: tuple[np.ndarray, np.ndarray, np.ndarray]
+                      empty: tuple[np.ndarray, np.ndarray, np.ndarray], light: float = 0.0
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Against a cube region's empty board: where something lies that is neither the
         board (one pixel of misregistration allowed, under this frame's light), the board
         in shadow nor the board where a shadow has gone (grid-shaped booleans); where
         that has a cube colour, opened 3×3 (uint8); and this frame's light against the
-        empty board's (a gain per channel)."""
+        empty board's (a gain per channel). A shadow is the board darkened against the
+        light on most of its board (``light``, its level) when the region lies in a
+        shadow: a black cube in a cast shadow of 0.6 is the board darkened to 0.25 of the
+        region's light, a shadow by that measure, but to 0.15 of the board's."""
         ref, lo, hi = empty
         cur = raw.astype(np.float32) + 1.0
         ratio = cur / ref
@@ -215,7 +225,9 @@ class PieceReading:
         board_like = inside[:, 0] & inside[:, 1] & inside[:, 2]
         rel = ratio / gain
         rmax, rmin = _max3(rel), _min3(rel)
-        shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
+        dim = min(1.0, float(gain.mean()) / light) if light > 0 else 1.0
+        shadow = ((rmax < SHADOW_MAX) & (rmin * dim > SHADOW_MIN)
+                  & (rmax < SHADOW_SPREAD * rmin))
         # the board brightened evenly is the board where a shadow lay when the empty board
         # was learnt (a lamp or a person moved since): no cube's colour is its space's
         # print brightened evenly (white pieces are, so figures and items keep the rule)
@@ -261,7 +273,8 @@ class PieceReading:
             raw = samples[a:b]
             bal = apply_gain_keeping_hue(raw, white)
             labels = self._lut("cubes", None, ())[lut_index(bal)].reshape(shape)
-            _piece, cube, _gain = self._cube_samples(raw, labels, empty)
+            _piece, cube, _gain = self._cube_samples(raw, labels, empty,
+                                                     self._light.get(board, 0.0))
             inner = cv2.erode(cube, np.ones((3, 3), np.uint8)).ravel() > 0
             if np.count_nonzero(cube) < 0.3 * count * self.cube_area or not inner.any():
                 continue  # no cube stands out from the board
