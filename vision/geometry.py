@@ -126,6 +126,7 @@ class MarkerTracker:
         self._bits = {mid: _marker_bits(self.dictionary, mid)
                       for b in layout.boards.values() for mid in b.markers}
         self._cells = self._cell_points()
+        self._cell_px: dict[str, tuple[np.ndarray, tuple[int, int], np.ndarray, np.ndarray]] = {}
         self._frames = 0
         self._cooldown = 0
         self.detections = 0
@@ -143,17 +144,26 @@ class MarkerTracker:
     def _board_of(self, mid: int) -> Board | None:
         return self.layout.board_of(mid)
 
-    def _matches(self, gray: np.ndarray) -> set[int]:
-        """Known markers whose cells no longer show their pattern (one gather per board)."""
+    def _matches(self, frame: np.ndarray) -> set[int]:
+        """Known markers whose cells no longer show their pattern (one gather per board, of
+        the frame's BGR or grey pixels)."""
         bad: set[int] = set()
-        h, w = gray.shape
+        h, w = frame.shape[:2]
         for name, hom in self.geometry.boards.items():
             ids = list(self.layout.boards[name].markers)
-            pts = np.concatenate([self._cells[m] for m in ids])
-            p = project(hom, pts, self.lens)
-            xs = np.clip(p[:, 0].round().astype(np.intp), 0, w - 1)
-            ys = np.clip(p[:, 1].round().astype(np.intp), 0, h - 1)
-            v = gray[ys, xs].astype(np.float32).reshape(len(ids), 36)
+            hit = self._cell_px.get(name)
+            if hit is None or hit[0] is not hom or hit[1] != (w, h):
+                # the cells' pixels: projected once per pose (kept with the pose itself)
+                pts = np.concatenate([self._cells[m] for m in ids])
+                p = project(hom, pts, self.lens)
+                hit = (hom, (w, h), np.clip(p[:, 1].round().astype(np.intp), 0, h - 1),
+                       np.clip(p[:, 0].round().astype(np.intp), 0, w - 1))
+                self._cell_px[name] = hit
+            _hom, _size, ys, xs = hit
+            px = frame[ys, xs]
+            if px.ndim == 2:  # BGR pixels: grey as the whole frame's conversion gives them
+                px = cv2.cvtColor(px[None], cv2.COLOR_BGR2GRAY)[0]
+            v = px.astype(np.float32).reshape(len(ids), 36)
             bits = np.stack([self._bits[m].ravel() for m in ids]) > 0.5
             hi = (v * bits).sum(1) / np.maximum(bits.sum(1), 1)
             lo = (v * ~bits).sum(1) / np.maximum((~bits).sum(1), 1)
@@ -248,11 +258,10 @@ class MarkerTracker:
 
     def update(self, frame: np.ndarray) -> Geometry:
         """Follow the boards in this frame (BGR or grey); returns the current geometry."""
-        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         self._frames += 1
         g = self.geometry
         g.detected = False
-        bad = self._matches(gray) if g.boards else set()
+        bad = self._matches(frame) if g.boards else set()
         g.hidden = bad
         missing_boards = len(g.boards) < len(self.layout.boards)
         due = (not g.boards or self._frames % self.recheck_every == 0
@@ -262,6 +271,8 @@ class MarkerTracker:
             self._cooldown -= 1
         if not due:
             return g
+        # the whole frame in grey only when markers are looked for
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         found = self.detect(gray)
         if any(m not in found for m in self._bits) and self.detect_scale != 1:
             # small markers can be lost at half resolution: look again at full
