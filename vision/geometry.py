@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from .farm_outline import MIN_CONTRAST, refine_rotation
 from .layout import Board, Layout
 from .lens import Lens
 
@@ -203,9 +204,11 @@ class MarkerTracker:
         a = cv2.perspectiveTransform(src[None], old)[0]
         return float(np.abs(a - dst).max()) < AGREE_PX
 
-    def _fit(self, found: dict[int, np.ndarray]
+    def _fit(self, found: dict[int, np.ndarray], gray: np.ndarray
              ) -> tuple[dict[str, np.ndarray], float, dict[str, float], dict[str, str]]:
-        """(poses, drift, fit errors, refusals) from the markers found."""
+        """(poses, drift, fit errors, refusals) from the markers found in ``gray``. A farm's
+        pose: its marker mapped into the main board's plane, turned to its outline
+        (``farm_outline``); refused when that outline is not seen."""
         limit = MAX_FIT_PX if self.lens is not None else MAX_FIT_PX_NO_LENS
         boards: dict[str, np.ndarray] = {}
         errors: dict[str, float] = {}
@@ -221,14 +224,29 @@ class MarkerTracker:
             main = boards.get("main")
             why = ""
             hom: np.ndarray | None = None
+            if (name != "main" and old is not None and main is not None
+                    and main is self.geometry.boards.get("main")):
+                shift = float(np.abs(cv2.perspectiveTransform(src[None], old)[0] - dst).max())
+                if shift < self.move_px:  # nothing has moved: pose and error kept, not refitted
+                    drift = max(drift, shift)
+                    boards[name] = old
+                    continue
             if name == "main" and len(ids) < MIN_MAIN_MARKERS:
                 why = (f"{len(ids)} of its {len(board.markers)} markers seen; "
                        f"{MIN_MAIN_MARKERS} are needed")
             elif name != "main" and main is None:
                 why = "the main board is not placed (a farm is not placed from its marker alone)"
             elif name != "main" and main is not None:
-                hom = main @ _rigid(src, cv2.perspectiveTransform(dst[None],
-                                                                  np.linalg.inv(main))[0])
+                # in the main board's plane, turned to where the farm's outline shows
+                rigid = _rigid(src, cv2.perspectiveTransform(dst[None], np.linalg.inv(main))[0])
+                centre = (float(src[:, 0].mean()), float(src[:, 1].mean()))
+                rigid, _turn, contrast = refine_rotation(gray, main, rigid, board.size_mm,
+                                                         centre, self.lens)
+                if contrast < MIN_CONTRAST:
+                    why = (f"its outline is not seen (contrast {contrast:.0f} < "
+                           f"{MIN_CONTRAST:.0f}): its rotation would rest on its marker alone")
+                else:
+                    hom = main @ rigid
             elif self.lens is not None and len(ids) < len(board.markers):
                 hom = _plane_pose(src, dst, self.lens.k)
             else:
@@ -282,7 +300,7 @@ class MarkerTracker:
             # blurred markers: once more on a sharpened copy
             found = {**self.detect(gray, 1.0, sharpen=True), **found}
         g.detected = True
-        boards, drift, errors, refused = self._fit(found)
+        boards, drift, errors, refused = self._fit(found, gray)
         # boards whose markers are hidden but were not seen moving keep their geometry
         for name, hom in g.boards.items():
             if name not in boards and name not in refused and not any(
