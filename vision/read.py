@@ -3,11 +3,12 @@ zone, and what a hand hides.
 
 ``BoardReader.read(frame, t)`` follows the boards (``geometry``), then samples only the
 pixels that matter — the cube regions at 1 mm, 12×12 points per track cell, the figure
-zones at 2 mm and a coarse 4 mm grid of every board for hands and motion — with one
-``cv2.remap`` through sampling maps rebuilt only when a homography changes. A region whose
-coarse pixels have not changed since it was last read keeps that reading (everything is
-re-read every ``REFRESH`` frames and when the light changes). ``docs/vision.md`` explains
-each step.
+zones at 2 mm and a coarse 4 mm grid of every board for hands and motion — through
+sampling maps rebuilt only when a homography changes (``Samples``: the coarse grids every
+frame, a region's points only when it is read). A region whose coarse pixels have not
+changed since it was last read keeps that reading, as do the first-player tokens
+(everything is re-read every ``REFRESH`` frames and when the light changes).
+``docs/vision.md`` explains each step.
 
 Hands: the coarse grid is compared with the empty board (the calibration's reference or,
 uncalibrated, the layout's printed colours) after a board-wide white balance. A blob of
