@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from .farm_outline import MIN_CONTRAST, refine_rotation
 from .layout import Board, Layout
 from .lens import Lens
 
@@ -126,6 +127,7 @@ class MarkerTracker:
         self._bits = {mid: _marker_bits(self.dictionary, mid)
                       for b in layout.boards.values() for mid in b.markers}
         self._cells = self._cell_points()
+        self._cell_px: dict[str, tuple[np.ndarray, tuple[int, int], np.ndarray, np.ndarray]] = {}
         self._frames = 0
         self._cooldown = 0
         self.detections = 0
@@ -143,17 +145,26 @@ class MarkerTracker:
     def _board_of(self, mid: int) -> Board | None:
         return self.layout.board_of(mid)
 
-    def _matches(self, gray: np.ndarray) -> set[int]:
-        """Known markers whose cells no longer show their pattern (one gather per board)."""
+    def _matches(self, frame: np.ndarray) -> set[int]:
+        """Known markers whose cells no longer show their pattern (one gather per board, of
+        the frame's BGR or grey pixels)."""
         bad: set[int] = set()
-        h, w = gray.shape
+        h, w = frame.shape[:2]
         for name, hom in self.geometry.boards.items():
             ids = list(self.layout.boards[name].markers)
-            pts = np.concatenate([self._cells[m] for m in ids])
-            p = project(hom, pts, self.lens)
-            xs = np.clip(p[:, 0].round().astype(np.intp), 0, w - 1)
-            ys = np.clip(p[:, 1].round().astype(np.intp), 0, h - 1)
-            v = gray[ys, xs].astype(np.float32).reshape(len(ids), 36)
+            hit = self._cell_px.get(name)
+            if hit is None or hit[0] is not hom or hit[1] != (w, h):
+                # the cells' pixels: projected once per pose (kept with the pose itself)
+                pts = np.concatenate([self._cells[m] for m in ids])
+                p = project(hom, pts, self.lens)
+                hit = (hom, (w, h), np.clip(p[:, 1].round().astype(np.intp), 0, h - 1),
+                       np.clip(p[:, 0].round().astype(np.intp), 0, w - 1))
+                self._cell_px[name] = hit
+            _hom, _size, ys, xs = hit
+            px = frame[ys, xs]
+            if px.ndim == 2:  # BGR pixels: grey as the whole frame's conversion gives them
+                px = cv2.cvtColor(px[None], cv2.COLOR_BGR2GRAY)[0]
+            v = px.astype(np.float32).reshape(len(ids), 36)
             bits = np.stack([self._bits[m].ravel() for m in ids]) > 0.5
             hi = (v * bits).sum(1) / np.maximum(bits.sum(1), 1)
             lo = (v * ~bits).sum(1) / np.maximum((~bits).sum(1), 1)
@@ -193,9 +204,11 @@ class MarkerTracker:
         a = cv2.perspectiveTransform(src[None], old)[0]
         return float(np.abs(a - dst).max()) < AGREE_PX
 
-    def _fit(self, found: dict[int, np.ndarray]
+    def _fit(self, found: dict[int, np.ndarray], gray: np.ndarray
              ) -> tuple[dict[str, np.ndarray], float, dict[str, float], dict[str, str]]:
-        """(poses, drift, fit errors, refusals) from the markers found."""
+        """(poses, drift, fit errors, refusals) from the markers found in ``gray``. A farm's
+        pose: its marker mapped into the main board's plane, turned to its outline
+        (``farm_outline``); refused when that outline is not seen."""
         limit = MAX_FIT_PX if self.lens is not None else MAX_FIT_PX_NO_LENS
         boards: dict[str, np.ndarray] = {}
         errors: dict[str, float] = {}
@@ -211,14 +224,29 @@ class MarkerTracker:
             main = boards.get("main")
             why = ""
             hom: np.ndarray | None = None
+            if (name != "main" and old is not None and main is not None
+                    and main is self.geometry.boards.get("main")):
+                shift = float(np.abs(cv2.perspectiveTransform(src[None], old)[0] - dst).max())
+                if shift < self.move_px:  # nothing has moved: pose and error kept, not refitted
+                    drift = max(drift, shift)
+                    boards[name] = old
+                    continue
             if name == "main" and len(ids) < MIN_MAIN_MARKERS:
                 why = (f"{len(ids)} of its {len(board.markers)} markers seen; "
                        f"{MIN_MAIN_MARKERS} are needed")
             elif name != "main" and main is None:
                 why = "the main board is not placed (a farm is not placed from its marker alone)"
             elif name != "main" and main is not None:
-                hom = main @ _rigid(src, cv2.perspectiveTransform(dst[None],
-                                                                  np.linalg.inv(main))[0])
+                # in the main board's plane, turned to where the farm's outline shows
+                rigid = _rigid(src, cv2.perspectiveTransform(dst[None], np.linalg.inv(main))[0])
+                centre = (float(src[:, 0].mean()), float(src[:, 1].mean()))
+                rigid, _turn, contrast = refine_rotation(gray, main, rigid, board.size_mm,
+                                                         centre, self.lens)
+                if contrast < MIN_CONTRAST:
+                    why = (f"its outline is not seen (contrast {contrast:.0f} < "
+                           f"{MIN_CONTRAST:.0f}): its rotation would rest on its marker alone")
+                else:
+                    hom = main @ rigid
             elif self.lens is not None and len(ids) < len(board.markers):
                 hom = _plane_pose(src, dst, self.lens.k)
             else:
@@ -248,11 +276,10 @@ class MarkerTracker:
 
     def update(self, frame: np.ndarray) -> Geometry:
         """Follow the boards in this frame (BGR or grey); returns the current geometry."""
-        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         self._frames += 1
         g = self.geometry
         g.detected = False
-        bad = self._matches(gray) if g.boards else set()
+        bad = self._matches(frame) if g.boards else set()
         g.hidden = bad
         missing_boards = len(g.boards) < len(self.layout.boards)
         due = (not g.boards or self._frames % self.recheck_every == 0
@@ -262,6 +289,8 @@ class MarkerTracker:
             self._cooldown -= 1
         if not due:
             return g
+        # the whole frame in grey only when markers are looked for
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         found = self.detect(gray)
         if any(m not in found for m in self._bits) and self.detect_scale != 1:
             # small markers can be lost at half resolution: look again at full
@@ -271,7 +300,7 @@ class MarkerTracker:
             # blurred markers: once more on a sharpened copy
             found = {**self.detect(gray, 1.0, sharpen=True), **found}
         g.detected = True
-        boards, drift, errors, refused = self._fit(found)
+        boards, drift, errors, refused = self._fit(found, gray)
         # boards whose markers are hidden but were not seen moving keep their geometry
         for name, hom in g.boards.items():
             if name not in boards and name not in refused and not any(

@@ -3,11 +3,12 @@ zone, and what a hand hides.
 
 ``BoardReader.read(frame, t)`` follows the boards (``geometry``), then samples only the
 pixels that matter — the cube regions at 1 mm, 12×12 points per track cell, the figure
-zones at 2 mm and a coarse 4 mm grid of every board for hands and motion — with one
-``cv2.remap`` through sampling maps rebuilt only when a homography changes. A region whose
-coarse pixels have not changed since it was last read keeps that reading (everything is
-re-read every ``REFRESH`` frames and when the light changes). ``docs/vision.md`` explains
-each step.
+zones at 2 mm and a coarse 4 mm grid of every board for hands and motion — through
+sampling maps rebuilt only when a homography changes (``Samples``: the coarse grids every
+frame, a region's points only when it is read). A region whose coarse pixels have not
+changed since it was last read keeps that reading, as do the first-player tokens
+(everything is re-read every ``REFRESH`` frames and when the light changes).
+``docs/vision.md`` explains each step.
 
 Hands: the coarse grid is compared with the empty board (the calibration's reference or,
 uncalibrated, the layout's printed colours) after a board-wide white balance. A blob of
@@ -41,6 +42,8 @@ from .read_parts import (
     CHANGE_LEVEL,
     COARSE_STEP,
     CUBE_STEP,
+    FILL_SHARE,
+    FOLD,
     HAND_ANY_MM2,
     HAND_EDGE_MM2,
     HAND_FILL,
@@ -51,14 +54,17 @@ from .read_parts import (
     SIDE_SHADE,
     STEPS,
     TRACK_GRID,
-    WHITE,
     Reading,
+    Samples,
+    Whites,
     _cell_grid,
     _grid,
     _max3,
     _Plan,
     _white_ring,
     count_blobs,
+    fold_maps,
+    median0,
 )
 from .read_pieces import PieceReading
 from .read_token import TRACK as TOKEN_TRACK
@@ -116,11 +122,13 @@ class BoardReader(PieceReading):
         self._snap: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # board -> (coarse, gain)
         self._cache: dict[tuple[str, str], tuple[Any, float]] = {}
         self._changed: dict[str, np.ndarray | None] = {}
+        self._changed_any: dict[str, bool] = {}
         self._frame_no = 0
-        self._white: dict[str, np.ndarray] = {}  # board -> gain making its markers' paper white
+        self._white = Whites()  # board -> gain making its markers' paper white
         # board -> this frame's light against the empty board's over most of the board
         # (its median level): a cube region darker than that lies in a shadow
         self._light: dict[str, float] = {}
+        self._token: tuple[frozenset[str], dict[str, int] | None] | None = None
         self.regions_read = 0  # cube regions and track boards actually read (not reused)
         self._luts: dict[tuple[str, tuple[int, int, int] | None, tuple[int, ...]], np.ndarray] = {}
         self.cube_area = (layout.cube_mm / CUBE_STEP) ** 2 * area_factor
@@ -182,34 +190,43 @@ class BoardReader(PieceReading):
 
     # -- sampling ----------------------------------------------------------------------
     def _build_plan(self, geometry: Geometry) -> _Plan:
-        chunks: list[np.ndarray] = []
-        slices: dict[tuple[str, str], tuple[int, int, tuple[int, int]]] = {}
-        at = 0
-        for name, hom in geometry.boards.items():
+        """The sampling maps: every board's coarse grid and white ring first (the head,
+        read every frame), then the regions, each with its own maps too."""
+        head: list[tuple[str, str, np.ndarray]] = []
+        rest: list[tuple[str, str, np.ndarray]] = []
+        for name in geometry.boards:
             board = self.layout.boards[name]
-            parts: list[tuple[str, np.ndarray]] = [
-                ("#coarse", _grid((0, 0, *board.size_mm), COARSE_STEP)),
-                ("#white", _white_ring(board))]
+            head += [(name, "#coarse", _grid((0, 0, *board.size_mm), COARSE_STEP)),
+                     (name, "#white", _white_ring(board))]
             for r in board.regions:
                 if r.kind == "cubes":
-                    parts.append((r.key, _grid(r.rect, CUBE_STEP)))
+                    rest.append((name, r.key, _grid(r.rect, CUBE_STEP)))
                 elif r.kind == "track":
-                    parts.append((r.key, _cell_grid(r.rect, TRACK_GRID)))
+                    rest.append((name, r.key, _cell_grid(r.rect, TRACK_GRID)))
                 elif r.kind in ("zone", "items"):
-                    parts.append((r.key, _grid(r.rect, STEPS[r.kind])))
-            for key, g in parts:
-                pts = project(hom, g.reshape(-1, 2), self.tracker.lens)
+                    rest.append((name, r.key, _grid(r.rect, STEPS[r.kind])))
+        chunks: list[np.ndarray] = []
+        slices: dict[tuple[str, str], tuple[int, int, tuple[int, int]]] = {}
+        parts: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        at = 0
+        head_rows = 0
+        for group in (head, rest):
+            for name, key, g in group:
+                pts = project(geometry.boards[name], g.reshape(-1, 2), self.tracker.lens)
                 chunks.append(pts)
                 slices[(name, key)] = (at, at + len(pts), g.shape[:2])
+                if group is rest:
+                    parts[(at, at + len(pts))] = fold_maps(pts)
                 at += len(pts)
+            if group is head:  # the regions start on a row of their own
+                pad = (-at) % FOLD
+                chunks.append(np.full((pad, 2), -10.0, np.float32))
+                at += pad
+                head_rows = at // FOLD
         pts_all = (np.concatenate(chunks) if chunks else np.zeros((0, 2), np.float32))
-        width = 1024  # remap refuses rows longer than 32767: fold the list into rows
-        pad = (-len(pts_all)) % width
-        pts_all = np.concatenate([pts_all, np.full((pad, 2), -10.0, np.float32)])
-        m = pts_all.reshape(-1, width, 2).astype(np.float32)
-        map1, map2 = cv2.convertMaps(m, None, cv2.CV_16SC2)  # type: ignore[call-overload]
+        map1, map2 = fold_maps(pts_all.astype(np.float32))
         self._cube_areas = self._apparent_cube_areas(geometry)
-        return _Plan(geometry.version, map1, map2, slices)
+        return _Plan(geometry.version, map1, map2, slices, head_rows, parts)
 
     def _apparent_cube_areas(self, geometry: Geometry
                              ) -> dict[tuple[str, str], tuple[float, float]]:
@@ -258,6 +275,7 @@ class BoardReader(PieceReading):
             self._previous.clear()
             self._snap.clear()
             self._cache.clear()
+            self._token = None
         self._frame_no += 1
         for name, board in self.layout.boards.items():
             if name not in geometry.boards:
@@ -265,8 +283,8 @@ class BoardReader(PieceReading):
         plan = self._plan
         if plan is None or plan.map1.size == 0:
             return reading
-        samples = cv2.remap(frame, plan.map1, plan.map2, cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0)).reshape(-1, 3)
+        samples = Samples(frame, plan)
+        stir = False  # a hand or motion over a token region
         for name in geometry.boards:
             board = self.layout.boards[name]
             if self._modelled and name not in self._modelled:
@@ -275,10 +293,17 @@ class BoardReader(PieceReading):
             a, b, shape = plan.slices[(name, "#coarse")]
             coarse = samples[a:b].reshape(*shape, 3)
             hand, moving, norm, gain = self._hands_and_motion(name, coarse)
-            self._changed[name] = self._changes(name, norm, gain)
+            changed = self._changes(name, norm, gain)
+            self._changed[name] = changed
+            self._changed_any[name] = changed is None or bool(changed.any())
             self._light[name] = float(gain.mean())
+            if changed is None or float(changed.mean()) > FILL_SHARE:
+                samples.fill()  # every region (or most) is read: one remap
             any_hand, any_motion = bool(hand.any()), bool(moving.any())
             if any_hand or any_motion:
+                # a hand or motion over a token region: the tokens are read again
+                busy = hand | moving
+                stir |= any(self._touches(r, busy) for r in self.tokens.regions.get(name, []))
                 for r in board.regions:
                     if r.kind not in ("cubes", "track", "zone", "items"):
                         continue
@@ -287,14 +312,13 @@ class BoardReader(PieceReading):
                     if any_motion and self._touches(r, moving):
                         reading.moving.add(r.key)
             a, b, _shape = plan.slices[(name, "#white")]
-            white = np.percentile(samples[a:b].reshape(-1, 3), 75, axis=0)
-            self._white[name] = (WHITE / np.maximum(white, 8.0)).astype(np.float32)
+            self._white.see(name, samples[a:b])
             self._read_cubes(board, samples, plan, reading)
             self._read_tracks(board, samples, plan, reading)
             self._read_figures(board, samples, plan, reading)
             self._read_items(board, samples, plan, reading)
         if any(self.tokens.regions.values()):  # a layout older than the tokens: none read
-            token = self.tokens.read(frame, geometry, self.tracker.lens, self._white)
+            token = self._read_tokens(frame, geometry, stir)
             if token is None and self.tokens.ever:
                 reading.uncertain.add(TOKEN_TRACK)
             elif token is not None:
@@ -303,6 +327,22 @@ class BoardReader(PieceReading):
         reading.occluded = {k.partition("#")[0] for k in reading.occluded}
         reading.moving = {k.partition("#")[0] for k in reading.moving}
         return reading
+
+    def _read_tokens(self, frame: np.ndarray, geometry: Geometry, stir: bool
+                     ) -> dict[str, int] | None:
+        """The first-player tokens' track (``TokenReader.read``), or the last one read while
+        no token region has changed on any board found (as for the other regions) and
+        no hand nor motion touches one (``stir``)."""
+        found = frozenset(geometry.boards)
+        boards = [b for b, regions in self.tokens.regions.items() if regions and b in found]
+        if not stir and self._token is not None and self._token[0] == found and all(
+                (changed := self._changed.get(b)) is not None
+                and not any(self._touches(r, changed) for r in self.tokens.regions[b])
+                for b in boards):
+            return None if self._token[1] is None else dict(self._token[1])
+        token = self.tokens.read(frame, geometry, self.tracker.lens, self._white)
+        self._token = (found, None if token is None else dict(token))
+        return token
 
     def _lut(self, what: str, bg: tuple[int, int, int] | None, idx: tuple[int, ...]
              ) -> np.ndarray:
@@ -347,7 +387,7 @@ class BoardReader(PieceReading):
         cur = coarse.astype(np.float32)
         cur += 1.0
         ratio = cur * inv_ref
-        gain = np.median(ratio.reshape(-1, 3)[sample], axis=0)
+        gain = median0(ratio.reshape(-1, 3)[sample])
         ratio *= 1.0 / gain
         lum = ratio[..., 0] + ratio[..., 1] + ratio[..., 2]
         lum *= 1 / 3
@@ -357,7 +397,7 @@ class BoardReader(PieceReading):
         # in each cell; in a dim frame or on a dark board, noise and JPEG alone pass 0.09
         level = cur[..., 0] + cur[..., 1] + cur[..., 2]
         level *= 1 / 3
-        noise = float(np.median((chroma * level).ravel()[sample]))
+        noise = float(median0(chroma.ravel()[sample] * level.ravel()[sample]))
         floor = NOISE_K * noise / level
         diff = (chroma > np.maximum(0.09, floor)) | (lum < 0.45) | (lum > 1.7)
         # brighter with a slight change of colour (a pale hand), only as a solid patch: a
@@ -411,7 +451,7 @@ class BoardReader(PieceReading):
         hit = self._cache.get((board, key))
         if changed is None or hit is None:
             return None
-        if changed.any() and any(self._touches(r, changed) for r in regions):
+        if self._changed_any[board] and any(self._touches(r, changed) for r in regions):
             return None
         return hit
 
@@ -434,23 +474,25 @@ class BoardReader(PieceReading):
         large one), and those of them seen only in part: a web of rims and shading that
         fills less than ``HAND_FILL`` of its convex hull (a pale hand over a pale board,
         its inside like the board)."""
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(  # type: ignore[call-overload]
+        _n, labels, stats, _ = cv2.connectedComponentsWithStats(  # type: ignore[call-overload]
             diff.astype(np.uint8), 8)
         hand = np.zeros(diff.shape, bool)
         faint = np.zeros(diff.shape, bool)
         h, w = diff.shape
         cell = COARSE_STEP * COARSE_STEP
-        for i in range(1, n):
-            x, y, bw, bh, area = stats[i]
-            edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
-            mm2 = area * cell
-            if (edge and mm2 >= HAND_EDGE_MM2) or mm2 >= HAND_ANY_MM2:
-                blob = labels == i
-                hand |= blob
-                pts = cv2.findNonZero(blob.astype(np.uint8))
-                hull = cv2.contourArea(cv2.convexHull(pts)) + 0.5 * len(pts) + 1.0
-                if area < HAND_FILL * hull:
-                    faint |= blob
+        # the blobs large enough to be a hand, found at once (a steady frame has dozens of
+        # specks of noise and none of them)
+        x, y, bw, bh = (stats[1:, k] for k in range(4))
+        mm2 = stats[1:, cv2.CC_STAT_AREA] * cell
+        edge = (x <= 1) | (y <= 1) | (x + bw >= w - 1) | (y + bh >= h - 1)
+        big = (edge & (mm2 >= HAND_EDGE_MM2)) | (mm2 >= HAND_ANY_MM2)
+        for i in np.flatnonzero(big) + 1:
+            blob = labels == i
+            hand |= blob
+            pts = cv2.findNonZero(blob.astype(np.uint8))
+            hull = cv2.contourArea(cv2.convexHull(pts)) + 0.5 * len(pts) + 1.0
+            if stats[i, cv2.CC_STAT_AREA] < HAND_FILL * hull:
+                faint |= blob
         return hand, faint
 
     @staticmethod

@@ -4,6 +4,7 @@ blob of colour is counted as pieces (`count_blobs`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +74,21 @@ def _min3(a: np.ndarray) -> np.ndarray:
     return out
 
 
+def median0(a: np.ndarray) -> np.ndarray:
+    """``np.median(a, axis=0)`` of a float array without NaN (n or n×k), the same numbers
+    (the middle one, or the mean of the middle two, in ``a``'s type) without the wrappers
+    of ``np.median``: the hand grid takes two medians per board per frame."""
+    t = np.ascontiguousarray(a.T)
+    n = a.shape[0]
+    k = n // 2
+    if n % 2:
+        out: np.ndarray = np.partition(t, k, axis=-1)[..., k]
+        return out
+    p = np.partition(t, (k - 1, k), axis=-1)
+    out = (p[..., k - 1] + p[..., k]) / 2
+    return out
+
+
 _LUTS: dict[object, np.ndarray] = {}  # colour tables shared by readers of the same colours
 
 
@@ -127,9 +143,71 @@ class _Plan:
     """Where to sample in the frame, rebuilt when the geometry changes."""
 
     version: int
-    map1: np.ndarray
+    map1: np.ndarray  # every point, in rows of ``FOLD``
     map2: np.ndarray
     slices: dict[tuple[str, str], tuple[int, int, tuple[int, int]]]  # (board, key)
+    head: int = 0  # rows of the maps read every frame (each board's coarse grid, its white)
+    # each region's own maps, by its (start, end) in the point list: read alone
+    parts: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+
+
+FOLD = 1024  # remap refuses rows longer than 32767: point lists are folded into rows
+# a board changed over more than this share of its hand grid: every region is remapped at
+# once (a remap per region costs more than the pixels it saves)
+FILL_SHARE = 0.2
+
+
+def fold_maps(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``cv2.remap``'s fixed-point maps of a list of points (n×2), in rows of ``FOLD``
+    (the tail padded with points off the frame)."""
+    pad = (-len(pts)) % FOLD
+    pts = np.concatenate([pts, np.full((pad, 2), -10.0, np.float32)])
+    m = pts.reshape(-1, FOLD, 2).astype(np.float32)
+    map1, map2 = cv2.convertMaps(m, None, cv2.CV_16SC2)  # type: ignore[call-overload]
+    return map1, map2
+
+
+def _remap(frame: np.ndarray, map1: np.ndarray, map2: np.ndarray) -> np.ndarray:
+    out: np.ndarray = cv2.remap(frame, map1, map2, cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_CONSTANT,
+                                borderValue=(0, 0, 0)).reshape(-1, 3)
+    return out
+
+
+class Samples:
+    """One frame's samples of a plan (n×3 BGR, indexed by the plan's slices), remapped
+    only where they are read: the head (coarse grids, white rings) at once, the rest
+    with ``fill`` (one remap: every region will be read) or else region by region when
+    a region asks. Interpolation is per point, so a sample is the same either way."""
+
+    def __init__(self, frame: np.ndarray, plan: _Plan) -> None:
+        self.frame, self.plan = frame, plan
+        self.head = _remap(frame, plan.map1[:plan.head], plan.map2[:plan.head])
+        self.start = plan.head * FOLD
+        self.tail: np.ndarray | None = None
+        self.got: dict[tuple[int, int], np.ndarray] = {}
+
+    def fill(self) -> None:
+        """Remap every region's points at once."""
+        if self.tail is None:
+            self.tail = _remap(self.frame, self.plan.map1[self.plan.head:],
+                               self.plan.map2[self.plan.head:])
+
+    def __getitem__(self, part: slice) -> np.ndarray:
+        a, b = int(part.start), int(part.stop)
+        if b <= self.start:
+            return self.head[a:b]
+        if self.tail is not None:
+            return self.tail[a - self.start:b - self.start]
+        hit = self.got.get((a, b))
+        if hit is None:
+            maps = self.plan.parts.get((a, b))
+            if maps is None:  # not one region's points: everything
+                self.fill()
+                return self[part]
+            hit = _remap(self.frame, *maps)[:b - a]
+            self.got[(a, b)] = hit
+        return hit
 
 
 def _cell_grid(rect: tuple[float, float, float, float], n: int) -> np.ndarray:
@@ -233,3 +311,32 @@ def soft_areas(diff: np.ndarray, labels: np.ndarray, blob: np.ndarray, inside: n
     best = alpha.argmax(axis=0)
     take = np.where(mine, own.argmax(axis=0), best)
     return {k: float(alpha[n][take == n].sum()) for n, k in enumerate(kinds)}
+
+
+class Whites(Mapping[str, np.ndarray]):
+    """Per board, the gain that makes its markers' white paper white (``WHITE``) in the
+    latest frame that found it: the 75th percentile of its white ring, computed when a
+    reading first asks for it (a steady frame that reads nothing never does)."""
+
+    def __init__(self) -> None:
+        self._ring: dict[str, np.ndarray] = {}
+        self._gain: dict[str, np.ndarray] = {}
+
+    def see(self, board: str, ring: np.ndarray) -> None:
+        """This frame's samples of a board's white ring (n×3)."""
+        self._ring[board] = ring.copy()
+        self._gain.pop(board, None)
+
+    def __getitem__(self, board: str) -> np.ndarray:
+        hit = self._gain.get(board)
+        if hit is None:
+            white = np.percentile(self._ring[board].reshape(-1, 3), 75, axis=0)
+            hit = (WHITE / np.maximum(white, 8.0)).astype(np.float32)
+            self._gain[board] = hit
+        return hit
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ring)
+
+    def __len__(self) -> int:
+        return len(self._ring)

@@ -41,6 +41,8 @@ from .read_parts import (
     WHITE,
     ZONE_STEP,
     Reading,
+    Samples,
+    Whites,
     _max3,
     _min3,
     _Plan,
@@ -59,7 +61,7 @@ class PieceReading:
     disc_mm2: float
     regions_read: int
     _empty: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
-    _white: dict[str, np.ndarray]
+    _white: Whites
     _light: dict[str, float]
     _cube_areas: dict[tuple[str, str], tuple[float, float]]
 
@@ -77,7 +79,7 @@ class PieceReading:
         def _remember(self, board: str, key: str, regions: list[Region], value: Any,
                       conf: float) -> None: ...
 
-    def _read_cubes(self, board: Board, samples: np.ndarray, plan: _Plan,
+    def _read_cubes(self, board: Board, samples: Samples, plan: _Plan,
                     reading: Reading) -> None:
         kernel = np.ones((3, 3), np.uint8)
         for r in board.regions:
@@ -354,7 +356,7 @@ class PieceReading:
             labels[rim.reshape(-1)] = MONK_LABEL
         return labels, differs[1]
 
-    def _read_figures(self, board: Board, samples: np.ndarray, plan: _Plan,
+    def _read_figures(self, board: Board, samples: Samples, plan: _Plan,
                       reading: Reading) -> None:
         """Figures standing in each zone, by colour: the families' and the black monks' (a
         count, not who: the camera cannot tell two red figures apart). With the empty-board
@@ -363,7 +365,7 @@ class PieceReading:
         self._count_pieces(board, samples, plan, "zone", "figures", FIGURE_COLOURS, one,
                            reading.figures, reading.occluded)
 
-    def _read_items(self, board: Board, samples: np.ndarray, plan: _Plan,
+    def _read_items(self, board: Board, samples: Samples, plan: _Plan,
                     reading: Reading) -> None:
         """Grain sacks, coins and goods tiles on a farm, by kind (``count_blobs`` over the
         item colours, balanced against the region's print). With the empty-board model
@@ -372,7 +374,7 @@ class PieceReading:
         self._count_pieces(board, samples, plan, "items", "items", ITEM_NAMES, one,
                            reading.items, reading.occluded)
 
-    def _count_pieces(self, board: Board, samples: np.ndarray, plan: _Plan, kind: str,
+    def _count_pieces(self, board: Board, samples: Samples, plan: _Plan, kind: str,
                       what: str, names: tuple[str, ...], one: list[float],
                       into: dict[str, dict[str, int]], occluded: set[str]) -> None:
         """Count the pieces of ``names`` (``one``: a piece's area in samples, by name) in
@@ -436,7 +438,7 @@ class PieceReading:
             self._empty[key] = hit
         return hit
 
-    def _read_tracks(self, board: Board, samples: np.ndarray, plan: _Plan,
+    def _read_tracks(self, board: Board, samples: Samples, plan: _Plan,
                      reading: Reading) -> None:
         cells = [r for r in board.regions if r.kind == "track"]
         if not cells:

@@ -22,6 +22,7 @@ the tokens not used, is not held up by them).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import cv2
 import numpy as np
@@ -100,7 +101,7 @@ class TokenReader:
         self._plan = (geometry.version, slices, map1, map2)
 
     def seen(self, frame: np.ndarray, geometry: Geometry, lens: Lens | None = None,
-             white: dict[str, np.ndarray] | None = None) -> dict[str, set[str]]:
+             white: Mapping[str, np.ndarray] | None = None) -> dict[str, set[str]]:
         """Which tokens (``first``, ``next``) each token region shows now (regions of the
         boards found only). ``white``: per board, the gain that makes its markers' white
         paper white (the reader's); without it each region is balanced to its print."""
@@ -133,7 +134,7 @@ class TokenReader:
         raise KeyError(name)
 
     def read(self, frame: np.ndarray, geometry: Geometry, lens: Lens | None = None,
-             white: dict[str, np.ndarray] | None = None) -> dict[str, int] | None:
+             white: Mapping[str, np.ndarray] | None = None) -> dict[str, int] | None:
         """The ``first_player`` track now (marker → cell), or None when the tokens are not
         each seen in exactly one place (or the main board is not found). ``ever`` says
         whether they have been read once (a table played without them is not uncertain)."""
@@ -142,7 +143,7 @@ class TokenReader:
         return out
 
     def _read(self, frame: np.ndarray, geometry: Geometry, lens: Lens | None,
-              white: dict[str, np.ndarray] | None) -> dict[str, int] | None:
+              white: Mapping[str, np.ndarray] | None) -> dict[str, int] | None:
         seen = self.seen(frame, geometry, lens, white)
         home = TRACK + ":" + HOME
         if home not in seen:
