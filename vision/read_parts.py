@@ -46,6 +46,14 @@ REFRESH = 30  # frames between two full readings of a steady table
 SIDE_SHADE = 0.62  # a cube's side against its top, lit from above
 AREA_FACTOR = 1.3  # a cube seen from above covers ~1.3 top faces (its sides show)
 ROUND_UP = 0.4  # a component of x cube areas counts max(1, floor(x + ROUND_UP)) cubes
+# On a farm's supply, against the empty board, a blob of x cube areas counts
+# floor(x + PILE_ROUND_UP) cubes
+# (shared among its colours): a cube leaning on another hides 0.2-0.9 of it and touching
+# cubes hide each other's sides, so a pile shows less than its cubes' areas, never much
+# more. Measured on the real-table renders (seeds 3 and 5, supplies of 1-3 cubes of one
+# colour in one blob): one cube 0.60-1.19 areas, two 1.14-2.21, three 2.24-3.15. A blob
+# within PILE_BAND of a step between two counts is read with low confidence: uncertain.
+PILE_ROUND_UP, PILE_BAND = 0.7, 0.06
 # With an empty-board model (``calibrate empty``): a sample is the board when each channel
 # lies within BOARD_TOL of the empty board (its 3×3 neighbourhood, for a pixel of
 # misregistration) under this frame's light; a shadow is the board darkened evenly.

@@ -31,6 +31,8 @@ from .read_parts import (
     MONK_LABEL,
     MONK_RIM,
     PALE_PIECE,
+    PILE_BAND,
+    PILE_ROUND_UP,
     ROUND_UP,
     SATURATED,
     SHADOW_MAX,
@@ -170,6 +172,12 @@ class PieceReading:
             (board, r.key), (self.cube_area / self.area_factor,
                              self.cube_area * (1 - 1 / self.area_factor)))
         area_one = top + sides
+        # a pile is counted as such on a farm's supply (where a family's 4-9 cubes lie
+        # heaped; on the action spaces, 1-5 cubes apart, it counted blurred orange cubes
+        # two) and only where a cube's apparent area is measured: the lens's geometry here
+        # and ``calibrate cubes``' size for each of its colours (``PILE_ROUND_UP`` rests
+        # on both); elsewhere the looser rule
+        measured = (board, r.key) in self._cube_areas and r.name.startswith("supply:")
         # each colour's apparent area per cube against the camera's geometry, measured by
         # ``calibrate cubes`` (a bright orange cube's blurred rim differs from the board
         # farther out than a black one's, whose shaded sides pass for a shadow)
@@ -187,11 +195,16 @@ class PieceReading:
             if not major:
                 major = [int(per.argmax())]
             share = float(per[major].sum())
-            for j in major:
-                x = total * float(per[j]) / share / (area_one * scale[j])
-                m = max(1, int(np.floor(x + ROUND_UP)))
+            xs = [total * float(per[j]) / share / (area_one * scale[j]) for j in major]
+            if measured and all(CUBE_COLOURS[j] in self.cube_scale for j in major):
+                ms = _share_pile(xs)
+                misfit = max(misfit, _pile_misfit(sum(xs), sum(ms)))
+            else:  # an area known to some 40 %: each colour rounded, a loose fit
+                ms = [max(1, int(np.floor(x + ROUND_UP))) for x in xs]
+                misfit = max([misfit] + [abs(x - m) / m if m > 1 else max(0.0, x - 1.4, 0.6 - x)
+                                         for x, m in zip(xs, ms, strict=True)])
+            for j, m in zip(major, ms, strict=True):
                 counts[CUBE_COLOURS[j]] = counts.get(CUBE_COLOURS[j], 0) + m
-                misfit = max(misfit, abs(x - m) / m if m > 1 else max(0.0, x - 1.4, 0.6 - x))
         # something that is neither the board, a shadow nor a cube colour (a coin, a
         # figure, a sleeve): as much of it as half a cube makes the reading uncertain
         strange = (piece & ((labels == UNKNOWN) | (labels > len(CUBE_COLOURS)))).astype(np.uint8)
@@ -511,6 +524,35 @@ class PieceReading:
                 results[track] = (dict(found), reading.confidence[track])
         if not hidden:
             self._remember(board.name, "#tracks", cells, results, 1.0)
+
+
+def _share_pile(xs: list[float]) -> list[int]:
+    """The cubes of one blob by colour, from each colour's share of its area in cube
+    areas (``xs``): the blob's count rounded once (``PILE_ROUND_UP``: rounding each
+    colour up on its own would add a cube for every colour in it), at least one a colour,
+    given out by the largest remainder."""
+    n = max(len(xs), int(np.floor(sum(xs) + PILE_ROUND_UP)))
+    ms = [max(1, int(np.floor(x))) for x in xs]
+    while sum(ms) < n:
+        k = max(range(len(xs)), key=lambda i: xs[i] - ms[i])
+        ms[k] += 1
+    while sum(ms) > n:
+        over = [i for i in range(len(xs)) if ms[i] > 1]
+        if not over:
+            break
+        ms[min(over, key=lambda i: xs[i] - ms[i])] -= 1
+    return ms
+
+
+def _pile_misfit(x: float, m: int) -> float:
+    """How badly ``x`` cube areas fit a count of ``m`` cubes (``PILE_ROUND_UP``): 0 well
+    inside the areas m cubes show, 0.5 (confidence 0) on the step to m ± 1, falling to 0
+    at ``PILE_BAND`` from it, 0.5 below it (more colours in a blob than its area holds
+    cubes: one of them is a misread side); a lone cube under 0.6 of an area is a misfit
+    as before."""
+    step = min(abs(x - (m + 1 - PILE_ROUND_UP)), abs(x - (m - PILE_ROUND_UP)) if m > 1 else 9.0)
+    near = 0.5 * max(0.0, 1.0 - step / PILE_BAND)
+    return max(near, 0.6 - x if m == 1 else 0.0)
 
 
 def _monk_rim(monk: np.ndarray, deep: np.ndarray) -> np.ndarray:
