@@ -7,8 +7,9 @@ one, a cube miscounted, a marker a cell off, a figure missed or counted twice), 
 misread stays while the region stays as it is. Two rules (docs/sensing.md, "Misreads"):
 
 - a region the game changed and the camera has not read right since, read one misread
-  away from the game's value, is *doubted*: compared as the game's value (the players
-  need not touch the board), and its reading kept in ``doubted``. A region read right
+  away from the game's value (the reading it made then, not a later one), is *doubted*:
+  compared as the game's value (the players need not touch the board), and its reading
+  kept in ``doubted``. A region read right
   once and then one off while the game did not change it (a cube knocked off a space)
   is not doubted: that is a discrepancy, as before;
 - when no path explains the table, each region the camera reads is in turn left out of
@@ -75,6 +76,8 @@ class MisreadDoubts:
         self.doubted: dict[str, RegionValue] = {}  # region → the reading held as a misread
         self._read_right: set[str] = set()  # regions read right since the game changed them
         self._game_was: dict[str, RegionValue] = {}
+        self._first: dict[str, RegionValue | None] = {}  # its reading since the game changed it
+        self._unsure = False  # the last look's paths assume a misread on top of a doubt
 
     def _doubt_rereads(self, observed: dict[str, RegionValue]) -> dict[str, RegionValue]:
         """``observed`` with each doubted region (see the module docstring) compared as the
@@ -82,18 +85,24 @@ class MisreadDoubts:
         base = self._cache.base
         if self._game_was is not base:
             for k, b in base.items():
-                if self._game_was.get(k, b) != b:
+                if k in self._game_was and self._game_was[k] != b:
                     self._read_right.discard(k)
+                    self._first[k] = None  # the camera's next reading of it
             self._game_was = base
         out = dict(observed)
         doubted: dict[str, RegionValue] = {}
         for k, val in observed.items():
             if k not in base:
                 continue
+            if k in self._first and self._first[k] is None:
+                self._first[k] = val
             if base[k] == val:
                 self._read_right.add(k)
-            elif (k not in self._read_right and camera_read(k, val)
-                  and one_misread(base[k], val)):
+            # only the reading made when the game changed it: a new one (the camera read
+            # it again, a hand having moved something there) is compared as it is (seed 1
+            # heavy: a take read right on a region doubted before was hidden)
+            elif (k not in self._read_right and self._first.get(k) == val
+                  and camera_read(k, val) and one_misread(base[k], val)):
                 out[k] = base[k]
                 doubted[k] = val
         self.doubted = doubted
@@ -129,21 +138,32 @@ class MisreadDoubts:
         raw = {**observed, **self.doubted}
         found: dict[str, Path] = {}
         left_out: set[str] = set()
+        as_read = False
         for k in sorted(raw):
             val = raw[k]
             if k not in base or base[k] == val or not camera_read(k, val):
                 continue
-            seen = {x: y for x, y in observed.items() if x != k}
-            result = self._explain(st, seen, ChanceReader(seen))
-            if result.cut:
-                return [], observed
-            for m in result.matches:
-                if not m:
-                    continue
-                node = self._cache.nodes[m]
-                there = {**node.pieces(), **node.others()}.get(k)
-                if there == val or one_misread(there, val):
-                    found.setdefault(repr([a.to_json() for a in m]), m)
-                    left_out.add(k)
-        weighed = {x: y for x, y in observed.items() if x not in left_out}
+            # the doubted regions as the game's, and as read (one may be read right now)
+            tries = [{x: y for x, y in observed.items() if x != k}]
+            if self.doubted:
+                tries.append({x: y for x, y in raw.items() if x != k})
+            for i, seen in enumerate(tries):
+                result = self._explain(st, seen, ChanceReader(seen))
+                if result.cut:
+                    return [], observed
+                for m in result.matches:
+                    node = self._cache.nodes[m]
+                    there = {**node.pieces(), **node.others()}.get(k)
+                    key = repr([a.to_json() for a in m])
+                    if m and (there == val or one_misread(there, val)):
+                        as_read = as_read or (i == 1 and key not in found)
+                        found.setdefault(key, m)
+                        left_out.add(k)
+        # weighed against the readings a path came from (a doubted one read as it is: a
+        # misread of it may explain another path)
+        weighed = {x: y for x, y in (raw if as_read else observed).items()
+                   if x not in left_out}
+        # a misread assumed on top of a doubted reading: asked, never applied (seed 11
+        # heavy: a doubted reading the truth had come to equal hid the real take)
+        self._unsure = bool(found) and bool(self.doubted)
         return list(found.values()), weighed

@@ -27,7 +27,8 @@ from .search import (
 
 UNSEEN = frozenset({"skip", "pass", "done"})  # steps no sensor sees
 MAX_FILL_VARIANTS = 24  # legal fills one misread colour away, tried for an impossible read
-_MISREADABLE = (zones.SPACE + ":", zones.SUPPLY + ":", zones.TIME + ":", zones.PRESTIGE + ":")
+_MISREADABLE = (zones.SPACE + ":", zones.SUPPLY + ":", zones.TIME + ":", zones.PRESTIGE + ":",
+                zones.GOODS + ":")  # the goods too: a horse read as an ox (seed 1 heavy)
 
 
 def _one_off(value: RegionValue) -> list[RegionValue]:
