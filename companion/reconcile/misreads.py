@@ -12,6 +12,11 @@ misread stays while the region stays as it is. Two rules (docs/sensing.md, "Misr
   kept in ``doubted``. A region read right
   once and then one off while the game did not change it (a cube knocked off a space)
   is not doubted: that is a discrepancy, as before;
+- a single explanation is asked, never applied, when another path the search reached
+  shows what is seen on every camera region but one, read one misread from that path's
+  value there, changed or not: a move may change a region and the camera misread it
+  back to its old value (a figure recalled home, its old place still read with it: a
+  birth explained the rest, seed 1 game 2 purposeful camera at commit 92fac03);
 - when no path explains the table, each region the camera reads is in turn left out of
   the comparison: the paths that then explain the rest and predict, for that region, a
   value one misread from its reading are candidates, checked by the usual doubts (a
@@ -26,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from companion import village as v
 from companion.village import zones
-from companion.village.picture import RegionValue
+from companion.village.picture import RegionValue, piece_zone_names
 
 from .chance import ChanceReader
 from .observed import ByColour
@@ -61,6 +66,19 @@ def one_misread(expected: RegionValue | None, seen: RegionValue) -> bool:
     diffs = [int(s) - int(e) for e, s in zip(expected, seen, strict=True)]
     off = sum(abs(d) for d in diffs)
     return off == 1 or (off == 2 and sum(diffs) == 0)
+
+
+class _Both:
+    """A node's picture read from its two parts without merging them."""
+
+    __slots__ = ("others", "pieces")
+
+    def __init__(self, pieces: dict[str, RegionValue], others: dict[str, RegionValue]) -> None:
+        self.pieces, self.others = pieces, others
+
+    def __getitem__(self, k: str) -> RegionValue | None:
+        got = self.pieces.get(k)
+        return self.others.get(k) if got is None else got
 
 
 class MisreadDoubts:
@@ -127,6 +145,47 @@ class MisreadDoubts:
             observed = raw
         paths.update(more)
         return SearchResult(list(paths.values()), result.nodes, False), observed
+
+    def _misread_rivals(self, path: Path, observed: dict[str, RegionValue]) -> list[Path]:
+        """Other explanations of the table were one camera region read one misread off
+        (a cube's colour or count, a marker a cell off, a figure missed or counted twice,
+        the region changed or read as unchanged): the paths the search reached (the
+        cache) that show ``observed`` on every region but one camera region, whose
+        reading is one misread from their value there, a region they change (the camera
+        reads a region anew when a hand changed it); none prefixing or extending
+        ``path`` (a move more or less, not a rival). One pass over the states computed,
+        no new search: a single explanation with such a rival is asked with it."""
+        base = self._cache.base
+        keys = [k for k in observed if k in base]
+        soft = [k for k in keys if camera_read(k, observed[k])]
+        hard = [k for k in keys if not camera_read(k, observed[k])]
+        # the regions that changed first: most states differ there, and are passed at once
+        soft.sort(key=lambda k: base[k] == observed[k])
+        # the parts of a state's picture the search compared (computed already)
+        pieces = set(piece_zone_names(self._cache.nodes[()].state))
+        need_p = any(k in pieces for k in keys)
+        need_o = any(k not in pieces for k in keys)
+        out: list[Path] = []
+        for m, node in self._cache.nodes.items():
+            n = min(len(m), len(path))
+            if not m or m[:n] == path[:n]:
+                continue
+            reg = _Both(node.pieces() if need_p else {}, node.others() if need_o else {})
+            if any(reg[k] != observed[k] for k in hard):
+                continue
+            off: str | None = None
+            for k in soft:
+                if reg[k] != observed[k]:
+                    if off is not None:
+                        break
+                    off = k
+            else:
+                # the camera misreads a region when it reads it anew, after a hand changed
+                # it: the rival must change that region (a skip is no rival of a birth)
+                if (off is not None and reg[off] != base[off]
+                        and one_misread(reg[off], observed[off])):
+                    out.append(m)
+        return out
 
     def _one_read_wrong(self, st: v.GameState, observed: dict[str, RegionValue],
                         ) -> tuple[list[Path], dict[str, RegionValue]]:

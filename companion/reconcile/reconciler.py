@@ -379,9 +379,8 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
             matches = matches + self._other_members(matches[0], observed)
         if len(matches) == 1 and not unseen:
             matches = matches + self._one_misread_away(matches[0], observed)
-        if len(matches) == 1 and not unseen:
-            extra, unsure = self._misread_explains(st, matches[0], observed)
-            matches, unseen = matches + extra, unsure
+        if len(matches) == 1 and not unseen:  # one region misread, changed or not
+            matches = matches + self._misread_rivals(matches[0], observed)
         if len(matches) == 1 and not unseen:
             wait, what = self._second_step(matches[0])
             if still < wait:  # perhaps half done: wait for the second step
