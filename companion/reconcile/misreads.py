@@ -141,15 +141,8 @@ class MisreadDoubts:
             return SearchResult([], result.nodes, True), observed
         paths = {repr([a.to_json() for a in m]): m for m in result.matches if m}
         more = {repr([a.to_json() for a in m]): m for m in other.matches if m}
-        new = set(more) - set(paths)
-        if new:
+        if set(more) - set(paths):
             observed = raw
-            # a doubted reading is the one the camera made when the game changed that
-            # region: a path that changes it to that reading rests on no new look (a take
-            # from the doubted space applied where another space's take was misread back,
-            # seed 7 random heavy): asked, never applied
-            self._unsure = self._unsure or any(
-                self._changes(more[key], k) for key in new for k in self.doubted)
         paths.update(more)
         return SearchResult(list(paths.values()), result.nodes, False), observed
 
@@ -194,12 +187,6 @@ class MisreadDoubts:
                     out.append(m)
         return out
 
-    def _changes(self, path: Path, region: str) -> bool:
-        """True when ``path`` (in the cache) leaves ``region`` other than it was."""
-        node = self._cache.nodes[path]
-        now = node.pieces().get(region, node.others().get(region))
-        return now != self._cache.base.get(region)
-
     def _one_read_wrong(self, st: v.GameState, observed: dict[str, RegionValue],
                         ) -> tuple[list[Path], dict[str, RegionValue]]:
         """No path explains ``observed``: the paths that explain it but for one camera
@@ -237,5 +224,5 @@ class MisreadDoubts:
                    if x not in left_out}
         # a misread assumed on top of a doubted reading: asked, never applied (seed 11
         # heavy: a doubted reading the truth had come to equal hid the real take)
-        self._unsure = self._unsure or (bool(found) and bool(self.doubted))
+        self._unsure = bool(found) and bool(self.doubted)
         return list(found.values()), weighed

@@ -339,12 +339,12 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
         self._misread_fill = reader.impossible_fill
         if not result.matches and not result.cut and reader.variants:
             result = self._misread_fills(st, observed, reader.variants)
-        self._unsure = False
         result, observed = self._with_doubted(st, observed, result)
         # a search cut short may have missed the truth: neither act nor ask, say so
         matches = [] if result.cut else result.matches
         out: list[Outcome] = []
         still = self._now - self.table.last_change
+        self._unsure = False
         if not matches and not result.cut and still >= self.misread_wait:
             matches, observed = self._one_read_wrong(st, observed)  # one region misread
         if matches == [()]:
