@@ -39,7 +39,9 @@ from companion.village.vocabulary import MemberId
 
 from .asking import ask as asking
 from .chance import ChanceReader, fill_change_words
+from .disagreement import Disagreements
 from .doubts import PathDoubts
+from .misreads import MisreadDoubts
 from .observations import Observation, to_json
 from .observed import ByColour, ObservedTable
 from .outcomes import (
@@ -98,7 +100,7 @@ __all__ = [
 
 
 @dataclass
-class Reconciler(PathDoubts):
+class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
     """See the module docstring. ``listener`` receives every outcome as it happens."""
 
     link: TableLink
@@ -113,6 +115,7 @@ class Reconciler(PathDoubts):
     second_step: dict[str, float] = field(default_factory=lambda: {"train": 3.5})
     unseen_wait: float = 3.0  # stillness before asking about a path with an unseen step
     discrepancy_wait: float = 3.0  # stillness before a difference nothing explains is raised
+    misread_wait: float = 1.0  # stillness before a region is taken as misread (misreads.py)
     late_tap: float = 15.0  # a tap naming a member of a proposal this recent confirms it
     covered: frozenset[str] = frozenset()  # zones a tag reader covers (the hubs' zone map)
     depth: int = 3
@@ -150,6 +153,7 @@ class Reconciler(PathDoubts):
 
     def __post_init__(self) -> None:
         self.table = ObservedTable(settle=self.settle)
+        self._init_misreads()
 
     # -- input ---------------------------------------------------------------------------
 
@@ -241,35 +245,6 @@ class Reconciler(PathDoubts):
             raise _GoOn
         return result
 
-    def _disagreement(self, st: v.GameState, seq: int, observed: dict[str, RegionValue],
-                      conflicts: dict[str, dict[str, RegionValue]]) -> list[Outcome] | None:
-        """Two sources (a tag reader and the camera) settled on different values for a
-        region: never a silent choice. The actions each source's reading would explain
-        become the candidates of a prompt naming the region and the sources; None (and the
-        region stays out of the comparison) when no reading explains any action."""
-        paths: dict[str, Path] = {}
-        for region, values in sorted(conflicts.items()):
-            for value in set(values.values()):
-                result = self._explain(st, {**observed, region: value},
-                                       ChanceReader(observed))
-                if result.cut:
-                    continue
-                for m in result.matches:
-                    if m:
-                        paths.setdefault(repr([a.to_json() for a in m]), m)
-        if not paths:
-            return None
-        self._asked_conflicts |= {_conflict_key(r, vals) for r, vals in conflicts.items()}
-        out: list[Outcome] = []
-        if self.discrepancy is not None:
-            out.append(self._close_discrepancy("sources disagree"))
-        prompt = self._new_prompt(seq, list(paths.values()))
-        where = ", ".join(f"{zones.place_words(r)} ({' or '.join(sorted(vals))})"
-                          for r, vals in sorted(conflicts.items()))
-        prompt.question = f"The sensors disagree on {where}: which was it?"
-        out.append(prompt)
-        return self._emit(out)
-
     def _remember(self, now: float, seq: int, st: v.GameState) -> None:
         """Where the figures stood at each seq seen lately (a late tap names a figure
         that has just moved)."""
@@ -357,17 +332,21 @@ class Reconciler(PathDoubts):
 
     def _reconcile(self, st: v.GameState, seq: int, observed: dict[str, RegionValue],
                    taps: list[str], ask: bool = False) -> list[Outcome]:
-        observed = self._unread_arrivals(st, observed)
+        observed = self._doubt_rereads(self._unread_arrivals(st, observed))
         self._seen = observed
         result = self._explain(st, observed, ChanceReader(observed))
         reader = self._reader
         self._misread_fill = reader.impossible_fill
         if not result.matches and not result.cut and reader.variants:
             result = self._misread_fills(st, observed, reader.variants)
+        result, observed = self._with_doubted(st, observed, result)
         # a search cut short may have missed the truth: neither act nor ask, say so
         matches = [] if result.cut else result.matches
         out: list[Outcome] = []
         still = self._now - self.table.last_change
+        self._unsure = False
+        if not matches and not result.cut and still >= self.misread_wait:
+            matches, observed = self._one_read_wrong(st, observed)  # one region misread
         if matches == [()]:
             d = self.discrepancy
             if d is not None and not (d.seq == seq and _about_taps(d)):
@@ -394,14 +373,14 @@ class Reconciler(PathDoubts):
             _fingerprint(st), repr([a.to_json() for a in matches[0]])
         ) in self._rejected:
             matches = []
-        unseen = any(self._unseen(m, observed) or self._unread(m, observed) for m in matches)
+        unseen = self._unsure or any(
+            self._unseen(m, observed) or self._unread(m, observed) for m in matches)
         if len(matches) == 1 and not unseen:
             matches = matches + self._other_members(matches[0], observed)
         if len(matches) == 1 and not unseen:
             matches = matches + self._one_misread_away(matches[0], observed)
-        if len(matches) == 1 and not unseen:
-            extra, unsure = self._misread_explains(st, matches[0], observed)
-            matches, unseen = matches + extra, unsure
+        if len(matches) == 1 and not unseen:  # one region misread, changed or not
+            matches = matches + self._misread_rivals(matches[0], observed)
         if len(matches) == 1 and not unseen:
             wait, what = self._second_step(matches[0])
             if still < wait:  # perhaps half done: wait for the second step

@@ -27,12 +27,14 @@ from .search import (
 
 UNSEEN = frozenset({"skip", "pass", "done"})  # steps no sensor sees
 MAX_FILL_VARIANTS = 24  # legal fills one misread colour away, tried for an impossible read
-_MISREADABLE = (zones.SPACE + ":", zones.SUPPLY + ":", zones.TIME + ":", zones.PRESTIGE + ":")
+_MISREADABLE = (zones.SPACE + ":", zones.SUPPLY + ":", zones.TIME + ":", zones.PRESTIGE + ":",
+                zones.GOODS + ":")  # the goods too: a horse read as an ox (seed 1 heavy)
 
 
 def _one_off(value: RegionValue) -> list[RegionValue]:
     """The readings one misread from ``value``: a marker a cell off, a colour's count one
-    off (cubes, or figures counted by colour)."""
+    off (cubes, or figures counted by colour), one cube read as another colour (the
+    simulated camera's misreads, docs/sensing.md; `misreads.one_misread` is the test)."""
     if isinstance(value, int):
         return [value + d for d in (-1, 1) if value + d >= 0]
     if isinstance(value, ByColour):  # a camera's figures: one of a colour missed or doubled
@@ -46,6 +48,13 @@ def _one_off(value: RegionValue) -> list[RegionValue]:
                 n = int(value[i]) + d
                 if n >= 0:
                     out.append((*value[:i], n, *value[i + 1:]))
+        for i in range(len(value)):  # a cube of colour i read as colour j
+            for j in range(len(value)):
+                if i != j and int(value[i]) > 0:
+                    swap = [int(x) for x in value]
+                    swap[i] -= 1
+                    swap[j] += 1
+                    out.append(tuple(swap))
     return out
 TRACELESS = frozenset({"well", "free"})  # unseen when no region observed changed
 

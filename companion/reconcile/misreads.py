@@ -1,0 +1,228 @@
+"""Camera readings that one misread explains: held as doubted, never a discrepancy the
+table must acknowledge, and never the ground for a wrong action.
+
+The product camera misreads about one changed region in ten on the real-table renders
+(`docs/vision-bench.json`, ``real-ordinary``: a cube's colour taken for a neighbouring
+one, a cube miscounted, a marker a cell off, a figure missed or counted twice), and the
+misread stays while the region stays as it is. Two rules (docs/sensing.md, "Misreads"):
+
+- a region the game changed and the camera has not read right since, read one misread
+  away from the game's value (the reading it made then, not a later one), is *doubted*:
+  compared as the game's value (the players need not touch the board), and its reading
+  kept in ``doubted``. A region read right
+  once and then one off while the game did not change it (a cube knocked off a space)
+  is not doubted: that is a discrepancy, as before;
+- a single explanation is asked, never applied, when another path the search reached
+  shows what is seen on every camera region but one, read one misread from that path's
+  value there, changed or not: a move may change a region and the camera misread it
+  back to its old value (a figure recalled home, its old place still read with it: a
+  birth explained the rest, seed 1 game 2 purposeful camera at commit 92fac03);
+- when no path explains the table, each region the camera reads is in turn left out of
+  the comparison: the paths that then explain the rest and predict, for that region, a
+  value one misread from its reading are candidates, checked by the usual doubts (a
+  single one is applied only if no other misread would explain another path).
+
+A part of `Reconciler`, which holds the state these methods use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion import village as v
+from companion.village import zones
+from companion.village.picture import RegionValue, piece_zone_names
+
+from .chance import ChanceReader
+from .observed import ByColour
+from .search import Path, PathCache, SearchResult
+
+# regions the camera reads and may misread: cubes, tracks, goods, figures by colour
+_CAMERA_KINDS = frozenset({zones.SPACE, zones.SUPPLY, zones.TIME, zones.PRESTIGE, zones.GOODS})
+
+
+def camera_read(region: str, value: RegionValue) -> bool:
+    """True when ``value`` of ``region`` is what a camera reads (not a tag reader's ids)."""
+    return zones.split(region)[0] in _CAMERA_KINDS or isinstance(value, ByColour)
+
+
+def one_misread(expected: RegionValue | None, seen: RegionValue) -> bool:
+    """True when reading ``seen`` where ``expected`` stands is one misread: a marker a
+    cell off, one count one off, or one cube of a colour read as another (a swap);
+    figures by colour: one figure missed or counted twice."""
+    if expected is None:
+        return False
+    if isinstance(seen, ByColour):
+        if not isinstance(expected, tuple):
+            return False
+        want = dict(ByColour.of(expected))
+        got = dict(seen.counts)
+        return sum(abs(got.get(c, 0) - want.get(c, 0)) for c in {*want, *got}) == 1
+    if isinstance(expected, int) or isinstance(seen, int):
+        return isinstance(expected, int) and isinstance(seen, int) and abs(expected - seen) == 1
+    if len(expected) != len(seen) or not all(
+            isinstance(x, int) for x in (*expected, *seen)):
+        return False
+    diffs = [int(s) - int(e) for e, s in zip(expected, seen, strict=True)]
+    off = sum(abs(d) for d in diffs)
+    return off == 1 or (off == 2 and sum(diffs) == 0)
+
+
+class _Both:
+    """A node's picture read from its two parts without merging them."""
+
+    __slots__ = ("others", "pieces")
+
+    def __init__(self, pieces: dict[str, RegionValue], others: dict[str, RegionValue]) -> None:
+        self.pieces, self.others = pieces, others
+
+    def __getitem__(self, k: str) -> RegionValue | None:
+        got = self.pieces.get(k)
+        return self.others.get(k) if got is None else got
+
+
+class MisreadDoubts:
+    """The misread doubts of `Reconciler` (its state, declared for the type checker)."""
+
+    if TYPE_CHECKING:
+        _cache: PathCache
+
+        def _explain(self, st: v.GameState, observed: dict[str, RegionValue],
+                     reader: ChanceReader) -> SearchResult: ...
+
+    def _init_misreads(self) -> None:
+        self.doubted: dict[str, RegionValue] = {}  # region → the reading held as a misread
+        self._read_right: set[str] = set()  # regions read right since the game changed them
+        self._game_was: dict[str, RegionValue] = {}
+        self._first: dict[str, RegionValue | None] = {}  # its reading since the game changed it
+        self._unsure = False  # the last look's paths assume a misread on top of a doubt
+
+    def _doubt_rereads(self, observed: dict[str, RegionValue]) -> dict[str, RegionValue]:
+        """``observed`` with each doubted region (see the module docstring) compared as the
+        game's value; sets ``doubted``. Call after the cache is reset to the state."""
+        base = self._cache.base
+        if self._game_was is not base:
+            for k, b in base.items():
+                if k in self._game_was and self._game_was[k] != b:
+                    self._read_right.discard(k)
+                    self._first[k] = None  # the camera's next reading of it
+            self._game_was = base
+        out = dict(observed)
+        doubted: dict[str, RegionValue] = {}
+        for k, val in observed.items():
+            if k not in base:
+                continue
+            if k in self._first and self._first[k] is None:
+                self._first[k] = val
+            if base[k] == val:
+                self._read_right.add(k)
+            # only the reading made when the game changed it: a new one (the camera read
+            # it again, a hand having moved something there) is compared as it is (seed 1
+            # heavy: a take read right on a region doubted before was hidden)
+            elif (k not in self._read_right and self._first.get(k) == val
+                  and camera_read(k, val) and one_misread(base[k], val)):
+                out[k] = base[k]
+                doubted[k] = val
+        self.doubted = doubted
+        return out
+
+    def _with_doubted(self, st: v.GameState, observed: dict[str, RegionValue],
+                      result: SearchResult) -> tuple[SearchResult, dict[str, RegionValue]]:
+        """The search on the readings as they are, beside ``result`` (the search with the
+        doubted regions taken as the game's): a move that changed a doubted region, read
+        right this time, is a candidate too (never a guess between the two). Returns the
+        result and the readings to weigh its paths with: as they are, when a path came
+        from them (a misread of that region may then explain another path)."""
+        if not self.doubted or result.cut or result.matches == [()]:
+            return result, observed
+        raw = {**observed, **self.doubted}
+        other = self._explain(st, raw, ChanceReader(raw))
+        if other.cut:
+            return SearchResult([], result.nodes, True), observed
+        paths = {repr([a.to_json() for a in m]): m for m in result.matches if m}
+        more = {repr([a.to_json() for a in m]): m for m in other.matches if m}
+        if set(more) - set(paths):
+            observed = raw
+        paths.update(more)
+        return SearchResult(list(paths.values()), result.nodes, False), observed
+
+    def _misread_rivals(self, path: Path, observed: dict[str, RegionValue]) -> list[Path]:
+        """Other explanations of the table were one camera region read one misread off
+        (a cube's colour or count, a marker a cell off, a figure missed or counted twice,
+        the region changed or read as unchanged): the paths the search reached (the
+        cache) that show ``observed`` on every region but one camera region, whose
+        reading is one misread from their value there, a region they change (the camera
+        reads a region anew when a hand changed it); none prefixing or extending
+        ``path`` (a move more or less, not a rival). One pass over the states computed,
+        no new search: a single explanation with such a rival is asked with it."""
+        base = self._cache.base
+        keys = [k for k in observed if k in base]
+        soft = [k for k in keys if camera_read(k, observed[k])]
+        hard = [k for k in keys if not camera_read(k, observed[k])]
+        # the regions that changed first: most states differ there, and are passed at once
+        soft.sort(key=lambda k: base[k] == observed[k])
+        # the parts of a state's picture the search compared (computed already)
+        pieces = set(piece_zone_names(self._cache.nodes[()].state))
+        need_p = any(k in pieces for k in keys)
+        need_o = any(k not in pieces for k in keys)
+        out: list[Path] = []
+        for m, node in self._cache.nodes.items():
+            n = min(len(m), len(path))
+            if not m or m[:n] == path[:n]:
+                continue
+            reg = _Both(node.pieces() if need_p else {}, node.others() if need_o else {})
+            if any(reg[k] != observed[k] for k in hard):
+                continue
+            off: str | None = None
+            for k in soft:
+                if reg[k] != observed[k]:
+                    if off is not None:
+                        break
+                    off = k
+            else:
+                # the camera misreads a region when it reads it anew, after a hand changed
+                # it: the rival must change that region (a skip is no rival of a birth)
+                if (off is not None and reg[off] != base[off]
+                        and one_misread(reg[off], observed[off])):
+                    out.append(m)
+        return out
+
+    def _one_read_wrong(self, st: v.GameState, observed: dict[str, RegionValue],
+                        ) -> tuple[list[Path], dict[str, RegionValue]]:
+        """No path explains ``observed``: the paths that explain it but for one camera
+        region, read one misread from what they predict there (each region left out in
+        turn), and the readings to weigh them with (those regions left out). Nothing when
+        a search was cut short."""
+        base = self._cache.base
+        raw = {**observed, **self.doubted}
+        found: dict[str, Path] = {}
+        left_out: set[str] = set()
+        as_read = False
+        for k in sorted(raw):
+            val = raw[k]
+            if k not in base or base[k] == val or not camera_read(k, val):
+                continue
+            # the doubted regions as the game's, and as read (one may be read right now)
+            tries = [{x: y for x, y in observed.items() if x != k}]
+            if self.doubted:
+                tries.append({x: y for x, y in raw.items() if x != k})
+            for i, seen in enumerate(tries):
+                result = self._explain(st, seen, ChanceReader(seen))
+                if result.cut:
+                    return [], observed
+                for m in result.matches:
+                    node = self._cache.nodes[m]
+                    there = {**node.pieces(), **node.others()}.get(k)
+                    key = repr([a.to_json() for a in m])
+                    if m and (there == val or one_misread(there, val)):
+                        as_read = as_read or (i == 1 and key not in found)
+                        found.setdefault(key, m)
+                        left_out.add(k)
+        # weighed against the readings a path came from (a doubted one read as it is: a
+        # misread of it may explain another path)
+        weighed = {x: y for x, y in (raw if as_read else observed).items()
+                   if x not in left_out}
+        # a misread assumed on top of a doubted reading: asked, never applied (seed 11
+        # heavy: a doubted reading the truth had come to equal hid the real take)
+        self._unsure = bool(found) and bool(self.doubted)
+        return list(found.values()), weighed
