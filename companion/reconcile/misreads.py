@@ -4,14 +4,16 @@ table must acknowledge, and never the ground for a wrong action.
 The product camera misreads about one changed region in ten on the real-table renders
 (`docs/vision-bench.json`, ``real-ordinary``: a cube's colour taken for a neighbouring
 one, a cube miscounted, a marker a cell off, a figure missed or counted twice), and the
-misread stays while the region stays as it is. Two rules (docs/sensing.md, "Misreads"):
+misread stays while the region stays as it is. The rules (docs/sensing.md, "No wrong
+action on a guess"):
 
 - a region the game changed and the camera has not read right since, read one misread
-  away from the game's value (the reading it made then, not a later one), is *doubted*:
-  compared as the game's value (the players need not touch the board), and its reading
-  kept in ``doubted``. A region read right
-  once and then one off while the game did not change it (a cube knocked off a space)
-  is not doubted: that is a discrepancy, as before;
+  away from the game's value (the reading it made then, not a later one), is *doubted*
+  and *uncertain*: left out of the comparison (it neither rules a path in nor out, and
+  the players need not touch the board), its reading kept in ``doubted``; a path that
+  changes a doubted region is asked, never applied (nothing seen vouches for that
+  change). A region read right once and then one off while the game did not change it
+  (a cube knocked off a space) is not doubted: that is a discrepancy, as before;
 - a single explanation is asked, never applied, when another path the search reached
   shows what is seen on every camera region but one, read one misread from that path's
   value there, changed or not: a move may change a region and the camera misread it
@@ -95,11 +97,11 @@ class MisreadDoubts:
         self._read_right: set[str] = set()  # regions read right since the game changed them
         self._game_was: dict[str, RegionValue] = {}
         self._first: dict[str, RegionValue | None] = {}  # its reading since the game changed it
-        self._unsure = False  # the last look's paths assume a misread on top of a doubt
 
     def _doubt_rereads(self, observed: dict[str, RegionValue]) -> dict[str, RegionValue]:
-        """``observed`` with each doubted region (see the module docstring) compared as the
-        game's value; sets ``doubted``. Call after the cache is reset to the state."""
+        """``observed`` without its doubted regions (see the module docstring): they are
+        uncertain, compared with nothing; sets ``doubted``. Call after the cache is reset
+        to the state."""
         base = self._cache.base
         if self._game_was is not base:
             for k, b in base.items():
@@ -107,7 +109,6 @@ class MisreadDoubts:
                     self._read_right.discard(k)
                     self._first[k] = None  # the camera's next reading of it
             self._game_was = base
-        out = dict(observed)
         doubted: dict[str, RegionValue] = {}
         for k, val in observed.items():
             if k not in base:
@@ -121,30 +122,24 @@ class MisreadDoubts:
             # heavy: a take read right on a region doubted before was hidden)
             elif (k not in self._read_right and self._first.get(k) == val
                   and camera_read(k, val) and one_misread(base[k], val)):
-                out[k] = base[k]
                 doubted[k] = val
         self.doubted = doubted
-        return out
+        return {k: val for k, val in observed.items() if k not in doubted}
 
-    def _with_doubted(self, st: v.GameState, observed: dict[str, RegionValue],
-                      result: SearchResult) -> tuple[SearchResult, dict[str, RegionValue]]:
-        """The search on the readings as they are, beside ``result`` (the search with the
-        doubted regions taken as the game's): a move that changed a doubted region, read
-        right this time, is a candidate too (never a guess between the two). Returns the
-        result and the readings to weigh its paths with: as they are, when a path came
-        from them (a misread of that region may then explain another path)."""
-        if not self.doubted or result.cut or result.matches == [()]:
-            return result, observed
-        raw = {**observed, **self.doubted}
-        other = self._explain(st, raw, ChanceReader(raw))
-        if other.cut:
-            return SearchResult([], result.nodes, True), observed
-        paths = {repr([a.to_json() for a in m]): m for m in result.matches if m}
-        more = {repr([a.to_json() for a in m]): m for m in other.matches if m}
-        if set(more) - set(paths):
-            observed = raw
-        paths.update(more)
-        return SearchResult(list(paths.values()), result.nodes, False), observed
+    def _changes_doubted(self, path: Path) -> bool:
+        """True when ``path`` (a path the search reached) changes a doubted region: the
+        region was left out of the comparison, so nothing seen vouches for that change
+        (its reading is the one made before the move: seed 7 heavy on branch s8-15, a
+        take applied from a space whose old misread it made true, the real take's space
+        read back as it was). Such a path is asked, never applied."""
+        if not self.doubted:
+            return False
+        node = self._cache.nodes.get(path)
+        if node is None:
+            return True
+        base = self._cache.base
+        reg = _Both(node.pieces(), node.others())
+        return any(reg[k] != base[k] for k in self.doubted)
 
     def _misread_rivals(self, path: Path, observed: dict[str, RegionValue]) -> list[Path]:
         """Other explanations of the table were one camera region read one misread off
@@ -189,40 +184,25 @@ class MisreadDoubts:
 
     def _one_read_wrong(self, st: v.GameState, observed: dict[str, RegionValue],
                         ) -> tuple[list[Path], dict[str, RegionValue]]:
-        """No path explains ``observed``: the paths that explain it but for one camera
-        region, read one misread from what they predict there (each region left out in
-        turn), and the readings to weigh them with (those regions left out). Nothing when
-        a search was cut short."""
+        """No path explains ``observed`` (the doubted regions already left out): the paths
+        that explain it but for one camera region, read one misread from what they
+        predict there (each region left out in turn), and the readings to weigh them with
+        (those regions left out). Nothing when a search was cut short."""
         base = self._cache.base
-        raw = {**observed, **self.doubted}
         found: dict[str, Path] = {}
         left_out: set[str] = set()
-        as_read = False
-        for k in sorted(raw):
-            val = raw[k]
+        for k in sorted(observed):
+            val = observed[k]
             if k not in base or base[k] == val or not camera_read(k, val):
                 continue
-            # the doubted regions as the game's, and as read (one may be read right now)
-            tries = [{x: y for x, y in observed.items() if x != k}]
-            if self.doubted:
-                tries.append({x: y for x, y in raw.items() if x != k})
-            for i, seen in enumerate(tries):
-                result = self._explain(st, seen, ChanceReader(seen))
-                if result.cut:
-                    return [], observed
-                for m in result.matches:
-                    node = self._cache.nodes[m]
-                    there = {**node.pieces(), **node.others()}.get(k)
-                    key = repr([a.to_json() for a in m])
-                    if m and (there == val or one_misread(there, val)):
-                        as_read = as_read or (i == 1 and key not in found)
-                        found.setdefault(key, m)
-                        left_out.add(k)
-        # weighed against the readings a path came from (a doubted one read as it is: a
-        # misread of it may explain another path)
-        weighed = {x: y for x, y in (raw if as_read else observed).items()
-                   if x not in left_out}
-        # a misread assumed on top of a doubted reading: asked, never applied (seed 11
-        # heavy: a doubted reading the truth had come to equal hid the real take)
-        self._unsure = bool(found) and bool(self.doubted)
-        return list(found.values()), weighed
+            seen = {x: y for x, y in observed.items() if x != k}
+            result = self._explain(st, seen, ChanceReader(seen))
+            if result.cut:
+                return [], observed
+            for m in result.matches:
+                node = self._cache.nodes[m]
+                there = _Both(node.pieces(), node.others())[k]
+                if m and (there == val or one_misread(there, val)):
+                    found.setdefault(repr([a.to_json() for a in m]), m)
+                    left_out.add(k)
+        return list(found.values()), {x: y for x, y in observed.items() if x not in left_out}

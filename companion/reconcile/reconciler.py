@@ -339,12 +339,10 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
         self._misread_fill = reader.impossible_fill
         if not result.matches and not result.cut and reader.variants:
             result = self._misread_fills(st, observed, reader.variants)
-        result, observed = self._with_doubted(st, observed, result)
         # a search cut short may have missed the truth: neither act nor ask, say so
         matches = [] if result.cut else result.matches
         out: list[Outcome] = []
         still = self._now - self.table.last_change
-        self._unsure = False
         if not matches and not result.cut and still >= self.misread_wait:
             matches, observed = self._one_read_wrong(st, observed)  # one region misread
         if matches == [()]:
@@ -373,8 +371,8 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
             _fingerprint(st), repr([a.to_json() for a in matches[0]])
         ) in self._rejected:
             matches = []
-        unseen = self._unsure or any(
-            self._unseen(m, observed) or self._unread(m, observed) for m in matches)
+        unseen = any(self._unseen(m, observed) or self._unread(m, observed)
+                     or self._changes_doubted(m) for m in matches)
         if len(matches) == 1 and not unseen:
             matches = matches + self._other_members(matches[0], observed)
         if len(matches) == 1 and not unseen:
