@@ -29,11 +29,14 @@ A part of `Reconciler`, which holds the state these methods use.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from companion import village as v
 from companion.village import zones
-from companion.village.picture import RegionValue, piece_zone_names
+from companion.village.actions import TakeCube
+from companion.village.picture import RegionValue, piece_zone_names, regions_of
+from companion.village.vocabulary import Space
 
 from .chance import ChanceReader
 from .observed import ByColour
@@ -97,6 +100,7 @@ class MisreadDoubts:
         self._read_right: set[str] = set()  # regions read right since the game changed them
         self._game_was: dict[str, RegionValue] = {}
         self._first: dict[str, RegionValue | None] = {}  # its reading since the game changed it
+        self._raw_seen: dict[str, RegionValue] = {}  # the last look's readings, none left out
 
     def _doubt_rereads(self, observed: dict[str, RegionValue]) -> dict[str, RegionValue]:
         """``observed`` without its doubted regions (see the module docstring): they are
@@ -106,9 +110,17 @@ class MisreadDoubts:
         if self._game_was is not base:
             for k, b in base.items():
                 if k in self._game_was and self._game_was[k] != b:
-                    self._read_right.discard(k)
-                    self._first[k] = None  # the camera's next reading of it
+                    # the reading in hand when the game changed it if it showed a change
+                    # (the move was seen by it), else the camera's next one: a later
+                    # move's change, read right, is not taken for a misread of this one
+                    seen = self._raw_seen.get(k)
+                    self._first[k] = None if seen == self._game_was[k] else seen
+                    if seen == b:
+                        self._read_right.add(k)
+                    else:
+                        self._read_right.discard(k)
             self._game_was = base
+        self._raw_seen = observed
         doubted: dict[str, RegionValue] = {}
         for k, val in observed.items():
             if k not in base:
@@ -140,6 +152,38 @@ class MisreadDoubts:
         base = self._cache.base
         reg = _Both(node.pieces(), node.others())
         return any(reg[k] != base[k] for k in self.doubted)
+
+    def _taken_elsewhere(self, path: Path, observed: dict[str, RegionValue]) -> list[Path]:
+        """For a path taking a cube from a doubted space: the same path with that cube
+        taken from another space whose reading shows no change, when it is legal and
+        shows ``observed`` on every other region (that space read back as it was after
+        the take: the truth of the wrong actions of seed 7 heavy on branch s8-15). They
+        are asked with it, so the prompt holds the truth either way."""
+        root = self._cache.root
+        if root is None or not self.doubted:
+            return []
+        base = self._cache.base
+        out: list[Path] = []
+        for i, step in enumerate(path):
+            if not (isinstance(step, TakeCube) and zones.space(step.space) in self.doubted):
+                continue
+            for sp in Space:
+                other = zones.space(sp)
+                if sp == step.space or observed.get(other) != base.get(other):
+                    continue
+                rival = (*path[:i], replace(step, space=sp), *path[i + 1:])
+                st: v.GameState | None = root
+                for b in rival:
+                    if st is None or not v.is_legal(st, b):
+                        st = None
+                        break
+                    st = v.apply_unchecked(st, b)
+                if st is None:
+                    continue
+                reg = regions_of(st)
+                if all(reg.get(k) == val for k, val in observed.items() if k != other):
+                    out.append(rival)
+        return out
 
     def _misread_rivals(self, path: Path, observed: dict[str, RegionValue]) -> list[Path]:
         """Other explanations of the table were one camera region read one misread off

@@ -372,7 +372,11 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
         ) in self._rejected:
             matches = []
         unseen = any(self._unseen(m, observed) or self._unread(m, observed)
-                     or self._changes_doubted(m) for m in matches)
+                     for m in matches)
+        if any(self._changes_doubted(m) for m in matches):  # uncertain: asked
+            unseen = True
+            rivals = [r for m in matches for r in self._taken_elsewhere(m, observed)]
+            matches = list(dict.fromkeys(matches + rivals))
         if len(matches) == 1 and not unseen:
             matches = matches + self._other_members(matches[0], observed)
         if len(matches) == 1 and not unseen:

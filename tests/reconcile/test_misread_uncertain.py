@@ -74,3 +74,24 @@ def test_a_take_that_makes_a_doubted_reading_true_is_asked_not_applied() -> None
     assert not [o for o in out if isinstance(o, Proposal)]
     asked = [o for o in out if isinstance(o, Prompt)]
     assert asked and wrong in [c[0] for c in asked[-1].candidates]
+
+
+def test_the_prompt_holds_the_take_from_a_space_read_back_as_before() -> None:
+    """The same table: the take of that colour from another space whose reading shows no
+    change (read back as it was) is the truth here, and is among the candidates."""
+    st, first, take, s, t_space = a_take_then_a_take_of_its_colour_elsewhere()
+    colour = take["cube"]
+    link = MemoryLink(st)
+    rec = Reconciler(link)
+    feed(rec, frame(st, 0.0))
+    run(rec, 0.0, 1.0)
+    for a in first:
+        link.submit(a, "tablet", link.seq(), [])
+    mid = link.state()
+    feed(rec, frame(mid, 2.0, {s: _short(mid, s, colour)}))
+    run(rec, 2.0, 8.0)
+    end = v.apply(mid, take)
+    feed(rec, frame(end, 9.0, {s: _short(mid, s, colour),
+                               t_space: dict(picture(mid).cubes[t_space])}))
+    asked = [o for o in run(rec, 9.0, 25.0) if isinstance(o, Prompt)]
+    assert asked and take in [c[0] for c in asked[-1].candidates]
