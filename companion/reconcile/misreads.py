@@ -35,12 +35,12 @@ from typing import TYPE_CHECKING
 from companion import village as v
 from companion.village import zones
 from companion.village.actions import TakeCube
-from companion.village.picture import RegionValue, piece_zone_names, regions_of
+from companion.village.picture import RegionValue, piece_zone_names
 from companion.village.vocabulary import Space
 
 from .chance import ChanceReader
 from .observed import ByColour
-from .search import Path, PathCache, SearchResult
+from .search import Node, Path, PathCache, SearchResult
 
 # regions the camera reads and may misread: cubes, tracks, goods, figures by colour
 _CAMERA_KINDS = frozenset({zones.SPACE, zones.SUPPLY, zones.TIME, zones.PRESTIGE, zones.GOODS})
@@ -159,8 +159,7 @@ class MisreadDoubts:
         shows ``observed`` on every other region (that space read back as it was after
         the take: the truth of the wrong actions of seed 7 heavy on branch s8-15). They
         are asked with it, so the prompt holds the truth either way."""
-        root = self._cache.root
-        if root is None or not self.doubted:
+        if not self.doubted:
             return []
         base = self._cache.base
         out: list[Path] = []
@@ -172,18 +171,26 @@ class MisreadDoubts:
                 if sp == step.space or observed.get(other) != base.get(other):
                     continue
                 rival = (*path[:i], replace(step, space=sp), *path[i + 1:])
-                st: v.GameState | None = root
-                for b in rival:
-                    if st is None or not v.is_legal(st, b):
-                        st = None
-                        break
-                    st = v.apply_unchecked(st, b)
-                if st is None:
+                node = self._node_of(rival)
+                if node is None:
                     continue
-                reg = regions_of(st)
-                if all(reg.get(k) == val for k, val in observed.items() if k != other):
+                reg = _Both(node.pieces(), node.others())
+                if all(reg[k] == val for k, val in observed.items() if k != other):
                     out.append(rival)
         return out
+
+    def _node_of(self, path: Path) -> Node | None:
+        """The cached state ``path`` leads to, computed (and cached, so a prompt can show
+        it) when the search did not reach it; None when a step is illegal."""
+        cache = self._cache
+        for i in range(1, len(path) + 1):
+            if path[:i] not in cache.nodes:
+                parent = cache.nodes[path[:i - 1]]
+                if not v.is_legal(parent.state, path[i - 1]):
+                    return None
+                cache.nodes[path[:i]] = Node(v.apply_unchecked(parent.state, path[i - 1]),
+                                             parent)
+        return cache.nodes[path]
 
     def _misread_rivals(self, path: Path, observed: dict[str, RegionValue]) -> list[Path]:
         """Other explanations of the table were one camera region read one misread off
@@ -195,6 +202,7 @@ class MisreadDoubts:
         ``path`` (a move more or less, not a rival). One pass over the states computed,
         no new search: a single explanation with such a rival is asked with it."""
         base = self._cache.base
+        doubted = {k: val for k, val in self.doubted.items() if k in base}
         keys = [k for k in observed if k in base]
         soft = [k for k in keys if camera_read(k, observed[k])]
         hard = [k for k in keys if not camera_read(k, observed[k])]
@@ -202,8 +210,8 @@ class MisreadDoubts:
         soft.sort(key=lambda k: base[k] == observed[k])
         # the parts of a state's picture the search compared (computed already)
         pieces = set(piece_zone_names(self._cache.nodes[()].state))
-        need_p = any(k in pieces for k in keys)
-        need_o = any(k not in pieces for k in keys)
+        need_p = any(k in pieces for k in (*keys, *doubted))
+        need_o = any(k not in pieces for k in (*keys, *doubted))
         out: list[Path] = []
         for m, node in self._cache.nodes.items():
             n = min(len(m), len(path))
@@ -211,6 +219,10 @@ class MisreadDoubts:
                 continue
             reg = _Both(node.pieces() if need_p else {}, node.others() if need_o else {})
             if any(reg[k] != observed[k] for k in hard):
+                continue
+            # a doubted region (left out of ``observed``) the rival changes must show its
+            # reading: else the rival needs a second misread there
+            if any(reg[k] != base[k] and reg[k] != val for k, val in doubted.items()):
                 continue
             off: str | None = None
             for k in soft:
