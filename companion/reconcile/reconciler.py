@@ -115,7 +115,10 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
     second_step: dict[str, float] = field(default_factory=lambda: {"train": 3.5})
     unseen_wait: float = 3.0  # stillness before asking about a path with an unseen step
     discrepancy_wait: float = 3.0  # stillness before a difference nothing explains is raised
-    misread_wait: float = 1.0  # stillness before a region is taken as misread (misreads.py)
+    # stillness before a region is taken as misread (misreads.py): longer than the behaviour
+    # model's longest transient, a bumped board's 2 s (seed 1 heavy: a take applied from the
+    # wrong space with one region left out while a bump lasted)
+    misread_wait: float = 3.0
     late_tap: float = 15.0  # a tap naming a member of a proposal this recent confirms it
     covered: frozenset[str] = frozenset()  # zones a tag reader covers (the hubs' zone map)
     depth: int = 3
@@ -373,8 +376,10 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
             matches = []
         unseen = any(self._unseen(m, observed) or self._unread(m, observed)
                      for m in matches)
-        if any(self._changes_doubted(m) for m in matches):  # uncertain: asked
-            unseen = True
+        # a path changing a doubted (uncertain) region: asked at once, never applied (the
+        # next step would not vouch for it either)
+        doubt = any(self._changes_doubted(m) for m in matches)
+        if doubt:
             rivals = [r for m in matches for r in self._taken_elsewhere(m, observed)]
             matches = list(dict.fromkeys(matches + rivals))
         if len(matches) == 1 and not unseen:
@@ -383,7 +388,7 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
             matches = matches + self._one_misread_away(matches[0], observed)
         if len(matches) == 1 and not unseen:  # one region misread, changed or not
             matches = matches + self._misread_rivals(matches[0], observed)
-        if len(matches) == 1 and not unseen:
+        if len(matches) == 1 and not unseen and not doubt:
             wait, what = self._second_step(matches[0])
             if still < wait:  # perhaps half done: wait for the second step
                 self._due = self.table.last_change + wait
@@ -398,7 +403,7 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
             out += self._submit([a.to_json() for a in matches[0]], seq, prompted=False)
             self.table.taps = kept + self.table.taps
             return self._emit(out)
-        if matches and not ask and _continues(self._cache, matches):
+        if matches and not ask and len(matches) > doubt and _continues(self._cache, matches):
             self._waiting = True  # e.g. the well: the space's action will show which
             out += self._hold(seq, self._said_in_common(matches),
                               "the next step, which will show which it was")

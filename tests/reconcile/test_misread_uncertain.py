@@ -95,3 +95,4 @@ def test_the_prompt_holds_the_take_from_a_space_read_back_as_before() -> None:
                                t_space: dict(picture(mid).cubes[t_space])}))
     asked = [o for o in run(rec, 9.0, 25.0) if isinstance(o, Prompt)]
     assert asked and take in [c[0] for c in asked[-1].candidates]
+
