@@ -158,7 +158,8 @@ class MisreadDoubts:
         taken from another space whose reading shows no change, when it is legal and
         shows ``observed`` on every other region (that space read back as it was after
         the take: the truth of the wrong actions of seed 7 heavy on branch s8-15). They
-        are asked with it, so the prompt holds the truth either way."""
+        are asked with it, so the prompt holds the truth either way (they are not in the
+        path cache: nothing after this looks them up there)."""
         if not self.doubted:
             return []
         base = self._cache.base
@@ -180,17 +181,22 @@ class MisreadDoubts:
         return out
 
     def _node_of(self, path: Path) -> Node | None:
-        """The cached state ``path`` leads to, computed (and cached, so a prompt can show
-        it) when the search did not reach it; None when a step is illegal."""
+        """The state ``path`` leads to: the search's (the cache), else computed beside it
+        (never into the cache: the search's count of states computed, and so where it is
+        cut, stays its own); None when a step is illegal."""
         cache = self._cache
+        if path in cache.nodes:
+            return cache.nodes[path]
+        node = cache.nodes[()]
         for i in range(1, len(path) + 1):
-            if path[:i] not in cache.nodes:
-                parent = cache.nodes[path[:i - 1]]
-                if not v.is_legal(parent.state, path[i - 1]):
-                    return None
-                cache.nodes[path[:i]] = Node(v.apply_unchecked(parent.state, path[i - 1]),
-                                             parent)
-        return cache.nodes[path]
+            known = cache.nodes.get(path[:i])
+            if known is not None:
+                node = known
+                continue
+            if not v.is_legal(node.state, path[i - 1]):
+                return None
+            node = Node(v.apply_unchecked(node.state, path[i - 1]), node)
+        return node
 
     def _misread_rivals(self, path: Path, observed: dict[str, RegionValue]) -> list[Path]:
         """Other explanations of the table were one camera region read one misread off

@@ -403,7 +403,7 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
             out += self._submit([a.to_json() for a in matches[0]], seq, prompted=False)
             self.table.taps = kept + self.table.taps
             return self._emit(out)
-        if matches and not ask and len(matches) > doubt and _continues(self._cache, matches):
+        if matches and not ask and not doubt and _continues(self._cache, matches):
             self._waiting = True  # e.g. the well: the space's action will show which
             out += self._hold(seq, self._said_in_common(matches),
                               "the next step, which will show which it was")
