@@ -66,7 +66,7 @@ def vision_bench(args: argparse.Namespace) -> int:
               f"{', '.join(bench.condition_names())})", file=sys.stderr)
         return 2
     per = args.per_condition
-    acc = bench.accuracy(layout, per, seed=args.seed, conditions=names)
+    acc = bench.accuracy(layout, per, seed=args.seed, conditions=names, views=args.views)
     occ = bench.occlusion_sequences(layout, args.sequences, seed=args.seed)
     real_occ = bench.occlusion_sequences(layout, args.sequences, seed=args.seed, real=True)
     speed = bench.speed(layout) if args.speed else {}
@@ -76,7 +76,9 @@ def vision_bench(args: argparse.Namespace) -> int:
         "accuracy": {k: v["exact"] for k, v in acc.items()},
         # each reading's own row: cubes and tracks (``accuracy``), figures, items
         "accuracy_by_kind": {k: {"cubes_tracks": v["exact"], "figures": v["figures_exact"],
-                                 "items": v["items_exact"]} for k, v in acc.items()},
+                                 "items": v["items_exact"],
+                                 "first_player": v["first_player_exact"]}
+                             for k, v in acc.items()},
         "conditions": acc,
         "images": per * len(names),
         **speed,
@@ -91,11 +93,12 @@ def vision_bench(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=1))
     else:
         print(f"{'condition':18} exact  all-right  board-found  misread-under-hand  "
-              "figures  items")
+              "figures  items  first-player")
         for k, v in acc.items():
             print(f"{k:18} {v['exact']:.4f} {v['images_all_right']:4}/{v['images']:<4} "
                   f"{v['board_found']:4}/{v['images']:<4}  {v['misread_under_hand']:18}  "
-                  f"{v['figures_exact']:.4f}  {v['items_exact']:.4f}")
+                  f"{v['figures_exact']:.4f}  {v['items_exact']:.4f}  "
+                  f"{v['first_player_exact']:.4f}")
         for pre, what in (("", "ideal"), ("real_", "real table, calibrated")):
             if speed:
                 print(f"speed ({what}): {result[pre + 'ms_per_frame']} ms/frame; warp "
@@ -153,7 +156,17 @@ def calibrate(args: argparse.Namespace) -> int:
             print(args.out)
             return 0
         if args.step == "empty":
-            cal = calibration.capture_empty(cal, [_image(p) for p in args.images])
+            frames = [_image(p) for p in args.images]
+            found = calibration.find_boards(cal, frames)
+            cal = calibration.capture_empty(cal, frames)
+            print("empty boards learned: " + ", ".join(
+                f"{n} ({len(found[n])} of {len(frames)} frames)" for n in cal.layout.boards
+                if n in found))
+            missing = calibration.not_learned(cal)
+            if missing:
+                print(f"not learned (found in no frame): {', '.join(missing)}; until they "
+                      "are, the camera does not read them. Uncover their markers and run "
+                      "`companion calibrate empty` again (a farm not on the table: ignore)")
         elif args.step == "cubes":
             placed = {}
             for item in args.place or []:
@@ -207,6 +220,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--per-condition", type=int, default=50, help="rendered images per condition")
     p.add_argument("--conditions", help="comma-separated condition names (default: all)")
     p.add_argument("--no-speed", dest="speed", action="store_false", help="skip the timing")
+    p.add_argument("--views", type=int, default=1,
+                   help="contents read per calibrated table: the figure and item rows are "
+                        "measured on per-condition × views images")
     p.add_argument("--sequences", type=int, default=10, help="hand-over-board sequences")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true")

@@ -172,46 +172,81 @@ def _sample(frame: np.ndarray, hom: np.ndarray, grid: np.ndarray,
     return out
 
 
-def capture_empty(cal: Calibration, frames: np.ndarray | Sequence[np.ndarray]) -> Calibration:
+def _poses(cal: Calibration, frames: Sequence[np.ndarray]
+           ) -> dict[str, list[tuple[int, np.ndarray]]]:
+    """Each board's pose in every frame that finds it: board -> [(frame index, homography)]
+    (each frame read on its own, so a pose found in one is never carried into the next)."""
+    out: dict[str, list[tuple[int, np.ndarray]]] = {}
+    for i, frame in enumerate(frames):
+        for name, hom in cal.tracker().update(frame).boards.items():
+            out.setdefault(name, []).append((i, hom))
+    return out
+
+
+def find_boards(cal: Calibration, frames: Sequence[np.ndarray]) -> dict[str, list[int]]:
+    """Which frames each board is found in: board name -> indices into ``frames``."""
+    return {n: [i for i, _h in p] for n, p in _poses(cal, frames).items()}
+
+
+def learned_boards(cal: Calibration) -> set[str]:
+    """The boards the empty-board model holds (``capture_empty`` placed them)."""
+    return {k.partition("/")[0] for k in cal.cube_refs}
+
+
+def not_learned(cal: Calibration) -> list[str]:
+    """The layout's boards left out of the empty-board model, in layout order (empty while
+    there is no model): the reader holds them back (uncertain) until they are learned."""
+    have = learned_boards(cal)
+    return [n for n in cal.layout.boards if have and n not in have]
+
+
+def capture_empty(cal: Calibration, frames: np.ndarray | Sequence[np.ndarray]
+                  ) -> Calibration:
     """Record the empty boards from one frame or several of the still, empty table: the
     coarse picture of each board (hands), each region's printed colour, and the board under
     each cube region, figure zone and item region at the reader's grid (the empty-board
-    model pieces are told from), each the median over the frames (so the camera's noise
-    mostly cancels).
+    model pieces are told from). Each board is placed in every frame that finds it (a hand
+    or a shadow hiding a farm's marker in one frame does not lose that farm) and learned as
+    the median over those frames (so the camera's noise mostly cancels). The model is made
+    anew: a board found in no frame is left out of it (``not_learned`` names it; the reader
+    then holds its regions back).
 
-    Raises CalibrationError if the main board is not found in the first frame.
+    Raises CalibrationError if no frame is given or the main board is found in none.
     """
     shots = [frames] if isinstance(frames, np.ndarray) else list(frames)
     if not shots:
         raise CalibrationError("no frame of the empty table")
-    boards = _geometry(cal, shots[0])
+    poses = _poses(cal, shots)
+    if "main" not in poses:
+        raise CalibrationError("the main board's corner markers are not all visible in "
+                               f"any of the {len(shots)} frame(s)")
     lay = cal.layout
 
-    def sample(hom: np.ndarray, grid: np.ndarray) -> np.ndarray:
-        stack = np.stack([_sample(f, hom, grid, cal.lens) for f in shots])
+    def sample(name: str, grid: np.ndarray) -> np.ndarray:
+        stack = np.stack([_sample(shots[i], hom, grid, cal.lens) for i, hom in poses[name]])
         out: np.ndarray = np.median(stack, axis=0).round().astype(np.uint8)
         return out
 
     new = copy.deepcopy(cal.layout_data)
-    refs = dict(cal.references)
-    cube_refs = dict(cal.cube_refs)
-    for name, hom in boards.items():
+    refs: dict[str, np.ndarray] = {}
+    cube_refs: dict[str, np.ndarray] = {}
+    for name in poses:
         board = lay.boards[name]
-        refs[name] = sample(hom, _grid((0, 0, *board.size_mm), COARSE_STEP))
+        refs[name] = sample(name, _grid((0, 0, *board.size_mm), COARSE_STEP))
         for r in board.regions:
             if r.kind in STEPS:
-                cube_refs[f"{name}/{r.key}"] = sample(hom, _grid(r.rect, STEPS[r.kind]))
+                cube_refs[f"{name}/{r.key}"] = sample(name, _grid(r.rect, STEPS[r.kind]))
             elif r.kind == "track":
-                cube_refs[f"{name}/{r.key}"] = sample(hom, _cell_grid(r.rect, TRACK_GRID))
+                cube_refs[f"{name}/{r.key}"] = sample(name, _cell_grid(r.rect, TRACK_GRID))
     main = lay.boards["main"]
     for r_data, r in zip(new["boards"]["main"]["regions"], main.regions, strict=True):
-        px = sample(boards["main"], _grid(r.rect, 2.0)).reshape(-1, 3)
+        px = sample("main", _grid(r.rect, 2.0)).reshape(-1, 3)
         r_data["print"] = [int(v) for v in np.median(px, axis=0)[::-1]]
-    farm = next((n for n in boards if n.startswith("farm:")), None)
-    if farm is not None:
-        for r_data, r in zip(new["boards"]["farm"]["regions"], lay.boards[farm].regions,
+    farms = sorted((n for n in poses if n.startswith("farm:")), key=lambda n: -len(poses[n]))
+    if farms:  # the farm seen in the most frames gives the printed colours all farms share
+        for r_data, r in zip(new["boards"]["farm"]["regions"], lay.boards[farms[0]].regions,
                              strict=True):
-            px = sample(boards[farm], _grid(r.rect, 2.0)).reshape(-1, 3)
+            px = sample(farms[0], _grid(r.rect, 2.0)).reshape(-1, 3)
             r_data["print"] = [int(v) for v in np.median(px, axis=0)[::-1]]
     return Calibration(new, refs, cal.area_factor, [*cal.steps, "empty"], cal.lens, cube_refs)
 

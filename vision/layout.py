@@ -24,6 +24,8 @@ _ITEM_RGB = {"grain": (230, 186, 60), "coin": (150, 150, 160), "scroll": (244, 2
              "horse": (128, 84, 48), "ox": (60, 56, 52), "plough": (80, 120, 170),
              "wagon": (180, 70, 50)}
 _ITEM_MM = {"grain": 12.0, "coin": 15.0, "tile": 16.0}
+# the First Player and Next First Player markers (``token`` regions)
+_TOKEN_RGB = {"first": (128, 48, 168), "next": (0, 168, 186)}
 
 
 class LayoutError(ValueError):
@@ -33,7 +35,8 @@ class LayoutError(ValueError):
 @dataclass(frozen=True)
 class Region:
     """A rectangle on one board: ``kind`` is cubes, track (one cell), zone (figures),
-    items (grain, coins and goods tiles) or area (not read)."""
+    items (grain, coins and goods tiles), token (where the first-player tokens lie) or
+    area (not read)."""
 
     name: str
     kind: str
@@ -86,6 +89,9 @@ class Layout:
     monk_rgb: tuple[int, int, int] = (22, 22, 24)
     item_rgb: dict[str, tuple[int, int, int]] = field(default_factory=lambda: dict(_ITEM_RGB))
     item_mm: dict[str, float] = field(default_factory=lambda: dict(_ITEM_MM))
+    token_rgb: dict[str, tuple[int, int, int]] = field(
+        default_factory=lambda: dict(_TOKEN_RGB))
+    token_mm: float = 20.0
 
     def item_area_mm2(self, item: str) -> float:
         """The area one item covers seen from above: a coin and a grain sack are round, a
@@ -123,7 +129,7 @@ def _board(name: str, data: dict[str, Any], colour: str | None,
         rect = r["rect"]
         if len(rect) != 4 or not (rect[0] < rect[2] and rect[1] < rect[3]):
             raise LayoutError(f"{name}: region {r.get('name')!r} has a bad rect {rect}")
-        if r["kind"] not in ("cubes", "track", "zone", "items", "area"):
+        if r["kind"] not in ("cubes", "track", "zone", "items", "token", "area"):
             raise LayoutError(f"{name}: region {r['name']!r}: unknown kind {r['kind']!r}")
         rname = r["name"].replace("{colour}", colour) if colour else r["name"]
         regions.append(Region(rname, r["kind"], (float(rect[0]), float(rect[1]),
@@ -154,9 +160,11 @@ def parse(data: dict[str, Any]) -> Layout:
         item_rgb = {k: _rgb(colours.get("items", {}).get(k, list(_ITEM_RGB[k])), k)
                     for k in ITEM_NAMES}
         item_mm = {k: float(data.get("item_mm", {}).get(k, v)) for k, v in _ITEM_MM.items()}
+        token_rgb = {k: _rgb(colours.get("tokens", {}).get(k, list(v)), k)
+                     for k, v in _TOKEN_RGB.items()}
         return Layout(boards, float(data["cube_mm"]), float(data["disc_mm"]), cube_rgb,
                       marker_rgb, bool(data.get("verified", False)), data, monk, item_rgb,
-                      item_mm)
+                      item_mm, token_rgb, float(data.get("token_mm", 20.0)))
     except (KeyError, TypeError, IndexError) as exc:
         raise LayoutError(f"layout: missing or ill-typed {exc}") from None
 

@@ -101,6 +101,9 @@ def main_board() -> dict[str, Any]:
                           print=[170, 190, 214]))
         regions.append(_r(f"market:queue-{i + 1}", "area", x0, 346, x0 + 24, 374,
                           print=[200, 200, 200]))
+    # The Next First Player marker's cell in the council chamber (seed 000, set-up step 8:
+    # « sur sa case de la Chambre du Conseil »), between the council levels and the church
+    regions.append(_r("first_player:home", "token", 208, 226, 248, 262, print=[200, 170, 140]))
     regions.extend(_prestige())
     m = (CORNER - MARKER) / 2
     markers = {"0": [m, m], "1": [MAIN_W - CORNER + m, m],
@@ -127,6 +130,9 @@ def farm_board() -> dict[str, Any]:
     regions.append(_r("farm:{colour}", "zone", 110, 46, 162, 154, print=[186, 200, 140]))
     # grain, coins and goods tiles below them (a guess)
     regions.append(_r("goods:{colour}", "items", 16, 162, 164, 212, print=[150, 172, 112]))
+    # where the family lays the first-player tokens it holds (a guess: the rules only say
+    # the player takes the marker, « prenez le marqueur »)
+    regions.append(_r("first_player:{colour}", "token", 6, 214, 50, 248, print=[176, 196, 130]))
     return {"size_mm": [FARM_W, FARM_H], "marker_mm": FARM_MARKER,
             "markers": {"farm": [8, 8]}, "print": [160, 184, 120], "regions": regions}
 
@@ -139,6 +145,7 @@ def layout() -> dict[str, Any]:
                  "Calibration (companion calibrate, /calibrate) makes it exact for a box."),
         "cube_mm": 10.0,
         "disc_mm": 16.0,
+        "token_mm": 20.0,  # the first-player tokens' diameter (a guess)
         # grain sack (its width), coin (diameter), goods tile (side): guesses
         "item_mm": {"grain": 12.0, "coin": 15.0, "tile": 16.0},
         "farm_markers": {c: 10 + i for i, c in enumerate(FAMILY)},
@@ -152,6 +159,9 @@ def layout() -> dict[str, Any]:
             "items": {"grain": [230, 186, 60], "coin": [150, 150, 160],
                       "scroll": [244, 240, 225], "horse": [128, 84, 48], "ox": [60, 56, 52],
                       "plough": [80, 120, 170], "wagon": [180, 70, 50]},
+            # the First Player and Next First Player markers (guesses: colours no other
+            # piece has, so a token region tells them apart by hue)
+            "tokens": {"first": [128, 48, 168], "next": [0, 168, 186]},
         },
         "boards": {"main": main_board(), "farm": farm_board()},
     }

@@ -61,6 +61,8 @@ from .read_parts import (
     count_blobs,
 )
 from .read_pieces import PieceReading
+from .read_token import TRACK as TOKEN_TRACK
+from .read_token import TokenReader
 
 __all__ = ["BoardReader", "Reading", "count_blobs"]
 
@@ -76,6 +78,7 @@ class BoardReader(PieceReading):
         self.layout = layout
         self.cube_scale = dict(cube_scale or {})  # colour -> apparent area (calibrate cubes)
         self.tracker = tracker or MarkerTracker(layout, lens=lens)
+        self.tokens = TokenReader(layout)  # the first-player tokens (vision/read_token.py)
         self.area_factor = area_factor
         self.cube_lab = palette_lab(layout.cube_rgb, CUBE_COLOURS)
         self.marker_lab = palette_lab(layout.marker_rgb, FAMILY_COLOURS)
@@ -92,10 +95,14 @@ class BoardReader(PieceReading):
             self._empty[key] = (ref.reshape(-1, 3) + 1.0,
                                 cv2.erode(ref, k3).reshape(-1, 3),
                                 cv2.dilate(ref, k3).reshape(-1, 3))
+        # boards the empty-board model holds: a board left out of it while others are in is
+        # held back (its printed borders would pass for cubes under the older rule)
+        self._modelled = {k.partition("/")[0] for k in self._empty}
         self.references = {n: references[n] if references and n in references
                            else self.printed_reference(b) for n, b in layout.boards.items()}
         self._captured = set(references or {}) & set(layout.boards)
-        self._ignore = {n: self._marker_mask(b) for n, b in layout.boards.items()}
+        self._ignore = {n: self._marker_mask(b) | TokenReader.hand_mask(b)
+                        for n, b in layout.boards.items()}
         self._tracks = {n: self._track_mask(b) for n, b in layout.boards.items()}
         # which colours are a track marker's (a disc on its track is not a hand)
         self._is_disc = lut(self.marker_lab, max_dist=20.0, l_weight=0.5) != UNKNOWN
@@ -259,6 +266,9 @@ class BoardReader(PieceReading):
                             borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0)).reshape(-1, 3)
         for name in geometry.boards:
             board = self.layout.boards[name]
+            if self._modelled and name not in self._modelled:
+                reading.uncertain.update(self._names(board))
+                continue
             a, b, shape = plan.slices[(name, "#coarse")]
             coarse = samples[a:b].reshape(*shape, 3)
             hand, moving, norm, gain = self._hands_and_motion(name, coarse)
@@ -279,6 +289,12 @@ class BoardReader(PieceReading):
             self._read_tracks(board, samples, plan, reading)
             self._read_figures(board, samples, plan, reading)
             self._read_items(board, samples, plan, reading)
+        if any(self.tokens.regions.values()):  # a layout older than the tokens: none read
+            token = self.tokens.read(frame, geometry, self.tracker.lens, self._white)
+            if token is None and self.tokens.ever:
+                reading.uncertain.add(TOKEN_TRACK)
+            elif token is not None:
+                reading.tracks[TOKEN_TRACK] = token
         # track cells are reported as their track
         reading.occluded = {k.partition("#")[0] for k in reading.occluded}
         reading.moving = {k.partition("#")[0] for k in reading.moving}

@@ -18,6 +18,7 @@ from .colour import (
     lut_index,
 )
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, Board, Layout, Region
+from .read_faint import faint_pieces
 from .read_parts import (
     BOARD_TOL,
     DEEP_SHADOW,
@@ -314,7 +315,11 @@ class PieceReading:
         labels = self._lut(what, None, ())[lut_index(px)]
         piece = differs[0]
         if what == "items":
-            piece = piece | _flat_dark_pieces(differs[2].reshape(shape), one).reshape(-1)
+            # a dark tile is partly "shadow", partly not (its emblem, its lit edge): the
+            # samples of it told as such join its shadow-like ones, or the tile falls
+            # apart into specks
+            dark = differs[2] | (piece & (labels == 1 + ITEM_NAMES.index("ox")))
+            piece = piece | _flat_dark_pieces(dark.reshape(shape), one).reshape(-1)
         labels = np.where(piece, labels, 0)
         if what == "figures":
             rim = _monk_rim(labels.reshape(shape) == MONK_LABEL, differs[3].reshape(shape))
@@ -357,8 +362,35 @@ class PieceReading:
                                               min(one))
             found = count_blobs(labels.reshape(shape), names, one,
                                 diff=None if diff is None else diff.reshape(*shape, 3))
+            if what == "items" and diff is not None:
+                self._add_faint(board.name, r, samples[a:b], labels.reshape(shape), one,
+                                found)
             into[r.name] = found
             self._remember(board.name, r.key, [r], dict(found), 1.0)
+
+    def _add_faint(self, board: str, r: Region, raw: np.ndarray, labels: np.ndarray,
+                   one: list[float], found: dict[str, int]) -> None:
+        """Add to ``found`` the items of region ``r`` too faint for the board's tolerance
+        (``read_faint``: a grey coin on a dark farm in dim light), away from those found."""
+        empty = self._empty.get(f"{board}/{r.key}")
+        white = self._white.get(board)
+        if empty is None or white is None:
+            return
+        rgb = [self.layout.item_rgb[k] for k in ITEM_NAMES]
+        # what was found: the blobs of pieces, not what count_blobs left out (specks, and
+        # blobs of no item's colour)
+        fg = cv2.morphologyEx((labels != 0).astype(np.uint8), cv2.MORPH_OPEN,
+                              np.ones((3, 3), np.uint8))
+        k, lab, stats, _c = cv2.connectedComponentsWithStats(fg, connectivity=8)
+        found_mask = np.zeros(labels.shape, bool)
+        for i in range(1, k):
+            here = lab == i
+            per = np.bincount(labels[here], minlength=len(ITEM_NAMES) + 1)[1:len(ITEM_NAMES) + 1]
+            if per.any() and stats[i, cv2.CC_STAT_AREA] >= 0.35 * one[int(per.argmax())]:
+                found_mask |= here
+        for j, n in faint_pieces(raw, empty[0], labels.shape[:2], found_mask, white, rgb,
+                                 one).items():
+            found[ITEM_NAMES[j]] = found.get(ITEM_NAMES[j], 0) + n
 
     def _track_empty(self, board: str, cells: list[Region], n: int
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:

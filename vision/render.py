@@ -229,6 +229,8 @@ def _draw_board(layout: Layout, board: Board, view: TableView, rng: np.random.Ge
                            cv2.LINE_AA)
         elif r.kind == "items" and view.items.get(r.name):
             _draw_items(img, layout, r, view.items[r.name], rng)
+        elif r.kind == "token":
+            _draw_tokens(img, layout, r, view.tokens)
         elif r.kind == "zone" and view.zones.get(r.name):
             pieces = view.zones[r.name]
             try:
@@ -245,6 +247,28 @@ def _draw_board(layout: Layout, board: Board, view: TableView, rng: np.random.Ge
     if boxes and eye is not None:
         scenery.draw_cubes(img, boxes, size, eye, light_deg)
     return img
+
+
+def _draw_tokens(img: np.ndarray, layout: Layout, region: Region, tokens: dict[str, str]
+                 ) -> None:
+    """The first-player tokens lying in ``region`` (``first_player:home`` or
+    ``first_player:<colour>``): flat discs of their own colours, side by side."""
+    place = region.name.partition(":")[2]
+    here = [k for k in ("first", "next") if tokens.get(k) == place]
+    # a jitter of its own: the scene's stream, and so every other piece's place, is the
+    # same with or without tokens
+    rng = np.random.default_rng(sum(map(ord, region.name)) + 7 * len(here))
+    x0, y0, x1, y1 = region.rect
+    rad = layout.token_mm / 2
+    for k, which in enumerate(here):
+        offset = (k - (len(here) - 1) / 2) * (rad * 2 + 1)
+        cx = (x0 + x1) / 2 + offset + rng.normal(0, 0.8)
+        cy = (y0 + y1) / 2 + rng.normal(0, 0.8)
+        rgb = layout.token_rgb[which]
+        cv2.circle(img, (int(cx * S + 2), int(cy * S + 2)), int(rad * S),
+                   _rgb2bgr(tuple(int(v * 0.6) for v in rgb)), -1, cv2.LINE_AA)
+        cv2.circle(img, (int(cx * S), int(cy * S)), int(rad * S), _rgb2bgr(rgb), -1,
+                   cv2.LINE_AA)
 
 
 def _draw_items(img: np.ndarray, layout: Layout, region: Region, items: dict[str, int],

@@ -6,7 +6,10 @@ that any engine state renders through ``from_dict(picture(state))``:
 * cube regions (``space:<space>``, ``supply:<colour>``) → colour → count;
 * tracks (``time:<colour>``, ``prestige``) → marker colour → cell;
 * piece zones (``council:2``, ``farm:red``…) → member ids (``red-1a``, ``monk-3``);
-* item regions (``goods:<colour>``) → grain, coin or a good → count.
+* item regions (``goods:<colour>``) → grain, coin or a good → count;
+* the first-player tokens (``tokens``): ``first`` (the First Player marker) → the colour
+  of the farm it lies by; ``next`` (the Next First Player marker) → ``home`` (its cell of
+  the council chamber) or the colour of the farm it lies by.
 """
 
 from __future__ import annotations
@@ -34,12 +37,14 @@ class TableView:
     tracks: dict[str, dict[str, int]] = field(default_factory=dict)
     zones: dict[str, list[str]] = field(default_factory=dict)
     items: dict[str, dict[str, int]] = field(default_factory=dict)
+    tokens: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {"cubes": {r: {c: n for c, n in v.items() if n} for r, v in self.cubes.items()},
                 "tracks": {t: dict(v) for t, v in self.tracks.items()},
                 "zones": {z: sorted(v) for z, v in self.zones.items()},
-                "items": {r: {k: n for k, n in v.items() if n} for r, v in self.items.items()}}
+                "items": {r: {k: n for k, n in v.items() if n} for r, v in self.items.items()},
+                "tokens": dict(self.tokens)}
 
 
 def _kind(name: str) -> str:

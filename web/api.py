@@ -13,6 +13,7 @@ from flask import Blueprint, Response, jsonify, request
 
 import companion.village as v
 from companion import boxcheck, games
+from companion.games.capabilities import KeepsSeenCards, PhoneSteps, card_types
 from companion.games.cards import ANSWER, CardValueError
 from companion.games.errors import ReplayError, SetupError
 from companion.store import NothingToUndo, RecordError, StorageUnavailable
@@ -194,7 +195,7 @@ def _state_if_keeping() -> Any:
     """The state before an action, for a game that says which cards the box keeps after
     each (`_keep_card`); None for the others or without a game."""
     svc = service()
-    if svc.current_game_id is None or not hasattr(svc.game(), "kept_cards"):
+    if svc.current_game_id is None or not isinstance(svc.game(), KeepsSeenCards):
         return None
     return svc.state()
 
@@ -206,8 +207,8 @@ def _keep_card(action: dict[str, Any], before: Any = None) -> dict[str, Any]:
     secret card's form, a mentor's or a hand card's, is kept once the card is seen):
     those are kept, and ``card_saved`` says whether the answer's card was among them."""
     game = service().game()
-    if before is not None and hasattr(game, "kept_cards"):
-        types = getattr(game, "card_types", {})
+    types = card_types(game)
+    if before is not None and isinstance(game, KeepsSeenCards):
         saved: set[tuple[str, str]] = set()
         try:
             for kind, card, values in game.kept_cards(before, service().state()):
@@ -220,12 +221,11 @@ def _keep_card(action: dict[str, Any], before: Any = None) -> dict[str, Any]:
         return {"card_saved": (action.get("card_type"), action.get("card")) in saved}
     if action.get("type") != ANSWER:
         return {}
-    types = getattr(game, "card_types", None) or {}
-    kind = types.get(action.get("card_type"))
-    if kind is None:
+    form = types.get(str(action.get("card_type")))
+    if form is None:
         return {"card_saved": False}
     try:
-        runtime().cards.save(kind, action["card"], action["values"])
+        runtime().cards.save(form, action["card"], action["values"])
     except StorageUnavailable:
         return {"card_saved": False}
     return {"card_saved": True}
@@ -250,7 +250,7 @@ def post_report() -> Response:
     return jsonify({"game_id": svc.current_game_id, **answer})
 
 
-def _own_player() -> tuple[str, Any]:
+def _own_player() -> tuple[str, PhoneSteps]:
     """The player named by ``player`` (query or body) whose token came with the request,
     and the current game. 401 without it; 400 for a game that takes nothing from phones."""
     body = json_object() if request.method == "POST" else {}
@@ -260,7 +260,7 @@ def _own_player() -> tuple[str, Any]:
     if not isinstance(viewer, str) or not svc.is_player_token(viewer, token):
         _fail(401, "unauthorized", "a player's own options need that player's token")
     game = svc.game()
-    if not hasattr(game, "owns"):
+    if not isinstance(game, PhoneSteps):
         _fail(400, "no_phone_actions", "this game takes no actions from a player's phone")
     return viewer, game
 
@@ -277,7 +277,7 @@ def get_own() -> Response:
     seq, st = svc.seq(), svc.state()
     actions = game.own_options(st, viewer)
     choices = [game.own_choice(st, a) for a in actions]
-    private = game.own_private(st, viewer) if hasattr(game, "own_private") else {}
+    private = game.own_private(st, viewer)
     return jsonify({"seq": seq, "actions": actions, "choices": choices,
                     "unknown": game.own_unknown(st, viewer), **private})
 
@@ -297,7 +297,7 @@ def post_own() -> Response:
     if not isinstance(action, dict) or not game.owns(st, viewer, action):
         _fail(403, "not_yours", f"this is not {viewer}'s own step now: the table sends it")
     new_seq = svc.submit(action, "tablet", expected_seq=seq)
-    kept = _keep_card(action, st if hasattr(game, "kept_cards") else None)
+    kept = _keep_card(action, st if isinstance(game, KeepsSeenCards) else None)
     return jsonify({"game_id": svc.current_game_id, "seq": new_seq, **kept})
 
 
@@ -367,7 +367,7 @@ def post_game() -> tuple[Response, int]:
             game = games.get(name)
         except ReplayError as exc:
             _fail(400, "bad_game", str(exc))
-        if getattr(game, "card_types", None) and "cards" not in options:
+        if card_types(game) and "cards" not in options:
             options["cards"] = runtime().cards.learned(f"{name}.")  # what this box learned
         try:
             game_id = service().new_game(players, first, label=label, game=str(name),
@@ -488,7 +488,7 @@ def _card_types() -> dict[str, Any]:
     """Every card type of the games this table knows (`companion.games.cards`)."""
     out: dict[str, Any] = {}
     for name in games.names():
-        out.update(getattr(games.get(name), "card_types", None) or {})
+        out.update(card_types(games.get(name)))
     return out
 
 
@@ -500,7 +500,7 @@ def get_cards() -> Response:
     learned = store.learned()
     svc = service()
     game: Any = svc.game() if svc.current_game_id is not None else None
-    if hasattr(game, "public_learned"):
+    if isinstance(game, KeepsSeenCards):
         # what the current game learned and the table has seen, not kept yet (a card
         # kept the moment after the action that shows it; the box's own values win)
         for kind, cards in game.public_learned(svc.state()).items():

@@ -9,6 +9,12 @@ calibration is saved as ``<db>.camera.json`` beside the database (or the file na
 Changes need the table token. ``GET /api/camera/crop.png?region=R``: the running camera's
 last frame cut around region R (for a discrepancy shown on the tablet).
 
+The empty boards: ``POST /api/camera/empty/frame`` keeps the camera's frame of the empty
+table (``<calibration>.empty/NN.png``, with the boards found in it), ``GET
+/api/camera/empty`` says which boards no frame has found yet and what to do next, ``POST
+/api/camera/empty`` learns each board from the frames that found it, ``DELETE
+/api/camera/empty/frames`` starts again.
+
 The lens step: ``POST /api/camera/lens/photo`` keeps the camera's frame when it shows the
 ChArUco sheet (``<calibration>.lens/NN.png``), ``GET /api/camera/lens`` says where to hold
 the sheet next (``vision.lens_guide``), ``GET /api/camera/lens/coverage.png`` is the live
@@ -178,17 +184,118 @@ def post_region() -> Response:
     return _save(cal)
 
 
-@bp.post("/api/camera/empty")
-def post_empty() -> Response:
-    """Learn the empty boards from the camera's frame now."""
+def _empty_dir() -> Path:
+    return calibration_path().with_suffix(".empty")
+
+
+EMPTY_FRAMES_MAX = 8  # frames of the empty table kept at most (the oldest dropped)
+EMPTY_FRAMES_ENOUGH = 3
+
+
+def _empty_state(learned: Any = None) -> dict[str, Any]:
+    """The empty-board step: frames kept, the boards found in each, the boards found in
+    none, and what to do next in words. ``learned``: the calibration just learned."""
+    kept = sorted(_empty_dir().glob("*.json")) if _empty_dir().is_dir() else []
+    found: dict[str, int] = {}
+    for meta in kept:
+        for name in json.loads(meta.read_text("utf-8"))["found"]:
+            found[name] = found.get(name, 0) + 1
+    boards = list(_load().layout.boards)
+    missing = [n for n in boards if n not in found]
+    n = len(kept)
+    if learned is not None:
+        from vision import calibration
+
+        gone = calibration.not_learned(learned)
+        say = ("Empty boards learned: " + ", ".join(b for b in boards if b not in gone) + "."
+               + (f" Not learned: {', '.join(gone)} (the camera reads no board until it is "
+                  "learned; a farm not on the table: ignore it)." if gone else ""))
+    elif n == 0:
+        say = ("Take every piece off the boards, keep hands out of the picture, and take "
+               f"a frame; {EMPTY_FRAMES_ENOUGH} to 5 frames, moving nothing between them.")
+    else:
+        say = (f"{n} frame{'s' if n > 1 else ''} kept. "
+               + (f"Not found in any frame yet: {', '.join(missing)}: uncover its markers "
+                  "(a farm not on the table: ignore it). " if missing else
+                  "Every board found. ")
+               + ("Learn the empty boards now, or take another frame." if n >= EMPTY_FRAMES_ENOUGH
+                  else f"Take {EMPTY_FRAMES_ENOUGH - n} more."))
+    return {"frames": n, "found": found, "missing": missing, "ready": n >= 1,
+            "boards": [[b, found.get(b, 0)] for b in boards],
+            "enough": n >= EMPTY_FRAMES_ENOUGH, "say": say}
+
+
+@bp.get("/api/camera/empty")
+def get_empty() -> Response:
+    """The empty-board step's state (``_empty_state``)."""
+    return jsonify(_empty_state())
+
+
+@bp.post("/api/camera/empty/frame")
+def post_empty_frame() -> Response:
+    """Keep the camera's frame now for ``calibrate empty`` (``<calibration>.empty/NN.png``)
+    with the boards found in it. 422 (``not_in_view``) when the main board is not found in
+    it: nothing kept."""
     require_table_token()
+    import cv2
+
     from vision import calibration
 
+    frame = _frame()
+    found = calibration.find_boards(_load(), [frame])
+    if "main" not in found:
+        raise ApiError(422, "not_in_view", "the main board's corner markers are not all "
+                       "seen in this frame: nothing kept (uncover them and take it again)")
+    folder = _empty_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    kept = sorted(folder.glob("*.png"))
+    for old in kept[: max(0, len(kept) - EMPTY_FRAMES_MAX + 1)]:
+        old.unlink()
+        old.with_suffix(".json").unlink(missing_ok=True)
+    last = int(kept[-1].stem) if kept else 0
+    path = folder / f"{last + 1:02d}.png"
+    if not cv2.imwrite(str(path), frame):
+        raise ApiError(500, "not_saved", f"cannot write {path}")
+    path.with_suffix(".json").write_text(json.dumps({"found": sorted(found)}), "utf-8")
+    return jsonify(_empty_state())
+
+
+def _forget_empty_frames() -> None:
+    folder = _empty_dir()
+    if folder.is_dir():
+        for path in folder.iterdir():
+            if path.suffix in (".png", ".json"):
+                path.unlink()
+
+
+@bp.delete("/api/camera/empty/frames")
+def delete_empty_frames() -> Response:
+    """Forget the frames of the empty table kept so far."""
+    require_table_token()
+    _forget_empty_frames()
+    return jsonify(_empty_state())
+
+
+@bp.post("/api/camera/empty")
+def post_empty() -> Response:
+    """Learn the empty boards from the frames kept (``/api/camera/empty/frame``), each board
+    from the frames that found it; with none kept, from the camera's frame now. The frames
+    are then forgotten. The answer is the calibration's summary with ``empty``: the step's
+    state (``say`` names the boards not learned)."""
+    require_table_token()
+    import cv2
+
+    from vision import calibration
+
+    kept = sorted(_empty_dir().glob("*.png")) if _empty_dir().is_dir() else []
+    frames = [img for img in (cv2.imread(str(p)) for p in kept) if img is not None]
     try:
-        cal = calibration.capture_empty(_load(), _frame())
+        cal = calibration.capture_empty(_load(), frames or [_frame()])
     except calibration.CalibrationError as exc:
         raise ApiError(422, "not_calibrated", str(exc)) from None
-    return _save(cal)
+    calibration.save(calibration_path(), cal)
+    _forget_empty_frames()
+    return jsonify({**_summary(cal), "empty": _empty_state(cal)})
 
 
 @bp.post("/api/camera/cubes")

@@ -19,6 +19,7 @@ import segno
 from flask import Blueprint, Response, abort, render_template, request
 
 from companion import boxcheck, games
+from companion.games.capabilities import card_types
 from companion.village import HOUSE_RULES, load_board
 from companion.village.box_values import items_with_overlay
 from companion.village.data import DataItem
@@ -248,7 +249,7 @@ def _learned_rows() -> list[dict[str, Any]]:
     """The cards the box learned at the table, each with its type's form filled in."""
     types: dict[str, Any] = {}
     for name in games.names():
-        types.update(getattr(games.get(name), "card_types", None) or {})
+        types.update(card_types(games.get(name)))
     rows = []
     for kind, cards in sorted(runtime().cards.learned().items()):
         t = types.get(kind)

@@ -57,14 +57,7 @@ from .outcomes import (
     Waiting,
     _GoOn,
 )
-from .search import (
-    Path,
-    PathCache,
-    Search,
-    SearchResult,
-    fits_taps,
-    member_signatures,
-)
+from .search import Path, PathCache, Search, SearchResult, fits_taps, member_signatures, names_now
 from .weighing import (
     TRACELESS,
     UNSEEN,
@@ -374,8 +367,8 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
             _fingerprint(st), repr([a.to_json() for a in matches[0]])
         ) in self._rejected:
             matches = []
-        unseen = any(self._unseen(m, observed) or self._unread(m, observed)
-                     for m in matches)
+        unseen = (keep_taps and names_now(st, taps)) or any(  # tapped, left out: ask
+            self._unseen(m, observed) or self._unread(m, observed) for m in matches)
         # a path changing a doubted (uncertain) region: asked at once, never applied (the
         # next step would not vouch for it either)
         doubt = any(self._changes_doubted(m) for m in matches)

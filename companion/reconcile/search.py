@@ -192,6 +192,13 @@ def fits_taps(st: v.GameState, path: Path, taps: Iterable[str]) -> bool:
     return True
 
 
+def names_now(st: v.GameState, taps: Iterable[str]) -> bool:
+    """True when a decision pending in ``st`` names every tapped piece (whom to buy out,
+    which member dies…): taps no explanation of the table names, though the decision
+    now could, say the table left something out (a coin paid, misread)."""
+    return any(fits_taps(st, (a,), taps) for a in v.legal_actions(st))
+
+
 REVISIT = 0.2  # the work of passing a state already computed, against computing one
 
 
@@ -344,5 +351,14 @@ def _options(st: v.GameState, chance_from: ChanceFrom | None) -> list[Action]:
     return v.legal_actions(st)
 
 
-__all__ = ["REVISIT", "Node", "PathCache", "Search", "SearchResult", "explain", "fits_taps",
-           "member_signatures"]
+__all__ = [
+    "REVISIT",
+    "Node",
+    "PathCache",
+    "Search",
+    "SearchResult",
+    "explain",
+    "fits_taps",
+    "member_signatures",
+    "names_now",
+]

@@ -27,8 +27,11 @@ from .search import (
 
 UNSEEN = frozenset({"skip", "pass", "done"})  # steps no sensor sees
 MAX_FILL_VARIANTS = 24  # legal fills one misread colour away, tried for an impossible read
+# regions the camera reads by counting or by a cell: one off is a misread (the farms'
+# goods too: the vision bench's items row is its weakest, 91.67 % on real-table renders;
+# a horse read as an ox, seed 1 heavy)
 _MISREADABLE = (zones.SPACE + ":", zones.SUPPLY + ":", zones.TIME + ":", zones.PRESTIGE + ":",
-                zones.GOODS + ":")  # the goods too: a horse read as an ox (seed 1 heavy)
+                zones.GOODS + ":")
 
 
 def _one_off(value: RegionValue) -> list[RegionValue]:
@@ -56,6 +59,8 @@ def _one_off(value: RegionValue) -> list[RegionValue]:
                     swap[j] += 1
                     out.append(tuple(swap))
     return out
+
+
 TRACELESS = frozenset({"well", "free"})  # unseen when no region observed changed
 
 

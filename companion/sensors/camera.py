@@ -13,9 +13,12 @@ cut by up to 20 % at random; back to ``reconnect_s`` once a frame is read.
 Only settled, unoccluded regions are emitted (``vision.settle``): ``CubeCounts`` per cube
 region, ``FigureCounts`` per figure zone (figures by colour, the black monks included),
 ``ItemCounts`` per farm's grain, coins and goods, ``MarkerCell`` per marker that moved (on
-the prestige track with its laps counted: ``PrestigeLaps``), ``Occluded`` whenever the
-set of regions under a hand changes, and ``Health`` on every state change and every few
-seconds (frames per second, marker drift in pixels, occluded regions). ``crop(region)``
+the prestige track with its laps counted: ``PrestigeLaps``; the first-player tokens as the
+``first_player`` track, ``home`` and each farm's colour, ``vision/read_token.py``),
+``Occluded`` whenever the set of regions under a hand changes (the ``first_player`` track
+named as the reconciler's regions, ``first_player:home`` and ``first_player:<colour>``),
+and ``Health`` on every state change and every few seconds (frames per second, marker
+drift in pixels, occluded regions). ``crop(region)``
 gives the last frame cut around a region, for a discrepancy shown on the tablet.
 """
 
@@ -48,6 +51,18 @@ from . import Emit
 from .backoff import Backoff
 
 log = logging.getLogger(__name__)
+FIRST_PLAYER = "first_player"
+# the reconciler's regions of the first-player track (docs/sensing.md, « Tracks »)
+FIRST_PLAYER_REGIONS = frozenset(
+    f"{FIRST_PLAYER}:{m}" for m in ("home", "red", "yellow", "blue", "white"))
+
+
+def _regions(names: frozenset[str]) -> frozenset[str]:
+    """Occluded names as the reconciler's regions: the ``first_player`` track is one
+    region per marker there."""
+    if FIRST_PLAYER not in names:
+        return names
+    return (names - {FIRST_PLAYER}) | FIRST_PLAYER_REGIONS
 
 
 class CameraState(StrEnum):
@@ -229,7 +244,7 @@ class CameraAdapter:
             commits = []
         if occluded != self._occluded:
             self._occluded = occluded
-            self._emit(Occluded(self.name, frame.t, occluded))
+            self._emit(Occluded(self.name, frame.t, _regions(occluded)))
         self._emit_commits(commits)
         self._health()
         return True

@@ -19,8 +19,11 @@ Unlike the simulator's link, :class:`CameraLink` applies what was submitted: an 
 is not the true one (up to interchangeable figures) stays applied, so the game drifts from
 its record and the final state shows it.
 
-``python -m companion.sim.camera_game [--game two-players] [--actions N] [--json]``
-prints the counts and the time per frame.
+``python -m companion.sim.camera_game [--game two-players] [--actions N] [--real]
+[--turn-gap S] [--log FILE] [--json]`` prints the counts and the time per frame; ``--real``
+draws the table with the real-table renderer (``Scene(real=True)``) and calibrates the
+camera first (lens, empty boards from several frames, cubes), ``--log`` writes how each
+action was made and why.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +52,9 @@ from companion.sensors.camera import CameraAdapter
 from companion.sim.table import Counts, SimLink, equivalent
 from companion.village import parse_action
 from companion.village.picture import picture, regions_of
+from vision import calibration as vcal
+from vision.bench import CUBE_CALIBRATION, HAND_SKINS, camera_lens, figure_counts, scene_for
+from vision.calibration import Calibration
 from vision.layout import Layout, load
 from vision.render import Scene, on_table, render
 from vision.sources import SimSource
@@ -58,14 +64,23 @@ FPS = 5.0  # camera frames per second (simulated time)
 MOVE_FRAMES = 14  # frames per move: the hand, then the table settling (2.8 s)
 HAND_FRAMES = 2
 QUIET_FRAMES = 3  # frames after a move that changed nothing the camera reads
+# stillness before a move of another player than the last one's (``turn_gap``): 0 plays
+# every move 2.8 s after the last (the measurements' default, harsher than the behaviour
+# model); docs/sensing.md's model puts 4-12 s between two players' turns (``MODEL_TURN_GAP_S``)
+TURN_GAP_S = 0.0
+MODEL_TURN_GAP_S = 4.0
 UNSEEN_TYPES = frozenset({"mass_draw"})  # figures drawn from the black bag: no cube shows it
 GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden"
+REAL_SEED = 3  # the real table: bench.CAMERAS[3] (61°, k1 −0.40, the strongest), tilted 9.6°, warm
+EMPTY_FRAMES = 3  # frames of the empty table ``calibrate empty`` learns from
 
 
 def table_view(st: v.GameState, layout: Layout) -> TableView:
     """What the renderer draws for ``st``: ``picture(st)``'s cubes on the action spaces and
     supplies, time markers, prestige markers (cell modulo the layout's track length), the
-    figures in the layout's zones and the grain, coins and goods on the farms."""
+    figures in the layout's zones, the grain, coins and goods on the farms, and the
+    first-player tokens (the First marker with the round's first player, the Next marker
+    home or with whoever took it)."""
     pic = picture(st)
     names = {r.name for b in layout.boards.values() for r in b.regions}
     cells = sum(1 for b in layout.boards.values() for r in b.regions if r.name == "prestige")
@@ -75,15 +90,20 @@ def table_view(st: v.GameState, layout: Layout) -> TableView:
     tracks["prestige"] = {c: cell % max(cells, 1) for c, cell in pic.prestige.items()}
     zones = {z: sorted(ms) for z, ms in pic.pieces.items() if ms and z in names}
     items = {n: dict(c) for n, c in pic.items.items() if n in names}
-    return from_dict({"cubes": cubes, "tracks": tracks, "zones": zones, "items": items})
+    view = from_dict({"cubes": cubes, "tracks": tracks, "zones": zones, "items": items})
+    view.tokens = {"first": st.players[st.first].value,
+                   "next": st.next_first.value if st.next_first else "home"}
+    return view
 
 
 class RenderedTable:
     """The physical table as the camera sees it: one rendered image per (table, hand)."""
 
-    def __init__(self, layout: Layout, st: v.GameState, camera: int = 1) -> None:
+    def __init__(self, layout: Layout, st: v.GameState, camera: int = 1,
+                 real: Scene | None = None) -> None:
         self.layout = layout
         self.camera = camera
+        self.real = real  # the real table's scene (``Scene.real``), else the ideal renderer
         self.view = table_view(st, layout)
         self.version = 0  # bumped when pieces move (or are put right): drawn anew
         self.hands: list[tuple[float, float]] = []
@@ -101,14 +121,21 @@ class RenderedTable:
         """The players put the cubes right: every piece is drawn again at a new spot."""
         self.version += 1
 
+    def scene(self, seed: int, hands: list[tuple[float, float]]) -> Scene:
+        """The scene of one drawing: fixed camera and light, noise and where the pieces lie
+        from ``seed``, the hand's skin one of the bench's six in turn."""
+        if self.real is None:
+            return Scene(seed=seed, camera=self.camera, pieces=seed, hands=hands,
+                         hand_skin=seed)
+        return replace(self.real, seed=seed, camera=self.camera, pieces=seed, hands=hands,
+                       skin=HAND_SKINS[seed % len(HAND_SKINS)])
+
     def frame(self, n: int) -> np.ndarray:
         key = (self.version, tuple(self.hands))
         hit = self._cache.get(key)
         if hit is None:
             started, cpu = time.perf_counter(), time.process_time()
-            r = render(self.layout, self.view, Scene(
-                seed=self.version, camera=self.camera, pieces=self.version,
-                hands=list(self.hands), hand_skin=self.version))
+            r = render(self.layout, self.view, self.scene(self.version, list(self.hands)))
             self.render_s += time.perf_counter() - started
             self.render_cpu_s += time.process_time() - cpu
             self.renders += 1
@@ -117,6 +144,22 @@ class RenderedTable:
             hit = self._cache[key]
         self.covered = hit[1]
         return hit[0]
+
+
+def calibrate_real(layout: Layout, table: RenderedTable) -> Calibration:
+    """The real table's camera calibrated as docs/vision.md has a person do it: the lens from
+    12 photos of the ChArUco sheet, ``calibrate empty`` from ``EMPTY_FRAMES`` frames of the
+    empty table, ``calibrate cubes`` from ``bench.CUBE_CALIBRATION``'s two frames (same
+    camera, same light). Raises CalibrationError when a step cannot be done."""
+    assert table.real is not None
+    cal = vcal.set_lens(vcal.default(), camera_lens(table.real))
+    cal = vcal.capture_empty(cal, [render(layout, TableView(), table.scene(100_000 + k, [])).image
+                                   for k in range(EMPTY_FRAMES)])
+    shots = []
+    for k, placed in enumerate(CUBE_CALIBRATION):
+        view = TableView(cubes={r: {c: n} for r, (c, n) in placed.items()})
+        shots.append((render(layout, view, table.scene(100_010 + k, [])).image, placed))
+    return vcal.learn_cubes_against_empty(cal, shots)
 
 
 class CameraLink(SimLink):
@@ -140,16 +183,26 @@ class CameraGame:
     camera_observations: int = 0  # cubes, figures, items and marker cells emitted
     hand_frames: int = 0  # frames in which a hand covered at least one read region
     committed_under_hand: list[str] = field(default_factory=list)
+    # committed readings unlike what was drawn (cubes, figures, goods): "t region got want"
+    misread: list[str] = field(default_factory=list)
     final: dict[str, Any] = field(default_factory=dict)
     expected: dict[str, Any] = field(default_factory=dict)
     wrong: list[tuple[int, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     wall_s: float = 0.0
     cpu_s: float = 0.0  # process CPU time of the whole run (renderer included)
+    turn_gap: float = 0.0  # seconds of stillness before another player's move
+    renderer: str = "ideal"  # or "real" (``Scene.real``, lens and empty-board model)
+    not_learned: list[str] = field(default_factory=list)  # boards calibrate empty left out
+    # per true action: its type, how it was made (auto, prompted, manual), why it was
+    # entered when it was (``why``: tablet, nothing-seen, overtaken) and what it changed
+    log: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         c = self.counts
         n = c.actions or 1
         return {
+            "renderer": self.renderer,
+            "turn_gap_s": self.turn_gap,
             "actions": c.actions,
             "auto_from_camera": c.auto_correct,
             "auto_rate": round(c.auto_correct / n, 4),
@@ -174,8 +227,10 @@ class CameraGame:
             "camera_observations": self.camera_observations,
             "hand_frames": self.hand_frames,
             "committed_under_hand": len(self.committed_under_hand),
+            "committed_misread": len(self.misread),
             "wall_s": round(self.wall_s, 1),
             "cpu_s": round(self.cpu_s, 1),
+            **({"not_learned": self.not_learned} if self.renderer == "real" else {}),
         }
 
 
@@ -192,25 +247,39 @@ def load_record(name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = True,
          hand_frames: int = HAND_FRAMES, move_frames: int = MOVE_FRAMES,
          layout: Layout | None = None, settle: float = 0.5,
-         camera_settle: float = 0.6) -> CameraGame:
+         camera_settle: float = 0.6, real: bool = False,
+         turn_gap: float = TURN_GAP_S) -> CameraGame:
     """Play ``truth`` (all of it: pass a slice for the first N actions) through the rendered
-    camera, the camera adapter and the reconciler. Raises what the engine raises when a
-    wrong action made the record unplayable (``village.RulesError``)."""
+    camera, the camera adapter and the reconciler. ``real``: the real-table renderer
+    (``Scene(real=True)``: lens distortion, printed artwork, lit 3-D cubes, JPEG; the
+    bench's ``real-ordinary`` scene of seed ``REAL_SEED``), the camera calibrated first
+    (``calibrate_real``). ``turn_gap``: seconds of stillness before a move of another
+    player than the last (``TURN_GAP_S``). Raises what the engine raises when a wrong
+    action made the record unplayable (``village.RulesError``), CalibrationError when the
+    calibration fails."""
     started, cpu = time.perf_counter(), time.process_time()
     layout = layout or load()
     counts = Counts()
     counts.actions = sum(1 for a in truth if a["type"] != "reveal_customers")
-    game = CameraGame(counts)
+    game = CameraGame(counts, turn_gap=turn_gap)
     link = CameraLink(header, truth, counts)
     rec = Reconciler(link, settle=settle)
-    table = RenderedTable(layout, link.st)
+    scene = scene_for("real-ordinary", np.random.default_rng(REAL_SEED), layout) if real else None
+    table = RenderedTable(layout, link.st, real=scene)
+    cal = calibrate_real(layout, table) if real else None
+    if cal is not None:
+        game.renderer, game.not_learned = "real", vcal.not_learned(cal)
     clock = [0.0]
     seen: list[Observation] = []
     adapter = CameraAdapter(lambda: SimSource(table.frame, fps=FPS), seen.append,
-                            settle_s=camera_settle, reconnect_s=0.0, clock=lambda: clock[0])
+                            calibration=cal, settle_s=camera_settle, reconnect_s=0.0,
+                            clock=lambda: clock[0])
     fixes: dict[int, int] = {}
+    at = [-1]  # the true action being made (for the log)
+    asked: dict[int, list[str]] = {}  # seq -> the prompts' questions and candidates there
+    committed: dict[int, list[str]] = {}  # action -> what the camera committed during it
     read_names = {r.name for b in layout.boards.values() for r in b.regions
-                  if r.kind in ("cubes", "track", "zone", "items")}
+                  if r.kind in ("cubes", "track", "zone", "items", "token")}
 
     def catch_up(upto: int) -> None:
         upto = min(upto, len(truth))
@@ -230,6 +299,9 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
 
     def handle(out: Any) -> None:
         if isinstance(out, Prompt):
+            asked.setdefault(out.seq, []).append(
+                f"{out.question} ({len(out.candidates)} candidates: "
+                f"{' | '.join(out.words)[:200]})")
             counts.prompts += 1
             counts.answers += 1  # a candidate tapped, or "none of these"
             for k, cand in enumerate(out.candidates):
@@ -270,6 +342,12 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                         else obs.zone if isinstance(obs, FigureCounts)
                         else obs.track if isinstance(obs, MarkerCell) else None)
                 if name is not None:
+                    committed.setdefault(at[0], []).append(_said(obs))
+                    want = _drawn(table.view, obs)
+                    got = getattr(obs, "counts", {})
+                    if want is not None and want != {k: n for k, n in got.items() if n}:
+                        game.misread.append(f"{clock[0]:.1f}s #{at[0]} {_said(obs)} "
+                                            f"(drawn {want})")
                     game.camera_observations += 1
                     if name in covered:
                         game.committed_under_hand.append(f"{clock[0]:.1f}s {name}")
@@ -281,7 +359,16 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     run(move_frames)
     st = link.st
     unseen = [True] * len(truth)
+    moved: list[list[str]] = [[] for _ in truth]  # the regions each move changed
+    truths: list[list[str]] = [[] for _ in truth]  # and what they hold after it
+    last_player = None
     for i, a in enumerate(truth):
+        player = a.get("player")
+        if player is not None and last_player is not None and player != last_player:
+            # another player's turn: the table still for ``turn_gap`` after the last move
+            # (whose own frames gave it move_frames - hand_frames of stillness)
+            run(max(0, round(turn_gap * FPS) - (move_frames - hand_frames)))
+        last_player = player if player is not None else last_player
         tablet = a["type"] == "reveal_customers" or a["type"] in UNSEEN_TYPES
         if tablet:
             catch_up(i)
@@ -298,6 +385,9 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                           if after[k] != before.get(k) and _region(k) in read_names),
                          key=lambda k: (not k.startswith("space:"), k))
         unseen[i] = tablet or not changed
+        moved[i] = changed
+        truths[i] = [f"{k}={after[k]}" for k in changed]
+        at[0] = i
         table.show(st)
         spot = on_table(layout, _region(changed[0])) if hands and changed else None
         if spot is not None:
@@ -324,10 +414,43 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
         expected = v.apply(expected, a)
     game.expected = v.summary(expected)
     game.wrong = link.wrong
+    for n, mode, right in link.log:
+        a = truth[n]
+        why = ("tablet" if a["type"] == "reveal_customers" or a["type"] in UNSEEN_TYPES
+               else "nothing-seen" if not moved[n] else "overtaken")
+        game.log.append({"n": n, "type": a["type"], "how": mode, "right": right,
+                         "misread": [m for m in game.misread if f" #{n} " in m],
+                         **({"why": why} if mode == "manual" else {}),
+                         "changed": truths[n], "camera": committed.get(n, []),
+                         "asked": asked.get(n, []),
+                         "action": a})
     counts.timings = rec.timings
     game.wall_s = time.perf_counter() - started
     game.cpu_s = time.process_time() - cpu
     return game
+
+
+def _drawn(view: TableView, obs: Observation) -> dict[str, int] | None:
+    """What the renderer drew where ``obs`` was read (cubes, figures by colour, goods);
+    None for a marker cell (its laps are the adapter's) or another observation."""
+    if isinstance(obs, CubeCounts):
+        return {c: n for c, n in view.cubes.get(obs.region, {}).items() if n}
+    if isinstance(obs, FigureCounts):
+        return figure_counts(view.zones.get(obs.zone, []))
+    if isinstance(obs, ItemCounts):
+        return {k: n for k, n in view.items.get(obs.region, {}).items() if n}
+    return None
+
+
+def _said(obs: Observation) -> str:
+    """One committed camera observation, short (for the log)."""
+    if isinstance(obs, MarkerCell):
+        return f"{obs.track}:{obs.marker}@{obs.cell}"
+    if isinstance(obs, CubeCounts | ItemCounts):
+        return f"{obs.region}={dict(obs.counts)}"
+    if isinstance(obs, FigureCounts):
+        return f"{obs.zone}={dict(obs.counts)}"
+    return obs.kind
 
 
 def _region(name: str) -> str:
@@ -341,7 +464,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--game", default="two-players", help="golden record name or a path")
     p.add_argument("--actions", type=int, default=0, help="only the first N actions (0: all)")
     p.add_argument("--no-hands", action="store_true", help="no hand over the moved region")
+    p.add_argument("--turn-gap", type=float, default=TURN_GAP_S, metavar="S",
+                   help="seconds of stillness before another player's move (default 0: "
+                        f"every move 2.8 s apart; {MODEL_TURN_GAP_S}: the behaviour model's "
+                        "least)")
+    p.add_argument("--real", action="store_true",
+                   help="the real-table renderer, the camera calibrated first (lens, empty "
+                        "boards from several frames, cubes)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--log", metavar="FILE",
+                   help="write one JSON line per true action: how it was made and why")
     args = p.parse_args(argv)
     cv2.setNumThreads(1)
     try:
@@ -351,8 +483,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.actions:
         truth = truth[: args.actions]
-    result = play(header, truth, hands=not args.no_hands)
+    try:
+        result = play(header, truth, hands=not args.no_hands, real=args.real,
+                      turn_gap=args.turn_gap)
+    except vcal.CalibrationError as exc:
+        print(f"camera_game: calibration: {exc}", file=sys.stderr)
+        return 2
     out = {"game": args.game, "actions_played": len(truth), **result.to_json()}
+    if args.log:
+        Path(args.log).write_text("".join(json.dumps(x) + "\n" for x in result.log), "utf-8")
     if args.json:
         print(json.dumps(out, indent=2))
     else:

@@ -142,14 +142,16 @@ NOISE = {"none": Noise(), "ordinary": ORDINARY, "heavy": _heavy(ORDINARY)}
 
 PRODUCT_CAMERA = (zones.SPACE + ":", zones.SUPPLY + ":", zones.TIME + ":", zones.PRESTIGE + ":",
                   zones.GOODS + ":", zones.FARM + ":", zones.CRAFT + ":", zones.COUNCIL + ":",
-                  zones.TRAVEL + ":", zones.CHURCH + ":", zones.CHRONICLE + ":", zones.GRAVES)
+                  zones.TRAVEL + ":", zones.CHURCH + ":", zones.CHRONICLE + ":", zones.GRAVES,
+                  zones.FIRST_PLAYER + ":")
 
 
 def camera_regions(st: v.GameState, ideal: bool = True) -> list[str]:
     """What a camera setup sees: the ideal camera everything on the board and the farms but
     the unborn, the black bag and the stock; the product's camera (``ideal=False``) the
     cubes on the spaces and supplies, the time and prestige markers, the figures (by
-    colour) in the zones of its layout and the farms' goods."""
+    colour) in the zones of its layout, the farms' goods and the first-player tokens
+    (``first_player:<colour>`` and ``first_player:home``, ``vision/read_token.py``)."""
     names = picture(st).regions()
     if not ideal:
         return [n for n in names if n.startswith(PRODUCT_CAMERA)]
@@ -298,9 +300,9 @@ class SimTable:
         accuracy = vision_accuracy()
         self.p_misread = 0.0 if self.ideal else noise.misread * (
             1 - accuracy.get(CAMERA_CONDITION, VISION_ACCURACY[CAMERA_CONDITION]))
-        # figures and goods have their own rows in the vision bench
+        # figures, goods and the first-player tokens have their own rows in the vision bench
         self.p_misread_kind = {k: 0.0 if self.ideal else noise.misread * (
-            1 - vision_kind_accuracy(k)) for k in ("figures", "items")}
+            1 - vision_kind_accuracy(k)) for k in ("figures", "items", zones.FIRST_PLAYER)}
         self.shown = self._regions(st)
 
     # -- the physical table --------------------------------------------------------------
@@ -365,9 +367,13 @@ class SimTable:
                 value = now.get(name, self.misread.get(name, reg[name]))
                 self._send(t, self._camera_obs(t, name, value, pieces), lossy)
 
-    def _wrong(self, value: RegionValue) -> RegionValue:
+    def _wrong(self, value: RegionValue, name: str = "") -> RegionValue:
         """A misread of ``value``: a cube's colour taken for another or a cube miscounted;
-        a marker one cell off; a figure of a zone missed, or one counted twice."""
+        a marker one cell off; a first-player token seen where it is not, or not seen
+        where it is (``name`` ``first_player:*``); a figure of a zone missed, or one
+        counted twice."""
+        if isinstance(value, int) and name.startswith(zones.FIRST_PLAYER + ":"):
+            return 1 - value
         if isinstance(value, int):
             return max(0, value + self.rng.choice((-1, 1)))
         if not value or any(isinstance(x, str) for x in value):  # a piece zone
@@ -446,9 +452,10 @@ class SimTable:
             kind = zones.split(k)[0]
             p = (self.p_misread_kind["items"] if kind == zones.GOODS
                  else self.p_misread_kind["figures"] if kind in zones.PIECE_ZONE_KINDS
+                 else self.p_misread_kind[zones.FIRST_PLAYER] if kind == zones.FIRST_PLAYER
                  else self.p_misread)
             if self.rng.random() < p:
-                self.misread[k] = self._wrong(reg[k])
+                self.misread[k] = self._wrong(reg[k], k)
             else:
                 self.misread.pop(k, None)
         ids = self._ids(new)
@@ -547,7 +554,7 @@ class SimTable:
         reg = self._regions(self.truth)
         for name in self.rng.sample(self.camera, min(regions, len(self.camera))):
             self.transient.append((t, t + self.rng.uniform(low, high), name,
-                                   self._wrong(reg[name])))
+                                   self._wrong(reg[name], name)))
 
     def put_right(self, t: float, regions: Iterable[str]) -> None:
         """The players put the board right: knocked cubes back, misread cubes nudged,

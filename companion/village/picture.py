@@ -39,7 +39,9 @@ class Picture:
     - ``time``: ``time:<colour>`` → (cell, laps): cell = time spent modulo the track length;
     - ``prestige``: colour → cell on the prestige track;
     - ``first_player``: the colour holding the first-player token (taken with the council's
-      first privilege, it marks who starts the next round);
+      first privilege, it marks who starts the next round); ``next_first_home``: the Next
+      First Player marker lies on its cell of the council chamber (seed 000, set-up step
+      8), nobody having taken it this round;
     - ``customers``: market slot → tile id face up (0-4 stalls, 5-9 waiting line).
     """
 
@@ -52,6 +54,7 @@ class Picture:
     prestige: dict[str, int]
     customers: dict[int, str]
     first_player: str = ""
+    next_first_home: bool = True
 
     def regions(self) -> dict[str, RegionValue]:
         """One comparable value per region name (see ``docs/sensing.md``).
@@ -60,7 +63,8 @@ class Picture:
         generation, what a camera can tell and what the rules tell apart); the black bag
         leaves its monks out. Cube regions give counts in ``CUBE_ORDER``, ``goods:*`` in
         ``ITEM_ORDER``, ``time:*`` the cell, ``prestige:<colour>`` the cell,
-        ``first_player:<colour>`` 1 for the token's holder, else 0.
+        ``first_player:<colour>`` 1 for the token's holder, else 0, and
+        ``first_player:home`` 1 while the Next First Player marker is on its cell.
         """
         out: dict[str, RegionValue] = {}
         for name, members in self.pieces.items():
@@ -74,6 +78,7 @@ class Picture:
         for colour, cell in self.prestige.items():
             out[zones.zone(zones.PRESTIGE, colour)] = cell
             out[zones.zone(zones.FIRST_PLAYER, colour)] = int(colour == self.first_player)
+        out[zones.zone(zones.FIRST_PLAYER, zones.HOME)] = int(self.next_first_home)
         return out
 
 
@@ -150,7 +155,11 @@ def picture(st: GameState) -> Picture:
         prestige=prestige,
         customers=customers,
         first_player=_first(st),
+        next_first_home=st.next_first is None,
     )
+
+
+_HOME = zones.zone(zones.FIRST_PLAYER, zones.HOME)
 
 
 def _first(st: GameState) -> str:
@@ -208,6 +217,7 @@ def other_regions(st: GameState) -> dict[str, RegionValue]:
         out["time:" + c] = p.time % length
         out["prestige:" + c] = p.prestige
         out["first_player:" + c] = int(c == first)
+    out[_HOME] = int(st.next_first is None)
     out[zones.STOCK] = tuple(st.supply.get(c, 0) for c in CUBE_ORDER)
     out[zones.GREEN_BAG] = tuple(st.bag.get(c, 0) for c in CUBE_ORDER)
     return out

@@ -37,6 +37,7 @@ GOODS = "goods"
 TIME = "time"  # time:<colour> — the time track on that family's farm
 PRESTIGE = "prestige"  # the prestige track around the main board
 FIRST_PLAYER = "first_player"  # the first-player token: marker <colour> on cell 1 if held, else 0
+HOME = "home"  # first_player:home: 1 while the Next First Player marker is on its cell
 
 MONK_PIECES: tuple[str, ...] = ("monk-1", "monk-2", "monk-3", "monk-4")
 

@@ -73,8 +73,9 @@ def observations(setup: str, noise: str, n: int = 160, seed: int = 3) -> list[Ob
 
 @pytest.mark.parametrize("setup", ["camera", "hub+camera"])
 def test_the_camera_setups_report_only_what_the_product_camera_emits(setup: str) -> None:
-    """What ``companion/sensors/camera.py`` emits: cubes, marker cells, figures by colour in
-    the zones of the camera's layout (issue 16: never which member), items on the farms."""
+    """What ``companion/sensors/camera.py`` emits: cubes, marker cells (the first-player
+    tokens' among them), figures by colour in the zones of the camera's layout (issue 16:
+    never which member), items on the farms."""
     from vision.layout import load
 
     zones_read = {r.name for b in load().boards.values() for r in b.regions
@@ -87,8 +88,10 @@ def test_the_camera_setups_report_only_what_the_product_camera_emits(setup: str)
             kinds.add(o.kind)
             if isinstance(o, CubeCounts):
                 assert o.region.startswith(("space:", "supply:")), o
-            if isinstance(o, MarkerCell):
-                assert o.track.startswith(("time:", "prestige")), o
+            if isinstance(o, MarkerCell):  # the first-player tokens too (issue 15)
+                assert o.track.startswith(("time:", "prestige", "first_player")), o
+                if o.track == "first_player":
+                    assert o.marker in ("home", "red", "yellow", "blue", "white"), o
             if isinstance(o, FigureCounts):
                 assert o.zone in zones_read, o
             if isinstance(o, ItemCounts):

@@ -48,7 +48,7 @@ def product_frame(st: v.GameState, t: float, as_before: v.GameState | None = Non
                                   counts=dict(zip(ITEM_ORDER, value, strict=True))))
         elif kind == zones.TIME:
             out.append(MarkerCell("camera:0", t, track=name, marker=detail, cell=value))
-        elif kind == zones.PRESTIGE:
+        elif kind in (zones.PRESTIGE, zones.FIRST_PLAYER):
             out.append(MarkerCell("camera:0", t, track=kind, marker=detail, cell=value))
         else:
             out.append(FigureCounts("camera:0", t, zone=name, counts=dict(

@@ -1,8 +1,9 @@
 """The top bar in a real browser, for each game at table and phone sizes: the links of the
 game being played (no "Green bag" during Colonia or Crecy), each reachable on the screen
-(the bar scrolls sideways on a phone, the page does not), and Village's green bag opened
+(all in sight at once: on a phone in a menu that names the page in view), and Village's green bag opened
 during another game saying which game is played, with a link to its page. Screenshots go
-to ``VILLAGE_SCREENSHOTS`` (``topbar-<game>-<tablet|phone>.png``, ``elsewhere-<game>-…``)."""
+to ``VILLAGE_SCREENSHOTS`` (``topbar-<game>-<tablet|phone>.png``, ``topbar-<game>-phone-menu.png``,
+``elsewhere-<game>-…``)."""
 
 from __future__ import annotations
 
@@ -42,10 +43,20 @@ def test_the_top_bar_follows_the_game(server: Server, browser: Any, shots: Path,
         page.wait_for_timeout(300)  # the page's first drawing, for the picture
         page.screenshot(path=str(shots / f"topbar-{game}-{size}.png"))
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-        for i in range(nav.count()):  # each link can be brought into view and tapped
-            link = nav.nth(i)
-            link.scroll_into_view_if_needed()
-            assert link.is_visible(), (size, links[i])
+        if size == "phone":  # the links are in a menu naming the page in view
+            menu = page.locator("header.topbar .pages-menu")
+            assert nav.first.is_hidden() and menu.locator("summary").inner_text().endswith(
+                current.inner_text()), size
+            menu.locator("summary").click()
+            nav = menu.locator("a")
+            assert nav.all_inner_texts() == links
+            page.screenshot(path=str(shots / f"topbar-{game}-{size}-menu.png"))
+        for i in range(nav.count()):  # each link in sight at once, inside the screen, tappable
+            box = nav.nth(i).bounding_box()
+            assert nav.nth(i).is_visible() and box is not None, (size, links[i])
+            assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (size, links[i])
+            assert box["y"] + box["height"] <= viewport["height"] and box["height"] >= 44, (
+                size, links[i], box)
         assert page.js_errors == [], (size, page.js_errors)
         page.close()
         if game == "village":

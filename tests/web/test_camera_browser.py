@@ -75,3 +75,45 @@ def test_the_lens_step_guides_the_sheet_and_computes_the_lens(server: Server, br
         "document.getElementById('lens-state').textContent.includes('lens in force')")
     assert "field of view" in page.locator("#lens-state").inner_text()
     assert page.js_errors == [] and phone.js_errors == []
+
+
+def test_the_empty_boards_step_takes_frames_and_names_what_it_did_not_find(
+        server: Server, browser: Any, shots: Path) -> None:
+    """Frames of the empty table taken with the button (a farm hidden in each, one in
+    all); the words name it; learned; shot at tablet and phone size."""
+    from browserkit import PHONE
+    from test_camera_empty import Camera
+
+    from tests.vision.test_vision_empty_frames import covered_frame
+
+    layout = load()
+    cam = Camera()
+    server.runtime.adapters.append(cam)
+    page = open_page(browser, server.url + f"/calibrate#token={TOKEN}")
+    page.wait_for_function("document.getElementById('empty-say').textContent.includes('Take')")
+    assert page.locator("#cal-empty").is_disabled()
+    for n, cover in enumerate([("farm:red", "farm:white"), ("farm:blue", "farm:white")]):
+        cam.frame = covered_frame(layout, 1 + n, cover=cover)
+        page.click("#empty-frame")
+        page.wait_for_function(
+            f"document.getElementById('empty-state').textContent.startsWith('{n + 1} frames')")
+    assert "farm:white in none" in page.locator("#empty-state").inner_text()
+    say = page.locator("#empty-say").inner_text()
+    assert "Not found in any frame yet: farm:white" in say and "Take 1 more" in say
+    page.wait_for_function("document.getElementById('cal-image').naturalWidth > 0")
+    up = "window.scrollTo(0, document.getElementById('empty-step').offsetTop - 60)"
+    page.evaluate(up)
+    page.screenshot(path=str(shots / "calibrate-empty-tablet.png"))
+    phone = open_page(browser, server.url + f"/calibrate#token={TOKEN}", PHONE)
+    phone.wait_for_function(
+        "document.getElementById('empty-state').textContent.startsWith('2 frames')")
+    phone.evaluate(up)
+    phone.screenshot(path=str(shots / "calibrate-empty-phone.png"))
+    page.click("#cal-empty")
+    page.wait_for_function(
+        "document.getElementById('empty-say').textContent.includes('Empty boards learned')")
+    assert "Not learned: farm:white" in page.locator("#empty-say").inner_text()
+    assert "empty" in page.locator("#cal-steps").inner_text()
+    page.evaluate(up)
+    page.screenshot(path=str(shots / "calibrate-empty-learned-tablet.png"))
+    assert page.js_errors == [] and phone.js_errors == []

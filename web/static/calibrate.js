@@ -109,7 +109,37 @@ image.addEventListener("load", () => { imageNote.hidden = true; if (summary) dra
 image.addEventListener("error", () => { imageNote.hidden = false; });
 boardSelect.addEventListener("change", loadImage);
 document.getElementById("cal-reload").addEventListener("click", loadImage);
-document.getElementById("cal-empty").addEventListener("click", () => post("/api/camera/empty"));
+// The empty boards: frames kept one by one, each board's finding said, then learned.
+function showEmpty(state) {
+  document.getElementById("empty-say").textContent = state.say;
+  document.getElementById("cal-empty").disabled = !state.ready;
+  const boards = state.boards.map(([b, n]) => `${b} ${n ? `in ${n}` : "in none"}`).join(", ");
+  document.getElementById("empty-state").textContent =
+    `${state.frames} frames kept${state.frames ? `; found: ${boards}` : ""}`;
+}
+
+async function emptyCall(method, url) {
+  const res = await call(method, url);
+  if (!res.ok) {
+    showRefusal(res);
+    if (res.status === 401) askToken();
+    return;
+  }
+  document.getElementById("refusal").hidden = true;
+  loadImage(); // the picture the frame was taken from
+  if (res.body.empty) { // learned: the calibration's summary, with the step's words
+    summary = res.body;
+    draw();
+    showEmpty(res.body.empty);
+  } else {
+    showEmpty(res.body);
+  }
+}
+
+document.getElementById("empty-frame").addEventListener("click", () => emptyCall("POST", "/api/camera/empty/frame"));
+document.getElementById("cal-empty").addEventListener("click", () => emptyCall("POST", "/api/camera/empty"));
+document.getElementById("empty-restart").addEventListener("click", () => emptyCall("DELETE", "/api/camera/empty/frames"));
+call("GET", "/api/camera/empty").then((res) => res.ok && showEmpty(res.body));
 document.getElementById("cal-cubes").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const f = ev.target.elements;

@@ -68,7 +68,13 @@ async function render(st, legal) {
     text("decision-title", p.kind === "buyout"
       ? `Buy-outs in turn order: ${cap(p.player)} now${then} (1 coin per own member taken out)`
       : `${cap(p.player)}: move members left in the church${then}`);
-    fill("options", optionButtons(legal.actions, (a) => send(a, legal.seq, () => refresh(null)), st));
+    const key = JSON.stringify([legal.seq, legal.actions]);
+    if (key !== drawnKey) { // the same decision again is not rebuilt under a finger
+      drawnKey = key;
+      fill("options", optionButtons(legal.actions, pick(legal.seq), st));
+    }
+  } else {
+    drawnKey = null;
   }
   show("virtual-panel", Boolean(offer));
   if (offer) {
@@ -107,8 +113,30 @@ async function story(during) {
   fill("story", h("ol", { class: "log-list" }, told));
 }
 
+// Redraws: the latest started wins (an older one finishing later draws nothing), and
+// while this page's own move is on its way the live feed's redraws wait for its answer.
+let drawing = 0;
+let holding = 0;
+let drawnKey = null;
+
+function pick(seq) {
+  return async (action) => {
+    holding += 1;
+    drawing += 1; // a redraw under way from before the tap draws nothing
+    try {
+      await send(action, seq);
+    } finally {
+      holding -= 1;
+    }
+    await refresh();
+  };
+}
+
 async function refresh(event = null) {
+  if (holding) return; // the move's own refresh follows its answer
+  const mine = ++drawing;
   const [st, legal] = await stateAndLegal(event);
+  if (mine !== drawing) return;
   if (!st.ok) {
     text("mass-status", st.status === 404 ? "No game yet: start one on the New game page." : "The companion is not answering.");
     return;
