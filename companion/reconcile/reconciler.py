@@ -340,7 +340,10 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
         out: list[Outcome] = []
         still = self._now - self.table.last_change
         if not matches and not result.cut and still >= self.misread_wait:
+            full = observed
             matches, observed = self._one_read_wrong(st, observed)  # one region misread
+            if len(matches) == 1:  # perhaps two misread: a rival needing two is asked too
+                matches = matches + self._two_misreads_rivals(matches[0], full)
         if matches == [()]:
             d = self.discrepancy
             if d is not None and not (d.seq == seq and _about_taps(d)):
