@@ -66,6 +66,12 @@ def vision_bench(args: argparse.Namespace) -> int:
               f"{', '.join(bench.condition_names())})", file=sys.stderr)
         return 2
     per = args.per_condition
+    if args.errors:
+        from vision import bench_errors
+
+        errs = bench_errors.errors(layout, per, seed=args.seed, conditions=names)
+        print(json.dumps(errs, indent=1) if args.json else bench_errors.report(errs))
+        return 0
     acc = bench.accuracy(layout, per, seed=args.seed, conditions=names, views=args.views)
     occ = bench.occlusion_sequences(layout, args.sequences, seed=args.seed)
     real_occ = bench.occlusion_sequences(layout, args.sequences, seed=args.seed, real=True)
@@ -225,6 +231,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                         "measured on per-condition × views images")
     p.add_argument("--sequences", type=int, default=10, help="hand-over-board sequences")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--errors", action="store_true",
+                   help="list the cube regions and tracks not read exactly, and how")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=vision_bench)
 

@@ -277,24 +277,46 @@ def score(layout: Layout, reading: Reading, truth: TableView,
     return exact, counted, under
 
 
+def _table(layout: Layout, name: str, seed: int, i: int
+           ) -> tuple[np.random.Generator, Scene, int, TableView, Rendered, BoardReader]:
+    """Image ``i`` of condition ``name`` before it is read: its random stream (for more
+    contents on the same table), scene, player count, truth, render and calibrated reader.
+    The stream of a condition depends on its name only, so adding a condition does not
+    change the others' images."""
+    ci = sum(map(ord, name)) if name in REAL_CONDITIONS else list(CONDITIONS).index(name)
+    g = np.random.default_rng(seed * 100003 + ci * 1009 + i)
+    scene = replace(scene_for(name, g, layout), seed=int(g.integers(1 << 30)))
+    players = int(g.integers(2, 5))
+    view = random_view(layout, g, players=players)
+    shot = render(layout, view, scene)
+    return g, scene, players, view, shot, reader_for(name, layout, scene)
+
+
+def case(layout: Layout, name: str, seed: int, i: int
+         ) -> tuple[TableView, Rendered, Reading]:
+    """Image ``i`` of condition ``name``: its truth, its render and the reading."""
+    _g, _scene, _players, view, shot, reader = _table(layout, name, seed, i)
+    return view, shot, reader.read(shot.image)
+
+
+def cases(layout: Layout, per_condition: int, seed: int, name: str
+          ) -> Iterator[tuple[TableView, Rendered, Reading]]:
+    """The images of condition ``name`` the bench reads (``case`` 0, 1, …)."""
+    for i in range(per_condition):
+        yield case(layout, name, seed, i)
+
+
 def images(layout: Layout, name: str, per_condition: int, seed: int = 1, views: int = 1
            ) -> Iterator[tuple[int, int, TableView, Rendered, Reading]]:
     """The bench's images of condition ``name``: (image, view, contents, render, reading).
 
-    View 0 of each image is the one every row is measured on; views 1… (``views`` - 1 of
-    them) are further contents on the same table (same camera, light and calibration,
-    other pieces): they widen the figure and item rows at the cost of a render and a read
-    each, not a calibration. The random stream of a condition depends on its name only
-    (adding a condition changes no other's images), and view 0's on nothing drawn after
-    it (adding views changes no view 0)."""
-    ci = sum(map(ord, name)) if name in REAL_CONDITIONS else list(CONDITIONS).index(name)
+    View 0 of each image is ``case`` i, the one every row is measured on; views 1…
+    (``views`` - 1 of them) are further contents on the same table (same camera, light
+    and calibration, other pieces): they widen the figure and item rows at the cost of a
+    render and a read each, not a calibration. View 0 depends on nothing drawn after it
+    (adding views changes no view 0)."""
     for i in range(per_condition):
-        g = np.random.default_rng(seed * 100003 + ci * 1009 + i)
-        scene = replace(scene_for(name, g, layout), seed=int(g.integers(1 << 30)))
-        players = int(g.integers(2, 5))
-        view = random_view(layout, g, players=players)
-        shot = render(layout, view, scene)
-        reader = reader_for(name, layout, scene)
+        g, scene, players, view, shot, reader = _table(layout, name, seed, i)
         yield i, 0, view, shot, reader.read(shot.image)
         for k in range(1, views):
             more = random_view(layout, g, players=players)

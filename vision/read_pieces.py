@@ -17,6 +17,7 @@ from .colour import (
     gains,
     lut_index,
 )
+from .cube_hue import brown_or_orange
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, Board, Layout, Region
 from .read_faint import faint_pieces
 from .read_parts import (
@@ -101,9 +102,18 @@ class PieceReading:
                 # region's print), as figures and items are
                 white = self._white.get(board.name)
                 if white is not None:
-                    labels = self._lut("cubes", None, ())[
-                        lut_index(apply_gain_keeping_hue(samples[a:b], white))].reshape(shape)
-                self._read_against_empty(board.name, r, samples[a:b], labels, empty, reading)
+                    lit = apply_gain_keeping_hue(samples[a:b], white)
+                    labels = self._lut("cubes", None, ())[lut_index(lit)].reshape(shape)
+                self._read_against_empty(board.name, r, samples[a:b], labels, empty, reading,
+                                         lit if white is not None else None)
+                continue
+            if self._empty:
+                # the empty boards were learnt, but not this region's (its board was not
+                # found in the calibration's frames): by the older rule its printed
+                # borders would count as cubes, so it is held back, not guessed
+                reading.uncertain.add(r.name)
+                reading.confidence[r.name] = 0.0
+                self._remember(board.name, r.key, [r], None, 0.0)
                 continue
             counts: dict[str, int] = {}
             misfit = 0.0
@@ -130,7 +140,7 @@ class PieceReading:
 
     def _read_against_empty(self, board: str, r: Region, raw: np.ndarray, labels: np.ndarray,
                             empty: tuple[np.ndarray, np.ndarray, np.ndarray],
-                            reading: Reading) -> None:
+                            reading: Reading, lit: np.ndarray | None = None) -> None:
         """Count the cubes of a region as what differs from its empty board.
 
         Samples that are the board (printed borders, artwork, titles) or the board in
@@ -139,7 +149,11 @@ class PieceReading:
         read as another colour belongs to its cube), and its area, shared among them,
         gives the count. A reading that fits badly is uncertain: no number is given.
         """
-        piece, cube = self._cube_samples(raw, labels, empty)
+        piece, cube, gain = self._cube_samples(raw, labels, empty)
+        white = self._white.get(board)
+        if lit is not None and white is not None:
+            labels = brown_or_orange(lit, labels, cube, empty[0] * gain * white,
+                                     self.layout.cube_rgb)
         k, lab, stats, _c = cv2.connectedComponentsWithStats(cube, connectivity=8)
         counts: dict[str, int] = {}
         misfit = 0.0
@@ -185,11 +199,12 @@ class PieceReading:
 
     def _cube_samples(self, raw: np.ndarray, labels: np.ndarray,
                       empty: tuple[np.ndarray, np.ndarray, np.ndarray]
-                      ) -> tuple[np.ndarray, np.ndarray]:
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Against a cube region's empty board: where something lies that is neither the
         board (one pixel of misregistration allowed, under this frame's light), the board
-        in shadow nor the board where a shadow has gone (grid-shaped booleans); and where
-        that has a cube colour, opened 3×3 (uint8)."""
+        in shadow nor the board where a shadow has gone (grid-shaped booleans); where
+        that has a cube colour, opened 3×3 (uint8); and this frame's light against the
+        empty board's (a gain per channel)."""
         ref, lo, hi = empty
         cur = raw.astype(np.float32) + 1.0
         ratio = cur / ref
@@ -208,7 +223,7 @@ class PieceReading:
         piece = (~board_like & ~shadow & ~lifted).reshape(labels.shape)
         cube = piece & (labels >= 1) & (labels <= len(CUBE_COLOURS))
         opened = cv2.morphologyEx(cube.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        return piece, opened
+        return piece, opened, gain
 
     def measure_cubes(self, frame: np.ndarray, placed: dict[str, tuple[str, int]]
                       ) -> dict[str, tuple[np.ndarray, float]]:
@@ -246,7 +261,7 @@ class PieceReading:
             raw = samples[a:b]
             bal = apply_gain_keeping_hue(raw, white)
             labels = self._lut("cubes", None, ())[lut_index(bal)].reshape(shape)
-            _piece, cube = self._cube_samples(raw, labels, empty)
+            _piece, cube, _gain = self._cube_samples(raw, labels, empty)
             inner = cv2.erode(cube, np.ones((3, 3), np.uint8)).ravel() > 0
             if np.count_nonzero(cube) < 0.3 * count * self.cube_area or not inner.any():
                 continue  # no cube stands out from the board

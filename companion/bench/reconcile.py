@@ -17,7 +17,11 @@ import random
 import time
 from typing import Any
 
-from companion.sim.table import NOISE, SETUPS, Counts, play, random_truth
+from companion.sim.behaviour import NOISE
+from companion.sim.link import Counts
+from companion.sim.play_styles import random_truth
+from companion.sim.table import SETUPS
+from companion.sim.table_game import play
 
 
 def _pct(values: list[float], q: float) -> float:

@@ -22,8 +22,10 @@ from typing import Any, Protocol
 import companion.village as v
 from companion.reconcile.observations import Health, Observation
 from companion.reconcile.reconciler import Discrepancy, Prompt, Refused, UnknownOpen
+from companion.sim.behaviour import NOISE
+from companion.sim.link import Counts, equivalent
 from companion.sim.random_games import random_legal, steps
-from companion.sim.table import FRAME, NOISE, Counts, SimTable, equivalent
+from companion.sim.table import FRAME, SimTable
 from companion.table import TableService
 from companion.table.errors import TableError
 

@@ -49,7 +49,7 @@ from companion.reconcile.observations import (
 )
 from companion.reconcile.reconciler import Discrepancy, Prompt, Reconciler
 from companion.sensors.camera import CameraAdapter
-from companion.sim.table import Counts, SimLink, equivalent
+from companion.sim.link import Counts, SimLink, equivalent
 from companion.village import parse_action
 from companion.village.picture import picture, regions_of
 from vision import calibration as vcal

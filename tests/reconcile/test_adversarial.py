@@ -24,8 +24,10 @@ from companion.reconcile.observations import (
     ZoneSnapshot,
 )
 from companion.reconcile.reconciler import Prompt, Reconciler
+from companion.sim.link import equivalent
 from companion.sim.memory_link import MemoryLink
-from companion.sim.table import equivalent, hub_zones, random_truth
+from companion.sim.play_styles import random_truth
+from companion.sim.table import hub_zones
 from companion.village import zones
 from companion.village.picture import ITEM_ORDER, picture
 

@@ -25,16 +25,11 @@ from companion.reconcile.observations import (
     TagTapped,
 )
 from companion.reconcile.reconciler import Reconciler
-from companion.sim.table import (
-    NOISE,
-    VISION_BENCH,
-    Counts,
-    SimLink,
-    SimTable,
-    play,
-    random_truth,
-    vision_accuracy,
-)
+from companion.sim.behaviour import NOISE, VISION_BENCH, vision_accuracy
+from companion.sim.link import Counts, SimLink
+from companion.sim.play_styles import random_truth
+from companion.sim.table import SimTable
+from companion.sim.table_game import play
 
 
 class Recorder(Reconciler):
@@ -53,7 +48,7 @@ def observations(setup: str, noise: str, n: int = 160, seed: int = 3) -> list[Ob
     """What the setup's sensors report over the first ``n`` actions of a game."""
     header, truth = random_truth(3, random.Random(seed), "purposeful")
     truth = truth[:n]
-    import companion.sim.table as sim
+    import companion.sim.table_game as sim
 
     kept: list[Recorder] = []
 

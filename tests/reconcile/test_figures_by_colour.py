@@ -104,7 +104,9 @@ def test_a_mistaken_tap_does_not_pick_which_figure_of_a_colour_trained() -> None
     by colour: two figures tapped in one burst must not choose among them."""
     import random
 
-    from companion.sim.table import NOISE, play, random_truth
+    from companion.sim.behaviour import NOISE
+    from companion.sim.play_styles import random_truth
+    from companion.sim.table_game import play
 
     rng = random.Random(1)
     header, actions = random_truth(3, rng, "purposeful")

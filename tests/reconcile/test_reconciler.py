@@ -19,8 +19,8 @@ from companion.reconcile.observations import (
     ZoneSnapshot,
 )
 from companion.reconcile.reconciler import Discrepancy, Prompt, Proposal, Reconciler
+from companion.sim.link import equivalent
 from companion.sim.memory_link import MemoryLink
-from companion.sim.table import equivalent
 from companion.village.picture import CUBE_ORDER, picture
 
 

@@ -12,7 +12,8 @@ from reconcile_kit import game_states
 from companion import village as v
 from companion.reconcile.chance import ChanceReader
 from companion.reconcile.search import PathCache, explain
-from companion.sim.table import camera_regions, equivalent, hub_zones
+from companion.sim.link import equivalent
+from companion.sim.table import camera_regions, hub_zones
 from companion.village.picture import regions_of
 
 ALL_TYPES = sorted(

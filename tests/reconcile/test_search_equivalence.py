@@ -27,14 +27,10 @@ from companion.reconcile.search import (
     _options,
     involved,
 )
-from companion.sim.table import (
-    NOISE,
-    SETUPS,
-    camera_regions,
-    hub_zones,
-    play,
-    random_truth,
-)
+from companion.sim.behaviour import NOISE
+from companion.sim.play_styles import random_truth
+from companion.sim.table import SETUPS, camera_regions, hub_zones
+from companion.sim.table_game import play
 from companion.village import zones
 from companion.village.actions import TakeCube
 from companion.village.picture import RegionValue, picture, piece_regions, regions_of

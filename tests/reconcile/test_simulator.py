@@ -11,7 +11,10 @@ import sys
 
 import pytest
 
-from companion.sim.table import NOISE, SETUPS, play, random_truth
+from companion.sim.behaviour import NOISE
+from companion.sim.play_styles import random_truth
+from companion.sim.table import SETUPS
+from companion.sim.table_game import play
 
 
 @pytest.fixture(scope="module")

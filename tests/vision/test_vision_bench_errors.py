@@ -1,0 +1,42 @@
+"""The bench's listing of the cube regions and tracks not read exactly."""
+
+from vision.bench_errors import cube_confusions, failures, region_kind, track_confusions
+from vision.layout import load
+from vision.read_parts import Reading
+from vision.table import TableView
+
+
+def test_cube_differences_pair_into_confusions() -> None:
+    assert cube_confusions({"brown": 3, "orange": 1}, {"orange": 3, "brown": 1}) == [
+        "brown→orange", "brown→orange"]
+    assert cube_confusions({"pink": 1, "green": 2}, {"green": 2}) == ["pink missed"]
+    assert cube_confusions({"orange": 5}, {"orange": 5, "brown": 2}) == [
+        "brown invented", "brown invented"]
+
+
+def test_track_differences_one_per_colour() -> None:
+    assert track_confusions({"blue": 7, "red": 2}, {"red": 4, "white": 1}) == [
+        "blue missed", "red off by 2", "white invented"]
+
+
+def test_failures_say_how_each_region_failed() -> None:
+    layout = load()
+    truth = TableView(cubes={"space:harvest": {"brown": 2}, "space:market": {"pink": 1}},
+                      tracks={"time:red": {"red": 3}})
+    reading = Reading(t=0.0, boards={b: b != "farm:blue" for b in layout.boards})
+    reading.cubes = {r.name: {} for _b, r in layout.cube_regions()}
+    reading.tracks = {n: {} for n in layout.track_names()}
+    reading.cubes["space:harvest"] = {"orange": 2}
+    reading.uncertain.add("space:market")
+    reading.occluded.add("time:red")
+    got = {f["region"]: (f["kind"], f["how"], f["confusions"])
+           for f in failures(layout, reading, truth, set())}
+    assert got["space:harvest"] == ("space", "wrong", ["brown→orange", "brown→orange"])
+    assert got["space:market"] == ("space", "uncertain", [])
+    assert got["time:red"] == ("time track", "hidden", [])
+    assert got["supply:blue"][1] == "not placed"
+    assert region_kind("prestige") == "prestige"
+    # a region truly under a hand is the occlusion figures' business, not listed
+    covered = {"main/space:harvest"}
+    assert "space:harvest" not in {f["region"] for f in failures(layout, reading, truth,
+                                                                  covered)}
