@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from companion import village as v
 from companion.village import zones
-from companion.village.actions import TakeCube
+from companion.village.actions import Buyout, TakeCube
 from companion.village.picture import RegionValue, piece_zone_names
 from companion.village.vocabulary import Space
 
@@ -218,6 +218,11 @@ class MisreadDoubts:
         pieces = set(piece_zone_names(self._cache.nodes[()].state))
         need_p = any(k in pieces for k in (*keys, *doubted))
         need_o = any(k not in pieces for k in (*keys, *doubted))
+        # a buy-out naming figures: its payment is seen by the camera alone, and a figure's
+        # way from the bag to the church is a mass draw's as well; the payment may be a
+        # misread of goods no hand touched (random play, seed 1, hub+camera, game 2,
+        # action 37: « buys yellow-1a out » applied, nobody bought, the mass drew it)
+        paid = any(isinstance(a, Buyout) and a.members for a in path)
         out: list[Path] = []
         for m, node in self._cache.nodes.items():
             n = min(len(m), len(path))
@@ -244,7 +249,7 @@ class MisreadDoubts:
                 # a take from the church applied while the doubted travel space's take was
                 # the truth)
                 true_doubt = any(reg[k] != base[k] for k in doubted)
-                if (off is not None and (reg[off] != base[off] or true_doubt)
+                if (off is not None and (reg[off] != base[off] or true_doubt or paid)
                         and one_misread(reg[off], observed[off])):
                     out.append(m)
         return out
