@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from companion import village as v
 from companion.village import zones
-from companion.village.actions import Buyout, TakeCube
+from companion.village.actions import Buyout, MassDraw, TakeCube
 from companion.village.picture import RegionValue, piece_zone_names
 from companion.village.vocabulary import Space
 
@@ -252,6 +252,51 @@ class MisreadDoubts:
                 if (off is not None and (reg[off] != base[off] or true_doubt or paid)
                         and one_misread(reg[off], observed[off])):
                     out.append(m)
+        return out
+
+    def _drawn_instead(self, path: Path, observed: dict[str, RegionValue]) -> list[Path]:
+        """For a path buying figures out before a mass draw: the same path with those
+        figures bought by nobody and drawn by the mass instead (added to the draw, or in
+        place of a monk), when it is legal and shows ``observed`` but for at most one camera
+        region read one misread off, changed by a hand or not (the coin paid seen by the
+        camera alone). The chance reader reads a draw from the church's first window, so
+        a drawn figure already moved on is not read as drawn and the search does not reach
+        that path (random play, seed 1, hub+camera, game 2, action 37: « buys yellow-1a
+        out » applied, nobody bought, the mass drew it). Asked with ``path``."""
+        base = self._cache.base
+        keys = [k for k in observed if k in base]
+        out: list[Path] = []
+        for i, step in enumerate(path):
+            if not (isinstance(step, Buyout) and step.members):
+                continue
+            j = next((j for j in range(i + 1, len(path)) if isinstance(path[j], MassDraw)),
+                     None)
+            if j is None:
+                continue
+            draw = path[j]
+            assert isinstance(draw, MassDraw)
+            members = tuple(step.members)
+            draws = [(*draw.figures, *members)]
+            if "monk" in draw.figures:
+                rest = list(draw.figures)
+                for _m in members:
+                    if "monk" in rest:
+                        rest.remove("monk")
+                draws.append((*rest, *members))
+            for figures in dict.fromkeys(draws):
+                rival = (*path[:i], replace(step, members=()), *path[i + 1:j],
+                         replace(draw, figures=figures), *path[j + 1:])
+                node = self._node_of(rival)
+                if node is None:
+                    continue
+                reg = _Both(node.pieces(), node.others())
+                off = [k for k in keys if reg[k] != observed[k]]
+                if len(off) <= 1 and all(
+                        camera_read(k, observed[k]) and one_misread(reg[k], observed[k])
+                        for k in off):
+                    # kept in the cache: the prompt and the weighing look it up there
+                    self._cache.nodes[rival] = node
+                    out.append(rival)
         return out
 
     def _two_misreads_rivals(self, path: Path, observed: dict[str, RegionValue],

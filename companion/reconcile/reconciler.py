@@ -384,6 +384,8 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
             matches = matches + self._one_misread_away(matches[0], observed)
         if len(matches) == 1 and not unseen:  # one region misread, changed or not
             matches = matches + self._misread_rivals(matches[0], observed)
+        if len(matches) == 1 and not unseen:  # a figure bought out, or drawn at mass
+            matches = matches + self._drawn_instead(matches[0], observed)
         if len(matches) == 1 and not unseen and not doubt:
             wait, what = self._second_step(matches[0])
             if still < wait:  # perhaps half done: wait for the second step
