@@ -86,7 +86,8 @@ def test_an_open_page_follows_a_game_of_another_kind(server: Server, browser: An
         page.locator("nav[data-game=colonia]").wait_for(state="attached")
         assert page.locator("header.topbar nav a").all_inner_texts() == GAMES["colonia"][2]
         assert page.js_errors == []
-    assert "The current game is Colonia" in play.locator("#pending").inner_text()
+    # The reloaded play page fills #pending once its state request answers; wait for it.
+    play.locator("#pending", has_text="The current game is Colonia").wait_for()
     new.wait_for_timeout(500)
     assert new.locator("nav").get_attribute("data-game") == "village"
     assert new.locator("input[name=count][value='2']").is_checked()

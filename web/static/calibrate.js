@@ -21,14 +21,22 @@ async function call(method, url, body) {
   return { ok: res.ok, status: res.status, body: data };
 }
 
-async function post(url, body) {
-  const res = await call("POST", url, body);
+// A step's request: its answer's body, or null with the refusal shown (a missing token asked).
+async function step(method, url, body) {
+  const res = await call(method, url, body);
   if (!res.ok) {
     showRefusal(res);
     if (res.status === 401) askToken();
-    return;
+    return null;
   }
-  summary = res.body;
+  document.getElementById("refusal").hidden = true;
+  return res.body;
+}
+
+async function post(url, body) {
+  const got = await step("POST", url, body);
+  if (got === null) return;
+  summary = got;
   draw();
 }
 
@@ -119,20 +127,15 @@ function showEmpty(state) {
 }
 
 async function emptyCall(method, url) {
-  const res = await call(method, url);
-  if (!res.ok) {
-    showRefusal(res);
-    if (res.status === 401) askToken();
-    return;
-  }
-  document.getElementById("refusal").hidden = true;
+  const got = await step(method, url);
+  if (got === null) return;
   loadImage(); // the picture the frame was taken from
-  if (res.body.empty) { // learned: the calibration's summary, with the step's words
-    summary = res.body;
+  if (got.empty) { // learned: the calibration's summary, with the step's words
+    summary = got;
     draw();
-    showEmpty(res.body.empty);
+    showEmpty(got.empty);
   } else {
-    showEmpty(res.body);
+    showEmpty(got);
   }
 }
 
@@ -159,14 +162,8 @@ function showLens(state) {
 }
 
 async function lensCall(method, url) {
-  const res = await call(method, url);
-  if (!res.ok) {
-    showRefusal(res);
-    if (res.status === 401) askToken();
-    return;
-  }
-  document.getElementById("refusal").hidden = true;
-  showLens(res.body);
+  const got = await step(method, url);
+  if (got !== null) showLens(got);
 }
 
 function refreshCoverage() {
