@@ -22,7 +22,14 @@ action on a guess"):
 - when no path explains the table, each region the camera reads is in turn left out of
   the comparison: the paths that then explain the rest and predict, for that region, a
   value one misread from its reading are candidates, checked by the usual doubts (a
-  single one is applied only if no other misread would explain another path).
+  single one is applied only if no other misread would explain another path);
+- a single explanation changing an action space no hand came near since the last commit,
+  while a hand was seen over another action space it leaves as it was, waits out
+  transients (``misread_wait``) and is then asked, never applied: the hand went
+  elsewhere, so the change may be a shadow or a misread and the truth a move where the
+  hand went (seed 5 heavy, purposeful, camera,
+  action 396: a take from the crafts space read as unchanged, a shadow over the church
+  one orange short, « takes orange from the church » applied).
 
 A part of `Reconciler`, which holds the state these methods use.
 """
@@ -39,7 +46,7 @@ from companion.village.picture import RegionValue, piece_zone_names
 from companion.village.vocabulary import Space
 
 from .chance import ChanceReader
-from .observed import ByColour
+from .observed import ByColour, ObservedTable
 from .search import Node, Path, PathCache, SearchResult
 
 # regions the camera reads and may misread: cubes, tracks, goods, figures by colour
@@ -91,6 +98,7 @@ class MisreadDoubts:
 
     if TYPE_CHECKING:
         _cache: PathCache
+        table: ObservedTable
 
         def _explain(self, st: v.GameState, observed: dict[str, RegionValue],
                      reader: ChanceReader) -> SearchResult: ...
@@ -137,6 +145,24 @@ class MisreadDoubts:
                 doubted[k] = val
         self.doubted = doubted
         return {k: val for k, val in observed.items() if k not in doubted}
+
+    def _hand_elsewhere(self, path: Path, observed: dict[str, RegionValue]) -> bool:
+        """True when ``path`` (a path the search reached) changes an action space no hand
+        came near since the last commit, while a hand was over another action space the
+        path leaves as it was: a cube is taken by a hand, and the camera saw the hand go
+        elsewhere (see the module docstring; only action spaces: a hand is seen over the
+        place it takes from, not always over every region a move changes, as in the
+        rendered game, where it rests over the first region changed)."""
+        hands = self.table.handled
+        node = self._cache.nodes.get(path)
+        if node is None or not any(zones.split(k)[0] == zones.SPACE for k in hands):
+            return False
+        base = self._cache.base
+        reg = _Both(node.pieces(), node.others())
+        changed = {k for k in observed if k in base and zones.split(k)[0] == zones.SPACE
+                   and camera_read(k, observed[k]) and reg[k] != base[k]}
+        return bool(changed - hands) and any(
+            zones.split(k)[0] == zones.SPACE and k not in changed for k in hands)
 
     def _changes_doubted(self, path: Path) -> bool:
         """True when ``path`` (a path the search reached) changes a doubted region: the

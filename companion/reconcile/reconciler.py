@@ -386,6 +386,13 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
             matches = matches + self._misread_rivals(matches[0], observed)
         if len(matches) == 1 and not unseen:  # a figure bought out, or drawn at mass
             matches = matches + self._drawn_instead(matches[0], observed)
+        if len(matches) == 1 and not unseen and not doubt and self._hand_elsewhere(
+                matches[0], observed):  # seen changed where no hand came (misreads.py)
+            if still < self.misread_wait:  # a shadow, a bumped board: wait it out
+                self._due = self.table.last_change + self.misread_wait
+                return self._emit(out)
+            doubt = True  # then asked, with what two misreads would explain
+            matches = matches + self._two_misreads_rivals(matches[0], observed)
         if len(matches) == 1 and not unseen and not doubt:
             wait, what = self._second_step(matches[0])
             if still < wait:  # perhaps half done: wait for the second step
