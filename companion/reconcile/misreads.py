@@ -27,9 +27,9 @@ action on a guess"):
   while a hand was seen over another action space it leaves as it was, waits out
   transients (``misread_wait``) and is then asked, never applied: the hand went
   elsewhere, so the change may be a shadow or a misread and the truth a move where the
-  hand went (seed 5 heavy, purposeful, camera,
-  action 396: a take from the crafts space read as unchanged, a shadow over the church
-  one orange short, « takes orange from the church » applied).
+  hand went (seed 5 heavy, purposeful, camera, action 396: a take from the crafts space
+  read as unchanged, a shadow over the church one orange short, « takes orange from the
+  church » applied).
 
 A part of `Reconciler`, which holds the state these methods use.
 """

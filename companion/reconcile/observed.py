@@ -169,7 +169,7 @@ class ObservedTable:
     taps: list[TagTapped] = field(default_factory=list)
     log: list[Observation] = field(default_factory=list)  # since the last commit
     last_change: float = float("-inf")
-    # regions a hand has been over since the last commit (`misreads.MisreadDoubts._hand_elsewhere`)
+    # regions a hand has been over since the last commit (`MisreadDoubts._hand_elsewhere`)
     handled: set[str] = field(default_factory=set)
 
     def observe(self, obs: Observation) -> None:
