@@ -77,7 +77,9 @@ def ask(st: v.GameState, paths: list[Path], question: str = "Which was it?",
         groups: dict[Path, list[Path]] = {}
         for p in paths:
             groups.setdefault(p[:i + 1], []).append(p)
-        if len(groups) < 2:
+        # fewer than two groups, or the groups are the paths again (one path ending where
+        # the others go on): asked as sentences (regrouping would never end)
+        if len(groups) < 2 or list(groups) == [tuple(p) for p in paths]:
             return _sentences(question, list(paths), [words(st, p) for p in paths])
         first = ask(st, list(groups), question, label)
         first.stands_for = [groups[p] for p in first.paths]

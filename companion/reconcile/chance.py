@@ -3,11 +3,13 @@ cubes seen on the action spaces) and the figures drawn from the black bag at mas
 (``mass_draw``, from the figures seen arriving in the church's first window or leaving
 the bag). Customer tiles are not seen by any sensor: they come from the tablet.
 
-A fill the bag cannot have held (a cube's colour misread) is not dropped: the legal fills
-one misread colour away stand in for it (`fill_variants`), to be asked."""
+A fill the bag cannot have held (a cube's colour misread, a cube missed or counted twice)
+is not dropped: the legal fills one misread away stand in for it (`fill_variants`), to be
+asked."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Mapping
 
 from companion import village as v
@@ -46,9 +48,27 @@ def one_colour_off(read: FillBag) -> Iterator[FillBag]:
                     (*read.spaces[:i], (space, layout), *read.spaces[i + 1:]))))
 
 
+def one_count_off(read: FillBag) -> Iterator[FillBag]:
+    """Every fill that differs from ``read`` by one cube more or fewer on one space (a
+    cube the camera missed, or counted twice), legal or not, in a stable order."""
+    have = dict(read.spaces)
+    for space in sorted(have):
+        counts = dict(have[space])
+        for cube in CUBE_ORDER:
+            for d in (1, -1):
+                if counts.get(cube, 0) + d < 0:
+                    continue
+                now = {**counts, cube: counts.get(cube, 0) + d}
+                layout = tuple(sorted((c, k) for c, k in now.items() if k))
+                spaces = {**have, space: layout}
+                yield FillBag(tuple(sorted(spaces.items())))
+
+
 def fill_variants(st: v.GameState, read: FillBag) -> list[FillBag]:
-    """The legal fills one cube's colour away from ``read`` (`one_colour_off`), each once."""
-    return list(dict.fromkeys(f for f in one_colour_off(read) if v.is_legal(st, f)))
+    """The legal fills one misread away from ``read`` (`one_colour_off`, then
+    `one_count_off`), each once."""
+    maybe = itertools.chain(one_colour_off(read), one_count_off(read))
+    return list(dict.fromkeys(f for f in maybe if v.is_legal(st, f)))
 
 
 def fill_change_words(read: FillBag, fill: FillBag) -> str:
@@ -56,13 +76,18 @@ def fill_change_words(read: FillBag, fill: FillBag) -> str:
     not a brown one")."""
     said = []
     was = dict(read.spaces)
-    for space, cubes in fill.spaces:
-        before, now = dict(was.get(space, ())), dict(cubes)
+    now_all = dict(fill.spaces)
+    for space in sorted({*was, *now_all}, key=lambda s: s.value):
+        before, now = dict(was.get(space, ())), dict(now_all.get(space, ()))
         more = [c.value for c in CUBE_ORDER if now.get(c, 0) > before.get(c, 0)]
         less = [c.value for c in CUBE_ORDER if now.get(c, 0) < before.get(c, 0)]
-        if more or less:
-            said.append(f"{space.value.capitalize()}: {' and '.join(more)}, "
-                        f"not {' and '.join(less)}")
+        name = space.value.capitalize()
+        if more and less:
+            said.append(f"{name}: {' and '.join(more)}, not {' and '.join(less)}")
+        elif more:
+            said.append(f"{name}: one {' and '.join(more)} more")
+        elif less:
+            said.append(f"{name}: one {' and '.join(less)} fewer")
     return "; ".join(said) or "as seen"
 
 

@@ -22,13 +22,10 @@ from .search import (
     SearchResult,
 )
 from .weighing import (
-    _MISREADABLE,
     MAX_FILL_VARIANTS,
     TRACELESS,
     UNSEEN,
     _minus,
-    _one_off,
-    _swapped,
 )
 
 
@@ -66,35 +63,6 @@ class PathDoubts:
                 if m:
                     found.setdefault(repr([a.to_json() for a in m]), m)
         return SearchResult(list(found.values()), 0, cut and not found)
-
-    def _misread_explains(self, st: v.GameState, path: Path,
-                          observed: dict[str, RegionValue]) -> tuple[list[Path], bool]:
-        """Other explanations of the table were one changed region read one off by the
-        camera (a marker one cell off, one cube more or less of a colour, a farm's good
-        taken for another): a camera
-        misreads now and then (docs/vision-bench.json), so a single explanation that one
-        misread would turn into another is asked with it. Returns those, and True when a
-        variant's search was cut short (then ``path`` is asked too)."""
-        base = self._cache.base
-        others: dict[str, Path] = {}
-        cut = False
-        mine = repr([a.to_json() for a in path])
-        for k, val in observed.items():
-            if k not in base or base[k] == val or not (
-                    k.startswith(_MISREADABLE) or isinstance(val, ByColour)):
-                continue
-            swaps = _swapped(val, base[k]) if k.startswith(zones.GOODS + ":") else []
-            for wrong in [*_one_off(val), *swaps]:
-                result = self._explain(st, {**observed, k: wrong}, ChanceReader(observed))
-                cut = cut or result.cut
-                for m in result.matches:
-                    key = repr([a.to_json() for a in m])
-                    # a path going on from this one (or stopping short of it) is a move more
-                    # or less, not another explanation of the same move
-                    n = min(len(m), len(path))
-                    if m and key != mine and m[:n] != path[:n]:
-                        others.setdefault(key, m)
-        return list(others.values()), cut
 
     def _one_misread_away(self, path: Path, observed: dict[str, RegionValue]) -> list[Path]:
         """Paths that differ from ``path`` only in the cubes chosen (a privilege's or a

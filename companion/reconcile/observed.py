@@ -169,6 +169,8 @@ class ObservedTable:
     taps: list[TagTapped] = field(default_factory=list)
     log: list[Observation] = field(default_factory=list)  # since the last commit
     last_change: float = float("-inf")
+    # regions a hand has been over since the last commit (`MisreadDoubts._hand_elsewhere`)
+    handled: set[str] = field(default_factory=set)
 
     def observe(self, obs: Observation) -> None:
         """Take one observation in (health is ignored here)."""
@@ -184,6 +186,7 @@ class ObservedTable:
                 hidden |= hidden_by(r)
             if hidden:
                 self.occluded[obs.source] = (frozenset(hidden), t)
+                self.handled |= hidden
             else:
                 self.occluded.pop(obs.source, None)
             self.last_change = max(self.last_change, t)
@@ -365,6 +368,7 @@ class ObservedTable:
                 obs.source, f"tap:{obs.t}")
             latest[key] = obs
         self.log, self.taps = [], []
+        self.handled = set()
         return sorted(latest.values(), key=lambda o: o.t)
 
 

@@ -39,7 +39,9 @@ from companion.village.vocabulary import MemberId
 
 from .asking import ask as asking
 from .chance import ChanceReader, fill_change_words
+from .disagreement import Disagreements
 from .doubts import PathDoubts
+from .misreads import MisreadDoubts
 from .observations import Observation, to_json
 from .observed import ByColour, ObservedTable
 from .outcomes import (
@@ -91,7 +93,7 @@ __all__ = [
 
 
 @dataclass
-class Reconciler(PathDoubts):
+class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
     """See the module docstring. ``listener`` receives every outcome as it happens."""
 
     link: TableLink
@@ -106,6 +108,10 @@ class Reconciler(PathDoubts):
     second_step: dict[str, float] = field(default_factory=lambda: {"train": 3.5})
     unseen_wait: float = 3.0  # stillness before asking about a path with an unseen step
     discrepancy_wait: float = 3.0  # stillness before a difference nothing explains is raised
+    # stillness before a region is taken as misread (misreads.py): longer than the behaviour
+    # model's longest transient, a bumped board's 2 s (seed 1 heavy: a take applied from the
+    # wrong space with one region left out while a bump lasted)
+    misread_wait: float = 3.0
     late_tap: float = 15.0  # a tap naming a member of a proposal this recent confirms it
     covered: frozenset[str] = frozenset()  # zones a tag reader covers (the hubs' zone map)
     depth: int = 3
@@ -143,6 +149,7 @@ class Reconciler(PathDoubts):
 
     def __post_init__(self) -> None:
         self.table = ObservedTable(settle=self.settle)
+        self._init_misreads()
 
     # -- input ---------------------------------------------------------------------------
 
@@ -234,35 +241,6 @@ class Reconciler(PathDoubts):
             raise _GoOn
         return result
 
-    def _disagreement(self, st: v.GameState, seq: int, observed: dict[str, RegionValue],
-                      conflicts: dict[str, dict[str, RegionValue]]) -> list[Outcome] | None:
-        """Two sources (a tag reader and the camera) settled on different values for a
-        region: never a silent choice. The actions each source's reading would explain
-        become the candidates of a prompt naming the region and the sources; None (and the
-        region stays out of the comparison) when no reading explains any action."""
-        paths: dict[str, Path] = {}
-        for region, values in sorted(conflicts.items()):
-            for value in set(values.values()):
-                result = self._explain(st, {**observed, region: value},
-                                       ChanceReader(observed))
-                if result.cut:
-                    continue
-                for m in result.matches:
-                    if m:
-                        paths.setdefault(repr([a.to_json() for a in m]), m)
-        if not paths:
-            return None
-        self._asked_conflicts |= {_conflict_key(r, vals) for r, vals in conflicts.items()}
-        out: list[Outcome] = []
-        if self.discrepancy is not None:
-            out.append(self._close_discrepancy("sources disagree"))
-        prompt = self._new_prompt(seq, list(paths.values()))
-        where = ", ".join(f"{zones.place_words(r)} ({' or '.join(sorted(vals))})"
-                          for r, vals in sorted(conflicts.items()))
-        prompt.question = f"The sensors disagree on {where}: which was it?"
-        out.append(prompt)
-        return self._emit(out)
-
     def _remember(self, now: float, seq: int, st: v.GameState) -> None:
         """Where the figures stood at each seq seen lately (a late tap names a figure
         that has just moved)."""
@@ -350,7 +328,7 @@ class Reconciler(PathDoubts):
 
     def _reconcile(self, st: v.GameState, seq: int, observed: dict[str, RegionValue],
                    taps: list[str], ask: bool = False) -> list[Outcome]:
-        observed = self._unread_arrivals(st, observed)
+        observed = self._doubt_rereads(self._unread_arrivals(st, observed))
         self._seen = observed
         result = self._explain(st, observed, ChanceReader(observed))
         reader = self._reader
@@ -361,6 +339,11 @@ class Reconciler(PathDoubts):
         matches = [] if result.cut else result.matches
         out: list[Outcome] = []
         still = self._now - self.table.last_change
+        if not matches and not result.cut and still >= self.misread_wait:
+            full = observed
+            matches, observed = self._one_read_wrong(st, observed)  # one region misread
+            if len(matches) == 1:  # perhaps two misread: a rival needing two is asked too
+                matches = matches + self._two_misreads_rivals(matches[0], full)
         if matches == [()]:
             d = self.discrepancy
             if d is not None and not (d.seq == seq and _about_taps(d)):
@@ -389,14 +372,28 @@ class Reconciler(PathDoubts):
             matches = []
         unseen = (keep_taps and names_now(st, taps)) or any(  # tapped, left out: ask
             self._unseen(m, observed) or self._unread(m, observed) for m in matches)
+        # a path changing a doubted (uncertain) region: asked at once, never applied (the
+        # next step would not vouch for it either)
+        doubt = any(self._changes_doubted(m) for m in matches)
+        if doubt:
+            rivals = [r for m in matches for r in self._taken_elsewhere(m, observed)]
+            matches = list(dict.fromkeys(matches + rivals))
         if len(matches) == 1 and not unseen:
             matches = matches + self._other_members(matches[0], observed)
         if len(matches) == 1 and not unseen:
             matches = matches + self._one_misread_away(matches[0], observed)
-        if len(matches) == 1 and not unseen:
-            extra, unsure = self._misread_explains(st, matches[0], observed)
-            matches, unseen = matches + extra, unsure
-        if len(matches) == 1 and not unseen:
+        if len(matches) == 1 and not unseen:  # one region misread, changed or not
+            matches = matches + self._misread_rivals(matches[0], observed)
+        if len(matches) == 1 and not unseen:  # a figure bought out, or drawn at mass
+            matches = matches + self._drawn_instead(matches[0], observed)
+        if len(matches) == 1 and not unseen and not doubt and self._hand_elsewhere(
+                matches[0], observed):  # seen changed where no hand came (misreads.py)
+            if still < self.misread_wait:  # a shadow, a bumped board: wait it out
+                self._due = self.table.last_change + self.misread_wait
+                return self._emit(out)
+            doubt = True  # then asked, with what two misreads would explain
+            matches = matches + self._two_misreads_rivals(matches[0], observed)
+        if len(matches) == 1 and not unseen and not doubt:
             wait, what = self._second_step(matches[0])
             if still < wait:  # perhaps half done: wait for the second step
                 self._due = self.table.last_change + wait
@@ -411,7 +408,7 @@ class Reconciler(PathDoubts):
             out += self._submit([a.to_json() for a in matches[0]], seq, prompted=False)
             self.table.taps = kept + self.table.taps
             return self._emit(out)
-        if matches and not ask and _continues(self._cache, matches):
+        if matches and not ask and not doubt and _continues(self._cache, matches):
             self._waiting = True  # e.g. the well: the space's action will show which
             out += self._hold(seq, self._said_in_common(matches),
                               "the next step, which will show which it was")

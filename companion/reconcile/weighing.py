@@ -28,14 +28,16 @@ from .search import (
 UNSEEN = frozenset({"skip", "pass", "done"})  # steps no sensor sees
 MAX_FILL_VARIANTS = 24  # legal fills one misread colour away, tried for an impossible read
 # regions the camera reads by counting or by a cell: one off is a misread (the farms'
-# goods too: the vision bench's items row is its weakest, 91.67 % on real-table renders)
+# goods too: the vision bench's items row is its weakest, 91.67 % on real-table renders;
+# a horse read as an ox, seed 1 heavy)
 _MISREADABLE = (zones.SPACE + ":", zones.SUPPLY + ":", zones.TIME + ":", zones.PRESTIGE + ":",
                 zones.GOODS + ":")
 
 
 def _one_off(value: RegionValue) -> list[RegionValue]:
     """The readings one misread from ``value``: a marker a cell off, a colour's count one
-    off (cubes, or figures counted by colour)."""
+    off (cubes, or figures counted by colour), one cube read as another colour (the
+    simulated camera's misreads, docs/sensing.md; `misreads.one_misread` is the test)."""
     if isinstance(value, int):
         return [value + d for d in (-1, 1) if value + d >= 0]
     if isinstance(value, ByColour):  # a camera's figures: one of a colour missed or doubled
@@ -49,25 +51,13 @@ def _one_off(value: RegionValue) -> list[RegionValue]:
                 n = int(value[i]) + d
                 if n >= 0:
                     out.append((*value[:i], n, *value[i + 1:]))
-    return out
-
-
-def _swapped(value: RegionValue, base: RegionValue) -> list[RegionValue]:
-    """The readings of a farm's goods (``goods:*``) where one piece that came was taken
-    for another kind (a horse tile read as an ox, a coin as a grain sack): the camera tells
-    the tiles by colour; a piece that did not change cannot have come in another's place."""
-    if not (isinstance(value, tuple) and isinstance(base, tuple) and len(value) == len(base)
-            and all(isinstance(x, int) for x in (*value, *base))):
-        return []
-    out: list[RegionValue] = []
-    for i, (now, was) in enumerate(zip(value, base, strict=True)):
-        if int(now) <= int(was):
-            continue
-        for j in range(len(value)):
-            if j != i:
-                wrong = list(value)
-                wrong[i], wrong[j] = int(wrong[i]) - 1, int(wrong[j]) + 1
-                out.append(tuple(wrong))
+        for i in range(len(value)):  # a cube of colour i read as colour j
+            for j in range(len(value)):
+                if i != j and int(value[i]) > 0:
+                    swap = [int(x) for x in value]
+                    swap[i] -= 1
+                    swap[j] += 1
+                    out.append(tuple(swap))
     return out
 
 

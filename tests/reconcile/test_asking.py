@@ -177,3 +177,23 @@ def test_choices_that_differ_by_a_word_show_only_that_word() -> None:
         "Red takes a brown cube from Council, then Red 1b enters the council.",
     ]) == ("Red takes a brown cube from Council, then Red … enters the council.", ["1a", "1b"])
     assert shared_and_own(["Skip", "Harvest grain"]) == ("", ["Skip", "Harvest grain"])
+
+
+def test_a_path_and_its_continuations_are_asked_without_endless_regrouping() -> None:
+    """A path and more than five paths going on from it (a misread rival and the paths the
+    search reached): grouping them by their first differing step gives them back unchanged;
+    asked as sentences, never regrouped for ever (a RecursionError at seed 8, `heavy`,
+    purposeful, camera, on the merge of main into s9-15a)."""
+    for st, well in ((s, w) for seed in range(1, 6) for s, _a in game_states(seed)
+                     if v.pending(s).kind == "turn"
+                     for w in v.legal_actions(s) if isinstance(w, UseWell)):
+        after = v.apply(st, well)
+        nexts = v.legal_actions(after)
+        if len(nexts) > MAX_SENTENCES:
+            break
+    else:
+        raise AssertionError("no well use with more than five next steps")
+    paths = [(well,), *[(well, n) for n in nexts]]
+    asked = ask(st, paths)
+    assert sorted(map(repr, (p for g in (asked.stands_for or [[q] for q in asked.paths])
+                             for p in g))) == sorted(map(repr, paths))  # nothing dropped

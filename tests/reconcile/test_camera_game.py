@@ -35,7 +35,10 @@ def test_first_rounds_of_a_golden_game_through_the_rendered_camera() -> None:
     # explains two thirds of the actions at least (cubes and markers alone, before issue 16
     # item 5: 18 of 39; the round's fill read by the camera is confirmed on the tablet)
     assert game.counts.auto_correct >= game.counts.actions * 2 // 3, game.to_json()
-    assert game.to_json()["touches_per_action"] <= 0.25, game.to_json()
+    # 10 touches of 39 at most (0.2564): one more than main's 9 since a doubted region is
+    # uncertain (issue 15, ninth session): family read one brown short after the fill, then
+    # that brown taken (the misread came true), is asked, never applied on that region
+    assert game.to_json()["touches_per_action"] <= 0.26, game.to_json()
 
 
 @pytest.mark.slow

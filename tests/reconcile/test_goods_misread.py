@@ -99,3 +99,53 @@ def test_a_bought_out_figure_tapped_is_not_taken_for_a_drawn_one() -> None:
         feed(rec, [*hub_moves(st, after, 3.0), TagTapped("pad:sim", 3.2, reader="sim", uid="04A1B2C3", piece=member), *seen])
         run(rec, 3.0, 20.0)
         never_wrong(link)
+
+
+def test_a_drawn_figure_is_not_taken_for_a_bought_out_one() -> None:
+    """The mirror of the case above, found by the bench on the misread-doubts branch
+    (random play, seed 1, game 2, hub+camera, action 37): a player bought nobody out, the
+    mass then drew one of their figures from the bag to the church; the hub saw it go, and
+    the camera read the player's goods as if the buy-out's coin had been paid (one item
+    off, a region no hand touched). « Buys that figure out » then explained the table
+    alone and was applied. A buy-out naming a figure whose payment only the camera saw
+    has that misread as a rival: it is asked, never applied."""
+    cases = []
+    for seed in range(1, 8):
+        pairs = game_states(seed)
+        for i, (st, a) in enumerate(pairs):
+            if a["type"] != "buyout" or a["members"]:
+                continue
+            end = next((j for j in range(i, len(pairs)) if pairs[j][1]["type"] == "mass_draw"),
+                       None)
+            if end is None:
+                continue
+            drawn = [f for f in pairs[end][1]["figures"] if f.startswith(a["player"] + "-")]
+            if not drawn:
+                continue
+            paid = {**a, "members": [drawn[0]]}
+            if not v.is_legal(st, st.rules.forms.parse(paid)):
+                continue
+            cases.append((seed, i, end - i + 2, paid))
+    assert cases
+    for seed, i, n, paid in cases[:4]:
+        st, truth = scenario(seed, i, n)
+        if truth[-1]["type"] != "church_move":
+            truth = truth[:-1]
+        player = truth[0]["player"]
+        link = TruthLink(st, truth)
+        rec = Reconciler(link)
+        rec.covered = frozenset(hub_zones(st))
+        feed(rec, hub_start(st, 0.0) + camera_with_goods(st, 0.0))
+        run(rec, 0.0, 2.0)
+        after = st
+        for a in truth:
+            after = v.apply(after, a)
+        region = f"goods:{player}"
+        seen = [o for o in camera_with_goods(after, 3.0)
+                if not (isinstance(o, ItemCounts) and o.region == region)]
+        # the goods read as if the coin had been paid
+        seen += [o for o in camera_with_goods(v.apply(st, paid), 3.0)
+                 if isinstance(o, ItemCounts) and o.region == region]
+        feed(rec, [*hub_moves(st, after, 3.0), *seen])
+        run(rec, 3.0, 20.0)
+        never_wrong(link)

@@ -53,3 +53,30 @@ def test_a_fill_the_bag_cannot_hold_is_asked_with_the_fills_one_misread_away() -
     k = next(i for i, c in enumerate(p.candidates) if c[:1] == [fill_json])
     rec.answer(p.id, k)
     assert link.wrong == [] and [a for a, _s, _o in link.submitted][:1] == [fill_json]
+
+
+def test_a_fill_read_with_a_cube_missed_is_asked_with_the_truth_not_a_discrepancy() -> None:
+    pairs = game_states(1)
+    st, fill_json = pairs[46]
+    fill = v.parse_action(fill_json)
+    assert isinstance(fill, FillBag)
+    link = TruthLink(st, [fill_json])
+    rec = Reconciler(link)
+    feed(rec, product_camera(st, 0.0))
+    run(rec, 0.0, 2.0)
+    seen = product_camera(v.apply(st, fill_json), 3.0)
+    space, cubes = next((s, c) for s, c in fill.spaces if c)
+    counts = dict(cubes)
+    counts[cubes[0][0]] -= 1  # one cube of that space not seen
+    seen = [CubeCounts(o.source, o.t, region=o.region, counts=counts)
+            if isinstance(o, CubeCounts) and o.region == f"space:{space.value}" else o
+            for o in seen]
+    feed(rec, seen)
+    out = run(rec, 3.0, 15.0)
+    assert link.submitted == []
+    assert not [o for o in out if isinstance(o, Discrepancy)]
+    p = [o for o in out if isinstance(o, Prompt)][-1]
+    k = next(i for i, c in enumerate(p.candidates) if c[:1] == [fill_json])
+    assert "more" in p.choices[k], p.choices
+    rec.answer(p.id, k)
+    assert link.wrong == [] and [a for a, _s, _o in link.submitted][:1] == [fill_json]
