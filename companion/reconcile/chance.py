@@ -5,7 +5,10 @@ the bag; a camera's colour count of that window gives every draw it allows). Cus
 tiles are not seen by any sensor: they come from the tablet.
 
 A fill the bag cannot have held (a cube's colour misread) is not dropped: the legal fills
-one misread colour away stand in for it (`fill_variants`), to be asked."""
+one misread colour away stand in for it (`fill_variants`), to be asked. A fill read one
+cube short (the next player took a cube before the filled spaces were seen) stands for
+the fills with that cube back on a space (`taken_since`): the search keeps those a take
+explains."""
 
 from __future__ import annotations
 
@@ -53,6 +56,24 @@ def one_colour_off(read: FillBag) -> Iterator[FillBag]:
 def fill_variants(st: v.GameState, read: FillBag) -> list[FillBag]:
     """The legal fills one cube's colour away from ``read`` (`one_colour_off`), each once."""
     return list(dict.fromkeys(f for f in one_colour_off(read) if v.is_legal(st, f)))
+
+
+def taken_since(st: v.GameState, read: FillBag) -> list[FillBag]:
+    """The legal fills with one cube more than ``read`` on one space: a fill first seen
+    after the next player took a cube (the spaces read one cube short of the setup
+    card's count), each once, in a stable order. The search keeps those a take explains."""
+    out: list[FillBag] = []
+    for space in Space:
+        cubes = dict(read.spaces).get(space, ())
+        for cube in CUBE_ORDER:
+            counts = dict(cubes)
+            counts[cube] = counts.get(cube, 0) + 1
+            layout = tuple(sorted((c, k) for c, k in counts.items() if k))
+            fill = FillBag(tuple(sorted(
+                (*((sp, c) for sp, c in read.spaces if sp != space), (space, layout)))))
+            if v.is_legal(st, fill) and fill not in out:
+                out.append(fill)
+    return out
 
 
 def fill_change_words(read: FillBag, fill: FillBag) -> str:
@@ -167,6 +188,9 @@ class ChanceReader:
                 return []
             if v.is_legal(st, fill):
                 return [fill]
+            taken = taken_since(st, fill)
+            if taken:  # the first cube taken before the fill was seen: asked, as any fill
+                return taken
             self.impossible_fill, self.variants = fill, fill_variants(st, fill)
             return []
         if st.phase == "mass_draw":
@@ -184,4 +208,4 @@ def layout_of(fill: FillBag) -> dict[str, RegionValue]:
 
 
 __all__ = ["ChanceReader", "draw_from", "fill_change_words", "fill_from", "fill_variants",
-           "layout_of"]
+           "layout_of", "taken_since"]
