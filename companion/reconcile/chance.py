@@ -173,8 +173,10 @@ def _minus(have: RegionValue, less: RegionValue) -> list[str]:
 
 class ChanceReader:
     """A ``ChanceFrom`` for the search, reading outcomes from one observation: the legal
-    outcome it shows, if any. A fill the bag cannot hold is kept as ``impossible_fill``
-    (with ``variants``, the legal fills one misread colour away), to be asked."""
+    outcomes it shows, if any. A fill the bag cannot hold is kept as ``impossible_fill``
+    (with ``variants``, the legal fills one misread colour away), to be asked; one read a
+    cube short gives the fills with that cube back (`taken_since`), its ``variants`` kept
+    for when no take explains the table."""
 
     def __init__(self, observed: Mapping[str, RegionValue]) -> None:
         self.observed = observed
@@ -188,10 +190,11 @@ class ChanceReader:
                 return []
             if v.is_legal(st, fill):
                 return [fill]
-            taken = taken_since(st, fill)
-            if taken:  # the first cube taken before the fill was seen: asked, as any fill
+            self.variants = fill_variants(st, fill)
+            taken: list[Action] = [*taken_since(st, fill)]
+            if taken:  # perhaps a cube taken before the fill was seen: asked, as any fill
                 return taken
-            self.impossible_fill, self.variants = fill, fill_variants(st, fill)
+            self.impossible_fill = fill
             return []
         if st.phase == "mass_draw":
             return [d for d in draw_from(st, self.observed) if v.is_legal(st, d)]
