@@ -40,6 +40,7 @@ from companion.village.vocabulary import MemberId
 from .asking import ask as asking
 from .chance import ChanceReader, fill_change_words
 from .doubts import PathDoubts
+from .lead import SharedLead
 from .observations import Observation, to_json
 from .observed import ByColour, ObservedTable
 from .outcomes import (
@@ -91,7 +92,7 @@ __all__ = [
 
 
 @dataclass
-class Reconciler(PathDoubts):
+class Reconciler(PathDoubts, SharedLead):
     """See the module docstring. ``listener`` receives every outcome as it happens."""
 
     link: TableLink
@@ -410,6 +411,12 @@ class Reconciler(PathDoubts):
             kept = list(self.table.taps) if keep_taps else []
             out += self._submit([a.to_json() for a in matches[0]], seq, prompted=False)
             self.table.taps = kept + self.table.taps
+            return self._emit(out)
+        lead = self._sure_lead(st, matches, observed) if matches and not taps else ()
+        if lead:  # every explanation begins so: applied, the rest asked (lead.py)
+            if self.prompt is not None:
+                out.append(self._close_prompt("moved on"))
+            out += self._submit([a.to_json() for a in lead], seq, prompted=False)
             return self._emit(out)
         if matches and not ask and _continues(self._cache, matches):
             self._waiting = True  # e.g. the well: the space's action will show which
