@@ -5,10 +5,7 @@ the bag; a camera's colour count of that window gives every draw it allows). Cus
 tiles are not seen by any sensor: they come from the tablet.
 
 A fill the bag cannot have held (a cube's colour misread) is not dropped: the legal fills
-one misread colour away stand in for it (`fill_variants`), to be asked. A fill read one
-cube short (the next player took a cube before the filled spaces were seen) stands for
-the fills with that cube back on a space (`taken_since`): the search keeps those a take
-explains."""
+one misread colour away stand in for it (`fill_variants`), to be asked."""
 
 from __future__ import annotations
 
@@ -56,24 +53,6 @@ def one_colour_off(read: FillBag) -> Iterator[FillBag]:
 def fill_variants(st: v.GameState, read: FillBag) -> list[FillBag]:
     """The legal fills one cube's colour away from ``read`` (`one_colour_off`), each once."""
     return list(dict.fromkeys(f for f in one_colour_off(read) if v.is_legal(st, f)))
-
-
-def taken_since(st: v.GameState, read: FillBag) -> list[FillBag]:
-    """The legal fills with one cube more than ``read`` on one space: a fill first seen
-    after the next player took a cube (the spaces read one cube short of the setup
-    card's count), each once, in a stable order. The search keeps those a take explains."""
-    out: list[FillBag] = []
-    for space in Space:
-        cubes = dict(read.spaces).get(space, ())
-        for cube in CUBE_ORDER:
-            counts = dict(cubes)
-            counts[cube] = counts.get(cube, 0) + 1
-            layout = tuple(sorted((c, k) for c, k in counts.items() if k))
-            fill = FillBag(tuple(sorted(
-                (*((sp, c) for sp, c in read.spaces if sp != space), (space, layout)))))
-            if v.is_legal(st, fill) and fill not in out:
-                out.append(fill)
-    return out
 
 
 def fill_change_words(read: FillBag, fill: FillBag) -> str:
@@ -173,10 +152,8 @@ def _minus(have: RegionValue, less: RegionValue) -> list[str]:
 
 class ChanceReader:
     """A ``ChanceFrom`` for the search, reading outcomes from one observation: the legal
-    outcomes it shows, if any. A fill the bag cannot hold is kept as ``impossible_fill``
-    (with ``variants``, the legal fills one misread colour away), to be asked; one read a
-    cube short gives the fills with that cube back (`taken_since`), its ``variants`` kept
-    for when no take explains the table."""
+    outcome it shows, if any. A fill the bag cannot hold is kept as ``impossible_fill``
+    (with ``variants``, the legal fills one misread colour away), to be asked."""
 
     def __init__(self, observed: Mapping[str, RegionValue]) -> None:
         self.observed = observed
@@ -190,11 +167,7 @@ class ChanceReader:
                 return []
             if v.is_legal(st, fill):
                 return [fill]
-            self.variants = fill_variants(st, fill)
-            taken: list[Action] = [*taken_since(st, fill)]
-            if taken:  # perhaps a cube taken before the fill was seen: asked, as any fill
-                return taken
-            self.impossible_fill = fill
+            self.impossible_fill, self.variants = fill, fill_variants(st, fill)
             return []
         if st.phase == "mass_draw":
             return [d for d in draw_from(st, self.observed) if v.is_legal(st, d)]
@@ -211,4 +184,4 @@ def layout_of(fill: FillBag) -> dict[str, RegionValue]:
 
 
 __all__ = ["ChanceReader", "draw_from", "fill_change_words", "fill_from", "fill_variants",
-           "layout_of", "taken_since"]
+           "layout_of"]
