@@ -1,7 +1,8 @@
 """Chance outcomes read off the table: a green bag drawn by hand (``fill_bag``, from the
 cubes seen on the action spaces) and the figures drawn from the black bag at mass
 (``mass_draw``, from the figures seen arriving in the church's first window or leaving
-the bag). Customer tiles are not seen by any sensor: they come from the tablet.
+the bag; a camera's colour count of that window gives every draw it allows). Customer
+tiles are not seen by any sensor: they come from the tablet.
 
 A fill the bag cannot have held (a cube's colour misread, a cube missed or counted twice)
 is not dropped: the legal fills one misread away stand in for it (`fill_variants`), to be
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping
+from itertools import combinations, product
 
 from companion import village as v
 from companion.village import zones
@@ -18,6 +20,8 @@ from companion.village.actions import Action, FillBag, MassDraw
 from companion.village.flow import draw_count
 from companion.village.picture import CUBE_ORDER, RegionValue, regions_of, signature
 from companion.village.vocabulary import MONK, Space
+
+from .observed import ByColour, colour_of
 
 
 def fill_from(observed: Mapping[str, RegionValue]) -> FillBag | None:
@@ -91,29 +95,75 @@ def fill_change_words(read: FillBag, fill: FillBag) -> str:
     return "; ".join(said) or "as seen"
 
 
-def draw_from(st: v.GameState, observed: Mapping[str, RegionValue]) -> MassDraw | None:
-    """The ``mass_draw`` matching the figures seen newly in church window 1 (or gone from
-    the black bag); the rest of the count are monks. None when neither is seen."""
+def draw_from(st: v.GameState, observed: Mapping[str, RegionValue]) -> list[MassDraw]:
+    """The ``mass_draw`` outcomes matching the figures seen newly in church window 1 (or
+    gone from the black bag); the rest of the count are monks. A window read by a tag
+    reader or a bag read gives one outcome; a window a camera counts by colour
+    (``ByColour``) gives one per choice of generations among the bag's figures of each
+    colour seen arriving (figures of a colour and generation are alike for the rules).
+    Empty when nothing tells the draw, or the reading fits no draw.
+
+    Messe, phase 1 (rulebook ``000_…``, « Messe »): four figures are drawn in all (those
+    bought out first), the monks among them go back into the bag, and the family members
+    drawn are put on the church's rightmost large window (``church:1``): figures newly
+    there came from the bag."""
     expected = regions_of(st)
     in_bag = sorted(m for m, loc in st.members.items() if loc[0] == "bag")
     window = zones.zone(zones.CHURCH, 1)
-    extra: list[str] = []
-    if isinstance(observed.get(window), tuple):
-        extra = _minus(observed[window], expected[window])
+    seen = observed.get(window)
+    if isinstance(seen, tuple):
+        extra = _minus(seen, expected[window])
     elif isinstance(observed.get(zones.BAG), tuple):
         extra = _minus(expected[zones.BAG], observed[zones.BAG])
+    elif isinstance(seen, ByColour):
+        return _draws_by_colour(st, in_bag, seen, expected[window])
     else:
-        return None
+        return []
     members: list[str] = []
     for sig in extra:
         pick = next((m for m in in_bag if signature(m) == sig and m not in members), None)
         if pick is None:
-            return None
+            return []
         members.append(pick)
+    draw = _with_monks(st, members)
+    return [draw] if draw is not None else []
+
+
+def _with_monks(st: v.GameState, members: list[str]) -> MassDraw | None:
     monks = draw_count(st) - len(members)
     if monks < 0:
         return None
     return MassDraw(tuple(sorted(members + [MONK] * monks)))
+
+
+def _draws_by_colour(st: v.GameState, in_bag: list[str], seen: ByColour,
+                     before: RegionValue) -> list[MassDraw]:
+    """The draws a colour count of church window 1 allows: for each colour, as many of
+    the bag's figures of that colour as came, in every choice of generations (one member
+    per signature chosen, the lowest letter, so each choice comes once)."""
+    now = dict(seen.counts)
+    was = dict(ByColour.of(before))
+    if any(now.get(c, 0) < n for c, n in was.items()) or now.get("black", 0) != was.get(
+            "black", 0):
+        return []  # a figure left the window, or a monk stayed: no draw shows that
+    choices: list[list[list[str]]] = []
+    for colour, n in sorted(now.items()):
+        came = n - was.get(colour, 0)
+        if came == 0:
+            continue
+        pool = [m for m in in_bag if colour_of(m) == colour]
+        picks: dict[tuple[str, ...], list[str]] = {}
+        for c in combinations(pool, came):
+            picks.setdefault(tuple(sorted(signature(m) for m in c)), list(c))
+        if not picks:
+            return []
+        choices.append([picks[k] for k in sorted(picks)])
+    out: list[MassDraw] = []
+    for combo in product(*choices):
+        draw = _with_monks(st, [m for part in combo for m in part])
+        if draw is not None:
+            out.append(draw)
+    return out
 
 
 def _minus(have: RegionValue, less: RegionValue) -> list[str]:
@@ -145,8 +195,7 @@ class ChanceReader:
             self.impossible_fill, self.variants = fill, fill_variants(st, fill)
             return []
         if st.phase == "mass_draw":
-            draw = draw_from(st, self.observed)
-            return [draw] if draw is not None and v.is_legal(st, draw) else []
+            return [d for d in draw_from(st, self.observed) if v.is_legal(st, d)]
         return []
 
 

@@ -41,6 +41,7 @@ from .asking import ask as asking
 from .chance import ChanceReader, fill_change_words
 from .disagreement import Disagreements
 from .doubts import PathDoubts
+from .lead import SharedLead
 from .misreads import MisreadDoubts
 from .observations import Observation, to_json
 from .observed import ByColour, ObservedTable
@@ -93,7 +94,7 @@ __all__ = [
 
 
 @dataclass
-class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
+class Reconciler(PathDoubts, MisreadDoubts, Disagreements, SharedLead):
     """See the module docstring. ``listener`` receives every outcome as it happens."""
 
     link: TableLink
@@ -407,6 +408,13 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements):
             kept = list(self.table.taps) if keep_taps else []
             out += self._submit([a.to_json() for a in matches[0]], seq, prompted=False)
             self.table.taps = kept + self.table.taps
+            return self._emit(out)
+        lead = (self._sure_lead(st, matches, observed)
+                if matches and not taps and not doubt and not unseen else ())
+        if lead:  # every explanation begins so: applied, the rest asked (lead.py)
+            if self.prompt is not None:
+                out.append(self._close_prompt("moved on"))
+            out += self._submit([a.to_json() for a in lead], seq, prompted=False)
             return self._emit(out)
         if matches and not ask and not doubt and _continues(self._cache, matches):
             self._waiting = True  # e.g. the well: the space's action will show which

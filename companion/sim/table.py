@@ -107,6 +107,11 @@ class SimTable:
         self.read = {z: frozenset[str]() for z in self.hub}  # what each reader reported
         every = sorted(set().union(*ids.values()))
         self.unenrolled = {p for p in every if rng.random() < noise.unenrolled}
+        # what depends on the reconciler's outputs draws from streams of its own (frames
+        # lost or doubled: how many frames a look's ticks make; a board put right: after
+        # which discrepancies), so two reconcilers see the same moves, misreads and hands
+        self.send_rng = random.Random(rng.random())
+        self.fix_rng = random.Random(rng.random())
         accuracy = vision_accuracy()
         self.p_misread = 0.0 if self.ideal else noise.misread * (
             1 - accuracy.get(CAMERA_CONDITION, VISION_ACCURACY[CAMERA_CONDITION]))
@@ -136,10 +141,10 @@ class SimTable:
         return reg
 
     def _send(self, t: float, obs: Observation, lossy: bool = True) -> None:
-        if lossy and self.rng.random() < self.noise.miss:
+        if lossy and self.send_rng.random() < self.noise.miss:
             return
         self.events.append((t, obs))
-        if self.rng.random() < self.noise.dup:
+        if self.send_rng.random() < self.noise.dup:
             self.events.append((t + 0.05, obs))
 
     def _camera_obs(self, t: float, name: str, value: RegionValue,
@@ -370,7 +375,7 @@ class SimTable:
         """The players put the board right: knocked cubes back, misread cubes nudged,
         pieces re-seated on their readers (read again); now and then one thing is left
         wrong (``imperfect_fix``)."""
-        keep = self.rng.random() < self.noise.imperfect_fix
+        keep = self.fix_rng.random() < self.noise.imperfect_fix
         left = dict(list(self.knocked.items())[:1]) if keep else {}
         self.knocked = left
         self.misread = dict(list(self.misread.items())[:1]) if keep and not left else {}

@@ -29,7 +29,9 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], setup: str, noise:
     rec = Reconciler(link, settle=settle)
     sim = SimTable(setup, noise, rng, link.st, rec, counts)
     rec.covered = frozenset(sim.hub)  # the zone map: where the tag readers are
-    clock = _Clock(sim, rec, link, counts, noise, rng)
+    # the players' answers draw from their own stream (when they answer depends on what
+    # the reconciler asks), so the table's moves and noise stay the same for any reconciler
+    clock = _Clock(sim, rec, link, counts, noise, random.Random(rng.random()))
     sim.start(0.0)
     clock.run(MOVE)
     st = link.st

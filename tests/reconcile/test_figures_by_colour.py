@@ -57,7 +57,7 @@ def test_the_observed_table_keeps_a_camera_count_and_prefers_a_readers_ids() -> 
     assert set(table.conflicts(2.0)["council:2"]) == {"camera:0", "hub:1/reader:5"}
 
 
-@pytest.mark.parametrize("kind", [k for k in ALL_TYPES if k != "mass_draw"])
+@pytest.mark.parametrize("kind", ALL_TYPES)
 def test_what_happened_is_explained_from_colour_counts(kind: str,
                                                        situations: dict[str, Any]) -> None:
     for st, action in situations[kind]:

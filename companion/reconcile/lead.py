@@ -1,0 +1,89 @@
+"""The seen steps every explanation begins with: applied before the rest is asked.
+
+When the search finds several explanations of the table and every one of them begins with
+the same steps (a cube taken from a space, then one of two figures of a colour trained
+there), those first steps are what happened whichever the rest is: they are applied from
+the sensors, and the prompt that follows asks only about the rest (one answer, as before;
+the bench counted the shared take as answered on the tablet). The first steps are held to
+what a single explanation is held to (`Reconciler._reconcile`): no step no sensor sees,
+no arrival a reader never read, no hand over what they change, no second step that may
+still come, no doubted region changed, no space changed where no hand came, and no rival
+one misread away (another member, another gain, a camera region read one off, a figure
+drawn by the mass instead of bought out) that begins otherwise. A part of `Reconciler`,
+which holds the state these methods use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion import village as v
+from companion.village.actions import Action
+from companion.village.picture import RegionValue
+
+from .search import Path
+from .weighing import _fingerprint
+
+MAX_LEAD_MATCHES = 6  # more explanations than this: asked as they are
+
+
+def shared_lead(matches: list[Path]) -> Path:
+    """The steps every path of ``matches`` begins with, when each path goes on beyond
+    them; else ``()`` (a path that stops there is "a move more or less")."""
+    if len(matches) < 2:
+        return ()
+    lead: list[Action] = []
+    for steps in zip(*matches, strict=False):
+        if any(a != steps[0] for a in steps):
+            break
+        lead.append(steps[0])
+    if len(lead) >= min(len(m) for m in matches):
+        return ()
+    return tuple(lead)
+
+
+class SharedLead:
+    """`Reconciler`'s check of a shared lead (its state, declared for the type checker)."""
+
+    if TYPE_CHECKING:
+        _rejected: set[tuple[int, str]]
+
+        def _unseen(self, path: Path, observed: dict[str, RegionValue]) -> bool: ...
+        def _unread(self, path: Path, observed: dict[str, RegionValue]) -> bool: ...
+        def _under_hand(self, path: Path) -> bool: ...
+        def _second_step(self, path: Path) -> tuple[float, str]: ...
+        def _other_members(self, path: Path,
+                           observed: dict[str, RegionValue]) -> list[Path]: ...
+        def _one_misread_away(self, path: Path,
+                              observed: dict[str, RegionValue]) -> list[Path]: ...
+        def _changes_doubted(self, path: Path) -> bool: ...
+        def _hand_elsewhere(self, path: Path, observed: dict[str, RegionValue]) -> bool: ...
+        def _misread_rivals(self, path: Path,
+                            observed: dict[str, RegionValue]) -> list[Path]: ...
+        def _drawn_instead(self, path: Path,
+                           observed: dict[str, RegionValue]) -> list[Path]: ...
+
+    def _sure_lead(self, st: v.GameState, matches: list[Path],
+                   observed: dict[str, RegionValue]) -> Path:
+        """The steps every explanation begins with (`shared_lead`) when they may be
+        applied on the sensors' word (see the module docstring); else ``()``."""
+        lead = shared_lead(matches)
+        if not lead or len(matches) > MAX_LEAD_MATCHES:
+            return ()
+        if (self._unseen(lead, observed) or self._unread(lead, observed)
+                or self._under_hand(lead) or self._second_step(lead)[0] > 0
+                or (_fingerprint(st), repr([a.to_json() for a in lead])) in self._rejected):
+            return ()
+        rivals: list[Path] = []
+        for m in matches:
+            # a doubted region changed, or a space changed where no hand came (misreads.py)
+            if self._changes_doubted(m) or self._hand_elsewhere(m, observed):
+                return ()
+            rivals += (self._other_members(m, observed) + self._one_misread_away(m, observed)
+                       + self._misread_rivals(m, observed) + self._drawn_instead(m, observed))
+        if any(r[:len(lead)] != lead for r in rivals):
+            return ()
+        return lead
+
+
+__all__ = ["MAX_LEAD_MATCHES", "SharedLead", "shared_lead"]
