@@ -23,11 +23,19 @@ def _own_companion_home(
 # share one resource of the machine go to the same worker: the real pcscd (one daemon, its
 # socket and vpcd's fixed TCP ports) and the hall's PostgreSQL server (one per session).
 _SHARED = {"pcscd": "pcscd", "postgres": "postgres", "dsn": "postgres"}
+# the longest tests, one per setup or per game: spread one by one (their files' fixtures are
+# cheap), else one worker would play them all while the other waits
+_SPREAD = ("tests/reconcile/test_search_equivalence.py::test_same_decisions_on_whole_games",)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
         shared = sorted({_SHARED[f] for f in fixtures if f in _SHARED})
-        group = "+".join(shared) if shared else item.nodeid.split("::")[0]
+        if shared:
+            group = "+".join(shared)
+        elif item.nodeid.startswith(_SPREAD):
+            group = item.nodeid
+        else:
+            group = item.nodeid.split("::")[0]
         item.add_marker(pytest.mark.xdist_group(group))

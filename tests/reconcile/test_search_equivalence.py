@@ -196,15 +196,17 @@ def test_same_decisions_on_a_simulated_game_through_every_setup(
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("setup", SETUPS)
 def test_same_decisions_on_whole_games_at_every_noise_and_play(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, setup: str) -> None:
     # both play styles at ordinary noise; every noise level with
-    # VILLAGE_SEARCH_EQUIVALENCE=all (three times as long: 13,458 searches, all identical)
+    # VILLAGE_SEARCH_EQUIVALENCE=all (three times as long: 13,458 searches, all identical);
+    # one setup per test, so a parallel run spreads them (tests/conftest.py)
     noises = list(NOISE) if os.environ.get("VILLAGE_SEARCH_EQUIVALENCE") == "all" else [
         "ordinary"]
-    out = run_games(monkeypatch, SETUPS, noises, ["purposeful", "random"], 1, 3, None)
+    out = run_games(monkeypatch, (setup,), noises, ["purposeful", "random"], 1, 3, None)
     print({s: vars(b) | {"shadows": len(b.shadows)} for s, b in out.items()})
-    assert out["hub"].cut > 0
+    assert setup != "hub" or out["hub"].cut > 0
 
 
 def test_one_cache_for_different_sensors_on_the_same_states(
