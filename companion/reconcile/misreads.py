@@ -108,6 +108,7 @@ class MisreadDoubts:
         self._read_right: set[str] = set()  # regions read right since the game changed them
         self._game_was: dict[str, RegionValue] = {}
         self._first: dict[str, RegionValue | None] = {}  # its reading since the game changed it
+        self._before: dict[str, RegionValue] = {}  # the game's value before it changed it
         self._raw_seen: dict[str, RegionValue] = {}  # the last look's readings, none left out
 
     def _doubt_rereads(self, observed: dict[str, RegionValue]) -> dict[str, RegionValue]:
@@ -122,6 +123,7 @@ class MisreadDoubts:
                     # (the move was seen by it), else the camera's next one: a later
                     # move's change, read right, is not taken for a misread of this one
                     seen = self._raw_seen.get(k)
+                    self._before[k] = self._game_was[k]
                     self._first[k] = None if seen == self._game_was[k] else seen
                     if seen == b:
                         self._read_right.add(k)
@@ -133,7 +135,10 @@ class MisreadDoubts:
         for k, val in observed.items():
             if k not in base:
                 continue
-            if k in self._first and self._first[k] is None:
+            # a reading of what the game showed before is the table not changed (yet, or
+            # still showing a move the players undid on the tablet), not a misread of the
+            # change: compared as it is (a discrepancy once it stays)
+            if k in self._first and self._first[k] is None and val != self._before.get(k):
                 self._first[k] = val
             if base[k] == val:
                 self._read_right.add(k)
