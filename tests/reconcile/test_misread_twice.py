@@ -12,6 +12,9 @@ from typing import Any
 from reconcile_kit import game_states, run
 from test_misread_doubts import feed, frame
 from test_misread_uncertain import _short
+from test_misread_uncertain import (
+    a_take_then_a_take_of_its_colour_elsewhere as take_then_take_elsewhere,
+)
 
 from companion import village as v
 from companion.reconcile.reconciler import Prompt, Proposal, Reconciler
@@ -48,28 +51,10 @@ def a_take_with_another_space_of_its_colour() -> tuple[
 
 def a_take_then_a_take_of_its_colour_elsewhere() -> tuple[
         v.GameState, list[dict[str, Any]], dict[str, Any], str, str]:
-    """From a seeded game: a take of colour c from space S leaving a cube of c there, then
-    (S unchanged meanwhile) a take of c from another space T by another player, which the
-    same take from S could have replaced, both ending the turn. Returns (the state before
-    the first take, the actions up to the second take, the second take, S, T)."""
-    for seed in range(1, 9):
-        states = game_states(seed)
-        for i, (st, take) in enumerate(states):
-            if take["type"] != "take":
-                continue
-            s = f"space:{take['space']}"
-            here = picture(v.apply(st, take)).cubes[s]
-            for j in range(i + 1, min(i + 8, len(states))):
-                st_j, a = states[j]
-                if picture(st_j).cubes[s] != here:
-                    break
-                if (a["type"] == "take" and a["space"] != take["space"]
-                        and a["cube"] == take["cube"] and here.get(a["cube"], 0) > 0
-                        and a["player"] != take["player"] and _ends_turn(st_j, a)
-                        and _ends_turn(st_j, {**a, "space": take["space"]})):
-                    return (st, [b for _s, b in states[i:j]], a, s,
-                            f"space:{a['space']}")
-    raise AssertionError("no such pair of takes in the seeded games")
+    """As `test_misread_uncertain`'s, with both takes ending the turn: the second, and the
+    same take from the first one's space, which could have replaced it."""
+    return take_then_take_elsewhere(lambda st_j, a, take: _ends_turn(st_j, a) and _ends_turn(
+        st_j, {**a, "space": take["space"]}))
 
 
 def test_a_move_read_with_two_misreads_is_asked_not_applied() -> None:

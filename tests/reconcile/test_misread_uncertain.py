@@ -7,6 +7,7 @@ old misread it made true."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from reconcile_kit import game_states, run
@@ -24,12 +25,13 @@ def _short(st: v.GameState, region: str, colour: str) -> dict[str, int]:
     return counts
 
 
-def a_take_then_a_take_of_its_colour_elsewhere() -> tuple[
-        v.GameState, list[dict[str, Any]], dict[str, Any], str, str]:
+def a_take_then_a_take_of_its_colour_elsewhere(
+        also: Callable[[v.GameState, dict[str, Any], dict[str, Any]], bool] = lambda *_: True,
+) -> tuple[v.GameState, list[dict[str, Any]], dict[str, Any], str, str]:
     """From a seeded game: a take of colour c from space S leaving a cube of c there, then
-    (S unchanged meanwhile) a take of c from another space T by another player. Returns
-    (the state before the first take, the actions up to the second take, the second take,
-    S, T)."""
+    (S unchanged meanwhile) a take of c from another space T by another player, for which
+    ``also(state before it, it, the first take)`` holds. Returns (the state before the
+    first take, the actions up to the second take, the second take, S, T)."""
     for seed in range(1, 9):
         states = game_states(seed)
         for i, (st, take) in enumerate(states):
@@ -43,7 +45,7 @@ def a_take_then_a_take_of_its_colour_elsewhere() -> tuple[
                     break
                 if (a["type"] == "take" and a["space"] != take["space"]
                         and a["cube"] == take["cube"] and here.get(a["cube"], 0) > 0
-                        and a["player"] != take["player"]):
+                        and a["player"] != take["player"] and also(st_j, a, take)):
                     return (st, [b for _s, b in states[i:j]], a, s,
                             f"space:{a['space']}")
     raise AssertionError("no such pair of takes in the seeded games")
