@@ -18,6 +18,7 @@ from . import narrate
 from .actions import Action
 from .box_values import load as load_board
 from .chance import chance_spec
+from .config import GameConfig
 from .data import BoardData
 from .engine import (
     Pending,
@@ -46,7 +47,6 @@ from .modules.registry import (
 )
 from .picture import Picture, picture
 from .record import make_header, replay, start
-from .rules import GameConfig
 from .state import GameState
 from .state import new_game as _new_game
 from .summary import summary, view

@@ -13,10 +13,10 @@ from companion.games.errors import ReplayError, RulesError
 
 from . import box_values, house
 from . import data as board_data
+from .config import GameConfig
 from .engine import apply
 from .modules.module_data import PREFIXES, require_keys, shipped_values
 from .modules.registry import canonical, header_options, parse_action, rules_for
-from .rules import GameConfig
 from .state import GameState, new_game
 from .vocabulary import Color
 

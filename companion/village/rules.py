@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .actions import BASE_FORMS
+from .config import GameConfig
 from .vocabulary import PhaseName
 
 if TYPE_CHECKING:
@@ -53,16 +54,6 @@ NoteFn = Callable[["GameState", Any], str]  # why an option is the only one offe
 RefusalFn = Callable[["GameState", "Color"], str]  # why a space's action is out of reach
 ShareFn = Callable[["GameState", str, dict[str, Any]], "SealedShare | None"]
 DealFn = Callable[[str, dict[str, str]], "dict[str, Any] | None"]  # None: not its draw
-
-
-@dataclass(frozen=True, slots=True)
-class GameConfig:
-    """What a record header says about a game's modules: which are on, their printed
-    values (``port.*``, ``goals.*`` keys) and their per-game choices."""
-
-    modules: tuple[str, ...] = ()
-    values: Mapping[str, Any] = field(default_factory=dict)
-    goal_claims: str = "manual"  # or "auto": claim a life goal the moment it is met
 
 
 @dataclass(frozen=True, slots=True)

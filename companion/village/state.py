@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .config import GameConfig
 from .copying import CLONE, CLONE_VALUES, COPY, COPY_OR_NONE, COPY_VALUES, SHARE, with_clone
 from .data import BoardData
 from .house import HouseRules
-from .rules import GameConfig
 from .vocabulary import (
     INFLUENCE,
     Color,

@@ -208,7 +208,7 @@ def show_value(page: Any, key: str) -> Any:
     return value
 
 
-def test_box_check_answers_are_saved(server: Server, browser: Any) -> None:
+def test_box_check_answers_are_saved(server: Server, browser: Any, shots: Path) -> None:
     """Fill the box-check forms as an owner would: confirm one value, type a number (one out
     of range is refused in words), add a grave and choose its number; the API then reports
     exactly those answers. No JSON, no key is shown."""
@@ -239,6 +239,11 @@ def test_box_check_answers_are_saved(server: Server, browser: Any) -> None:
     value.locator(".bc-error", has_text="a whole number").wait_for()
     assert field.get_attribute("aria-invalid") == "true"
     assert page.locator("#refusal").is_hidden()
+    page.screenshot(path=str(shots / "boxcheck-error-tablet.png"))
+    page.set_viewport_size(PHONE)
+    value.scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / "boxcheck-error-phone.png"))
+    page.set_viewport_size(TABLET)
     field.fill("12")
     value.locator("button[type=submit]").click()
     reloaded(page, "time_track.length")

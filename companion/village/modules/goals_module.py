@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..actions import Action
+from ..config import GameConfig
 from ..errors import IllegalAction
 from ..pending import Pending
-from ..rules import GameConfig, Module, Phase, steps
+from ..rules import Module, Phase, steps
 from ..state import GameState
 from ..vocabulary import Color, PhaseName
 from . import goal_table, narration

@@ -12,8 +12,9 @@ from companion.games.chance import ChanceSpec
 
 from .. import deaths, flow
 from ..actions import Action
+from ..config import GameConfig
 from ..pending import Pending
-from ..rules import GameConfig, Module, Phase, Zone, steps
+from ..rules import Module, Phase, Zone, steps
 from ..state import GameState
 from ..vocabulary import INFLUENCE, Color, MemberId, PhaseName, Section, Space
 from . import narration, port_table
