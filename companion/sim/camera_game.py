@@ -47,8 +47,9 @@ from companion.reconcile.observations import (
     MarkerCell,
     Observation,
 )
-from companion.reconcile.reconciler import Discrepancy, Prompt, Reconciler
+from companion.reconcile.reconciler import Discrepancy, Prompt
 from companion.sensors.camera import CameraAdapter
+from companion.sim.camera_causes import TracedReconciler, breakdown, prompt_cause
 from companion.sim.link import Counts, SimLink, equivalent
 from companion.village import parse_action
 from companion.village.picture import picture, regions_of
@@ -231,6 +232,7 @@ class CameraGame:
             "wall_s": round(self.wall_s, 1),
             "cpu_s": round(self.cpu_s, 1),
             **({"not_learned": self.not_learned} if self.renderer == "real" else {}),
+            "touches": breakdown(self.log),
         }
 
 
@@ -263,7 +265,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     counts.actions = sum(1 for a in truth if a["type"] != "reveal_customers")
     game = CameraGame(counts, turn_gap=turn_gap)
     link = CameraLink(header, truth, counts)
-    rec = Reconciler(link, settle=settle)
+    rec = TracedReconciler(link, settle=settle)
     scene = scene_for("real-ordinary", np.random.default_rng(REAL_SEED), layout) if real else None
     table = RenderedTable(layout, link.st, real=scene)
     cal = calibrate_real(layout, table) if real else None
@@ -277,6 +279,8 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     fixes: dict[int, int] = {}
     at = [-1]  # the true action being made (for the log)
     asked: dict[int, list[str]] = {}  # seq -> the prompts' questions and candidates there
+    causes: dict[int, list[str]] = {}  # seq -> what made each prompt there a prompt
+    met: dict[int, int] = {}  # seq -> discrepancies met there
     committed: dict[int, list[str]] = {}  # action -> what the camera committed during it
     read_names = {r.name for b in layout.boards.values() for r in b.regions
                   if r.kind in ("cubes", "track", "zone", "items", "token")}
@@ -302,6 +306,8 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
             asked.setdefault(out.seq, []).append(
                 f"{out.question} ({len(out.candidates)} candidates: "
                 f"{' | '.join(out.words)[:200]})")
+            causes.setdefault(out.seq, []).append(
+                prompt_cause(out.question, out.candidates, rec.fired))
             counts.prompts += 1
             counts.answers += 1  # a candidate tapped, or "none of these"
             for k, cand in enumerate(out.candidates):
@@ -317,6 +323,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
             rec.decline(out.id)
         elif isinstance(out, Discrepancy):
             counts.discrepancies += 1
+            met[out.seq] = met.get(out.seq, 0) + 1
             counts.acks += 1
             n = fixes.get(out.seq, 0)
             fixes[out.seq] = n + 1
@@ -422,7 +429,8 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                          "misread": [m for m in game.misread if f" #{n} " in m],
                          **({"why": why} if mode == "manual" else {}),
                          "changed": truths[n], "camera": committed.get(n, []),
-                         "asked": asked.get(n, []),
+                         "asked": asked.get(n, []), "causes": causes.get(n, []),
+                         "discrepancies": met.get(n, 0),
                          "action": a})
     counts.timings = rec.timings
     game.wall_s = time.perf_counter() - started

@@ -1,0 +1,30 @@
+"""The camera game's touches by cause: every touch counted once, prompts put down to
+what made them prompts."""
+
+from __future__ import annotations
+
+from companion.sim.camera_causes import breakdown, prompt_cause
+from companion.sim.camera_game import load_record, play
+
+
+def test_a_prompt_is_put_down_to_the_guard_that_fired() -> None:
+    take = [{"type": "take_cube", "player": "red", "space": "market"}]
+    church = [[{"type": "church", "player": "red", "member": "red1"}],
+              [{"type": "church", "player": "red", "member": "red2"}]]
+    assert prompt_cause("Which was it?", [take, take], {"_misread_rivals"}) == "doubt"
+    assert prompt_cause("Which one exactly?", church, set()) == "generation"
+    assert prompt_cause("Which one exactly?", church, {"_other_members"}) == "generation"
+    assert prompt_cause("Which was it?", [take], {"_unseen"}) == "unseen"
+    assert prompt_cause("Which was it?", [[{"type": "fill_bag"}]], set()) == "fill"
+    assert prompt_cause("The sensors disagree on x: which was it?", [take], set()) == "disagree"
+    assert prompt_cause("Which was it?", [take, take], set()) == "several"
+
+
+def test_the_breakdown_counts_every_touch_of_the_first_actions() -> None:
+    header, truth = load_record("two-players")
+    game = play(header, truth[:14])
+    c = game.counts
+    split = breakdown(game.log)
+    assert sum(split["by_cause"].values()) == c.touches
+    assert sum(sum(k.values()) for k in split["by_kind"].values()) == c.touches
+    assert game.to_json()["touches"] == split
