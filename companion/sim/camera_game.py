@@ -74,6 +74,12 @@ UNSEEN_TYPES = frozenset({"mass_draw"})  # figures drawn from the black bag: no 
 GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden"
 REAL_SEED = 3  # the real table: bench.CAMERAS[3] (61°, k1 −0.40, the strongest), tilted 9.6°, warm
 EMPTY_FRAMES = 3  # frames of the empty table ``calibrate empty`` learns from
+# the reconciler is ticked as the runtime's loop ticks it (``Runtime._reconciler_loop``):
+# every 0.1 s, when a reading is due to settle, and again 5 ms after a look that stopped at
+# its share of work (``Reconciler.going_on``); such a look is taken to cost 15 ms of one
+# core (docs/sensing.md: a share is about 7 ms when the machine is quiet, 16 ms at load 12)
+TICK_S = 0.1
+LOOK_S = 0.02
 
 
 def table_view(st: v.GameState, layout: Layout) -> TableView:
@@ -359,9 +365,14 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                     if name in covered:
                         game.committed_under_hand.append(f"{clock[0]:.1f}s {name}")
                 rec.observe(obs)
-            link.mode = "auto"
-            for out in rec.tick(clock[0]):
-                handle(out)
+            t, end = clock[0], round(clock[0] + 1 / FPS, 6)
+            while t < end:  # the runtime's ticks until the next frame
+                link.mode = "auto"
+                for out in rec.tick(t):
+                    handle(out)
+                due = rec.table.next_due(t)
+                t = round(t + LOOK_S if rec.going_on else min(
+                    t + TICK_S, due + 0.001 if due is not None and due > t else t + TICK_S), 6)
 
     run(move_frames)
     st = link.st
