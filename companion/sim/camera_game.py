@@ -32,6 +32,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -365,14 +366,10 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                     if name in covered:
                         game.committed_under_hand.append(f"{clock[0]:.1f}s {name}")
                 rec.observe(obs)
-            t, end = clock[0], round(clock[0] + 1 / FPS, 6)
-            while t < end:  # the runtime's ticks until the next frame
+            for t in runtime_ticks(rec, clock[0], round(clock[0] + 1 / FPS, 6)):
                 link.mode = "auto"
                 for out in rec.tick(t):
                     handle(out)
-                due = rec.table.next_due(t)
-                t = round(t + LOOK_S if rec.going_on else min(
-                    t + TICK_S, due + 0.001 if due is not None and due > t else t + TICK_S), 6)
 
     run(move_frames)
     st = link.st
@@ -447,6 +444,20 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     game.wall_s = time.perf_counter() - started
     game.cpu_s = time.process_time() - cpu
     return game
+
+
+def runtime_ticks(rec: Any, start: float, end: float) -> Iterator[float]:
+    """The times in [start, end) at which the runtime's loop would tick ``rec`` (the caller
+    ticks it at each): ``start``, then ``LOOK_S`` after a look that stopped at its share of
+    work (``rec.going_on``), else ``TICK_S`` later or just after a reading is due to settle
+    (``rec.table.next_due``), whichever comes first."""
+    t = start
+    while t < end:
+        yield t
+        due = rec.table.next_due(t)
+        step = LOOK_S if rec.going_on else min(
+            TICK_S, due + 0.001 - t if due is not None and due > t else TICK_S)
+        t = round(t + step, 6)
 
 
 def _drawn(view: TableView, obs: Observation) -> dict[str, int] | None:

@@ -3,6 +3,8 @@ what made them prompts."""
 
 from __future__ import annotations
 
+import pytest
+
 from companion.sim.camera_causes import breakdown, prompt_cause
 from companion.sim.camera_game import load_record, play
 
@@ -28,3 +30,29 @@ def test_the_breakdown_counts_every_touch_of_the_first_actions() -> None:
     assert sum(split["by_cause"].values()) == c.touches
     assert sum(sum(k.values()) for k in split["by_kind"].values()) == c.touches
     assert game.to_json()["touches"] == split
+
+
+class _Rec:
+    """Stands for a reconciler: a search going on for its first three looks, a reading due
+    to settle at 0.35 s."""
+
+    def __init__(self) -> None:
+        self.looks = 0
+        self.table = self
+
+    @property
+    def going_on(self) -> bool:
+        return self.looks <= 3
+
+    def next_due(self, now: float) -> float | None:
+        self.looks += 1
+        return 0.35
+
+
+def test_the_reconciler_is_ticked_between_frames_as_the_runtime_ticks_it() -> None:
+    from companion.sim.camera_game import LOOK_S, runtime_ticks
+
+    ticks = list(runtime_ticks(_Rec(), 0.2, 0.6))
+    # three looks going on, LOOK_S apart; then every 0.1 s, and just after 0.35 s
+    assert ticks[:4] == pytest.approx([0.2, 0.2 + LOOK_S, 0.2 + 2 * LOOK_S, 0.2 + 3 * LOOK_S])
+    assert 0.351 in ticks and ticks[-1] < 0.6
