@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from collections.abc import Iterator
@@ -80,6 +81,7 @@ EMPTY_FRAMES = 3  # frames of the empty table ``calibrate empty`` learns from
 # its share of work (``Reconciler.going_on``); such a look is taken to cost 15 ms of one
 # core (docs/sensing.md: a share is about 7 ms when the machine is quiet, 16 ms at load 12)
 TICK_S = 0.1
+LATE_ANSWER = 0.2  # share of prompts answered 5-15 s late (``behaviour.Noise.late_answer``)
 LOOK_S = 0.02
 
 
@@ -288,6 +290,10 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     asked: dict[int, list[str]] = {}  # seq -> the prompts' questions and candidates there
     causes: dict[int, list[str]] = {}  # seq -> what made each prompt there a prompt
     met: dict[int, int] = {}  # seq -> discrepancies met there
+    # (when answered, when shown, prompt or discrepancy, its cause)
+    todo: list[tuple[float, float, Any, str]] = []
+    waited: dict[int, list[float]] = {}  # seq -> seconds each prompt there waited
+    rng = random.Random(0)  # the players' answer times
     committed: dict[int, list[str]] = {}  # action -> what the camera committed during it
     read_names = {r.name for b in layout.boards.values() for r in b.regions
                   if r.kind in ("cubes", "track", "zone", "items", "token")}
@@ -308,13 +314,26 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
             st = v.apply(st, b)
         return True
 
-    def handle(out: Any) -> None:
+    def handle(out: Any, delay: float | None = None) -> None:
+        """A prompt or discrepancy shown: the players get to it after ``delay`` (the
+        behaviour model's answer time when None)."""
+        if isinstance(out, Prompt | Discrepancy):
+            wait = answer_delay(rng) if delay is None else delay
+            todo.append((clock[0] + wait, clock[0], out, prompt_cause(
+                out.question, out.candidates, rec.fired) if isinstance(out, Prompt) else ""))
+
+    def respond(out: Any, shown: float, cause: str) -> None:
+        """The players at the tablet: the truth picked, or "none of these"; a discrepancy
+        met by putting the cubes right (a second one at the same seq: "I will fix the
+        board", the action entered). Nothing when it was closed meanwhile."""
         if isinstance(out, Prompt):
+            if rec.prompt is None or rec.prompt.id != out.id:
+                return  # the table moved on, or matched again, before anyone answered
             asked.setdefault(out.seq, []).append(
                 f"{out.question} ({len(out.candidates)} candidates: "
                 f"{' | '.join(out.words)[:200]})")
-            causes.setdefault(out.seq, []).append(
-                prompt_cause(out.question, out.candidates, rec.fired))
+            causes.setdefault(out.seq, []).append(cause)
+            waited.setdefault(out.seq, []).append(round(clock[0] - shown, 1))
             counts.prompts += 1
             counts.answers += 1  # a candidate tapped, or "none of these"
             for k, cand in enumerate(out.candidates):
@@ -324,11 +343,13 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                     link.mode = "prompted"
                     follow = rec.answer(out.id, k)  # a next step asked, perhaps
                     link.mode = "auto"
-                    for o in follow:
-                        handle(o)
+                    for o in follow:  # the same hand answers it next
+                        handle(o, rng.uniform(0.5, 1.5))
                     return
             rec.decline(out.id)
         elif isinstance(out, Discrepancy):
+            if rec.discrepancy is None or rec.discrepancy.id != out.id:
+                return
             counts.discrepancies += 1
             met[out.seq] = met.get(out.seq, 0) + 1
             counts.acks += 1
@@ -370,6 +391,10 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                 link.mode = "auto"
                 for out in rec.tick(t):
                     handle(out)
+                due = [x for x in todo if x[0] <= t]
+                for x in due:
+                    todo.remove(x)
+                    respond(x[2], x[1], x[3])
 
     run(move_frames)
     st = link.st
@@ -438,12 +463,18 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                          **({"why": why} if mode == "manual" else {}),
                          "changed": truths[n], "camera": committed.get(n, []),
                          "asked": asked.get(n, []), "causes": causes.get(n, []),
-                         "discrepancies": met.get(n, 0),
+                         "discrepancies": met.get(n, 0), "answered_after": waited.get(n, []),
                          "action": a})
     counts.timings = rec.timings
     game.wall_s = time.perf_counter() - started
     game.cpu_s = time.process_time() - cpu
     return game
+
+
+def answer_delay(rng: random.Random) -> float:
+    """Seconds before the players answer a prompt or meet a discrepancy: docs/sensing.md's
+    behaviour model (``late_answer``: 20 % 5-15 s late, else 1-4 s)."""
+    return rng.uniform(5.0, 15.0) if rng.random() < LATE_ANSWER else rng.uniform(1.0, 4.0)
 
 
 def runtime_ticks(rec: Any, start: float, end: float) -> Iterator[float]:

@@ -56,3 +56,13 @@ def test_the_reconciler_is_ticked_between_frames_as_the_runtime_ticks_it() -> No
     # three looks going on, LOOK_S apart; then every 0.1 s, and just after 0.35 s
     assert ticks[:4] == pytest.approx([0.2, 0.2 + LOOK_S, 0.2 + 2 * LOOK_S, 0.2 + 3 * LOOK_S])
     assert 0.351 in ticks and ticks[-1] < 0.6
+
+
+def test_the_players_answer_a_prompt_seconds_after_it_is_shown() -> None:
+    """docs/sensing.md's behaviour model: 1-4 s, a fifth of them 5-15 s late; before, the
+    camera game answered in the tick that asked."""
+    header, truth = load_record("two-players")
+    game = play(header, truth[:30])
+    waits = [w for row in game.log for w in row.get("answered_after", [])]
+    assert waits and min(waits) >= 0.5, game.log
+    assert len(waits) == game.counts.answers
