@@ -106,6 +106,18 @@ def table_view(st: v.GameState, layout: Layout) -> TableView:
     return view
 
 
+def changed_regions(old: TableView, new: TableView) -> set[str]:
+    """The regions whose pieces differ between two tables (cubes, markers, figures,
+    items, first-player tokens): the ones a move touched."""
+    out: set[str] = set()
+    for a, b in ((old.cubes, new.cubes), (old.tracks, new.tracks), (old.zones, new.zones),
+                 (old.items, new.items)):
+        out |= {k for k in a.keys() | b.keys() if a.get(k) != b.get(k)}
+    if old.tokens != new.tokens:
+        out |= {f"first_player:{p}" for p in (*old.tokens.values(), *new.tokens.values())}
+    return out
+
+
 class RenderedTable:
     """The physical table as the camera sees it: one rendered image per (table, hand)."""
 
@@ -116,6 +128,9 @@ class RenderedTable:
         self.real = real  # the real table's scene (``Scene.real``), else the ideal renderer
         self.view = table_view(st, layout)
         self.version = 0  # bumped when pieces move (or are put right): drawn anew
+        # region -> the version it was last drawn anew at (``Scene.placing``); a region
+        # not named keeps 0, as does every region of the first table
+        self.placing: dict[str, int] = {}
         self.hands: list[tuple[float, float]] = []
         self.covered: set[str] = set()  # regions the hand covers in the last frame served
         self.render_s = 0.0
@@ -124,21 +139,29 @@ class RenderedTable:
         self._cache: dict[tuple[Any, ...], tuple[np.ndarray, set[str]]] = {}
 
     def show(self, st: v.GameState) -> None:
-        self.view = table_view(st, self.layout)
+        """The table after a move: the regions it changed are drawn anew (their pieces at
+        new spots), the others' pieces stay where they lay."""
+        view = table_view(st, self.layout)
         self.version += 1
+        for name in changed_regions(self.view, view):
+            self.placing[name] = self.version
+        self.view = view
 
     def reseat(self) -> None:
         """The players put the cubes right: every piece is drawn again at a new spot."""
         self.version += 1
+        self.placing = {r.name: self.version for b in self.layout.boards.values()
+                        for r in b.regions}
 
     def scene(self, seed: int, hands: list[tuple[float, float]]) -> Scene:
         """The scene of one drawing: fixed camera and light, noise and where the pieces lie
         from ``seed``, the hand's skin one of the bench's six in turn."""
+        placing = dict(self.placing)
         if self.real is None:
             return Scene(seed=seed, camera=self.camera, pieces=seed, hands=hands,
-                         hand_skin=seed)
+                         hand_skin=seed, placing=placing)
         return replace(self.real, seed=seed, camera=self.camera, pieces=seed, hands=hands,
-                       skin=HAND_SKINS[seed % len(HAND_SKINS)])
+                       skin=HAND_SKINS[seed % len(HAND_SKINS)], placing=placing)
 
     def frame(self, n: int) -> np.ndarray:
         key = (self.version, tuple(self.hands))

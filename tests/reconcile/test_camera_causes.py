@@ -66,3 +66,25 @@ def test_the_players_answer_a_prompt_seconds_after_it_is_shown() -> None:
     waits = [w for row in game.log for w in row.get("answered_after", [])]
     assert waits and min(waits) >= 0.5, game.log
     assert len(waits) == game.counts.answers
+
+
+def test_a_move_draws_anew_only_the_regions_it_changed() -> None:
+    """The rendered table: the pieces of a region a move left alone stay where they lay
+    (until now every piece on the table was drawn at a new spot after every move)."""
+    from companion import village as v
+    from companion.sim.camera_game import RenderedTable, changed_regions
+    from vision.layout import load
+
+    header, truth = load_record("two-players")
+    layout = load()
+    st = v.start(header)
+    k = next(i for i, a in enumerate(truth) if a["type"] == "take")
+    for a in truth[:k]:  # the table before the first take
+        st = v.apply(st, a)
+    table = RenderedTable(layout, st)
+    before = table.view
+    st = v.apply(st, truth[k])  # the take: its space, the taker's supply
+    table.show(st)
+    moved = changed_regions(before, table.view)
+    assert 0 < len(moved) < 8, moved
+    assert table.scene(table.version, []).placing == dict.fromkeys(moved, 1)
