@@ -226,6 +226,7 @@ class CameraGame:
     turn_gap: float = 0.0  # seconds of stillness before another player's move
     renderer: str = "ideal"  # or "real" (``Scene.real``, lens and empty-board model)
     not_learned: list[str] = field(default_factory=list)  # boards calibrate empty left out
+    entered_under_prompt: int = 0  # actions entered while the tablet asked about them
     # per true action: its type, how it was made (auto, prompted, manual), why it was
     # entered when it was (``why``: tablet, nothing-seen, overtaken) and what it changed
     log: list[dict[str, Any]] = field(default_factory=list)
@@ -261,6 +262,7 @@ class CameraGame:
             "hand_frames": self.hand_frames,
             "committed_under_hand": len(self.committed_under_hand),
             "committed_misread": len(self.misread),
+            "entered_under_prompt": self.entered_under_prompt,
             "wall_s": round(self.wall_s, 1),
             "cpu_s": round(self.cpu_s, 1),
             **({"not_learned": self.not_learned} if self.renderer == "real" else {}),
@@ -324,6 +326,14 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     def catch_up(upto: int) -> None:
         upto = min(upto, len(truth))
         while link.n < upto:
+            shown = next((x for x in todo if isinstance(x[2], Prompt)
+                          and rec.prompt is not None and rec.prompt.id == x[2].id), None)
+            if shown is not None:  # the player at the tablet answers what it asks first
+                todo.remove(shown)
+                respond(shown[2], shown[1], shown[3])
+                continue
+            if rec.prompt is not None and rec.prompt.seq == link.n:
+                game.entered_under_prompt += 1  # the tablet showed a prompt about it
             link.mode = "manual"
             link.submit(truth[link.n], "tablet", link.n, [])
         link.mode = "auto"

@@ -88,3 +88,11 @@ def test_a_move_draws_anew_only_the_regions_it_changed() -> None:
     moved = changed_regions(before, table.view)
     assert 0 < len(moved) < 8, moved
     assert table.scene(table.version, []).placing == dict.fromkeys(moved, 1)
+
+
+def test_the_players_answer_what_the_tablet_asks_before_entering_a_move() -> None:
+    """A player who takes the tablet to enter a move the camera has not explained sees the
+    open prompt about it first, and answers it."""
+    header, truth = load_record("two-players")
+    game = play(header, truth[:60])
+    assert game.entered_under_prompt == 0, game.to_json()
