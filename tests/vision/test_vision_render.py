@@ -60,7 +60,7 @@ def test_pieces_placed_region_by_region_stay_where_they_lay(layout: Layout) -> N
     view = from_dict({"space:market": {"green": 3}, "supply:red": {"brown": 2, "pink": 3},
                       "goods:red": {"coin": 2}})
     for real in (False, True):
-        def draw(pieces: int, placing: dict[str, int]) -> np.ndarray:
+        def draw(pieces: int, placing: dict[str, int], real: bool = real) -> np.ndarray:
             scene = Scene(seed=4, noise=0.0, pieces=pieces, placing=placing, real=real)
             return render(layout, view, scene).image
         a, b = draw(1, {}), draw(2, {})
