@@ -80,6 +80,7 @@ QUIET_FRAMES = 3  # frames after a move that changed nothing the camera reads
 # model); docs/sensing.md's model puts 4-12 s between two players' turns (``MODEL_TURN_GAP_S``)
 TURN_GAP_S = 0.0
 MODEL_TURN_GAP_S = 4.0
+MODEL_TURN_GAPS = (4.0, 12.0)  # the behaviour model's range (``behaviour.Noise.turn_gap``)
 UNSEEN_TYPES = frozenset({"mass_draw"})  # figures drawn from the black bag: no cube shows it
 GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden"
 REAL_SEED = 3  # the real table: bench.CAMERAS[3] (61°, k1 −0.40, the strongest), tilted 9.6°, warm
@@ -120,7 +121,8 @@ class CameraGame:
     wrong: list[tuple[int, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     wall_s: float = 0.0
     cpu_s: float = 0.0  # process CPU time of the whole run (renderer included)
-    turn_gap: float = 0.0  # seconds of stillness before another player's move
+    # seconds of stillness before another player's move (a range: drawn for each turn)
+    turn_gap: float | tuple[float, float] = 0.0
     renderer: str = "ideal"  # or "real" (``Scene.real``, lens and empty-board model)
     not_learned: list[str] = field(default_factory=list)  # boards calibrate empty left out
     entered_under_prompt: int = 0  # actions entered while the tablet asked about them
@@ -181,13 +183,14 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
          hand_frames: int = HAND_FRAMES, move_frames: int = MOVE_FRAMES,
          layout: Layout | None = None, settle: float = 0.5,
          camera_settle: float = 0.6, real: bool = False,
-         turn_gap: float = TURN_GAP_S) -> CameraGame:
+         turn_gap: float | tuple[float, float] = TURN_GAP_S) -> CameraGame:
     """Play ``truth`` (all of it: pass a slice for the first N actions) through the rendered
     camera, the camera adapter and the reconciler. ``real``: the real-table renderer
     (``Scene(real=True)``: lens distortion, printed artwork, lit 3-D cubes, JPEG; the
     bench's ``real-ordinary`` scene of seed ``REAL_SEED``), the camera calibrated first
     (``calibrate_real``). ``turn_gap``: seconds of stillness before a move of another
-    player than the last (``TURN_GAP_S``). Raises what the engine raises when a wrong
+    player than the last (``TURN_GAP_S``), or a range each turn's gap is drawn from
+    (``MODEL_TURN_GAPS``, seeded). Raises what the engine raises when a wrong
     action made the record unplayable (``village.RulesError``), CalibrationError when the
     calibration fails."""
     started, cpu = time.perf_counter(), time.process_time()
@@ -216,6 +219,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     todo: list[tuple[float, float, Any, str]] = []
     waited: dict[int, list[float]] = {}  # seq -> seconds each prompt there waited
     rng = random.Random(0)  # the players' answer times
+    gaps = random.Random(1)  # the turn gaps, when drawn from a range
     committed: dict[int, list[str]] = {}  # action -> what the camera committed during it
     read_names = {r.name for b in layout.boards.values() for r in b.regions
                   if r.kind in ("cubes", "track", "zone", "items", "token")}
@@ -337,7 +341,8 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
         if player is not None and last_player is not None and player != last_player:
             # another player's turn: the table still for ``turn_gap`` after the last move
             # (whose own frames gave it move_frames - hand_frames of stillness)
-            run(max(0, round(turn_gap * FPS) - (move_frames - hand_frames)))
+            gap = turn_gap if isinstance(turn_gap, int | float) else gaps.uniform(*turn_gap)
+            run(max(0, round(gap * FPS) - (move_frames - hand_frames)))
         last_player = player if player is not None else last_player
         tablet = a["type"] == "reveal_customers" or a["type"] in UNSEEN_TYPES
         if tablet:
@@ -455,10 +460,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--game", default="two-players", help="golden record name or a path")
     p.add_argument("--actions", type=int, default=0, help="only the first N actions (0: all)")
     p.add_argument("--no-hands", action="store_true", help="no hand over the moved region")
-    p.add_argument("--turn-gap", type=float, default=TURN_GAP_S, metavar="S",
+    p.add_argument("--turn-gap", default=str(TURN_GAP_S), metavar="S",
                    help="seconds of stillness before another player's move (default 0: "
                         f"every move 2.8 s apart; {MODEL_TURN_GAP_S}: the behaviour model's "
-                        "least)")
+                        "least; 'model': drawn for each turn from the behaviour model's "
+                        f"{MODEL_TURN_GAPS[0]:g}-{MODEL_TURN_GAPS[1]:g} s)")
     p.add_argument("--real", action="store_true",
                    help="the real-table renderer, the camera calibrated first (lens, empty "
                         "boards from several frames, cubes)")
@@ -475,8 +481,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.actions:
         truth = truth[: args.actions]
     try:
+        gap: float | tuple[float, float] = (MODEL_TURN_GAPS if args.turn_gap == "model"
+                                            else float(args.turn_gap))
+    except ValueError:
+        print(f"camera_game: --turn-gap: a number of seconds or 'model', not "
+              f"{args.turn_gap!r}", file=sys.stderr)
+        return 2
+    try:
         result = play(header, truth, hands=not args.no_hands, real=args.real,
-                      turn_gap=args.turn_gap)
+                      turn_gap=gap)
     except vcal.CalibrationError as exc:
         print(f"camera_game: calibration: {exc}", file=sys.stderr)
         return 2

@@ -96,3 +96,12 @@ def test_the_players_answer_what_the_tablet_asks_before_entering_a_move() -> Non
     header, truth = load_record("two-players")
     game = play(header, truth[:60])
     assert game.entered_under_prompt == 0, game.to_json()
+
+
+def test_turn_gaps_drawn_from_the_behaviour_models_range() -> None:
+    """``turn_gap=(4, 12)``: each turn's stillness drawn from docs/sensing.md's range (a
+    constant gap of 4 s is its least, of 12 s its most)."""
+    header, truth = load_record("two-players")
+    frames = {gap: play(header, truth[:9], turn_gap=gap).frames
+              for gap in (4.0, (4.0, 12.0), 12.0)}
+    assert frames[4.0] < frames[(4.0, 12.0)] < frames[12.0], frames
