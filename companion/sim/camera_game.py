@@ -335,15 +335,13 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     unseen = [True] * len(truth)
     moved: list[list[str]] = [[] for _ in truth]  # the regions each move changed
     truths: list[list[str]] = [[] for _ in truth]  # and what they hold after it
-    last_player = None
+    starts = turn_starts(truth)
     for i, a in enumerate(truth):
-        player = a.get("player")
-        if player is not None and last_player is not None and player != last_player:
+        if starts[i]:
             # another player's turn: the table still for ``turn_gap`` after the last move
             # (whose own frames gave it move_frames - hand_frames of stillness)
             gap = turn_gap if isinstance(turn_gap, int | float) else gaps.uniform(*turn_gap)
             run(max(0, round(gap * FPS) - (move_frames - hand_frames)))
-        last_player = player if player is not None else last_player
         tablet = a["type"] == "reveal_customers" or a["type"] in UNSEEN_TYPES
         if tablet:
             catch_up(i)
@@ -404,6 +402,22 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     game.wall_s = time.perf_counter() - started
     game.cpu_s = time.process_time() - cpu
     return game
+
+
+def turn_starts(truth: list[dict[str, Any]]) -> list[bool]:
+    """For each action: True when it starts a turn (the table still for the turn gap
+    before it): a player's move after another player's, or the first move after the fill
+    of the board (a new round begins)."""
+    out: list[bool] = []
+    last: str | None = None
+    for a in truth:
+        player = a.get("player")
+        out.append(player is not None and last is not None and player != last)
+        if a["type"] == "fill_bag":
+            last = ""  # the round is set up: whoever moves next starts a turn
+        elif player is not None:
+            last = player
+    return out
 
 
 def answer_delay(rng: random.Random) -> float:

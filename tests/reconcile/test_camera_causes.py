@@ -105,3 +105,19 @@ def test_turn_gaps_drawn_from_the_behaviour_models_range() -> None:
     frames = {gap: play(header, truth[:9], turn_gap=gap).frames
               for gap in (4.0, (4.0, 12.0), 12.0)}
     assert frames[4.0] < frames[(4.0, 12.0)] < frames[12.0], frames
+
+
+def test_a_new_round_after_the_fill_of_the_board_is_a_new_turn() -> None:
+    """The fill of the board ends the round: the next move starts a turn (the table still
+    for the turn gap before it) even when its player made the round's last move."""
+    from companion.sim.camera_game import turn_starts
+
+    _header, truth = load_record("two-players")
+    starts = turn_starts(truth)
+    k = next(i for i in range(1, len(truth) - 1) if truth[i]["type"] == "fill_bag"
+             and truth[i + 1].get("player") == truth[i - 2].get("player"))
+    assert starts[k + 1]
+    # a player's second step in a turn is no new turn
+    i = next(i for i in range(1, len(truth)) if truth[i].get("player") is not None
+             and truth[i].get("player") == truth[i - 1].get("player"))
+    assert not starts[i]
