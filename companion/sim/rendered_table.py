@@ -68,7 +68,8 @@ class RenderedTable:
         self.version = 0  # bumped when pieces move (or are put right): drawn anew
         # region -> the version it was last drawn anew at (``Scene.placing``); a region
         # not named keeps 0, as does every region of the first table
-        self.placing: dict[str, int] = {}
+        # None: every piece placed from the drawing's seed (each drawing lays them anew)
+        self.placing: dict[str, int] | None = {}
         self.hands: list[tuple[float, float]] = []
         self.covered: set[str] = set()  # regions the hand covers in the last frame served
         self.render_s = 0.0
@@ -82,19 +83,21 @@ class RenderedTable:
         view = table_view(st, self.layout)
         self.version += 1
         for name in changed_regions(self.view, view):
-            self.placing[name] = self.version
+            if self.placing is not None:
+                self.placing[name] = self.version
         self.view = view
 
     def reseat(self) -> None:
         """The players put the cubes right: every piece is drawn again at a new spot."""
         self.version += 1
-        self.placing = {r.name: self.version for b in self.layout.boards.values()
-                        for r in b.regions}
+        if self.placing is not None:
+            self.placing = {r.name: self.version for b in self.layout.boards.values()
+                            for r in b.regions}
 
     def scene(self, seed: int, hands: list[tuple[float, float]]) -> Scene:
         """The scene of one drawing: fixed camera and light, noise and where the pieces lie
         from ``seed``, the hand's skin one of the bench's six in turn."""
-        placing = dict(self.placing)
+        placing = None if self.placing is None else dict(self.placing)
         if self.real is None:
             return Scene(seed=seed, camera=self.camera, pieces=seed, hands=hands,
                          hand_skin=seed, placing=placing)
