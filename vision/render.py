@@ -10,6 +10,7 @@ homographies. Drawing happens in board millimetres, so it follows the layout fil
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass, field
 
 import cv2
@@ -52,6 +53,9 @@ class Scene:
     poses: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     camera: int | None = None  # the camera's pose comes from this (default: ``seed``)
     pieces: int | None = None  # where pieces lie comes from this (default: ``seed``)
+    # where each region's pieces lie comes from its own number (a region is drawn anew
+    # only when its number changes): a table whose untouched pieces stay put
+    placing: dict[str, int] | None = None
     # -- a real table (``scenery``): off by default, the ideal renderer above ----------
     real: bool = False  # pinhole camera + lens, printed artwork, lit 3-D cubes, uneven light
     fov: float = 70.0  # horizontal field of view, degrees
@@ -178,34 +182,38 @@ def _place(rng: np.random.Generator, region: Region, n: int, size: float, gap: f
 
 def _draw_board(layout: Layout, board: Board, view: TableView, rng: np.random.Generator,
                 eye: tuple[float, float, float] | None = None,
-                light_deg: float = 135.0) -> np.ndarray:
+                light_deg: float = 135.0,
+                placing: dict[str, int] | None = None) -> np.ndarray:
     """The board with its pieces, in board mm × S. ``eye`` (the camera's position in
-    board mm and its height) draws real boards: artwork, cubes as lit boxes."""
+    board mm and its height) draws real boards: artwork, cubes as lit boxes. ``placing``:
+    each region's pieces from a stream of their own (``Scene.placing``), else all from
+    ``rng`` in turn."""
     img = _empty_board(board, eye is not None).copy()
     size = layout.cube_mm
     boxes: list[tuple[float, float, float, float, np.ndarray]] = []
     for r in board.regions:
+        rr = rng if placing is None else _region_rng(placing, r.name)
         if r.kind == "cubes" and view.cubes.get(r.name) and eye is not None:
             colours = [c for c, n in sorted(view.cubes[r.name].items()) for _ in range(n)]
-            rng.shuffle(colours)
+            rr.shuffle(colours)
             # touching is common on a real board: centres as close as ~one cube apart
-            for (cx, cy, stacked), colour in zip(_place(rng, r, len(colours), size, 1.05, 0.12),
+            for (cx, cy, stacked), colour in zip(_place(rr, r, len(colours), size, 1.05, 0.12),
                                                  colours, strict=True):
                 base = np.array(layout.cube_rgb[colour][::-1], np.float32)
-                tint = np.clip(base * rng.uniform(0.92, 1.08) + rng.normal(0, 4, 3), 0, 255)
+                tint = np.clip(base * rr.uniform(0.92, 1.08) + rr.normal(0, 4, 3), 0, 255)
                 boxes.append((cx, cy, size * 0.55 if stacked else 0.0,
-                              float(rng.uniform(0, math.pi / 2)), tint))
+                              float(rr.uniform(0, math.pi / 2)), tint))
         elif r.kind == "cubes" and view.cubes.get(r.name):
             colours = [c for c, n in sorted(view.cubes[r.name].items()) for _ in range(n)]
-            rng.shuffle(colours)
-            spots = _place(rng, r, len(colours), size, 1.12, 0.12)
+            rr.shuffle(colours)
+            spots = _place(rr, r, len(colours), size, 1.12, 0.12)
             # stacked cubes are drawn last, so they lie on top of the others
             order = sorted(range(len(spots)), key=lambda i: spots[i][2])
             for i in order:
                 cx, cy, stacked = spots[i]
                 base = np.array(layout.cube_rgb[colours[i]], np.float32)
-                tint = np.clip(base * rng.uniform(0.92, 1.08) + rng.normal(0, 4, 3), 0, 255)
-                ang = rng.uniform(0, math.pi / 2)
+                tint = np.clip(base * rr.uniform(0.92, 1.08) + rr.normal(0, 4, 3), 0, 255)
+                ang = rr.uniform(0, math.pi / 2)
                 lift = 1.6 if stacked else 0.0
                 side = _square(cx + 1.2, cy + 1.4, size, ang) * S
                 top = _square(cx - lift, cy - lift, size, ang) * S
@@ -219,8 +227,8 @@ def _draw_board(layout: Layout, board: Board, view: TableView, rng: np.random.Ge
             for k, colour in enumerate(here):
                 offset = (k - (len(here) - 1) / 2) * layout.disc_mm * 0.55
                 horizontal = (x1 - x0) >= (y1 - y0)
-                cx = (x0 + x1) / 2 + (offset if horizontal else 0) + rng.normal(0, 1.0)
-                cy = (y0 + y1) / 2 + (0 if horizontal else offset) + rng.normal(0, 1.0)
+                cx = (x0 + x1) / 2 + (offset if horizontal else 0) + rr.normal(0, 1.0)
+                cy = (y0 + y1) / 2 + (0 if horizontal else offset) + rr.normal(0, 1.0)
                 rad = layout.disc_mm / 2 * S
                 rgb = layout.marker_rgb[colour]
                 cv2.circle(img, (int(cx * S + 2), int(cy * S + 2)), int(rad),
@@ -228,13 +236,13 @@ def _draw_board(layout: Layout, board: Board, view: TableView, rng: np.random.Ge
                 cv2.circle(img, (int(cx * S), int(cy * S)), int(rad), _rgb2bgr(rgb), -1,
                            cv2.LINE_AA)
         elif r.kind == "items" and view.items.get(r.name):
-            _draw_items(img, layout, r, view.items[r.name], rng)
+            _draw_items(img, layout, r, view.items[r.name], rr)
         elif r.kind == "token":
             _draw_tokens(img, layout, r, view.tokens)
         elif r.kind == "zone" and view.zones.get(r.name):
             pieces = view.zones[r.name]
             try:
-                spots = _place(rng, r, len(pieces), 13.0, 1.0, 0.0, inset_factor=0.6)
+                spots = _place(rr, r, len(pieces), 13.0, 1.0, 0.0, inset_factor=0.6)
             except ValueError:
                 continue  # too many figures to draw apart: draw none (the truth still has them)
             for (cx, cy, _), piece in zip(spots, pieces, strict=True):
@@ -247,6 +255,12 @@ def _draw_board(layout: Layout, board: Board, view: TableView, rng: np.random.Ge
     if boxes and eye is not None:
         scenery.draw_cubes(img, boxes, size, eye, light_deg)
     return img
+
+
+def _region_rng(placing: dict[str, int], name: str) -> np.random.Generator:
+    """The stream a region's pieces are placed from: its number in ``placing`` (0 if it
+    has none) and its name."""
+    return np.random.default_rng((placing.get(name, 0), zlib.crc32(name.encode())))
 
 
 def _draw_tokens(img: np.ndarray, layout: Layout, region: Region, tokens: dict[str, str]
@@ -426,7 +440,8 @@ def render(layout: Layout, view: TableView, scene: Scene) -> Rendered:
         if eye is not None:  # the camera's foot in this board's millimetres
             bx, by, _one = np.linalg.inv(to_table) @ np.array([eye[0], eye[1], 1.0])
             board_eye = (float(bx), float(by), eye[2])
-        img = _draw_board(layout, board, view, prng, board_eye, scene.light_deg)
+        img = _draw_board(layout, board, view, prng, board_eye, scene.light_deg,
+                          scene.placing)
         m = (scale @ to_table @ np.linalg.inv(scale))[:2]
         cv2.warpAffine(img, m, (table.shape[1], table.shape[0]), dst=table,
                        flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)

@@ -6,8 +6,13 @@ adapter (``companion.sensors.camera``: marker geometry, ``BoardReader``, ``Settl
 an in-memory ``SimSource``, and the adapter's observations into the real
 :class:`Reconciler`. During each move a rendered hand rests over the region that changes
 for the first ``hand_frames`` frames (the cubes change under it). Prompts are answered with
-the truth. A draw from a bag the camera does not see (customer tiles, the mass draw from
-the black bag) is entered on the tablet as it happens, while a hand moves what it shows;
+the truth, 1-4 s after they are shown (a fifth 5-15 s late: docs/sensing.md's behaviour
+model), or at once by a player who takes the tablet to enter a move. A move draws anew
+only the regions it changed (their pieces at new spots); the others' pieces stay where
+they lay. The reconciler is ticked as the runtime ticks it (``runtime_ticks``), and what
+made each touch of the tablet is counted (``camera_causes``). A draw from a bag the
+camera does not see (customer tiles, the mass draw from the black bag) is entered on the
+tablet as it happens, while a hand moves what it shows;
 what the camera cannot tell (a skip or a pass, which member of a colour, a payment nothing
 shows) is entered as the tablet would: before the next move when the move changed nothing
 the camera reads (cubes, markers, figures by colour, the farms' goods), else once it is
@@ -30,9 +35,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,18 +54,22 @@ from companion.reconcile.observations import (
     MarkerCell,
     Observation,
 )
-from companion.reconcile.reconciler import Discrepancy, Prompt, Reconciler
+from companion.reconcile.reconciler import Discrepancy, Prompt
 from companion.sensors.camera import CameraAdapter
+from companion.sim.camera_causes import TracedReconciler, breakdown, prompt_cause
 from companion.sim.link import Counts, SimLink, equivalent
+from companion.sim.rendered_table import EMPTY_FRAMES as EMPTY_FRAMES  # re-exported
+from companion.sim.rendered_table import RenderedTable, calibrate_real
+from companion.sim.rendered_table import changed_regions as changed_regions  # re-exported
+from companion.sim.rendered_table import table_view as table_view  # re-exported
 from companion.village import parse_action
-from companion.village.picture import picture, regions_of
+from companion.village.picture import regions_of
 from vision import calibration as vcal
-from vision.bench import CUBE_CALIBRATION, HAND_SKINS, camera_lens, figure_counts, scene_for
-from vision.calibration import Calibration
+from vision.bench import figure_counts, scene_for
 from vision.layout import Layout, load
-from vision.render import Scene, on_table, render
+from vision.render import on_table
 from vision.sources import SimSource
-from vision.table import TableView, from_dict
+from vision.table import TableView
 
 FPS = 5.0  # camera frames per second (simulated time)
 MOVE_FRAMES = 14  # frames per move: the hand, then the table settling (2.8 s)
@@ -69,97 +80,17 @@ QUIET_FRAMES = 3  # frames after a move that changed nothing the camera reads
 # model); docs/sensing.md's model puts 4-12 s between two players' turns (``MODEL_TURN_GAP_S``)
 TURN_GAP_S = 0.0
 MODEL_TURN_GAP_S = 4.0
+MODEL_TURN_GAPS = (4.0, 12.0)  # the behaviour model's range (``behaviour.Noise.turn_gap``)
 UNSEEN_TYPES = frozenset({"mass_draw"})  # figures drawn from the black bag: no cube shows it
 GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden"
 REAL_SEED = 3  # the real table: bench.CAMERAS[3] (61°, k1 −0.40, the strongest), tilted 9.6°, warm
-EMPTY_FRAMES = 3  # frames of the empty table ``calibrate empty`` learns from
-
-
-def table_view(st: v.GameState, layout: Layout) -> TableView:
-    """What the renderer draws for ``st``: ``picture(st)``'s cubes on the action spaces and
-    supplies, time markers, prestige markers (cell modulo the layout's track length), the
-    figures in the layout's zones, the grain, coins and goods on the farms, and the
-    first-player tokens (the First marker with the round's first player, the Next marker
-    home or with whoever took it)."""
-    pic = picture(st)
-    names = {r.name for b in layout.boards.values() for r in b.regions}
-    cells = sum(1 for b in layout.boards.values() for r in b.regions if r.name == "prestige")
-    cubes = {n: c for n, c in pic.cubes.items() if n in names}
-    tracks: dict[str, dict[str, int]] = {
-        n: {n.partition(":")[2]: cell} for n, (cell, _laps) in pic.time.items()}
-    tracks["prestige"] = {c: cell % max(cells, 1) for c, cell in pic.prestige.items()}
-    zones = {z: sorted(ms) for z, ms in pic.pieces.items() if ms and z in names}
-    items = {n: dict(c) for n, c in pic.items.items() if n in names}
-    view = from_dict({"cubes": cubes, "tracks": tracks, "zones": zones, "items": items})
-    view.tokens = {"first": st.players[st.first].value,
-                   "next": st.next_first.value if st.next_first else "home"}
-    return view
-
-
-class RenderedTable:
-    """The physical table as the camera sees it: one rendered image per (table, hand)."""
-
-    def __init__(self, layout: Layout, st: v.GameState, camera: int = 1,
-                 real: Scene | None = None) -> None:
-        self.layout = layout
-        self.camera = camera
-        self.real = real  # the real table's scene (``Scene.real``), else the ideal renderer
-        self.view = table_view(st, layout)
-        self.version = 0  # bumped when pieces move (or are put right): drawn anew
-        self.hands: list[tuple[float, float]] = []
-        self.covered: set[str] = set()  # regions the hand covers in the last frame served
-        self.render_s = 0.0
-        self.render_cpu_s = 0.0
-        self.renders = 0
-        self._cache: dict[tuple[Any, ...], tuple[np.ndarray, set[str]]] = {}
-
-    def show(self, st: v.GameState) -> None:
-        self.view = table_view(st, self.layout)
-        self.version += 1
-
-    def reseat(self) -> None:
-        """The players put the cubes right: every piece is drawn again at a new spot."""
-        self.version += 1
-
-    def scene(self, seed: int, hands: list[tuple[float, float]]) -> Scene:
-        """The scene of one drawing: fixed camera and light, noise and where the pieces lie
-        from ``seed``, the hand's skin one of the bench's six in turn."""
-        if self.real is None:
-            return Scene(seed=seed, camera=self.camera, pieces=seed, hands=hands,
-                         hand_skin=seed)
-        return replace(self.real, seed=seed, camera=self.camera, pieces=seed, hands=hands,
-                       skin=HAND_SKINS[seed % len(HAND_SKINS)])
-
-    def frame(self, n: int) -> np.ndarray:
-        key = (self.version, tuple(self.hands))
-        hit = self._cache.get(key)
-        if hit is None:
-            started, cpu = time.perf_counter(), time.process_time()
-            r = render(self.layout, self.view, self.scene(self.version, list(self.hands)))
-            self.render_s += time.perf_counter() - started
-            self.render_cpu_s += time.process_time() - cpu
-            self.renders += 1
-            covered = {k.partition("/")[2].partition("#")[0] for k in r.covered}
-            self._cache = {key: (r.image, covered)}
-            hit = self._cache[key]
-        self.covered = hit[1]
-        return hit[0]
-
-
-def calibrate_real(layout: Layout, table: RenderedTable) -> Calibration:
-    """The real table's camera calibrated as docs/vision.md has a person do it: the lens from
-    12 photos of the ChArUco sheet, ``calibrate empty`` from ``EMPTY_FRAMES`` frames of the
-    empty table, ``calibrate cubes`` from ``bench.CUBE_CALIBRATION``'s two frames (same
-    camera, same light). Raises CalibrationError when a step cannot be done."""
-    assert table.real is not None
-    cal = vcal.set_lens(vcal.default(), camera_lens(table.real))
-    cal = vcal.capture_empty(cal, [render(layout, TableView(), table.scene(100_000 + k, [])).image
-                                   for k in range(EMPTY_FRAMES)])
-    shots = []
-    for k, placed in enumerate(CUBE_CALIBRATION):
-        view = TableView(cubes={r: {c: n} for r, (c, n) in placed.items()})
-        shots.append((render(layout, view, table.scene(100_010 + k, [])).image, placed))
-    return vcal.learn_cubes_against_empty(cal, shots)
+# the reconciler is ticked as the runtime's loop ticks it (``Runtime._reconciler_loop``):
+# every 0.1 s, when a reading is due to settle, and again 5 ms after a look that stopped at
+# its share of work (``Reconciler.going_on``); such a look is taken to cost 15 ms of one
+# core (docs/sensing.md: a share is about 7 ms when the machine is quiet, 16 ms at load 12)
+TICK_S = 0.1
+LATE_ANSWER = 0.2  # share of prompts answered 5-15 s late (``behaviour.Noise.late_answer``)
+LOOK_S = 0.02
 
 
 class CameraLink(SimLink):
@@ -190,9 +121,11 @@ class CameraGame:
     wrong: list[tuple[int, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     wall_s: float = 0.0
     cpu_s: float = 0.0  # process CPU time of the whole run (renderer included)
-    turn_gap: float = 0.0  # seconds of stillness before another player's move
+    # seconds of stillness before another player's move (a range: drawn for each turn)
+    turn_gap: float | tuple[float, float] = 0.0
     renderer: str = "ideal"  # or "real" (``Scene.real``, lens and empty-board model)
     not_learned: list[str] = field(default_factory=list)  # boards calibrate empty left out
+    entered_under_prompt: int = 0  # actions entered while the tablet asked about them
     # per true action: its type, how it was made (auto, prompted, manual), why it was
     # entered when it was (``why``: tablet, nothing-seen, overtaken) and what it changed
     log: list[dict[str, Any]] = field(default_factory=list)
@@ -228,9 +161,11 @@ class CameraGame:
             "hand_frames": self.hand_frames,
             "committed_under_hand": len(self.committed_under_hand),
             "committed_misread": len(self.misread),
+            "entered_under_prompt": self.entered_under_prompt,
             "wall_s": round(self.wall_s, 1),
             "cpu_s": round(self.cpu_s, 1),
             **({"not_learned": self.not_learned} if self.renderer == "real" else {}),
+            "touches": breakdown(self.log),
         }
 
 
@@ -248,13 +183,14 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
          hand_frames: int = HAND_FRAMES, move_frames: int = MOVE_FRAMES,
          layout: Layout | None = None, settle: float = 0.5,
          camera_settle: float = 0.6, real: bool = False,
-         turn_gap: float = TURN_GAP_S) -> CameraGame:
+         turn_gap: float | tuple[float, float] = TURN_GAP_S) -> CameraGame:
     """Play ``truth`` (all of it: pass a slice for the first N actions) through the rendered
     camera, the camera adapter and the reconciler. ``real``: the real-table renderer
     (``Scene(real=True)``: lens distortion, printed artwork, lit 3-D cubes, JPEG; the
     bench's ``real-ordinary`` scene of seed ``REAL_SEED``), the camera calibrated first
     (``calibrate_real``). ``turn_gap``: seconds of stillness before a move of another
-    player than the last (``TURN_GAP_S``). Raises what the engine raises when a wrong
+    player than the last (``TURN_GAP_S``), or a range each turn's gap is drawn from
+    (``MODEL_TURN_GAPS``, seeded). Raises what the engine raises when a wrong
     action made the record unplayable (``village.RulesError``), CalibrationError when the
     calibration fails."""
     started, cpu = time.perf_counter(), time.process_time()
@@ -263,7 +199,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     counts.actions = sum(1 for a in truth if a["type"] != "reveal_customers")
     game = CameraGame(counts, turn_gap=turn_gap)
     link = CameraLink(header, truth, counts)
-    rec = Reconciler(link, settle=settle)
+    rec = TracedReconciler(link, settle=settle)
     scene = scene_for("real-ordinary", np.random.default_rng(REAL_SEED), layout) if real else None
     table = RenderedTable(layout, link.st, real=scene)
     cal = calibrate_real(layout, table) if real else None
@@ -277,6 +213,13 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     fixes: dict[int, int] = {}
     at = [-1]  # the true action being made (for the log)
     asked: dict[int, list[str]] = {}  # seq -> the prompts' questions and candidates there
+    causes: dict[int, list[str]] = {}  # seq -> what made each prompt there a prompt
+    met: dict[int, int] = {}  # seq -> discrepancies met there
+    # (when answered, when shown, prompt or discrepancy, its cause)
+    todo: list[tuple[float, float, Any, str]] = []
+    waited: dict[int, list[float]] = {}  # seq -> seconds each prompt there waited
+    rng = random.Random(0)  # the players' answer times
+    gaps = random.Random(1)  # the turn gaps, when drawn from a range
     committed: dict[int, list[str]] = {}  # action -> what the camera committed during it
     read_names = {r.name for b in layout.boards.values() for r in b.regions
                   if r.kind in ("cubes", "track", "zone", "items", "token")}
@@ -284,6 +227,14 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     def catch_up(upto: int) -> None:
         upto = min(upto, len(truth))
         while link.n < upto:
+            shown = next((x for x in todo if isinstance(x[2], Prompt)
+                          and rec.prompt is not None and rec.prompt.id == x[2].id), None)
+            if shown is not None:  # the player at the tablet answers what it asks first
+                todo.remove(shown)
+                respond(shown[2], shown[1], shown[3])
+                continue
+            if rec.prompt is not None and rec.prompt.seq == link.n:
+                game.entered_under_prompt += 1  # the tablet showed a prompt about it
             link.mode = "manual"
             link.submit(truth[link.n], "tablet", link.n, [])
         link.mode = "auto"
@@ -297,11 +248,26 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
             st = v.apply(st, b)
         return True
 
-    def handle(out: Any) -> None:
+    def handle(out: Any, delay: float | None = None) -> None:
+        """A prompt or discrepancy shown: the players get to it after ``delay`` (the
+        behaviour model's answer time when None)."""
+        if isinstance(out, Prompt | Discrepancy):
+            wait = answer_delay(rng) if delay is None else delay
+            todo.append((clock[0] + wait, clock[0], out, prompt_cause(
+                out.question, out.candidates, rec.fired) if isinstance(out, Prompt) else ""))
+
+    def respond(out: Any, shown: float, cause: str) -> None:
+        """The players at the tablet: the truth picked, or "none of these"; a discrepancy
+        met by putting the cubes right (a second one at the same seq: "I will fix the
+        board", the action entered). Nothing when it was closed meanwhile."""
         if isinstance(out, Prompt):
+            if rec.prompt is None or rec.prompt.id != out.id:
+                return  # the table moved on, or matched again, before anyone answered
             asked.setdefault(out.seq, []).append(
                 f"{out.question} ({len(out.candidates)} candidates: "
                 f"{' | '.join(out.words)[:200]})")
+            causes.setdefault(out.seq, []).append(cause)
+            waited.setdefault(out.seq, []).append(round(clock[0] - shown, 1))
             counts.prompts += 1
             counts.answers += 1  # a candidate tapped, or "none of these"
             for k, cand in enumerate(out.candidates):
@@ -311,12 +277,15 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                     link.mode = "prompted"
                     follow = rec.answer(out.id, k)  # a next step asked, perhaps
                     link.mode = "auto"
-                    for o in follow:
-                        handle(o)
+                    for o in follow:  # the same hand answers it next
+                        handle(o, rng.uniform(0.5, 1.5))
                     return
             rec.decline(out.id)
         elif isinstance(out, Discrepancy):
+            if rec.discrepancy is None or rec.discrepancy.id != out.id:
+                return
             counts.discrepancies += 1
+            met[out.seq] = met.get(out.seq, 0) + 1
             counts.acks += 1
             n = fixes.get(out.seq, 0)
             fixes[out.seq] = n + 1
@@ -352,23 +321,27 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                     if name in covered:
                         game.committed_under_hand.append(f"{clock[0]:.1f}s {name}")
                 rec.observe(obs)
-            link.mode = "auto"
-            for out in rec.tick(clock[0]):
-                handle(out)
+            for t in runtime_ticks(rec, clock[0], round(clock[0] + 1 / FPS, 6)):
+                link.mode = "auto"
+                for out in rec.tick(t):
+                    handle(out)
+                due = [x for x in todo if x[0] <= t]
+                for x in due:
+                    todo.remove(x)
+                    respond(x[2], x[1], x[3])
 
     run(move_frames)
     st = link.st
     unseen = [True] * len(truth)
     moved: list[list[str]] = [[] for _ in truth]  # the regions each move changed
     truths: list[list[str]] = [[] for _ in truth]  # and what they hold after it
-    last_player = None
+    starts = turn_starts(truth)
     for i, a in enumerate(truth):
-        player = a.get("player")
-        if player is not None and last_player is not None and player != last_player:
+        if starts[i]:
             # another player's turn: the table still for ``turn_gap`` after the last move
             # (whose own frames gave it move_frames - hand_frames of stillness)
-            run(max(0, round(turn_gap * FPS) - (move_frames - hand_frames)))
-        last_player = player if player is not None else last_player
+            gap = turn_gap if isinstance(turn_gap, int | float) else gaps.uniform(*turn_gap)
+            run(max(0, round(gap * FPS) - (move_frames - hand_frames)))
         tablet = a["type"] == "reveal_customers" or a["type"] in UNSEEN_TYPES
         if tablet:
             catch_up(i)
@@ -422,12 +395,49 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                          "misread": [m for m in game.misread if f" #{n} " in m],
                          **({"why": why} if mode == "manual" else {}),
                          "changed": truths[n], "camera": committed.get(n, []),
-                         "asked": asked.get(n, []),
+                         "asked": asked.get(n, []), "causes": causes.get(n, []),
+                         "discrepancies": met.get(n, 0), "answered_after": waited.get(n, []),
                          "action": a})
     counts.timings = rec.timings
     game.wall_s = time.perf_counter() - started
     game.cpu_s = time.process_time() - cpu
     return game
+
+
+def turn_starts(truth: list[dict[str, Any]]) -> list[bool]:
+    """For each action: True when it starts a turn (the table still for the turn gap
+    before it): a player's move after another player's, or the first move after the fill
+    of the board (a new round begins)."""
+    out: list[bool] = []
+    last: str | None = None
+    for a in truth:
+        player = a.get("player")
+        out.append(player is not None and last is not None and player != last)
+        if a["type"] == "fill_bag":
+            last = ""  # the round is set up: whoever moves next starts a turn
+        elif player is not None:
+            last = player
+    return out
+
+
+def answer_delay(rng: random.Random) -> float:
+    """Seconds before the players answer a prompt or meet a discrepancy: docs/sensing.md's
+    behaviour model (``late_answer``: 20 % 5-15 s late, else 1-4 s)."""
+    return rng.uniform(5.0, 15.0) if rng.random() < LATE_ANSWER else rng.uniform(1.0, 4.0)
+
+
+def runtime_ticks(rec: Any, start: float, end: float) -> Iterator[float]:
+    """The times in [start, end) at which the runtime's loop would tick ``rec`` (the caller
+    ticks it at each): ``start``, then ``LOOK_S`` after a look that stopped at its share of
+    work (``rec.going_on``), else ``TICK_S`` later or just after a reading is due to settle
+    (``rec.table.next_due``), whichever comes first."""
+    t = start
+    while t < end:
+        yield t
+        due = rec.table.next_due(t)
+        step = LOOK_S if rec.going_on else min(
+            TICK_S, due + 0.001 - t if due is not None and due > t else TICK_S)
+        t = round(t + step, 6)
 
 
 def _drawn(view: TableView, obs: Observation) -> dict[str, int] | None:
@@ -464,10 +474,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--game", default="two-players", help="golden record name or a path")
     p.add_argument("--actions", type=int, default=0, help="only the first N actions (0: all)")
     p.add_argument("--no-hands", action="store_true", help="no hand over the moved region")
-    p.add_argument("--turn-gap", type=float, default=TURN_GAP_S, metavar="S",
+    p.add_argument("--turn-gap", default=str(TURN_GAP_S), metavar="S",
                    help="seconds of stillness before another player's move (default 0: "
                         f"every move 2.8 s apart; {MODEL_TURN_GAP_S}: the behaviour model's "
-                        "least)")
+                        "least; 'model': drawn for each turn from the behaviour model's "
+                        f"{MODEL_TURN_GAPS[0]:g}-{MODEL_TURN_GAPS[1]:g} s)")
     p.add_argument("--real", action="store_true",
                    help="the real-table renderer, the camera calibrated first (lens, empty "
                         "boards from several frames, cubes)")
@@ -484,8 +495,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.actions:
         truth = truth[: args.actions]
     try:
+        gap: float | tuple[float, float] = (MODEL_TURN_GAPS if args.turn_gap == "model"
+                                            else float(args.turn_gap))
+    except ValueError:
+        print(f"camera_game: --turn-gap: a number of seconds or 'model', not "
+              f"{args.turn_gap!r}", file=sys.stderr)
+        return 2
+    try:
         result = play(header, truth, hands=not args.no_hands, real=args.real,
-                      turn_gap=args.turn_gap)
+                      turn_gap=gap)
     except vcal.CalibrationError as exc:
         print(f"camera_game: calibration: {exc}", file=sys.stderr)
         return 2

@@ -52,3 +52,18 @@ def test_light_level_and_colour_change_the_image(layout: Layout) -> None:
     warm = render(layout, TableView(), Scene(seed=2, light=(1.1, 1.0, 0.7))).image.astype(float)
     assert 0.45 < dim.mean() / base.mean() < 0.55
     assert warm[..., 0].mean() < base[..., 0].mean() * 0.8  # blue (BGR) falls
+
+
+def test_pieces_placed_region_by_region_stay_where_they_lay(layout: Layout) -> None:
+    """``Scene.placing``: each region's pieces from its own number, so a move that leaves a
+    region alone leaves its pieces where they lay (the camera game's table)."""
+    view = from_dict({"space:market": {"green": 3}, "supply:red": {"brown": 2, "pink": 3},
+                      "goods:red": {"coin": 2}})
+    for real in (False, True):
+        def draw(pieces: int, placing: dict[str, int], real: bool = real) -> np.ndarray:
+            scene = Scene(seed=4, noise=0.0, pieces=pieces, placing=placing, real=real)
+            return render(layout, view, scene).image
+        a, b = draw(1, {}), draw(2, {})
+        assert np.array_equal(a, b)  # the scene's own pieces number no longer moves them
+        c = draw(1, {"space:market": 5})
+        assert not np.array_equal(a, c)
