@@ -474,11 +474,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--game", default="two-players", help="golden record name or a path")
     p.add_argument("--actions", type=int, default=0, help="only the first N actions (0: all)")
     p.add_argument("--no-hands", action="store_true", help="no hand over the moved region")
-    p.add_argument("--turn-gap", default=str(TURN_GAP_S), metavar="S",
-                   help="seconds of stillness before another player's move (default 0: "
-                        f"every move 2.8 s apart; {MODEL_TURN_GAP_S}: the behaviour model's "
-                        "least; 'model': drawn for each turn from the behaviour model's "
-                        f"{MODEL_TURN_GAPS[0]:g}-{MODEL_TURN_GAPS[1]:g} s)")
+    p.add_argument("--turn-gap", default="model", metavar="S",
+                   help="seconds of stillness before another player's move (default "
+                        "'model': drawn for each turn from the behaviour model's "
+                        f"{MODEL_TURN_GAPS[0]:g}-{MODEL_TURN_GAPS[1]:g} s; 0: every move "
+                        f"2.8 s after the last, harsher than a table; {MODEL_TURN_GAP_S}: "
+                        "the model's least)")
     p.add_argument("--real", action="store_true",
                    help="the real-table renderer, the camera calibrated first (lens, empty "
                         "boards from several frames, cubes)")
