@@ -104,8 +104,8 @@ def _install() -> None:
                       "handsseen" if self.table.handled else "nohands")] += 1
         return got
     Reconciler._changes_doubted = _changes_doubted  # type: ignore[method-assign]
-    for name, label in (("_other_members", "members"), ("_one_misread_away", "gain"), ("_drawn_instead", "drawn"),
-                        ("_hand_elsewhere", "hand"),
+    for name, label in (("_other_members", "members"), ("_one_misread_away", "gain"),
+                        ("_drawn_instead", "drawn"), ("_hand_elsewhere", "hand"),
                         ("_unread", "unread"), ("_two_misreads_rivals", "two-misreads")):
         _wrap_list(name, label)
     unseen = Reconciler._unseen

@@ -36,6 +36,7 @@ A part of `Reconciler`, which holds the state these methods use.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -80,12 +81,6 @@ def one_misread(expected: RegionValue | None, seen: RegionValue) -> bool:
     return off == 1 or (off == 2 and sum(diffs) == 0)
 
 
-def _unhanded(saw: frozenset[str] | None, region: str, changes: bool) -> bool:
-    """True when a rival's change of ``region`` (``changes``) had no hand over it, while
-    the hands seen (``saw``, `MisreadDoubts._hands_saw`) covered the explanation."""
-    return changes and saw is not None and region not in saw
-
-
 class _Both:
     """A node's picture read from its two parts without merging them."""
 
@@ -97,6 +92,14 @@ class _Both:
     def __getitem__(self, k: str) -> RegionValue | None:
         got = self.pieces.get(k)
         return self.others.get(k) if got is None else got
+
+
+def _unhanded(saw: frozenset[str] | None, reg: _Both, base: dict[str, RegionValue],
+              regions: Iterable[str]) -> bool:
+    """True when a rival (its picture ``reg``) changes one of the camera ``regions`` with
+    no hand over it, while the hands seen (``saw``, `MisreadDoubts._hands_saw`) covered
+    the explanation: the rival needs a move nobody's hand made."""
+    return saw is not None and any(k not in saw and reg[k] != base[k] for k in regions)
 
 
 class MisreadDoubts:
@@ -312,7 +315,7 @@ class MisreadDoubts:
                 true_doubt = any(reg[k] != base[k] for k in doubted)
                 if (off is not None and (reg[off] != base[off] or true_doubt or paid)
                         and one_misread(reg[off], observed[off])
-                        and not _unhanded(saw, off, reg[off] != base[off])):
+                        and not _unhanded(saw, reg, base, (off, *doubted))):
                     out.append(m)
         return out
 
@@ -414,7 +417,7 @@ class MisreadDoubts:
                         break
             else:
                 # a change it needs where no hand came, while the hands covered ``path``
-                if not any(_unhanded(saw, k, reg[k] != base[k]) for k in off):
+                if not _unhanded(saw, reg, base, (*off, *doubted)):
                     out.append(m)
         return out
 

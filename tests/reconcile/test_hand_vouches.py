@@ -141,3 +141,29 @@ def test_a_doubted_space_no_hand_came_near_is_still_asked() -> None:
     assert wrong not in [a for a, *_ in link.submitted]
     asked = [o for o in out if isinstance(o, Prompt)]
     assert asked and truth in [c[0] for c in asked[-1].candidates]
+
+
+def test_a_take_under_the_hand_is_not_asked_with_the_doubted_space_no_hand_came_near(
+        ) -> None:
+    """S read one cube of c short since a take (doubted), then a take of c from T, read
+    right, the hand over T and the supply: « takes c from S » (the doubt come true, T's
+    change a misread of a region it leaves as it was) was asked with it; it needs a
+    change of S, where no hand came, so the take from T is applied."""
+    st, first, take, s, t_space = a_take_then_a_take_of_its_colour_elsewhere()
+    colour = take["cube"]
+    link = MemoryLink(st)
+    rec = Reconciler(link)
+    feed(rec, frame(st, 0.0))
+    run(rec, 0.0, 1.0)
+    for a in first:
+        link.submit(a, "tablet", link.seq(), [])
+    mid = link.state()
+    feed(rec, frame(mid, 2.0, {s: _short(mid, s, colour)}))
+    run(rec, 2.0, 8.0)
+    assert s in rec.doubted
+    for o in _hand(9.0, {t_space, f"supply:{take['player']}"}):
+        rec.observe(o)
+    feed(rec, frame(v.apply(mid, take), 9.7, {s: _short(mid, s, colour)}))
+    out = run(rec, 9.0, 25.0)
+    assert [a for a, *_ in link.submitted][-1:] == [take], [
+        o for o in out if isinstance(o, Prompt)]
