@@ -29,7 +29,11 @@ action on a guess"):
   elsewhere, so the change may be a shadow or a misread and the truth a move where the
   hand went (seed 5 heavy, purposeful, camera, action 396: a take from the crafts space
   read as unchanged, a shadow over the church one orange short, « takes orange from the
-  church » applied).
+  church » applied);
+- the hands vouch (eleventh session): when the camera saw a hand over every camera region
+  a single explanation changes, a rival changing a region no hand came near is no rival
+  (a recall lifts the figure from its old place: a birth is not asked with it), and a
+  doubted region it changes under the hand, read as it leaves it, is no doubt.
 
 A part of `Reconciler`, which holds the state these methods use.
 """
