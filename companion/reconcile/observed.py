@@ -171,7 +171,6 @@ class ObservedTable:
     last_change: float = float("-inf")
     # regions a hand has been over since the last commit (`MisreadDoubts._hand_elsewhere`)
     handled: set[str] = field(default_factory=set)
-    handled_at: dict[str, float] = field(default_factory=dict)  # when, last, per region
 
     def observe(self, obs: Observation) -> None:
         """Take one observation in (health is ignored here)."""
@@ -188,7 +187,6 @@ class ObservedTable:
             if hidden:
                 self.occluded[obs.source] = (frozenset(hidden), t)
                 self.handled |= hidden
-                self.handled_at.update(dict.fromkeys(hidden, t))
             else:
                 self.occluded.pop(obs.source, None)
             self.last_change = max(self.last_change, t)
@@ -359,11 +357,9 @@ class ObservedTable:
         """Pieces tapped on the pad since the last commit, in order (unknown UIDs left out)."""
         return [t.piece for t in self.taps if t.piece]
 
-    def committed(self, keep_after: float | None = None) -> list[Observation]:
+    def committed(self) -> list[Observation]:
         """Hand over and forget the observations that led to a commit: the latest of each
-        source about each place, and every tap, in time order. The hands are forgotten
-        too, but those seen after ``keep_after`` (a commit made from the tablet: the time
-        of the reconciler's last look, so they belong to moves no look has seen)."""
+        source about each place, and every tap, in time order."""
         latest: dict[tuple[str, str], Observation] = {}
         for obs in self.log:
             place = getattr(obs, "zone", None) or getattr(obs, "region", None) or getattr(
@@ -372,8 +368,7 @@ class ObservedTable:
                 obs.source, f"tap:{obs.t}")
             latest[key] = obs
         self.log, self.taps = [], []
-        self.handled = {r for r in self.handled if keep_after is not None
-                        and self.handled_at.get(r, float("-inf")) > keep_after}
+        self.handled = set()
         return sorted(latest.values(), key=lambda o: o.t)
 
 

@@ -505,8 +505,7 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements, SharedLead):
 
     def _submit(self, actions: list[JSON], seq: int, *, prompted: bool) -> list[Outcome]:
         before = self.link.state()
-        observations = [to_json(o) for o in self.table.committed(
-            self._now if prompted else None)]  # from the tablet: later hands are kept
+        observations = [to_json(o) for o in self.table.committed()]
         source = _source(observations, prompted)
         done: list[JSON] = []
         for action in actions:

@@ -20,8 +20,8 @@ from test_misread_doubts import feed, frame
 from test_misread_uncertain import _short, a_take_then_a_take_of_its_colour_elsewhere
 
 from companion import village as v
-from companion.reconcile.observations import Occluded, TagTapped
-from companion.reconcile.reconciler import Discrepancy, Prompt, Reconciler
+from companion.reconcile.observations import Occluded
+from companion.reconcile.reconciler import Prompt, Reconciler
 from companion.sim.memory_link import MemoryLink
 from companion.sim.table import camera_regions
 from companion.village.picture import picture, regions_of
@@ -167,51 +167,3 @@ def test_a_take_under_the_hand_is_not_asked_with_the_doubted_space_no_hand_came_
     out = run(rec, 9.0, 25.0)
     assert [a for a, *_ in link.submitted][-1:] == [take], [
         o for o in out if isinstance(o, Prompt)]
-
-
-def test_an_answer_keeps_the_hands_of_moves_no_look_has_seen() -> None:
-    """The hands are forgotten at a commit: they belonged to what was committed. An answer
-    (or a move resolved on the tablet) comes at any moment, often while the next player is
-    already moving (seed 1, hub+camera, game 1, action 196: the prompt about the mass and
-    the fill answered 0.6 s after Yellow's hand took a cube from the harvest space, whose
-    doubted reading the take made true; the take then asked for want of a hand). The hands
-    seen since the reconciler's last look belong to moves no look has seen: kept."""
-    link, rec, st = _memory_game()
-    piece = next(iter(st.members))
-    rec.observe(TagTapped("pad:0", 1.0, reader="0", uid="04AA", piece=piece))
-    out = run(rec, 1.0, 8.0)
-    d = next(o for o in out if isinstance(o, Discrepancy))  # a tap no decision names
-    for o in _hand(9.0, {"space:harvest"}):
-        rec.observe(o)
-    rec.resolve(d.id, next(a for a in v.legal_actions(link.state())).to_json())
-    assert "space:harvest" in rec.table.handled
-
-
-def test_a_commit_at_a_look_forgets_the_hands() -> None:
-    """The control: a move committed from the sensors at a look forgets every hand (the
-    look saw them all: they belonged to it)."""
-    st, take = _a_take()
-    link = MemoryLink(st)
-    rec = Reconciler(link)
-    feed(rec, frame(st, 0.0))
-    run(rec, 0.0, 1.0)
-    for o in _hand(2.0, {f"space:{take['space']}", f"supply:{take['player']}"}):
-        rec.observe(o)
-    feed(rec, frame(v.apply(st, take), 2.7))
-    run(rec, 2.0, 12.0)
-    assert [a for a, *_ in link.submitted] == [take]
-    assert rec.table.handled == set()
-
-
-def _a_take() -> tuple[v.GameState, dict[str, Any]]:
-    st, first, *_ = a_take_then_a_take_of_its_colour_elsewhere()
-    return st, first[0]
-
-
-def _memory_game() -> tuple[MemoryLink, Reconciler, v.GameState]:
-    st, _take = _a_take()
-    link = MemoryLink(st)
-    rec = Reconciler(link)
-    feed(rec, frame(st, 0.0))
-    assert run(rec, 0.0, 0.9) == []
-    return link, rec, st
