@@ -37,7 +37,7 @@ for seed in range(1, args.seeds + 1):
         if a["type"] == "fill_bag":
             bag = {c.value: n for c, n in bag_after_fill(st).items()}
             spaces = {s: dict(c) for s, c in a["spaces"].items()}
-            drawn = {}
+            drawn: dict[str, int] = {}
             for cs in spaces.values():
                 for c, n in cs.items():
                     drawn[c] = drawn.get(c, 0) + n

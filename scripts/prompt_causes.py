@@ -127,7 +127,7 @@ def _install() -> None:
             return lead(self, *a)
         finally:
             _look["lead"] -= 1
-    Reconciler._sure_lead = _sure_lead  # type: ignore[method-assign]
+    Reconciler._sure_lead = _sure_lead  # type: ignore[method-assign,assignment]
 
     wrong = Reconciler._one_read_wrong
 
@@ -143,7 +143,7 @@ def _install() -> None:
                         k.split(":")[0] for k in _unhanded(self, m, a[1]))
                     for m in got[0]), "handsseen" if self.table.handled else "nohands")] += 1
         return got
-    Reconciler._one_read_wrong = _one_read_wrong  # type: ignore[method-assign]
+    Reconciler._one_read_wrong = _one_read_wrong  # type: ignore[method-assign,assignment]
 
     fills = Reconciler._misread_fills
 
@@ -152,7 +152,7 @@ def _install() -> None:
         if got.matches:
             _flag("fill-misread")
         return got
-    Reconciler._misread_fills = _misread_fills  # type: ignore[method-assign]
+    Reconciler._misread_fills = _misread_fills  # type: ignore[method-assign,assignment]
 
     explain = Reconciler._explain
 
@@ -162,7 +162,7 @@ def _install() -> None:
             _look["searched"] = True
             _flag(f"search:{len(got.matches)}")
         return got
-    Reconciler._explain = _explain  # type: ignore[method-assign]
+    Reconciler._explain = _explain  # type: ignore[method-assign,assignment]
 
     reconcile = Reconciler._reconcile
 
