@@ -29,13 +29,18 @@ action on a guess"):
   elsewhere, so the change may be a shadow or a misread and the truth a move where the
   hand went (seed 5 heavy, purposeful, camera, action 396: a take from the crafts space
   read as unchanged, a shadow over the church one orange short, « takes orange from the
-  church » applied).
+  church » applied);
+- the hands vouch (eleventh session): when the camera saw a hand over every camera region
+  a single explanation changes, a rival changing a region no hand came near is no rival
+  (a recall lifts the figure from its old place: a birth is not asked with it), and a
+  doubted region it changes under the hand, read as it leaves it, is no doubt.
 
 A part of `Reconciler`, which holds the state these methods use.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -93,11 +98,20 @@ class _Both:
         return self.others.get(k) if got is None else got
 
 
+def _unhanded(saw: frozenset[str] | None, reg: _Both, base: dict[str, RegionValue],
+              regions: Iterable[str]) -> bool:
+    """True when a rival (its picture ``reg``) changes one of the camera ``regions`` with
+    no hand over it, while the hands seen (``saw``, `MisreadDoubts._hands_saw`) covered
+    the explanation: the rival needs a move nobody's hand made."""
+    return saw is not None and any(k not in saw and reg[k] != base[k] for k in regions)
+
+
 class MisreadDoubts:
     """The misread doubts of `Reconciler` (its state, declared for the type checker)."""
 
     if TYPE_CHECKING:
         _cache: PathCache
+        _seen: dict[str, RegionValue]
         table: ObservedTable
 
         def _explain(self, st: v.GameState, observed: dict[str, RegionValue],
@@ -182,7 +196,29 @@ class MisreadDoubts:
             return True
         base = self._cache.base
         reg = _Both(node.pieces(), node.others())
-        return any(reg[k] != base[k] for k in self.doubted)
+        changed = [k for k in self.doubted if reg[k] != base[k]]
+        return bool(changed) and not self._vouched(path, changed, reg)
+
+    def _vouched(self, path: Path, changed: list[str], reg: _Both) -> bool:
+        """True when the hands vouch for ``path``'s change of the doubted regions
+        ``changed``: the camera saw a hand over every camera region it changes, those
+        included, and reads there exactly what it leaves (the old misread come true: a
+        hand moved something there, and the camera read it anew); and a take of the same
+        cube from another space read back as it was (`_taken_elsewhere`) would need a
+        hand where none came (eleventh session)."""
+        saw = self._hands_saw(path, self._seen)
+        if saw is None or any(k not in saw or reg[k] != self.doubted[k] for k in changed):
+            return False
+        base = self._cache.base
+        for rival in self._taken_elsewhere(path, self._seen):
+            node = self._node_of(rival)
+            if node is None:
+                continue
+            there = _Both(node.pieces(), node.others())
+            if any(k in saw for k in self._seen if k in base and there[k] != base[k]
+                   and zones.split(k)[0] == zones.SPACE and k not in changed):
+                return False
+        return True
 
     def _taken_elsewhere(self, path: Path, observed: dict[str, RegionValue]) -> list[Path]:
         """For a path taking a cube from a doubted space: the same path with that cube
@@ -254,6 +290,7 @@ class MisreadDoubts:
         # misread of goods no hand touched (random play, seed 1, hub+camera, game 2,
         # action 37: « buys yellow-1a out » applied, nobody bought, the mass drew it)
         paid = any(isinstance(a, Buyout) and a.members for a in path)
+        saw = self._hands_saw(path, observed)
         out: list[Path] = []
         for m, node in self._cache.nodes.items():
             n = min(len(m), len(path))
@@ -281,9 +318,30 @@ class MisreadDoubts:
                 # the truth)
                 true_doubt = any(reg[k] != base[k] for k in doubted)
                 if (off is not None and (reg[off] != base[off] or true_doubt or paid)
-                        and one_misread(reg[off], observed[off])):
+                        and one_misread(reg[off], observed[off])
+                        and not _unhanded(saw, reg, base, (off, *doubted))):
                     out.append(m)
         return out
+
+    def _hands_saw(self, path: Path, observed: dict[str, RegionValue],
+                   ) -> frozenset[str] | None:
+        """The regions a hand came near since the last commit, when the camera saw a hand
+        over every camera region ``path`` (a path the search reached) changes: the camera
+        saw this move's hands, so a rival changing a region no hand came near needs a move
+        nobody made (a recall lifts the figure from its old place; eleventh session). None
+        when no hand was seen, or a region ``path`` changes had none (a hand missed, the
+        hands forgotten at a commit): then the hands vouch for nothing."""
+        hands = self.table.handled
+        node = self._cache.nodes.get(path)
+        if not hands or node is None:
+            return None
+        base = self._cache.base
+        reg = _Both(node.pieces(), node.others())
+        changed = [k for k in observed if k in base and camera_read(k, observed[k])
+                   and reg[k] != base[k]]
+        if not changed or any(k not in hands for k in changed):
+            return None
+        return frozenset(hands)
 
     def _drawn_instead(self, path: Path, observed: dict[str, RegionValue]) -> list[Path]:
         """For a path buying figures out before a mass draw: the same path with those
@@ -344,6 +402,7 @@ class MisreadDoubts:
         keys = [k for k in observed if k in base and k not in doubted]
         soft = [k for k in keys if camera_read(k, observed[k])]
         hard = [k for k in keys if not camera_read(k, observed[k])]
+        saw = self._hands_saw(path, observed)
         out: list[Path] = []
         for m, node in self._cache.nodes.items():
             n = min(len(m), len(path))
@@ -354,14 +413,16 @@ class MisreadDoubts:
                 continue
             if any(reg[k] != base[k] and reg[k] != val for k, val in doubted.items()):
                 continue
-            off = 0
+            off: list[str] = []
             for k in soft:
                 if reg[k] != observed[k]:
-                    off += 1
-                    if off > 2 or not one_misread(reg[k], observed[k]):
+                    off.append(k)
+                    if len(off) > 2 or not one_misread(reg[k], observed[k]):
                         break
             else:
-                out.append(m)
+                # a change it needs where no hand came, while the hands covered ``path``
+                if not _unhanded(saw, reg, base, (*off, *doubted)):
+                    out.append(m)
         return out
 
     def _one_read_wrong(self, st: v.GameState, observed: dict[str, RegionValue],
