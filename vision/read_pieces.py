@@ -404,7 +404,8 @@ class PieceReading:
             labels, diff = self._piece_labels(what, board.name, r, samples[a:b], shape,
                                               min(one))
             found = count_blobs(labels.reshape(shape), names, one,
-                                diff=None if diff is None else diff.reshape(*shape, 3))
+                                diff=None if diff is None else diff.reshape(*shape, 3),
+                                cores=what == "items")
             if what == "items" and diff is not None:
                 self._add_faint(board.name, r, samples[a:b], labels.reshape(shape), one,
                                 found)
