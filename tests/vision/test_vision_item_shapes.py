@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from vision import bench
+from vision.item_shapes import flat_dark_pieces as _flat_dark_pieces
 from vision.layout import Layout
 from vision.read_parts import Reading, count_blobs
 from vision.render import render
@@ -82,3 +83,34 @@ def test_a_plough_with_a_coin_beside_it_is_one_coin_on_a_real_table(layout: Layo
     view, reading = _bench_view(layout, "real-ordinary", 2, 4, 3)
     assert view.items["goods:blue"] == {"horse": 1, "plough": 1, "coin": 1}
     assert reading.items["goods:blue"] == view.items["goods:blue"]
+
+
+def test_an_ox_across_the_regions_edge_is_a_piece_and_a_cast_shadow_is_not() -> None:
+    one, tile = 50.0, 114.0  # a grain sack's and a tile's area in samples
+    shadow = np.zeros((34, 99), bool)
+    deep = np.zeros((34, 99), bool)
+    shadow[24:34, 10:21] = True  # an ox tile laid across the region's lower edge
+    deep[24:34, 10:21] = True  # darker than a room's shadow leaves the board
+    shadow[0:10, 60:75] = True  # a shadow cast from outside: as large, not as deep
+    found = _flat_dark_pieces(shadow, one, deep, tile)
+    assert found[24:34, 10:21].all()
+    assert not found[0:10, 60:75].any()
+    # without knowing depth, the older rule: nothing reaching the edge is a piece
+    assert not _flat_dark_pieces(shadow, one).any()
+
+
+def test_two_oxen_touching_are_not_too_large_for_a_piece() -> None:
+    # two tiles side by side (2 × 114 samples, more with blur) are over four grain sacks
+    # (the smallest piece) but under four tiles: the ox is the only dark item
+    shadow = np.zeros((34, 99), bool)
+    shadow[8:20, 30:54] = True
+    assert not _flat_dark_pieces(shadow, 50.0).any()
+    assert _flat_dark_pieces(shadow, 50.0, None, 114.0)[8:20, 30:54].all()
+
+
+def test_an_ox_across_the_farms_edge_is_counted_on_a_real_table(layout: Layout) -> None:
+    # the bench's real-ordinary table 5 of seed 2, its second contents: an ox laid across
+    # the red farm's goods region's lower left corner was missed
+    view, reading = _bench_view(layout, "real-ordinary", 2, 5, 1)
+    assert view.items["goods:red"] == {"ox": 1, "plough": 2, "horse": 1, "wagon": 1}
+    assert reading.items["goods:red"] == view.items["goods:red"]
