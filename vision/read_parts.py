@@ -274,6 +274,7 @@ def count_blobs(labels: np.ndarray, names: tuple[str, ...], one: list[float],
     grey, a coin's; a red tile's is brown, a horse's) in a band two or three samples wide,
     which no piece is."""
     k3 = np.ones((3, 3), np.uint8)
+    given = labels
     fg = cv2.morphologyEx((labels != 0).astype(np.uint8), cv2.MORPH_OPEN, k3)
     k, lab, stats, _c = cv2.connectedComponentsWithStats(fg, connectivity=8)
     # a blob's kinds are voted by its inside: its rim mixes its colour with the board's
@@ -283,7 +284,12 @@ def count_blobs(labels: np.ndarray, names: tuple[str, ...], one: list[float],
         total = float(stats[i, cv2.CC_STAT_AREA])
         here = lab == i
         if cores:
-            labels = _nearest_core(labels, here, len(names))
+            bx, by, bw, bh = (int(v) for v in stats[i, :4])
+            # a sample's margin round the blob: a core is measured from its outside too
+            box = (slice(max(by - 1, 0), by + bh + 1), slice(max(bx - 1, 0), bx + bw + 1))
+            if labels is given:
+                labels = labels.copy()  # the caller's labels are left as they were
+            labels[box] = _nearest_core(labels[box], here[box], len(names))
         votes = labels[here & inner]
         frac = votes.size / total  # the inside's share of the blob (of each piece in it)
         if not votes.size:
