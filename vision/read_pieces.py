@@ -436,8 +436,8 @@ class PieceReading:
             per = np.bincount(labels[here], minlength=len(ITEM_NAMES) + 1)[1:len(ITEM_NAMES) + 1]
             if per.any() and stats[i, cv2.CC_STAT_AREA] >= 0.35 * one[int(per.argmax())]:
                 found_mask |= here
-        for j, n in faint_pieces(raw, empty[0], labels.shape[:2], found_mask, white, rgb,
-                                 one).items():
+        for j, n in faint_pieces(raw, empty[0], labels.shape[:2], found_mask, white,
+                                 rgb).items():
             found[ITEM_NAMES[j]] = found.get(ITEM_NAMES[j], 0) + n
 
     def _track_empty(self, board: str, cells: list[Region], n: int
