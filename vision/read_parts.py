@@ -66,6 +66,10 @@ LIFTED_SPREAD = 1.3
 # figures and items: a sample whose every channel is at least this under the markers' white
 # paper may be a white figure or a scroll, never the board brightened by a shadow gone
 PALE_PIECE = 190.0
+# items: a kind's core, its samples at least this far (samples of 1.5 mm) from any other:
+# a tile's blurred rim of another colour, a band 2-3 samples wide, has none; a grain sack
+# 12 × 10 mm has
+CORE_DEPTH = 2.5
 MINOR_CUBE = 0.45  # a colour covering less of a blob than this many cubes is not a cube
 UNCERTAIN_BELOW = 0.5  # a cube reading whose confidence is lower is "uncertain"
 
@@ -250,7 +254,7 @@ def _grid(rect: tuple[float, float, float, float], step: float) -> np.ndarray:
 
 def count_blobs(labels: np.ndarray, names: tuple[str, ...], one: list[float],
                 speck: float = 0.35, minor: float = 0.45,
-                diff: np.ndarray | None = None) -> dict[str, int]:
+                diff: np.ndarray | None = None, cores: bool = False) -> dict[str, int]:
     """Pieces of ``names`` in a grid of labels (0 the board, i+1 ``names[i]``, anything
     else unknown): what is not the board is grouped into blobs (a rim, an emblem or an edge
     of another colour stays within its piece); a blob's kinds are those covering, inside
@@ -262,8 +266,15 @@ def count_blobs(labels: np.ndarray, names: tuple[str, ...], one: list[float],
     ``diff`` (the grid's shape × 3: each sample minus the empty board under this light)
     measures a blob's area by how much of a piece each sample holds (``soft_areas``), not
     by how many samples differ: blur, a JPEG's colour bleed and the lens spread a piece
-    over more samples but do not change that sum."""
+    over more samples but do not change that sum.
+
+    ``cores`` (items: flat pieces): in a blob of several kinds each sample belongs to the
+    kind whose core (``_nearest_core``) lies nearest: the rim of a tile, blurred into the
+    board, takes another kind's colour (a blue or a dark tile's rim on a green farm is
+    grey, a coin's; a red tile's is brown, a horse's) in a band two or three samples wide,
+    which no piece is."""
     k3 = np.ones((3, 3), np.uint8)
+    given = labels
     fg = cv2.morphologyEx((labels != 0).astype(np.uint8), cv2.MORPH_OPEN, k3)
     k, lab, stats, _c = cv2.connectedComponentsWithStats(fg, connectivity=8)
     # a blob's kinds are voted by its inside: its rim mixes its colour with the board's
@@ -272,6 +283,13 @@ def count_blobs(labels: np.ndarray, names: tuple[str, ...], one: list[float],
     for i in range(1, k):
         total = float(stats[i, cv2.CC_STAT_AREA])
         here = lab == i
+        if cores:
+            bx, by, bw, bh = (int(v) for v in stats[i, :4])
+            # a sample's margin round the blob: a core is measured from its outside too
+            box = (slice(max(by - 1, 0), by + bh + 1), slice(max(bx - 1, 0), bx + bw + 1))
+            if labels is given:
+                labels = labels.copy()  # the caller's labels are left as they were
+            labels[box] = _nearest_core(labels[box], here[box], len(names))
         votes = labels[here & inner]
         frac = votes.size / total  # the inside's share of the blob (of each piece in it)
         if not votes.size:
@@ -290,6 +308,29 @@ def count_blobs(labels: np.ndarray, names: tuple[str, ...], one: list[float],
         for j in major:
             x = (soft[j + 1] if diff is not None else total * float(per[j]) / share) / one[j]
             out[names[j]] = out.get(names[j], 0) + max(1, int(np.floor(x + ROUND_UP)))
+    return out
+
+
+def _nearest_core(labels: np.ndarray, blob: np.ndarray, n: int) -> np.ndarray:
+    """``labels`` with each sample of ``blob`` given the kind whose core lies nearest
+    (labels 1…``n``; a core: the kind's samples at least ``CORE_DEPTH`` from any other; a kind
+    without one keeps none of its samples). Unchanged when the blob holds fewer than two
+    kinds with a core or with none."""
+    kinds = [int(k) for k in np.unique(labels[blob]) if 0 < k <= n]
+    if len(kinds) < 2:
+        return labels
+    dist = []
+    for k in kinds:
+        own = ((labels == k) & blob).astype(np.uint8)
+        depth = cv2.distanceTransform(own, cv2.DIST_L2, 3)
+        core = depth >= CORE_DEPTH
+        if core.any():
+            dist.append((k, cv2.distanceTransform((~core).astype(np.uint8), cv2.DIST_L2, 3)))
+    if not dist:
+        return labels
+    nearest = np.array([k for k, _ in dist])[np.argmin(np.stack([d for _, d in dist]), axis=0)]
+    out = labels.copy()
+    out[blob] = nearest[blob]
     return out
 
 

@@ -18,6 +18,7 @@ from .colour import (
     lut_index,
 )
 from .cube_hue import SHADOWED, brown_or_orange, local_light
+from .item_shapes import flat_dark_pieces
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, Board, Layout, Region
 from .read_faint import faint_pieces
 from .read_parts import (
@@ -345,7 +346,7 @@ class PieceReading:
         light that makes the markers' white paper white (light-invariant, whatever colour
         the region is printed); without it, the region is balanced against its printed
         colour and the board is a colour among the others. A dark item (the ox tile) can
-        look like the board in shadow: ``_flat_dark_pieces`` tells it (``one``: the
+        look like the board in shadow: ``flat_dark_pieces`` tells it (``one``: the
         smallest piece's area in samples)."""
         differs = self._differs(board, r, raw)
         gain = self._white.get(board)
@@ -362,7 +363,10 @@ class PieceReading:
             # samples of it told as such join its shadow-like ones, or the tile falls
             # apart into specks
             dark = differs[2] | (piece & (labels == 1 + ITEM_NAMES.index("ox")))
-            piece = piece | _flat_dark_pieces(dark.reshape(shape), one).reshape(-1)
+            deep = differs[3] | (piece & (labels == 1 + ITEM_NAMES.index("ox")))
+            tile = self.layout.item_area_mm2("ox") / ITEM_STEP ** 2
+            piece = piece | flat_dark_pieces(dark.reshape(shape), one, deep.reshape(shape),
+                                             tile).reshape(-1)
         labels = np.where(piece, labels, 0)
         if what == "figures":
             rim = _monk_rim(labels.reshape(shape) == MONK_LABEL, differs[3].reshape(shape))
@@ -404,7 +408,8 @@ class PieceReading:
             labels, diff = self._piece_labels(what, board.name, r, samples[a:b], shape,
                                               min(one))
             found = count_blobs(labels.reshape(shape), names, one,
-                                diff=None if diff is None else diff.reshape(*shape, 3))
+                                diff=None if diff is None else diff.reshape(*shape, 3),
+                                cores=what == "items")
             if what == "items" and diff is not None:
                 self._add_faint(board.name, r, samples[a:b], labels.reshape(shape), one,
                                 found)
@@ -431,8 +436,8 @@ class PieceReading:
             per = np.bincount(labels[here], minlength=len(ITEM_NAMES) + 1)[1:len(ITEM_NAMES) + 1]
             if per.any() and stats[i, cv2.CC_STAT_AREA] >= 0.35 * one[int(per.argmax())]:
                 found_mask |= here
-        for j, n in faint_pieces(raw, empty[0], labels.shape[:2], found_mask, white, rgb,
-                                 one).items():
+        for j, n in faint_pieces(raw, empty[0], labels.shape[:2], found_mask, white,
+                                 rgb).items():
             found[ITEM_NAMES[j]] = found.get(ITEM_NAMES[j], 0) + n
 
     def _track_empty(self, board: str, cells: list[Region], n: int
@@ -572,30 +577,6 @@ def _monk_rim(monk: np.ndarray, deep: np.ndarray) -> np.ndarray:
         grown = cv2.dilate(grown, k3) & allowed
     out: np.ndarray = (grown > 0) & ~monk
     return out
-
-
-def _flat_dark_pieces(shadow: np.ndarray, one: float) -> np.ndarray:
-    """The patches of ``shadow`` (a grid of booleans) that are dark pieces: what lies in
-    an item region is flat (a tile or a coin 2–3 mm thick casts a shadow no wider than
-    that: a rim that a 3×3 opening removes), so a patch of "shadow" that survives the
-    opening, clear of the grid's edge (a figure or a cube outside the region casts
-    farther), half a piece to four pieces large (``one`` samples; a room's soft shadow is
-    larger), is a piece the colour of a shadow (the ox tile)."""
-    out = np.zeros(shadow.shape, bool)
-    if not shadow.any():
-        return out
-    sh = cv2.morphologyEx(shadow.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    k, lab, stats, _c = cv2.connectedComponentsWithStats(sh, connectivity=8)
-    h, w = shadow.shape
-    for i in range(1, k):
-        x, y, bw, bh, area = (int(v) for v in stats[i])
-        if not 0.5 * one <= area <= 4 * one:
-            continue
-        if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
-            continue
-        out |= lab == i
-    return out
-
 
 
 def _differs_cells(raw: np.ndarray, ref: np.ndarray, lo: np.ndarray, hi: np.ndarray

@@ -6,8 +6,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.item_shapes import flat_dark_pieces as _flat_dark_pieces
 from vision.read_parts import count_blobs
-from vision.read_pieces import _flat_dark_pieces
 
 BOARD = np.array([120.0, 170.0, 150.0], np.float32)  # BGR of a plain printed board
 RED = np.array([40.0, 40.0, 200.0], np.float32)
