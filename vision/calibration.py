@@ -314,8 +314,8 @@ def learn_cubes_against_empty(cal: Calibration,
             raise CalibrationError(str(exc)) from None
         for region, (colour, _count) in placed.items():
             if region in seen:
-                lit.setdefault(colour, []).append(seen[region][0])
-                scale.setdefault(colour, []).append(seen[region][1])
+                lit.setdefault(colour, []).append(seen[region].rgb)
+                scale.setdefault(colour, []).append(seen[region].scale)
     missing = sorted({c for _f, placed in shots for c, _n in placed.values()} - set(lit))
     if missing:
         raise CalibrationError(f"no cube of {', '.join(missing)} seen: is the board in view, "
@@ -333,7 +333,7 @@ def learn_cubes_against_empty(cal: Calibration,
         seen = reader.measure_cubes(frame, placed)  # the frames were read once already
         for region, (colour, _n) in placed.items():
             if region in seen:
-                scale.setdefault(colour, []).append(seen[region][1])
+                scale.setdefault(colour, []).append(seen[region].scale)
     cube_scale = {**cal.cube_scale,
                   **{c: round(float(np.median(v)), 3) for c, v in scale.items()}}
     return replace(learnt, steps=[*cal.steps, "cubes"], cube_scale=cube_scale)

@@ -18,6 +18,7 @@ from .colour import (
     lut_index,
 )
 from .cube_hue import SHADOWED, brown_or_orange, local_light
+from .cube_size import CubeSample, measure_cubes
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, Board, Layout, Region
 from .read_faint import faint_pieces
 from .read_parts import (
@@ -253,55 +254,10 @@ class PieceReading:
         return piece, opened, gain
 
     def measure_cubes(self, frame: np.ndarray, placed: dict[str, tuple[str, int]]
-                      ) -> dict[str, tuple[np.ndarray, float]]:
-        """For ``calibrate cubes`` with the empty-board model: per region holding ``count``
-        cubes of one colour, the colour of their lit faces (RGB, under the light that makes
-        the markers' white paper white, as the reader classifies) and their apparent area
-        against the camera's geometry (1.0: as the cube's top and sides predict). A region
-        not seen (its board not found, under a hand) or where no cube stands out is left
-        out of the answer.
-
-        The lit faces are the brighter half of the samples inside the cubes (the 3×3
-        rim, where a cube mixes with the board, left out): never a shadow, nor a side
-        turned from the lamp. Raises ValueError for a region the layout does not have, or
-        a board not found at all.
-        """
-        reading = self.read(frame)
-        plan = self._plan
-        if plan is None:
-            raise ValueError("the board is not found in this frame")
-        samples = cv2.remap(frame, plan.map1, plan.map2, cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0)).reshape(-1, 3)
-        out: dict[str, tuple[np.ndarray, float]] = {}
-        for region, (_colour, count) in placed.items():
-            hit = next(((b, r) for b, r in self.layout.cube_regions() if r.name == region),
-                       None)
-            if hit is None:
-                raise ValueError(f"no cube region {region!r}")
-            board, r = hit
-            empty = self._empty.get(f"{board}/{r.key}")
-            white = self._white.get(board)
-            if (not reading.boards.get(board) or region in reading.occluded or empty is None
-                    or white is None):
-                continue  # not seen, or no empty-board model there
-            a, b, shape = plan.slices[(board, r.key)]
-            raw = samples[a:b]
-            bal = apply_gain_keeping_hue(raw, white)
-            labels = self._lut("cubes", None, ())[lut_index(bal)].reshape(shape)
-            _piece, cube, _gain = self._cube_samples(raw, labels, empty,
-                                                     self._light.get(board, 0.0))
-            inner = cv2.erode(cube, np.ones((3, 3), np.uint8)).ravel() > 0
-            if np.count_nonzero(cube) < 0.3 * count * self.cube_area or not inner.any():
-                continue  # no cube stands out from the board
-            px = bal[inner].astype(np.float32)
-            lum = px.sum(axis=1)
-            lit = px[lum >= np.median(lum)]
-            top, sides = self._cube_areas.get(
-                (board, r.key), (self.cube_area / self.area_factor,
-                                 self.cube_area * (1 - 1 / self.area_factor)))
-            out[region] = (lit.mean(axis=0)[::-1],
-                           float(np.count_nonzero(cube)) / count / (top + sides))
-        return out
+                      ) -> dict[str, CubeSample]:
+        """For ``calibrate cubes``: `vision.cube_size.measure_cubes` (raises ValueError
+        for a region the layout does not have, or a board not found at all)."""
+        return measure_cubes(self, frame, placed)
 
     def _differs(self, board: str, r: Region, raw: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
