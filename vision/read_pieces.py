@@ -19,6 +19,7 @@ from .colour import (
 )
 from .cube_hue import SHADOWED, brown_or_orange, local_light
 from .cube_size import CubeSample, measure_cubes
+from .cube_tint import tinted
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, Board, Layout, Region
 from .read_faint import faint_pieces
 from .read_parts import (
@@ -238,7 +239,10 @@ class PieceReading:
         lo_g = lo * gain - BOARD_TOL
         hi_g = hi * gain + BOARD_TOL
         inside = (cur >= lo_g) & (cur <= hi_g)
-        board_like = inside[:, 0] & inside[:, 1] & inside[:, 2]
+        # in dim light a cube differs by fewer levels than the tolerance, but changes
+        # the board's colour (`vision.cube_tint`)
+        board_like = (inside[:, 0] & inside[:, 1] & inside[:, 2]
+                      & ~tinted(cur, lo_g + BOARD_TOL, hi_g - BOARD_TOL, labels.shape).ravel())
         rel = ratio / gain
         rmax, rmin = _max3(rel), _min3(rel)
         dim = min(1.0, float(gain.mean()) / light) if light > 0 else 1.0
