@@ -1,5 +1,7 @@
-"""``companion vision-bench --errors``: which cube regions and tracks the bench's images
-read wrong, and how.
+"""``companion vision-bench --errors`` (or ``python -m vision.bench_errors``): what the
+bench's images read wrong, and how — every cube region and track (view 0 of each image, as
+the bench's row) and every figure zone and item region (``--views`` contents of each,
+`vision.bench_failures`), with ``--crops DIR`` a picture of each wrong region.
 
 Each region not exact on an image (the same images as ``bench.accuracy``) is put in one
 kind (a space of the main board, a farm's supply, a time track, the prestige track) and
@@ -18,12 +20,20 @@ or "off by n" cells.
 
 from __future__ import annotations
 
+import argparse
+import json
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
-from .bench import cases
-from .layout import Layout
+import cv2
+import numpy as np
+
+from .bench import images
+from .bench_failures import KINDS, wrong_regions
+from .layout import Layout, load
 from .read_parts import Reading
+from .render import Rendered
 from .table import TableView
 
 
@@ -100,22 +110,65 @@ def failures(layout: Layout, reading: Reading, truth: TableView, covered: set[st
     return out
 
 
+def crop(layout: Layout, shot: Rendered, region: str, step: float = 0.5,
+         margin: float = 4.0) -> np.ndarray | None:
+    """Region ``region`` of a render as the camera saw it, upright (BGR; ``margin`` mm
+    around it, a sample every ``step`` mm, from where the board truly lies); None for a
+    region the layout does not have."""
+    board = next((b for b in layout.boards.values() for r in b.regions
+                  if r.name == region), None)
+    if board is None:
+        return None
+    rects = [q.rect for q in board.regions if q.name == region]  # a track: all its cells
+    x0, y0 = min(q[0] for q in rects) - margin, min(q[1] for q in rects) - margin
+    x1, y1 = max(q[2] for q in rects) + margin, max(q[3] for q in rects) + margin
+    xs, ys = np.arange(x0, x1, step), np.arange(y0, y1, step)
+    grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+    at = shot.to_frame(board.name, grid).astype(np.float32).reshape(len(ys), len(xs), 2)
+    out: np.ndarray = cv2.remap(shot.image, at[..., 0], at[..., 1], cv2.INTER_LINEAR)
+    return out
+
+
 def errors(layout: Layout, per_condition: int, seed: int = 1,
-           conditions: list[str] | None = None) -> dict[str, dict[str, Any]]:
-    """Per condition: failures by kind and way, the confusions tallied, and every
-    failure listed with its image's index."""
+           conditions: list[str] | None = None, views: int = 1,
+           crops: Path | None = None) -> dict[str, dict[str, Any]]:
+    """Per condition: the cube regions and tracks not exact (view 0 of each image, as the
+    bench's row): failures by kind and way, the confusions tallied, every failure listed
+    with its image's index; and the figure zones and item regions read wrong on
+    ``views`` contents of each image (``pieces``: `vision.bench_failures.wrong_regions`,
+    with their confusions). With ``crops``, each wrong region's crop is written there
+    (``<condition>_<image>.<view>_<region>.png``)."""
     out: dict[str, dict[str, Any]] = {}
+    if crops is not None:
+        crops.mkdir(parents=True, exist_ok=True)
     for name in conditions or []:
         by_way: Counter[str] = Counter()
         confusions: Counter[str] = Counter()
         listing: list[dict[str, Any]] = []
-        for i, (view, shot, reading) in enumerate(cases(layout, per_condition, seed, name)):
-            for f in failures(layout, reading, view, shot.covered):
-                by_way[f"{f['kind']}: {f['how']}"] += 1
-                confusions.update(f"{f['kind']}: {c}" for c in f["confusions"])
-                listing.append({"image": i, **f})
+        wrong: list[dict[str, Any]] = []
+        conf: dict[str, Counter[str]] = {k: Counter() for k in KINDS}
+        for i, k, view, shot, reading in images(layout, name, per_condition, seed, views):
+            found: list[str] = []
+            if k == 0:
+                for f in failures(layout, reading, view, shot.covered):
+                    by_way[f"{f['kind']}: {f['how']}"] += 1
+                    confusions.update(f"{f['kind']}: {c}" for c in f["confusions"])
+                    listing.append({"image": i, **f})
+                    found.append(f["region"])
+            for kind in KINDS:
+                for w in wrong_regions(layout, reading, view, shot.covered, kind):
+                    wrong.append({"image": i, "view": k, "kind": kind, **w})
+                    conf[kind].update(w["why"].split())
+                    found.append(w["region"])
+            for region in found if crops is not None else []:
+                img = crop(layout, shot, region)
+                if img is not None and crops is not None:
+                    cv2.imwrite(str(crops / f"{name}_{i}.{k}_{region.replace(':', '_')}.png"),
+                                cv2.resize(img, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST))
         out[name] = {"failures": dict(by_way.most_common()),
-                     "confusions": dict(confusions.most_common()), "listing": listing}
+                     "confusions": dict(confusions.most_common()), "listing": listing,
+                     "pieces": {"wrong": wrong,
+                                "confusion": {k: dict(c.most_common()) for k, c in conf.items()}}}
     return out
 
 
@@ -131,4 +184,35 @@ def report(errs: dict[str, dict[str, Any]]) -> str:
         for f in e["listing"]:
             lines.append(f"  image {f['image']:3} {f['region']:16} {f['how']:10} "
                          f"want {f['want']} got {f['got']} {' '.join(f['confusions'])}")
+        pieces = e.get("pieces")
+        if pieces is None:
+            continue
+        lines.append(f"== {name}: {len(pieces['wrong'])} figure zones and item regions wrong")
+        for kind, c in pieces["confusion"].items():
+            lines.append(f"  {kind}: " + ", ".join(f"{k} {n}" for k, n in c.items()))
+        for w in pieces["wrong"]:
+            lines.append(f"  image {w['image']:3}.{w['view']} {w['region']:18} want {w['want']} "
+                         f"got {w['got']}  {w['why']}")
     return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m vision.bench_errors``: the listing (``companion vision-bench --errors``
+    is the same)."""
+    p = argparse.ArgumentParser(prog="python -m vision.bench_errors", description=__doc__)
+    p.add_argument("--conditions", default="real-ordinary,real-hard")
+    p.add_argument("--per-condition", type=int, default=12)
+    p.add_argument("--views", type=int, default=1, help="contents per calibrated table")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--crops", type=Path, help="write each wrong region's crop here")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    cv2.setNumThreads(1)
+    got = errors(load(), args.per_condition, args.seed, args.conditions.split(","),
+                 args.views, args.crops)
+    print(json.dumps(got, indent=1) if args.json else report(got))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

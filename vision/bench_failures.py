@@ -1,24 +1,21 @@
-"""What the bench's figure and item rows got wrong, region by region, and the confusions.
+"""What the bench's figure and item rows got wrong, region by region, and the confusions
+(a part of the one listing, `vision.bench_errors`: ``companion vision-bench --errors
+--views 4``).
 
-``python -m vision.bench_failures --conditions real-hard --per-condition 12 --views 4``
-lists, per condition, every figure zone and item region not read exactly on the bench's
-own images (``bench.images``: the same images as its rows), with what lay there and what
-was read, and sums the differences as confusions: a piece of one kind read as another
+Every figure zone and item region not read exactly on the bench's own images
+(``bench.images``: the same images as its rows), with what lay there and what was read,
+and the differences summed as confusions: a piece of one kind read as another
 (``horse->wagon``), missed (``coin->-``) or seen where there was none (``-->coin``); a
 region hidden, uncertain or on a board not found is said so (``hidden``, ``not read``).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 from collections import Counter
 from typing import Any
 
-import cv2
-
 from .bench import figure_counts, images
-from .layout import Layout, load
+from .layout import Layout
 from .read import Reading
 from .table import TableView
 
@@ -89,27 +86,12 @@ def failures(layout: Layout, per_condition: int, seed: int = 1, conditions: list
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m vision.bench_failures", description=__doc__)
-    p.add_argument("--conditions", default="real-ordinary,real-hard")
-    p.add_argument("--per-condition", type=int, default=12)
-    p.add_argument("--views", type=int, default=1, help="contents per calibrated table")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--json", action="store_true")
-    args = p.parse_args(argv)
-    cv2.setNumThreads(1)
-    got = failures(load(), args.per_condition, args.seed, args.conditions.split(","),
-                   args.views)
-    if args.json:
-        print(json.dumps(got, indent=1))
-        return 0
-    for name, res in got.items():
-        print(f"== {name}: {len(res['wrong'])} regions wrong")
-        for kind, c in res["confusion"].items():
-            print(f"  {kind}: " + ", ".join(f"{k} {n}" for k, n in c.items()))
-        for w in res["wrong"]:
-            print(f"  {w['image']:3}.{w['view']} {w['region']:18} want {w['want']} "
-                  f"got {w['got']}  {w['why']}")
-    return 0
+    """``python -m vision.bench_failures``: the one listing of everything the bench read
+    wrong (`vision.bench_errors`, ``companion vision-bench --errors``), cubes and tracks
+    included."""
+    from .bench_errors import main as listing
+
+    return listing(argv)
 
 
 if __name__ == "__main__":
