@@ -15,6 +15,10 @@ if TYPE_CHECKING:
     from .read_pieces import PieceReading
 
 
+class BoardNotFound(ValueError):
+    """The main board is not found in a frame shown to ``calibrate cubes``."""
+
+
 class CubeSample(NamedTuple):
     """One calibration region's cubes as seen: ``rgb`` their lit faces (under the light
     that makes the markers' white paper white), ``scale`` their apparent area over what
@@ -32,13 +36,13 @@ def measure_cubes(reader: PieceReading, frame: np.ndarray,
 
     The lit faces are the brighter half of the samples inside the cubes (the 3×3 rim,
     where a cube mixes with the board, left out): never a shadow, nor a side turned from
-    the lamp. Raises ValueError for a region the layout does not have, or a board not
-    found at all.
+    the lamp. Raises ValueError for a region the layout does not have, BoardNotFound (a
+    ValueError) when the main board is not found.
     """
     reading = reader.read(frame)
     plan = reader._plan
-    if plan is None:
-        raise ValueError("the board is not found in this frame")
+    if plan is None or not reading.boards.get("main"):
+        raise BoardNotFound("the board is not found in this frame")
     samples = cv2.remap(frame, plan.map1, plan.map2, cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0)).reshape(-1, 3)
     out: dict[str, CubeSample] = {}
