@@ -52,6 +52,7 @@ from .read_parts import (
     _Plan,
     count_blobs,
 )
+from .track_light import cell_light, near_cells
 
 
 class PieceReading:
@@ -436,7 +437,7 @@ class PieceReading:
         model = white is not None and empty is not None
         if model and white is not None and empty is not None:
             bal = apply_gain(px, white)
-            mask = _differs_cells(px, *empty)
+            mask, level = _differs_cells(px, *empty, near_cells(cells))
         else:
             refs = np.array([r.print_rgb[::-1] for r in cells], np.float32)
             gain = gains(px, refs)
@@ -458,6 +459,9 @@ class PieceReading:
                 labels = self._lut("markers", bg, idx)[index[group]]
                 if model:
                     labels = np.where(mask[group], labels, 0)
+                    if "white" in colours:  # a white disc is never darker than the print
+                        w = colours.index("white") + 1
+                        labels[(labels == w) & (level[group] < 1.0)] = 0
                 for j in range(len(colours)):
                     counts[group, j] = np.count_nonzero(labels == j + 1, axis=1)
             areas = {c: counts[:, j] * per_sample_mm2 / self.disc_mm2
@@ -558,18 +562,19 @@ def _flat_dark_pieces(shadow: np.ndarray, one: float) -> np.ndarray:
 
 
 
-def _differs_cells(raw: np.ndarray, ref: np.ndarray, lo: np.ndarray, hi: np.ndarray
-                   ) -> np.ndarray:
+def _differs_cells(raw: np.ndarray, ref: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                   near: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``PieceReading._differs``' test for many cells at once (cells × n samples): True
     where a sample is neither its empty cell (one pixel of misregistration allowed, under
-    the cell's light) nor that cell in shadow."""
+    the light on the cells ``near`` it: `vision.track_light`) nor that cell in shadow;
+    and each sample's level against its empty cell under that light (1: as bright)."""
     cur = raw.astype(np.float32) + 1.0
     ratio = cur / ref
-    gain = np.median(ratio, axis=1, keepdims=True)
+    gain = cell_light(np.median(ratio, axis=1), near)[:, None, :]
     inside = (cur >= lo * gain - BOARD_TOL) & (cur <= hi * gain + BOARD_TOL)
     board_like = inside[..., 0] & inside[..., 1] & inside[..., 2]
     rel = ratio / gain
     rmax, rmin = rel.max(axis=-1), rel.min(axis=-1)
     shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
     out: np.ndarray = ~board_like & ~shadow
-    return out
+    return out, rel.mean(axis=-1)
