@@ -437,7 +437,7 @@ class PieceReading:
         model = white is not None and empty is not None
         if model and white is not None and empty is not None:
             bal = apply_gain(px, white)
-            mask, level = _differs_cells(px, *empty, near_cells(cells))
+            mask, level = _differs_cells(px, *empty, near_cells(tuple(cells)))
         else:
             refs = np.array([r.print_rgb[::-1] for r in cells], np.float32)
             gain = gains(px, refs)

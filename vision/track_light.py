@@ -13,7 +13,7 @@ lie); its level is the cell's own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -22,11 +22,12 @@ from .layout import Region
 NEAR = 3  # cells each side of a cell whose light is taken with its own
 
 
-def near_cells(cells: Sequence[Region]) -> np.ndarray:
+@lru_cache(maxsize=32)
+def near_cells(cells: tuple[Region, ...]) -> np.ndarray:
     """For each of ``cells`` (a board's track cells, in any order), the rows of the
     2·NEAR + 1 cells of its own track nearest it in the track's order (itself included;
     at a track's end, the first or last of them; a shorter track's cells repeated):
-    cells × (2·NEAR + 1)."""
+    cells × (2·NEAR + 1); once per board's cells)."""
     out = np.tile(np.arange(len(cells))[:, None], (1, 2 * NEAR + 1))
     tracks: dict[str, list[int]] = {}
     for i, r in enumerate(cells):
