@@ -1,7 +1,8 @@
 """``companion vision-bench --errors`` (or ``python -m vision.bench_errors``): what the
 bench's images read wrong, and how — every cube region and track (view 0 of each image, as
-the bench's row) and every figure zone and item region (``--views`` contents of each,
-`vision.bench_failures`), with ``--crops DIR`` a picture of each wrong region.
+the bench's row) and every figure zone and item region (``--views`` contents of each),
+with ``--crops DIR`` a picture of each wrong region (``python -m vision.bench_failures``,
+its older name, runs the same).
 
 Each region not exact on an image (the same images as ``bench.accuracy``) is put in one
 kind (a space of the main board, a farm's supply, a time track, the prestige track) and
@@ -15,7 +16,10 @@ one way of failing:
 A wrong cube region's differences are paired into confusions: each cube of colour *a*
 missing beside one of *b* too many is "a→b"; what is left is "a missed" or "b invented".
 A wrong track's colour is "missed" (not seen), "invented" (seen on a track without it)
-or "off by n" cells.
+or "off by n" cells. A figure zone or item region read wrong (``wrong_regions``) has its
+differences as ``a->b`` (a piece of one kind read as another: ``horse->wagon``), ``a->-``
+(missed) or ``-->b`` (seen where there was none); hidden, uncertain or on a board not
+found, it is said so (``hidden``, ``not read``).
 """
 
 from __future__ import annotations
@@ -29,8 +33,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .bench import images
-from .bench_failures import KINDS, wrong_regions
+from .bench import figure_counts, images
 from .layout import Layout, load
 from .read_parts import Reading
 from .render import Rendered
@@ -110,6 +113,72 @@ def failures(layout: Layout, reading: Reading, truth: TableView, covered: set[st
     return out
 
 
+KINDS = {"figures": "zone", "items": "items"}
+
+
+def piece_confusions(want: dict[str, int], got: dict[str, int]) -> list[str]:
+    """How ``got`` differs from ``want`` (counts by kind), as ``a->b`` pairs: each piece
+    missing of one kind paired with one too many of another (a misread), then what is left
+    (``a->-`` missed, ``-->b`` seen where there was none)."""
+    short = Counter({k: n - got.get(k, 0) for k, n in want.items() if n > got.get(k, 0)})
+    extra = Counter({k: n - want.get(k, 0) for k, n in got.items() if n > want.get(k, 0)})
+    out: list[str] = []
+    for a in sorted(short):
+        for b in sorted(extra):
+            while short[a] and extra[b]:
+                out.append(f"{a}->{b}")
+                short[a] -= 1
+                extra[b] -= 1
+    out += [f"{a}->-" for a in sorted(short) for _ in range(short[a])]
+    out += [f"-->{b}" for b in sorted(extra) for _ in range(extra[b])]
+    return out
+
+
+def wrong_regions(layout: Layout, reading: Reading, truth: TableView, covered: set[str],
+                  kind: str) -> list[dict[str, Any]]:
+    """The regions of ``kind`` (figures or items) not read exactly, as ``bench.score``
+    counts them (a region a hand truly covers is left out), each with what lay there,
+    what was read (None: not read) and why."""
+    covered_names = {k.split("/", 1)[1].partition("#")[0] for k in covered}
+    out: list[dict[str, Any]] = []
+    for b in layout.boards.values():
+        for r in b.regions:
+            if r.kind != KINDS[kind] or r.name in covered_names:
+                continue
+            if kind == "figures":
+                want = figure_counts(truth.zones.get(r.name, []))
+                got = reading.figures.get(r.name)
+            else:
+                want = {k: n for k, n in truth.items.get(r.name, {}).items() if n}
+                got = reading.items.get(r.name)
+            hidden = r.name in reading.occluded or r.key in reading.occluded
+            if got == want and not hidden:
+                continue
+            why = ("hidden" if hidden else "not read" if got is None
+                   else " ".join(piece_confusions(want, got)))
+            out.append({"region": r.name, "want": want, "got": got, "why": why})
+    return out
+
+
+def piece_failures(layout: Layout, per_condition: int, seed: int = 1, conditions: list[str] | None
+             = None, views: int = 1) -> dict[str, dict[str, Any]]:
+    """Per condition: every figure zone and item region read wrong on the bench's images
+    (``wrong``: image, view, kind, region, want, got, why) and the confusions summed over
+    them by kind (``confusion``: ``{"items": {"horse->wagon": 3, …}, …}``)."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in conditions or ["real-ordinary", "real-hard"]:
+        wrong: list[dict[str, Any]] = []
+        conf: dict[str, Counter[str]] = {k: Counter() for k in KINDS}
+        for i, v, truth, shot, reading in images(layout, name, per_condition, seed, views):
+            for kind in KINDS:
+                for w in wrong_regions(layout, reading, truth, shot.covered, kind):
+                    wrong.append({"image": i, "view": v, "kind": kind, **w})
+                    conf[kind].update(w["why"].split())
+        out[name] = {"wrong": wrong,
+                     "confusion": {k: dict(c.most_common()) for k, c in conf.items()}}
+    return out
+
+
 def crop(layout: Layout, shot: Rendered, region: str, step: float = 0.5,
          margin: float = 4.0) -> np.ndarray | None:
     """Region ``region`` of a render as the camera saw it, upright (BGR; ``margin`` mm
@@ -135,7 +204,7 @@ def errors(layout: Layout, per_condition: int, seed: int = 1,
     """Per condition: the cube regions and tracks not exact (view 0 of each image, as the
     bench's row): failures by kind and way, the confusions tallied, every failure listed
     with its image's index; and the figure zones and item regions read wrong on
-    ``views`` contents of each image (``pieces``: `vision.bench_failures.wrong_regions`,
+    ``views`` contents of each image (``pieces``: ``wrong_regions``,
     with their confusions). With ``crops``, each wrong region's crop is written there
     (``<condition>_<image>.<view>_<region>.png``)."""
     out: dict[str, dict[str, Any]] = {}
