@@ -74,7 +74,9 @@ def vision_bench(args: argparse.Namespace) -> int:
     if args.errors:
         from vision import bench_errors
 
-        errs = bench_errors.errors(layout, per, seed=args.seed, conditions=names)
+        crops = Path(args.crops) if args.crops else None
+        errs = bench_errors.errors(layout, per, seed=args.seed, conditions=names,
+                                   views=args.views, crops=crops)
         print(json.dumps(errs, indent=1) if args.json else bench_errors.report(errs))
         return 0
     acc = bench.accuracy(layout, per, seed=args.seed, conditions=names, views=args.views)
@@ -252,7 +254,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--sequences", type=int, default=10, help="hand-over-board sequences")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--errors", action="store_true",
-                   help="list the cube regions and tracks not read exactly, and how")
+                   help="list every cube region and track, figure zone and item region not "
+                        "read exactly, and how")
+    p.add_argument("--crops", help="with --errors: write a picture of each wrong region here")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=vision_bench)
 

@@ -32,6 +32,7 @@ import numpy as np
 
 from . import layout as layout_mod
 from .colour import balance
+from .cube_size import BoardNotFound
 from .geometry import MarkerTracker, project
 from .layout import CUBE_COLOURS, Layout, LayoutError
 from .lens import Lens, LensError
@@ -302,20 +303,28 @@ def learn_cubes_against_empty(cal: Calibration,
     camera's geometry (``Calibration.cube_scale``), both the median over the regions that
     held it (a cube on a space printed near its own colour looks smaller there: more
     regions per colour, a steadier figure). A region not seen or where no cube stands out
-    is skipped; raises CalibrationError for a region the layout does not have, or a colour
-    seen nowhere."""
+    is skipped, and so is a frame where the main board is not found; raises
+    CalibrationError for a region the layout does not have, a colour seen nowhere, or no
+    frame with the board."""
     reader = cal.reader()
     scale: dict[str, list[float]] = {}
     lit: dict[str, list[np.ndarray]] = {}
+    kept = []
     for frame, placed in shots:
         try:
             seen = reader.measure_cubes(frame, placed)
+        except BoardNotFound:
+            continue  # a frame where the board's markers are not decoded: left out
         except ValueError as exc:
             raise CalibrationError(str(exc)) from None
+        kept.append((frame, placed))
         for region, (colour, _count) in placed.items():
             if region in seen:
-                lit.setdefault(colour, []).append(seen[region][0])
-                scale.setdefault(colour, []).append(seen[region][1])
+                lit.setdefault(colour, []).append(seen[region].rgb)
+                scale.setdefault(colour, []).append(seen[region].scale)
+    if not kept:
+        raise CalibrationError("the board is not found in any of the frames: are its "
+                               "markers in view and sharp?")
     missing = sorted({c for _f, placed in shots for c, _n in placed.values()} - set(lit))
     if missing:
         raise CalibrationError(f"no cube of {', '.join(missing)} seen: is the board in view, "
@@ -329,11 +338,11 @@ def learn_cubes_against_empty(cal: Calibration,
     learnt = replace(cal, layout_data=new)
     scale = {}
     reader = learnt.reader()
-    for frame, placed in shots:
+    for frame, placed in kept:
         seen = reader.measure_cubes(frame, placed)  # the frames were read once already
         for region, (colour, _n) in placed.items():
             if region in seen:
-                scale.setdefault(colour, []).append(seen[region][1])
+                scale.setdefault(colour, []).append(seen[region].scale)
     cube_scale = {**cal.cube_scale,
                   **{c: round(float(np.median(v)), 3) for c, v in scale.items()}}
     return replace(learnt, steps=[*cal.steps, "cubes"], cube_scale=cube_scale)

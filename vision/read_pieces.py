@@ -18,6 +18,8 @@ from .colour import (
     lut_index,
 )
 from .cube_hue import SHADOWED, brown_or_orange, local_light
+from .cube_size import CubeSample, measure_cubes
+from .cube_tint import tinted
 from .item_shapes import flat_dark_pieces
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, Board, Layout, Region
 from .read_faint import faint_pieces
@@ -51,6 +53,7 @@ from .read_parts import (
     _Plan,
     count_blobs,
 )
+from .track_light import cell_light, near_cells
 
 
 class PieceReading:
@@ -238,7 +241,10 @@ class PieceReading:
         lo_g = lo * gain - BOARD_TOL
         hi_g = hi * gain + BOARD_TOL
         inside = (cur >= lo_g) & (cur <= hi_g)
-        board_like = inside[:, 0] & inside[:, 1] & inside[:, 2]
+        # in dim light a cube differs by fewer levels than the tolerance, but changes
+        # the board's colour (`vision.cube_tint`)
+        board_like = (inside[:, 0] & inside[:, 1] & inside[:, 2]
+                      & ~tinted(cur, lo_g + BOARD_TOL, hi_g - BOARD_TOL, labels.shape).ravel())
         rel = ratio / gain
         rmax, rmin = _max3(rel), _min3(rel)
         dim = min(1.0, float(gain.mean()) / light) if light > 0 else 1.0
@@ -254,55 +260,10 @@ class PieceReading:
         return piece, opened, gain
 
     def measure_cubes(self, frame: np.ndarray, placed: dict[str, tuple[str, int]]
-                      ) -> dict[str, tuple[np.ndarray, float]]:
-        """For ``calibrate cubes`` with the empty-board model: per region holding ``count``
-        cubes of one colour, the colour of their lit faces (RGB, under the light that makes
-        the markers' white paper white, as the reader classifies) and their apparent area
-        against the camera's geometry (1.0: as the cube's top and sides predict). A region
-        not seen (its board not found, under a hand) or where no cube stands out is left
-        out of the answer.
-
-        The lit faces are the brighter half of the samples inside the cubes (the 3×3
-        rim, where a cube mixes with the board, left out): never a shadow, nor a side
-        turned from the lamp. Raises ValueError for a region the layout does not have, or
-        a board not found at all.
-        """
-        reading = self.read(frame)
-        plan = self._plan
-        if plan is None:
-            raise ValueError("the board is not found in this frame")
-        samples = cv2.remap(frame, plan.map1, plan.map2, cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0)).reshape(-1, 3)
-        out: dict[str, tuple[np.ndarray, float]] = {}
-        for region, (_colour, count) in placed.items():
-            hit = next(((b, r) for b, r in self.layout.cube_regions() if r.name == region),
-                       None)
-            if hit is None:
-                raise ValueError(f"no cube region {region!r}")
-            board, r = hit
-            empty = self._empty.get(f"{board}/{r.key}")
-            white = self._white.get(board)
-            if (not reading.boards.get(board) or region in reading.occluded or empty is None
-                    or white is None):
-                continue  # not seen, or no empty-board model there
-            a, b, shape = plan.slices[(board, r.key)]
-            raw = samples[a:b]
-            bal = apply_gain_keeping_hue(raw, white)
-            labels = self._lut("cubes", None, ())[lut_index(bal)].reshape(shape)
-            _piece, cube, _gain = self._cube_samples(raw, labels, empty,
-                                                     self._light.get(board, 0.0))
-            inner = cv2.erode(cube, np.ones((3, 3), np.uint8)).ravel() > 0
-            if np.count_nonzero(cube) < 0.3 * count * self.cube_area or not inner.any():
-                continue  # no cube stands out from the board
-            px = bal[inner].astype(np.float32)
-            lum = px.sum(axis=1)
-            lit = px[lum >= np.median(lum)]
-            top, sides = self._cube_areas.get(
-                (board, r.key), (self.cube_area / self.area_factor,
-                                 self.cube_area * (1 - 1 / self.area_factor)))
-            out[region] = (lit.mean(axis=0)[::-1],
-                           float(np.count_nonzero(cube)) / count / (top + sides))
-        return out
+                      ) -> dict[str, CubeSample]:
+        """For ``calibrate cubes``: `vision.cube_size.measure_cubes` (raises ValueError
+        for a region the layout does not have, or a board not found at all)."""
+        return measure_cubes(self, frame, placed)
 
     def _differs(self, board: str, r: Region, raw: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
@@ -481,7 +442,7 @@ class PieceReading:
         model = white is not None and empty is not None
         if model and white is not None and empty is not None:
             bal = apply_gain(px, white)
-            mask = _differs_cells(px, *empty)
+            mask, level = _differs_cells(px, *empty, near_cells(tuple(cells)))
         else:
             refs = np.array([r.print_rgb[::-1] for r in cells], np.float32)
             gain = gains(px, refs)
@@ -503,6 +464,9 @@ class PieceReading:
                 labels = self._lut("markers", bg, idx)[index[group]]
                 if model:
                     labels = np.where(mask[group], labels, 0)
+                    if "white" in colours:  # a white disc is never darker than the print
+                        w = colours.index("white") + 1
+                        labels[(labels == w) & (level[group] < 1.0)] = 0
                 for j in range(len(colours)):
                     counts[group, j] = np.count_nonzero(labels == j + 1, axis=1)
             areas = {c: counts[:, j] * per_sample_mm2 / self.disc_mm2
@@ -579,18 +543,19 @@ def _monk_rim(monk: np.ndarray, deep: np.ndarray) -> np.ndarray:
     return out
 
 
-def _differs_cells(raw: np.ndarray, ref: np.ndarray, lo: np.ndarray, hi: np.ndarray
-                   ) -> np.ndarray:
+def _differs_cells(raw: np.ndarray, ref: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                   near: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``PieceReading._differs``' test for many cells at once (cells × n samples): True
     where a sample is neither its empty cell (one pixel of misregistration allowed, under
-    the cell's light) nor that cell in shadow."""
+    the light on the cells ``near`` it: `vision.track_light`) nor that cell in shadow;
+    and each sample's level against its empty cell under that light (1: as bright)."""
     cur = raw.astype(np.float32) + 1.0
     ratio = cur / ref
-    gain = np.median(ratio, axis=1, keepdims=True)
+    gain = cell_light(np.median(ratio, axis=1), near)[:, None, :]
     inside = (cur >= lo * gain - BOARD_TOL) & (cur <= hi * gain + BOARD_TOL)
     board_like = inside[..., 0] & inside[..., 1] & inside[..., 2]
     rel = ratio / gain
     rmax, rmin = rel.max(axis=-1), rel.min(axis=-1)
     shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
     out: np.ndarray = ~board_like & ~shadow
-    return out
+    return out, rel.mean(axis=-1)

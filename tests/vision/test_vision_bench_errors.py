@@ -40,3 +40,25 @@ def test_failures_say_how_each_region_failed() -> None:
     covered = {"main/space:harvest"}
     assert "space:harvest" not in {f["region"] for f in failures(layout, reading, truth,
                                                                   covered)}
+
+
+def test_one_listing_holds_cubes_tracks_figures_and_items_with_crops(tmp_path) -> None:
+    # the one command (`companion vision-bench --errors`, `python -m vision.bench_errors`;
+    # `python -m vision.bench_failures` the same) lists every kind of region, and with
+    # --crops writes a picture of each wrong one
+    from vision import bench_errors, bench_failures
+
+    layout = load()
+    got = bench_errors.errors(layout, 1, seed=1, conditions=["real-hard"], views=2,
+                              crops=tmp_path)["real-hard"]
+    assert {"failures", "confusions", "listing", "pieces"} <= set(got)
+    assert set(got["pieces"]["confusion"]) == {"figures", "items"}
+    assert {w["view"] for w in got["pieces"]["wrong"]} <= {0, 1}
+    wrong = len(got["listing"]) + len(got["pieces"]["wrong"])
+    assert wrong > 0  # real-hard's first image of seed 1 is not read wholly right
+    pictures = list(tmp_path.glob("real-hard_0.*.png"))
+    assert 0 < len(pictures) <= wrong
+    text = bench_errors.report({"real-hard": got})
+    assert "cube regions and tracks not exact" in text
+    assert "figure zones and item regions wrong" in text
+    assert bench_failures.main.__doc__ and "bench_errors" in bench_failures.main.__doc__

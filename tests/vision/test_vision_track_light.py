@@ -1,0 +1,27 @@
+"""Discs on the tracks in dim light: the light's colour on a cell is that on the cells
+around it, not the cell's own median (each case from a bench image read wrong)."""
+
+from __future__ import annotations
+
+from vision import bench
+from vision.layout import Layout
+
+
+def test_a_disc_covering_most_of_its_cell_is_seen(layout: Layout) -> None:
+    # real-hard's third image of seed 1 (light 0.52, blur 2.4 px): the blue disc covers a
+    # third of its time-track cell, and the cell's median change from the empty board
+    # leant to the disc's colour (gains 0.67, 0.49, 0.48 where its neighbours' are even):
+    # under that "light" the disc was the board, and 12 of its 144 samples differed
+    _g, _scene, _players, view, shot, reader = bench._table(layout, "real-hard", 1, 2)
+    reading = reader.read(shot.image)
+    assert reading.tracks.get("time:blue") == view.tracks["time:blue"]
+
+
+def test_a_blue_discs_blurred_rim_is_no_white_disc(layout: Layout) -> None:
+    # real-ordinary's seventh image of seed 1: under the light of the cells around it, the
+    # rim of the blue disc on cell 23 of the prestige track (blue blurred into the pale
+    # print) differs from the cell and reads white, as much as a third of a disc. A white
+    # disc is the palest thing on a cell: never darker than the print under the same light
+    _g, _scene, _players, view, shot, reader = bench._table(layout, "real-ordinary", 1, 6)
+    reading = reader.read(shot.image)
+    assert reading.tracks.get("prestige") == view.tracks["prestige"]

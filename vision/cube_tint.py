@@ -1,0 +1,34 @@
+"""A cube told by its change of the board's colour where the board's tolerance in levels
+does not see it (a part of `vision.read_pieces`'s cube reading, with the empty-board
+model).
+
+The board's tolerance (``BOARD_TOL``, 22 levels a channel beyond the empty board's 3×3
+darkest and lightest) is what noise, a JPEG's blocks and a pixel of misregistration
+allow. In dim light a cube differs from the board by fewer levels: a pink cube on a grey
+space in a frame at 0.56 of the ordinary light is RGB 97, 45, 68 where the board is 70,
+69, 66, 24-27 levels a channel, and most of it passed for the board. But it changes the
+board's colour (one channel up, another down), where noise changes the channels at
+random and a change of light (a shadow, the lamp) changes all of them together: the
+change beyond the tolerance's envelope less its mean over the channels, averaged over
+3×3 samples (1 mm apart; a cube is 10), is a piece above ``TINT`` levels.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+TINT = 12.0  # levels of change of colour (beyond the empty board's envelope) that count
+
+
+def tinted(cur: np.ndarray, lo_g: np.ndarray, hi_g: np.ndarray, shape: tuple[int, int]
+           ) -> np.ndarray:
+    """Where the samples ``cur`` (flat, float BGR) change the colour of the empty board
+    (its 3×3 darkest ``lo_g`` and lightest ``hi_g`` under this frame's light) by more
+    than ``TINT`` levels, averaged over 3×3 (a grid of booleans of ``shape``)."""
+    excess = cur - np.clip(cur, lo_g, hi_g)  # 0 inside the envelope
+    b, g, r = cv2.split(cv2.blur(excess.reshape(*shape, 3).astype(np.float32), (3, 3)))
+    mean = (b + g + r) * np.float32(1 / 3)
+    strong: np.ndarray = ((cv2.absdiff(b, mean) > TINT) | (cv2.absdiff(g, mean) > TINT)
+                          | (cv2.absdiff(r, mean) > TINT))
+    return strong
