@@ -39,6 +39,7 @@ from companion.village.vocabulary import MemberId
 
 from .asking import ask as asking
 from .chance import ChanceReader, fill_change_words
+from .closing import Closing
 from .disagreement import Disagreements
 from .doubts import PathDoubts
 from .lead import SharedLead
@@ -94,7 +95,7 @@ __all__ = [
 
 
 @dataclass
-class Reconciler(PathDoubts, MisreadDoubts, Disagreements, SharedLead):
+class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
     """See the module docstring. ``listener`` receives every outcome as it happens."""
 
     link: TableLink
@@ -158,8 +159,13 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         self.table.observe(obs)
 
     def tick(self, now: float | None = None) -> list[Outcome]:
-        """Settle, and if the settled table changed, reconcile. Returns the outcomes."""
+        """Settle, and if the settled table changed, reconcile. Returns the outcomes (a
+        prompt whose move was entered on the tablet is closed first: closing.py)."""
         now = time.monotonic() if now is None else now
+        stale = self._close_stale(self.link.seq())
+        return stale + self._look(now)
+
+    def _look(self, now: float) -> list[Outcome]:
         self.table.tick(now)
         if not self.table.quiet(now):
             return []
@@ -572,27 +578,3 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         if d is None or d.id != discrepancy_id:
             raise UnknownOpen(f"no open discrepancy {discrepancy_id}")
         return d
-
-    def _close_prompt(self, reason: str) -> Closed:
-        assert self.prompt is not None
-        closed = Closed(self.prompt.id, reason)
-        self.prompt = None
-        return closed
-
-    def _close_waiting(self, reason: str) -> Closed:
-        assert self.waiting is not None
-        closed = Closed(self.waiting.id, reason)
-        self.waiting = None
-        return closed
-
-    def _close_discrepancy(self, reason: str) -> Closed:
-        assert self.discrepancy is not None
-        closed = Closed(self.discrepancy.id, reason)
-        self.discrepancy = None
-        return closed
-
-    def _emit(self, outcomes: list[Outcome]) -> list[Outcome]:
-        if self.listener is not None:
-            for o in outcomes:
-                self.listener(o)
-        return outcomes

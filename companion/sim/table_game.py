@@ -173,8 +173,11 @@ class _Clock:
         entered), or "nothing happened"; a discrepancy met by putting the board right
         (a second one at the same point: "I will fix the board" and the action entered)."""
         if isinstance(what, Prompt):
-            if self.rec.prompt is None or self.rec.prompt.id != what.id:
-                return  # closed meanwhile (the table moved on, or matched again)
+            p = self.rec.prompt
+            if p is None or p.id != what.id or p.seq != self.link.n:
+                # closed meanwhile (the table moved on, or matched again), or about a move
+                # entered on the tablet since (the reconciler closes it at its next tick)
+                return
             self.counts.answers += 1
             k = self._truth_in(what)
             if k is not None and self.rng.random() >= self.noise.none_answer:
@@ -222,8 +225,6 @@ class _Clock:
             self.link.mode = "manual"
             self.link.submit(self.link.truth[self.link.n], "tablet", self.link.n, [])
         self.link.mode = "auto"
-        if self.rec.prompt is not None and self.rec.prompt.seq != self.link.n:
-            self.rec.prompt = None
 
 
 def _player(a: dict[str, Any]) -> str | None:
