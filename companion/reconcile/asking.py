@@ -23,6 +23,7 @@ from companion.village.actions import Action
 Path = tuple[Action, ...]
 
 MAX_SENTENCES = 5  # a prompt never lists more whole sentences than this
+LONG_WORDS = 8  # a choice of more words than this is a long sentence (issue 15, item 5)
 YES = "Yes, that is what happened"  # the one button of a prompt with one candidate
 
 
@@ -102,7 +103,38 @@ def ask(st: v.GameState, paths: list[Path], question: str = "Which was it?",
         asked = f"{stem} …{' ' + tail if tail else ''}?"
     if i:  # what all of them did first
         asked = f"{words(st, paths[0][:i])}. Then: {asked}"
+    if too_long(labels):
+        return _by_kind(Asked(asked, paths, labels, said), i)
     return Asked(asked, paths, labels, said)
+
+
+def too_long(choices: list[str]) -> bool:
+    """True when more than `MAX_SENTENCES` of ``choices`` are long sentences (more than
+    `LONG_WORDS` words): what a prompt must never list (issue 15, item 5)."""
+    return sum(len(c.split()) > LONG_WORDS for c in choices) > MAX_SENTENCES
+
+
+def _by_kind(asked: Asked, i: int) -> Asked:
+    """Too many long choices differing in step ``i``: one choice per kind of that step
+    (a take; the well used for some space), its words those the kind's choices share with
+    "…" where they differ, standing for its paths (asked about next, as a first step
+    is). ``asked`` as it is when every kind has a single path."""
+    groups: dict[str, list[int]] = {}
+    for k, p in enumerate(asked.paths):
+        groups.setdefault(p[i].type, []).append(k)
+    if len(groups) < 2 or all(len(ks) == 1 for ks in groups.values()):
+        return asked
+    paths, choices, said, stands = [], [], [], []
+    for ks in groups.values():
+        label, whole = asked.choices[ks[0]], asked.words[ks[0]]
+        if len(ks) > 1:
+            label = shared_and_own([asked.choices[k] for k in ks])[0] or label
+            whole = shared_and_own([asked.words[k] for k in ks])[0] or whole
+        paths.append(asked.paths[ks[0]])
+        choices.append(label)
+        said.append(whole)
+        stands.append([asked.paths[k] for k in ks])
+    return Asked(asked.question, paths, choices, said, stands_for=stands)
 
 
 def _sentences(question: str, paths: list[Path], said: list[str]) -> Asked:
@@ -165,4 +197,4 @@ def _open_part(lines: list[str]) -> tuple[str, list[str], str]:
             " ".join(split[0][len(split[0]) - tail:]) if tail else "")
 
 
-__all__ = ["MAX_SENTENCES", "Asked", "ask", "words"]
+__all__ = ["LONG_WORDS", "MAX_SENTENCES", "Asked", "ask", "too_long", "words"]

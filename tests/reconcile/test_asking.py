@@ -10,7 +10,7 @@ from reconcile_kit import game_states, run
 from test_adversarial import TruthLink, feed, product_camera
 
 from companion import village as v
-from companion.reconcile.asking import MAX_SENTENCES, ask
+from companion.reconcile.asking import LONG_WORDS, MAX_SENTENCES, ask
 from companion.reconcile.reconciler import Prompt, Reconciler
 from companion.village.actions import UseWell
 
@@ -197,3 +197,24 @@ def test_a_path_and_its_continuations_are_asked_without_endless_regrouping() -> 
     asked = ask(st, paths)
     assert sorted(map(repr, (p for g in (asked.stands_for or [[q] for q in asked.paths])
                              for p in g))) == sorted(map(repr, paths))  # nothing dropped
+
+
+def test_a_take_or_the_well_for_any_space_asks_the_kind_of_move_first() -> None:
+    """Seed 1 purposeful hub+camera (eleventh session): "What did Yellow do?" listed a take
+    and seven "Puts 3 brown cubes back at the well and takes the … action" sentences. The
+    well uses are one choice (the space asked next), the take another."""
+    st, wells = a_well_turn()
+    takes = [a for a in v.legal_actions(st) if a.type == "take"]
+    paths = [(takes[0],)] + [(w,) for w in wells]
+    assert len(paths) > MAX_SENTENCES
+    asked = ask(st, paths)
+    long = [c for c in asked.choices if len(c.split()) > LONG_WORDS]
+    assert len(long) <= MAX_SENTENCES, asked.choices
+    assert len(asked.choices) == 2, asked.choices  # the take, or the well for a space
+    assert sorted(map(repr, (p for ps in asked.stands_for for p in ps))) == sorted(
+        map(repr, paths))
+    wells_choice = next(k for k, ps in enumerate(asked.stands_for) if len(ps) > 1)
+    assert "…" in asked.choices[wells_choice] and "well" in asked.choices[wells_choice]
+    # asked next: the space alone
+    again = ask(st, asked.stands_for[wells_choice])
+    assert all(len(c.split()) <= 3 for c in again.choices), again.choices
