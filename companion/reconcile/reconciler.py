@@ -148,6 +148,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
     _seen: dict[str, RegionValue] = field(default_factory=dict)  # the last look's table
     _misread_fill: FillBag | None = None  # a green-bag fill read that the bag cannot hold
     _asked_conflicts: set[Any] = field(default_factory=set)  # disagreements asked about
+    _part_asked: int | None = None  # a prompt asking only a path's unseen steps
 
     def __post_init__(self) -> None:
         self.table = ObservedTable(settle=self.settle)
@@ -290,7 +291,10 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         every = ([[a.to_json() for a in m] for group in p.stands_for for m in group]
                  if p.stands_for else p.candidates)
         keep = len(path) - _shared_tail(every)
-        out += self._submit(path[:max(1, keep)], p.seq, prompted=True)
+        # the unseen steps alone were asked, or the steps all end with are left: what
+        # the sensors saw (the hands included) stays for the next look's commit
+        rest = p.id == self._part_asked or (keep < len(path) and not self.table.taps)
+        out += self._submit(path[:max(1, keep)], p.seq, prompted=True, forget=not rest)
         return self._emit(out)
 
     def decline(self, prompt_id: int, nothing_happened: bool = False) -> list[Outcome]:
@@ -431,9 +435,11 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
             self._due = self.table.last_change + self.unseen_wait  # the player may go on
             return self._emit(out)
         if matches:
-            if self._last != self._declined:
-                out.append(self._new_prompt(seq, matches, maybe_nothing=_only_pieces(
+            part = self._unseen_part(matches, observed) if unseen and not taps else matches
+            if self._last != self._declined:  # only the unseen steps asked (doubts.py)
+                out.append(self._new_prompt(seq, part, maybe_nothing=_only_pieces(
                     self._cache.base, observed)))
+                self._part_asked = self.prompt.id if part != matches and self.prompt else None
             return self._emit(out)
         if self._last in (self._dismissed, self._declined):
             return self._emit(out)
@@ -509,9 +515,10 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
             {"region": "pad", "what": what, "expected": None, "seen": list(taps)}], what)
         return self.discrepancy
 
-    def _submit(self, actions: list[JSON], seq: int, *, prompted: bool) -> list[Outcome]:
+    def _submit(self, actions: list[JSON], seq: int, *, prompted: bool,
+                forget: bool = True) -> list[Outcome]:
         before = self.link.state()
-        observations = [to_json(o) for o in self.table.committed()]
+        observations = [to_json(o) for o in self.table.committed()] if forget else []
         source = _source(observations, prompted)
         done: list[JSON] = []
         for action in actions:
