@@ -221,12 +221,14 @@ class PathDoubts:
         """What to ask about explanations with a step no sensor sees: when they all begin
         with the same steps up to their last unseen one, only those steps (the steps
         after it were seen: once the answer is in, the next look applies them as any
-        move, doubts and all); else ``matches`` as they are."""
+        move, doubts and all); else ``matches`` as they are. Not a green-bag fill: the
+        fill changes the spaces the camera read after the take, one cube off the fill's
+        (doubted, misreads.py), so the take alone would be asked again: one touch more."""
         cuts = {self._last_unseen(m, observed) for m in matches}
         if len(cuts) != 1:
             return matches
         k = cuts.pop()
-        if k is None:
+        if k is None or any(isinstance(a, FillBag) for a in matches[0][:k + 1]):
             return matches
         head = matches[0][:k + 1]
         if any(m[:k + 1] != head for m in matches) or all(len(m) == k + 1 for m in matches):

@@ -38,7 +38,7 @@ from companion.village.picture import RegionValue, regions_of
 from companion.village.vocabulary import MemberId
 
 from .asking import ask as asking
-from .chance import ChanceReader, fill_change_words
+from .chance import ChanceReader, fill_change_words, fill_question
 from .closing import Closing
 from .disagreement import Disagreements
 from .doubts import PathDoubts
@@ -547,8 +547,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
                        label=(lambda a: fill_change_words(read, a)  # type: ignore[arg-type]
                               if isinstance(a, FillBag) else None) if fills else None)
         if fills:
-            asked.question = ("The cubes seen on the action spaces cannot all have come "
-                              "from the green bag: which did the camera misread?")
+            asked.question = fill_question(self._reader.short)
         cands = [[a.to_json() for a in m] for m in asked.paths]
         if (self.prompt is not None and self.prompt.seq == seq
                 and self.prompt.candidates == cands):
