@@ -435,7 +435,8 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
             self._due = self.table.last_change + self.unseen_wait  # the player may go on
             return self._emit(out)
         if matches:
-            part = self._unseen_part(matches, observed) if unseen and not taps else matches
+            part = (self._unseen_part(matches, observed) if unseen and not taps
+                    and not self._rest_doubted(matches, observed) else matches)
             if self._last != self._declined:  # only the unseen steps asked (doubts.py)
                 out.append(self._new_prompt(seq, part, maybe_nothing=_only_pieces(
                     self._cache.base, observed)))

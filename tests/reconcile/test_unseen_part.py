@@ -57,3 +57,22 @@ def test_only_the_unseen_step_is_asked_and_the_take_after_it_comes_from_the_sens
         assert any(isinstance(o, Proposal) and o.actions == [take] for o in after)
     if not tried:
         pytest.fail("no skip or pass asked alone in the seeded games")
+
+
+def test_a_seen_step_that_would_be_asked_anyway_is_asked_with_the_unseen_one() -> None:
+    """When the steps after the unseen one would be asked on their own (a rival one
+    misread away: here stood in for by the reconciler's own rival finder returning the
+    path itself), asking the unseen step alone costs a second touch: the whole path is
+    asked, one answer (unit test of the reconciler: the rival finder is replaced)."""
+    for st, (unseen, take) in _unseen_then_take()[:12]:
+        link = MemoryLink(st)
+        rec = Reconciler(link)
+        rec._one_misread_away = lambda path, observed: [path]  # type: ignore[method-assign]
+        feed(rec, camera(st, 0.0))
+        run(rec, 0.0, 1.0)
+        feed(rec, camera(v.apply(v.apply(st, unseen), take), 1.1))
+        prompts = [o for o in run(rec, 1.1, 6.0) if isinstance(o, Prompt)]
+        if prompts and prompts[-1].candidates == [[unseen, take]]:
+            return
+        assert not prompts or [unseen] not in prompts[-1].candidates, prompts[-1].candidates
+    pytest.fail("no skip or pass asked in the seeded games")
