@@ -19,6 +19,7 @@ from typing import Any
 from companion import village as v
 from companion.village import narrate
 from companion.village.actions import Action
+from companion.village.vocabulary import is_member
 
 Path = tuple[Action, ...]
 
@@ -103,9 +104,57 @@ def ask(st: v.GameState, paths: list[Path], question: str = "Which was it?",
         asked = f"{stem} …{' ' + tail if tail else ''}?"
     if i:  # what all of them did first
         asked = f"{words(st, paths[0][:i])}. Then: {asked}"
+    figures = _figure_labels(paths, i)
+    if figures and len(paths) > MAX_SENTENCES:  # one figure at a time (a mass draw)
+        return _by_kind(Asked(asked, paths, figures, said), i)
+    if figures:  # each only the figures it names where the others differ
+        labels = figures
     if too_long(labels):
         return _by_kind(Asked(asked, paths, labels, said), i)
     return Asked(asked, paths, labels, said)
+
+
+def _figure_lists(paths: list[Path], i: int) -> tuple[list[list[str]], list[int]]:
+    """When steps ``i`` of ``paths`` differ only in a list of figures (a mass draw read by
+    colour: which Blue, which Red): each list, and the positions where they differ; else
+    ``([], [])``."""
+    acts = [p[i].to_json() for p in paths]
+    keys = {k for a in acts for k in a if any(b.get(k) != a.get(k) for b in acts)}
+    if len(keys) != 1:
+        return [], []
+    key = keys.pop()
+    lists: list[list[str]] = []
+    for a in acts:
+        x = a.get(key)
+        if not isinstance(x, list):
+            return [], []
+        lists.append([str(f) for f in x])
+    if any(len(x) != len(lists[0]) for x in lists):
+        return [], []
+    return lists, [j for j in range(len(lists[0])) if any(x[j] != lists[0][j] for x in lists)]
+
+
+def _name(figure: str) -> str:
+    return narrate.member_name(figure) if is_member(figure) else figure
+
+
+def _figure_labels(paths: list[Path], i: int) -> list[str]:
+    """Per path, the names of its figures where the lists differ ("Red 2b and Yellow
+    1a"), when steps ``i`` differ only there (`_figure_lists`); else ``[]``."""
+    lists, at = _figure_lists(paths, i)
+    return [narrate.join_words([_name(x[j]) for j in at]) for x in lists] if at else []
+
+
+def _by_figure(paths: list[Path], i: int) -> tuple[dict[str, list[int]], dict[str, str]]:
+    """The paths grouped by the first figure that differs (`_figure_lists`), and each
+    group's label (the figure's name); ``{}`` when they differ otherwise."""
+    lists, at = _figure_lists(paths, i)
+    if not at:
+        return {}, {}
+    groups: dict[str, list[int]] = {}
+    for k, x in enumerate(lists):
+        groups.setdefault(x[at[0]], []).append(k)
+    return groups, {g: _name(g) for g in groups}
 
 
 def too_long(choices: list[str]) -> bool:
@@ -122,12 +171,15 @@ def _by_kind(asked: Asked, i: int) -> Asked:
     groups: dict[str, list[int]] = {}
     for k, p in enumerate(asked.paths):
         groups.setdefault(p[i].type, []).append(k)
+    named: dict[str, str] = {}
+    if len(groups) < 2:  # one kind: perhaps one figure of a list at a time (a mass draw)
+        groups, named = _by_figure(asked.paths, i)
     if len(groups) < 2 or all(len(ks) == 1 for ks in groups.values()):
         return asked
     paths, choices, said, stands = [], [], [], []
-    for ks in groups.values():
-        label, whole = asked.choices[ks[0]], asked.words[ks[0]]
-        if len(ks) > 1:
+    for key, ks in groups.items():
+        label, whole = named.get(key, asked.choices[ks[0]]), asked.words[ks[0]]
+        if len(ks) > 1 and key not in named:
             label = shared_and_own([asked.choices[k] for k in ks])[0] or label
             whole = shared_and_own([asked.words[k] for k in ks])[0] or whole
         paths.append(asked.paths[ks[0]])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from reconcile_kit import game_states, run
 from test_adversarial import TruthLink, feed, product_camera
 
@@ -218,3 +219,46 @@ def test_a_take_or_the_well_for_any_space_asks_the_kind_of_move_first() -> None:
     # asked next: the space alone
     again = ask(st, asked.stands_for[wells_choice])
     assert all(len(c.split()) <= 3 for c in again.choices), again.choices
+
+
+def test_many_mass_draws_by_colour_ask_one_figure_at_a_time() -> None:
+    """Seed 1 purposeful camera (eleventh session): a mass draw the camera counts by colour
+    allowed twelve draws (which Blue, which Red, which Yellow), listed as twelve long
+    sentences. Asked by the first figure that differs ("Blue 1d" / "Blue 2b" / …), each
+    standing for the draws with it, the next figure asked after."""
+    import random
+    from collections import Counter
+
+    from test_mass_by_colour import WINDOW, mass_draws
+
+    from companion.reconcile.chance import draw_from
+    from companion.reconcile.observed import ByColour, colour_of
+    from companion.sim.play_styles import random_truth
+    from companion.village.picture import regions_of
+
+    def purposeful_draws() -> list[tuple[v.GameState, dict[str, Any]]]:
+        out = []
+        rng = random.Random(1)
+        for _ in range(3):
+            header, actions = random_truth(3, rng, "purposeful")
+            st = v.start(header)
+            for a in actions:
+                if a["type"] == "mass_draw":
+                    out.append((st, a))
+                st = v.apply(st, a)
+        return out
+
+    for st, draw in mass_draws() + purposeful_draws():
+        seen = ByColour(Counter(colour_of(s) for s in regions_of(v.apply(st, draw))[WINDOW]))  # type: ignore[union-attr]
+        draws = draw_from(st, {WINDOW: seen})
+        if len(draws) <= MAX_SENTENCES:
+            continue
+        paths = [(d,) for d in draws]
+        asked = ask(st, paths)
+        assert sum(len(c.split()) > LONG_WORDS for c in asked.choices) <= MAX_SENTENCES, (
+            asked.choices)
+        assert len(asked.choices) <= MAX_SENTENCES, asked.choices
+        assert sorted(map(repr, (p for ps in asked.stands_for for p in ps))) == sorted(
+            map(repr, paths))
+        return
+    pytest.skip("no mass draw with more than five readings by colour in the seeded games")
