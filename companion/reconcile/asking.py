@@ -19,7 +19,7 @@ from typing import Any
 from companion import village as v
 from companion.village import narrate
 from companion.village.actions import Action
-from companion.village.vocabulary import is_member
+from companion.village.vocabulary import MONK, is_member
 
 Path = tuple[Action, ...]
 
@@ -126,8 +126,8 @@ def _figure_lists(paths: list[Path], i: int) -> tuple[list[list[str]], list[int]
     lists: list[list[str]] = []
     for a in acts:
         x = a.get(key)
-        if not isinstance(x, list):
-            return [], []
+        if not isinstance(x, list) or not all(is_member(f) or f == MONK for f in x):
+            return [], []  # not figures (the cubes of a gain: said by the narration)
         lists.append([str(f) for f in x])
     if any(len(x) != len(lists[0]) for x in lists):
         return [], []
