@@ -174,6 +174,10 @@ def _by_kind(asked: Asked, i: int) -> Asked:
     named: dict[str, str] = {}
     if len(groups) < 2:  # one kind: perhaps one figure of a list at a time (a mass draw)
         groups, named = _by_figure(asked.paths, i)
+    if len(groups) < 2:  # else by the word they begin with (a journey's city)
+        groups = {}
+        for k, label in enumerate(asked.choices):
+            groups.setdefault(label.split(" ")[0], []).append(k)
     if len(groups) < 2 or all(len(ks) == 1 for ks in groups.values()):
         return asked
     paths, choices, said, stands = [], [], [], []

@@ -262,3 +262,25 @@ def test_many_mass_draws_by_colour_ask_one_figure_at_a_time() -> None:
             map(repr, paths))
         return
     pytest.skip("no mass draw with more than five readings by colour in the seeded games")
+
+
+def test_journeys_to_two_cities_with_many_gains_ask_the_city_first() -> None:
+    """Seed 7 random pad (eleventh session): a tapped figure's journey, one to the North
+    and ten to the South differing in the two cubes taken, listed as eleven long
+    sentences. Asked by the words they begin with (the city) first, then the cubes."""
+    for seed in range(1, 12):
+        for st, a in game_states(seed):
+            if a["type"] != "travel":
+                continue
+            journeys = [o for o in v.legal_actions(st) if o.type == "travel"
+                        and o.member == v.parse_action(a).member]  # type: ignore[attr-defined]
+            if len(journeys) <= MAX_SENTENCES or len({j.city for j in journeys}) < 2:
+                continue
+            paths = [(j,) for j in journeys]
+            asked = ask(st, paths)
+            assert sum(len(c.split()) > LONG_WORDS for c in asked.choices) <= MAX_SENTENCES, (
+                asked.choices)
+            assert sorted(map(repr, (p for ps in asked.stands_for for p in ps))) == sorted(
+                map(repr, paths))
+            return
+    pytest.skip("no journey with more than five choices to two cities in the seeded games")
