@@ -7,7 +7,10 @@ cubes back at the well and takes the … action?") and each choice is that part 
 about the first step that differs: the candidates become those paths cut after that step
 (one each, each standing for the candidates that start so): the answer picks those, and
 if several remain they are asked about next. A few candidates differing in several steps
-keep their whole sentences.
+keep their whole sentences. Never more than `MAX_SENTENCES` long choices (`too_long`):
+more, differing in one step, are asked by the kind of that step first (a take; the well
+for "…" space), else one figure at a time (a mass draw read by colour), else by the word
+they begin with (a journey's city), each choice standing for its paths.
 """
 
 from __future__ import annotations
