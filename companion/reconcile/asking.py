@@ -87,7 +87,9 @@ def ask(st: v.GameState, paths: list[Path], question: str = "Which was it?",
         if len(groups) < 2 or list(groups) == [tuple(p) for p in paths]:
             return _sentences(question, list(paths), [words(st, p) for p in paths])
         first = ask(st, list(groups), question, label)
-        first.stands_for = [groups[p] for p in first.paths]
+        # each choice stands for the whole paths its first steps begin (a choice asked
+        # by kind stands for several first steps)
+        first.stands_for = [[q for pre in sf for q in groups[pre]] for sf in first.stands_for]
         return first
     before = st
     for step in paths[0][:i]:

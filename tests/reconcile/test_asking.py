@@ -284,3 +284,18 @@ def test_journeys_to_two_cities_with_many_gains_ask_the_city_first() -> None:
                 map(repr, paths))
             return
     pytest.skip("no journey with more than five choices to two cities in the seeded games")
+
+
+def test_first_steps_asked_by_kind_still_stand_for_every_path() -> None:
+    """Paths of two steps whose first steps are a take or the well for any space: the
+    first steps, asked by kind, each stand for every whole path they begin (the bench at
+    noise "none", hub, lost the privilege-2 paths behind a privilege-1 choice)."""
+    st, wells = a_well_turn()
+    take = next(a for a in v.legal_actions(st) if a.type == "take")
+    paths = []
+    for first in [take, *wells]:
+        after = v.apply_unchecked(st, first)
+        paths += [(first, b) for b in v.legal_actions(after)[:3]]
+    asked = ask(st, paths)
+    assert sorted(map(repr, (p for ps in asked.stands_for for p in ps))) == sorted(
+        map(repr, paths))
