@@ -43,6 +43,7 @@ def row(setup: str, noise: str, counts: Counts) -> dict[str, Any]:
         "prompted": counts.prompted,
         "prompts": counts.prompts,
         "prompt_had_truth": counts.prompt_had_truth,
+        "long_prompts": counts.long_prompts,  # listing more than five long sentences
         "manual": counts.manual,
         "prompt_none_right": counts.none_right,
         "answers": counts.answers,

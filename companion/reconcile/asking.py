@@ -7,7 +7,10 @@ cubes back at the well and takes the … action?") and each choice is that part 
 about the first step that differs: the candidates become those paths cut after that step
 (one each, each standing for the candidates that start so): the answer picks those, and
 if several remain they are asked about next. A few candidates differing in several steps
-keep their whole sentences.
+keep their whole sentences. Never more than `MAX_SENTENCES` long choices (`too_long`):
+more, differing in one step, are asked by the kind of that step first (a take; the well
+for "…" space), else one figure at a time (a mass draw read by colour), else by the word
+they begin with (a journey's city), each choice standing for its paths.
 """
 
 from __future__ import annotations
@@ -19,10 +22,12 @@ from typing import Any
 from companion import village as v
 from companion.village import narrate
 from companion.village.actions import Action
+from companion.village.vocabulary import MONK, is_member
 
 Path = tuple[Action, ...]
 
 MAX_SENTENCES = 5  # a prompt never lists more whole sentences than this
+LONG_WORDS = 8  # a choice of more words than this is a long sentence (issue 15, item 5)
 YES = "Yes, that is what happened"  # the one button of a prompt with one candidate
 
 
@@ -82,7 +87,9 @@ def ask(st: v.GameState, paths: list[Path], question: str = "Which was it?",
         if len(groups) < 2 or list(groups) == [tuple(p) for p in paths]:
             return _sentences(question, list(paths), [words(st, p) for p in paths])
         first = ask(st, list(groups), question, label)
-        first.stands_for = [groups[p] for p in first.paths]
+        # each choice stands for the whole paths its first steps begin (a choice asked
+        # by kind stands for several first steps)
+        first.stands_for = [[q for pre in sf for q in groups[pre]] for sf in first.stands_for]
         return first
     before = st
     for step in paths[0][:i]:
@@ -102,7 +109,93 @@ def ask(st: v.GameState, paths: list[Path], question: str = "Which was it?",
         asked = f"{stem} …{' ' + tail if tail else ''}?"
     if i:  # what all of them did first
         asked = f"{words(st, paths[0][:i])}. Then: {asked}"
+    figures = _figure_labels(paths, i)
+    if figures and len(paths) > MAX_SENTENCES:  # one figure at a time (a mass draw)
+        return _by_kind(Asked(asked, paths, figures, said), i)
+    if figures:  # each only the figures it names where the others differ
+        labels = figures
+    if too_long(labels):
+        return _by_kind(Asked(asked, paths, labels, said), i)
     return Asked(asked, paths, labels, said)
+
+
+def _figure_lists(paths: list[Path], i: int) -> tuple[list[list[str]], list[int]]:
+    """When steps ``i`` of ``paths`` differ only in a list of figures (a mass draw read by
+    colour: which Blue, which Red): each list, and the positions where they differ; else
+    ``([], [])``."""
+    acts = [p[i].to_json() for p in paths]
+    keys = {k for a in acts for k in a if any(b.get(k) != a.get(k) for b in acts)}
+    if len(keys) != 1:
+        return [], []
+    key = keys.pop()
+    lists: list[list[str]] = []
+    for a in acts:
+        x = a.get(key)
+        if not isinstance(x, list) or not all(is_member(f) or f == MONK for f in x):
+            return [], []  # not figures (the cubes of a gain: said by the narration)
+        lists.append([str(f) for f in x])
+    if any(len(x) != len(lists[0]) for x in lists):
+        return [], []
+    return lists, [j for j in range(len(lists[0])) if any(x[j] != lists[0][j] for x in lists)]
+
+
+def _name(figure: str) -> str:
+    return narrate.member_name(figure) if is_member(figure) else figure
+
+
+def _figure_labels(paths: list[Path], i: int) -> list[str]:
+    """Per path, the names of its figures where the lists differ ("Red 2b and Yellow
+    1a"), when steps ``i`` differ only there (`_figure_lists`); else ``[]``."""
+    lists, at = _figure_lists(paths, i)
+    return [narrate.join_words([_name(x[j]) for j in at]) for x in lists] if at else []
+
+
+def _by_figure(paths: list[Path], i: int) -> tuple[dict[str, list[int]], dict[str, str]]:
+    """The paths grouped by the first figure that differs (`_figure_lists`), and each
+    group's label (the figure's name); ``{}`` when they differ otherwise."""
+    lists, at = _figure_lists(paths, i)
+    if not at:
+        return {}, {}
+    groups: dict[str, list[int]] = {}
+    for k, x in enumerate(lists):
+        groups.setdefault(x[at[0]], []).append(k)
+    return groups, {g: _name(g) for g in groups}
+
+
+def too_long(choices: list[str]) -> bool:
+    """True when more than `MAX_SENTENCES` of ``choices`` are long sentences (more than
+    `LONG_WORDS` words): what a prompt must never list (issue 15, item 5)."""
+    return sum(len(c.split()) > LONG_WORDS for c in choices) > MAX_SENTENCES
+
+
+def _by_kind(asked: Asked, i: int) -> Asked:
+    """Too many long choices differing in step ``i``: one choice per kind of that step
+    (a take; the well used for some space), its words those the kind's choices share with
+    "…" where they differ, standing for its paths (asked about next, as a first step
+    is). ``asked`` as it is when every kind has a single path."""
+    groups: dict[str, list[int]] = {}
+    for k, p in enumerate(asked.paths):
+        groups.setdefault(p[i].type, []).append(k)
+    named: dict[str, str] = {}
+    if len(groups) < 2:  # one kind: perhaps one figure of a list at a time (a mass draw)
+        groups, named = _by_figure(asked.paths, i)
+    if len(groups) < 2:  # else by the word they begin with (a journey's city)
+        groups = {}
+        for k, label in enumerate(asked.choices):
+            groups.setdefault(label.split(" ")[0], []).append(k)
+    if len(groups) < 2 or all(len(ks) == 1 for ks in groups.values()):
+        return asked
+    paths, choices, said, stands = [], [], [], []
+    for key, ks in groups.items():
+        label, whole = named.get(key, asked.choices[ks[0]]), asked.words[ks[0]]
+        if len(ks) > 1 and key not in named:
+            label = shared_and_own([asked.choices[k] for k in ks])[0] or label
+            whole = shared_and_own([asked.words[k] for k in ks])[0] or whole
+        paths.append(asked.paths[ks[0]])
+        choices.append(label)
+        said.append(whole)
+        stands.append([asked.paths[k] for k in ks])
+    return Asked(asked.question, paths, choices, said, stands_for=stands)
 
 
 def _sentences(question: str, paths: list[Path], said: list[str]) -> Asked:
@@ -165,4 +258,4 @@ def _open_part(lines: list[str]) -> tuple[str, list[str], str]:
             " ".join(split[0][len(split[0]) - tail:]) if tail else "")
 
 
-__all__ = ["MAX_SENTENCES", "Asked", "ask", "words"]
+__all__ = ["LONG_WORDS", "MAX_SENTENCES", "Asked", "ask", "too_long", "words"]

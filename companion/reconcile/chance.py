@@ -75,6 +75,34 @@ def fill_variants(st: v.GameState, read: FillBag) -> list[FillBag]:
     return list(dict.fromkeys(f for f in maybe if v.is_legal(st, f)))
 
 
+def taken_since(st: v.GameState, read: FillBag) -> list[FillBag]:
+    """The legal fills with one cube more than ``read`` on one space: a fill first seen
+    after the next player took a cube (the spaces read one cube short of the setup
+    card's count), each once, in a stable order. The search keeps those a take explains."""
+    out: list[FillBag] = []
+    for space in Space:
+        cubes = dict(read.spaces).get(space, ())
+        for cube in CUBE_ORDER:
+            counts = dict(cubes)
+            counts[cube] = counts.get(cube, 0) + 1
+            layout = tuple(sorted((c, k) for c, k in counts.items() if k))
+            fill = FillBag(tuple(sorted(
+                (*((sp, c) for sp, c in read.spaces if sp != space), (space, layout)))))
+            if v.is_legal(st, fill) and fill not in out:
+                out.append(fill)
+    return out
+
+
+def fill_question(short: bool) -> str:
+    """The question about a green-bag fill read that the bag cannot hold: misread, or
+    (``short``) a cube already taken from it."""
+    if short:
+        return ("The cubes seen on the action spaces are one short of the green bag's "
+                "fill (the first cube taken already?): where was it?")
+    return ("The cubes seen on the action spaces cannot all have come from the green bag: "
+            "which did the camera misread?")
+
+
 def fill_change_words(read: FillBag, fill: FillBag) -> str:
     """Where ``fill`` differs from what was ``read``, in a few words ("Market: a pink cube,
     not a brown one")."""
@@ -178,12 +206,15 @@ def _minus(have: RegionValue, less: RegionValue) -> list[str]:
 class ChanceReader:
     """A ``ChanceFrom`` for the search, reading outcomes from one observation: the legal
     outcome it shows, if any. A fill the bag cannot hold is kept as ``impossible_fill``
-    (with ``variants``, the legal fills one misread colour away), to be asked."""
+    (with ``variants``, the legal fills one misread colour away), to be asked; the fills
+    with one cube more (`taken_since`) are tried first, for the search to keep those a
+    take explains (``short``)."""
 
     def __init__(self, observed: Mapping[str, RegionValue]) -> None:
         self.observed = observed
         self.impossible_fill: FillBag | None = None
         self.variants: list[FillBag] = []
+        self.short = False  # the fill read may be one cube short: `taken_since` tried
 
     def __call__(self, st: v.GameState) -> list[Action]:
         if st.phase == "fill_bag":
@@ -193,7 +224,10 @@ class ChanceReader:
             if v.is_legal(st, fill):
                 return [fill]
             self.impossible_fill, self.variants = fill, fill_variants(st, fill)
-            return []
+            taken: list[Action] = [*taken_since(st, fill)]
+            if taken:  # perhaps a cube taken before the fill was seen (``short``)
+                self.short = True
+            return taken
         if st.phase == "mass_draw":
             return [d for d in draw_from(st, self.observed) if v.is_legal(st, d)]
         return []
@@ -208,5 +242,5 @@ def layout_of(fill: FillBag) -> dict[str, RegionValue]:
     return out
 
 
-__all__ = ["ChanceReader", "draw_from", "fill_change_words", "fill_from", "fill_variants",
-           "layout_of"]
+__all__ = ["ChanceReader", "draw_from", "fill_change_words", "fill_from", "fill_question",
+           "fill_variants", "layout_of", "taken_since"]

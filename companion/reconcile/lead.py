@@ -85,5 +85,16 @@ class SharedLead:
             return ()
         return lead
 
+    def _rest_doubted(self, matches: list[Path], observed: dict[str, RegionValue]) -> bool:
+        """True when an explanation would be asked even without its unseen steps: it
+        changes a doubted region or a space no hand came near, or has a rival one misread
+        away. Then the whole path is asked in one prompt, not its unseen steps first and
+        the rest after (`doubts.PathDoubts._unseen_part`: a second touch)."""
+        return any(
+            self._changes_doubted(m) or self._hand_elsewhere(m, observed)
+            or self._other_members(m, observed) or self._one_misread_away(m, observed)
+            or self._misread_rivals(m, observed) or self._drawn_instead(m, observed)
+            for m in matches)
+
 
 __all__ = ["MAX_LEAD_MATCHES", "SharedLead", "shared_lead"]

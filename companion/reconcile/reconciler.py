@@ -38,7 +38,8 @@ from companion.village.picture import RegionValue, regions_of
 from companion.village.vocabulary import MemberId
 
 from .asking import ask as asking
-from .chance import ChanceReader, fill_change_words
+from .chance import ChanceReader, fill_change_words, fill_question
+from .closing import Closing
 from .disagreement import Disagreements
 from .doubts import PathDoubts
 from .lead import SharedLead
@@ -94,7 +95,7 @@ __all__ = [
 
 
 @dataclass
-class Reconciler(PathDoubts, MisreadDoubts, Disagreements, SharedLead):
+class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
     """See the module docstring. ``listener`` receives every outcome as it happens."""
 
     link: TableLink
@@ -147,6 +148,7 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements, SharedLead):
     _seen: dict[str, RegionValue] = field(default_factory=dict)  # the last look's table
     _misread_fill: FillBag | None = None  # a green-bag fill read that the bag cannot hold
     _asked_conflicts: set[Any] = field(default_factory=set)  # disagreements asked about
+    _part_asked: int | None = None  # a prompt asking only a path's unseen steps
 
     def __post_init__(self) -> None:
         self.table = ObservedTable(settle=self.settle)
@@ -158,8 +160,13 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         self.table.observe(obs)
 
     def tick(self, now: float | None = None) -> list[Outcome]:
-        """Settle, and if the settled table changed, reconcile. Returns the outcomes."""
+        """Settle, and if the settled table changed, reconcile. Returns the outcomes (a
+        prompt whose move was entered on the tablet is closed first: closing.py)."""
         now = time.monotonic() if now is None else now
+        stale = self._close_stale(self.link.seq())
+        return stale + self._look(now)
+
+    def _look(self, now: float) -> list[Outcome]:
         self.table.tick(now)
         if not self.table.quiet(now):
             return []
@@ -284,7 +291,10 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         every = ([[a.to_json() for a in m] for group in p.stands_for for m in group]
                  if p.stands_for else p.candidates)
         keep = len(path) - _shared_tail(every)
-        out += self._submit(path[:max(1, keep)], p.seq, prompted=True)
+        # the unseen steps alone were asked, or the steps all end with are left: what
+        # the sensors saw (the hands included) stays for the next look's commit
+        rest = p.id == self._part_asked or (keep < len(path) and not self.table.taps)
+        out += self._submit(path[:max(1, keep)], p.seq, prompted=True, forget=not rest)
         return self._emit(out)
 
     def decline(self, prompt_id: int, nothing_happened: bool = False) -> list[Outcome]:
@@ -425,9 +435,12 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements, SharedLead):
             self._due = self.table.last_change + self.unseen_wait  # the player may go on
             return self._emit(out)
         if matches:
-            if self._last != self._declined:
-                out.append(self._new_prompt(seq, matches, maybe_nothing=_only_pieces(
+            part = (self._unseen_part(matches, observed) if unseen and not taps
+                    and not self._rest_doubted(matches, observed) else matches)
+            if self._last != self._declined:  # only the unseen steps asked (doubts.py)
+                out.append(self._new_prompt(seq, part, maybe_nothing=_only_pieces(
                     self._cache.base, observed)))
+                self._part_asked = self.prompt.id if part != matches and self.prompt else None
             return self._emit(out)
         if self._last in (self._dismissed, self._declined):
             return self._emit(out)
@@ -503,9 +516,10 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements, SharedLead):
             {"region": "pad", "what": what, "expected": None, "seen": list(taps)}], what)
         return self.discrepancy
 
-    def _submit(self, actions: list[JSON], seq: int, *, prompted: bool) -> list[Outcome]:
+    def _submit(self, actions: list[JSON], seq: int, *, prompted: bool,
+                forget: bool = True) -> list[Outcome]:
         before = self.link.state()
-        observations = [to_json(o) for o in self.table.committed()]
+        observations = [to_json(o) for o in self.table.committed()] if forget else []
         source = _source(observations, prompted)
         done: list[JSON] = []
         for action in actions:
@@ -534,8 +548,7 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements, SharedLead):
                        label=(lambda a: fill_change_words(read, a)  # type: ignore[arg-type]
                               if isinstance(a, FillBag) else None) if fills else None)
         if fills:
-            asked.question = ("The cubes seen on the action spaces cannot all have come "
-                              "from the green bag: which did the camera misread?")
+            asked.question = fill_question(self._reader.short)
         cands = [[a.to_json() for a in m] for m in asked.paths]
         if (self.prompt is not None and self.prompt.seq == seq
                 and self.prompt.candidates == cands):
@@ -572,27 +585,3 @@ class Reconciler(PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         if d is None or d.id != discrepancy_id:
             raise UnknownOpen(f"no open discrepancy {discrepancy_id}")
         return d
-
-    def _close_prompt(self, reason: str) -> Closed:
-        assert self.prompt is not None
-        closed = Closed(self.prompt.id, reason)
-        self.prompt = None
-        return closed
-
-    def _close_waiting(self, reason: str) -> Closed:
-        assert self.waiting is not None
-        closed = Closed(self.waiting.id, reason)
-        self.waiting = None
-        return closed
-
-    def _close_discrepancy(self, reason: str) -> Closed:
-        assert self.discrepancy is not None
-        closed = Closed(self.discrepancy.id, reason)
-        self.discrepancy = None
-        return closed
-
-    def _emit(self, outcomes: list[Outcome]) -> list[Outcome]:
-        if self.listener is not None:
-            for o in outcomes:
-                self.listener(o)
-        return outcomes

@@ -47,6 +47,7 @@ class Counts:
     prompted: int = 0
     prompts: int = 0
     prompt_had_truth: int = 0
+    long_prompts: int = 0  # prompts listing more than five long sentences (asking.too_long)
     manual: int = 0
     discrepancies: int = 0
     taps: int = 0
@@ -63,7 +64,7 @@ class Counts:
 
     def add(self, other: Counts) -> None:
         for k in ("actions", "auto_correct", "auto_wrong", "prompted", "prompts",
-                  "prompt_had_truth", "manual", "discrepancies", "taps", "answers",
+                  "prompt_had_truth", "long_prompts", "manual", "discrepancies", "taps", "answers",
                   "none_right", "acks"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.timings += other.timings

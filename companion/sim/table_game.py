@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from companion import village as v
+from companion.reconcile.asking import too_long
 from companion.reconcile.reconciler import Discrepancy, Prompt, Proposal, Reconciler
 from companion.sim.behaviour import MOVE, Noise
 from companion.sim.link import Counts, SimLink, equivalent
@@ -149,6 +150,7 @@ class _Clock:
     def _handle(self, out: Any) -> None:
         if isinstance(out, Prompt):
             self.counts.prompts += 1
+            self.counts.long_prompts += too_long(out.choices or out.words)
             self.counts.prompt_had_truth += self._truth_in(out) is not None
             self.todo.append((self.t + self._delay(), out))
         elif isinstance(out, Discrepancy):
@@ -162,10 +164,15 @@ class _Clock:
         if p.seq != self.link.n:
             return None
         for k, cand in enumerate(p.candidates):
-            true = self.link.truth[p.seq: p.seq + len(cand)]
-            if len(true) == len(cand) and p.seq + len(cand) <= self.done and self._same(
-                    st, cand, true):
-                return k
+            # a choice standing for several paths (a first step, or a kind of move: the
+            # well for some space) holds the truth when one of them is the truth
+            paths = [cand] + ([[a.to_json() for a in m] for m in p.stands_for[k]]
+                              if p.stands_for and len(p.stands_for[k]) > 1 else [])
+            for path in paths:
+                true = self.link.truth[p.seq: p.seq + len(path)]
+                if len(true) == len(path) and p.seq + len(path) <= self.done and self._same(
+                        st, path, true):
+                    return k
         return None
 
     def _respond(self, what: Any) -> None:
@@ -173,8 +180,11 @@ class _Clock:
         entered), or "nothing happened"; a discrepancy met by putting the board right
         (a second one at the same point: "I will fix the board" and the action entered)."""
         if isinstance(what, Prompt):
-            if self.rec.prompt is None or self.rec.prompt.id != what.id:
-                return  # closed meanwhile (the table moved on, or matched again)
+            p = self.rec.prompt
+            if p is None or p.id != what.id or p.seq != self.link.n:
+                # closed meanwhile (the table moved on, or matched again), or about a move
+                # entered on the tablet since (the reconciler closes it at its next tick)
+                return
             self.counts.answers += 1
             k = self._truth_in(what)
             if k is not None and self.rng.random() >= self.noise.none_answer:
@@ -184,6 +194,7 @@ class _Clock:
                 for out in follow:
                     if isinstance(out, Prompt):  # the same hand answers it next (assumed)
                         self.counts.prompts += 1
+                        self.counts.long_prompts += too_long(out.choices or out.words)
                         self.counts.prompt_had_truth += self._truth_in(out) is not None
                         self.todo.append((self.t + self.rng.uniform(0.5, 1.5), out))
                     else:
@@ -222,8 +233,6 @@ class _Clock:
             self.link.mode = "manual"
             self.link.submit(self.link.truth[self.link.n], "tablet", self.link.n, [])
         self.link.mode = "auto"
-        if self.rec.prompt is not None and self.rec.prompt.seq != self.link.n:
-            self.rec.prompt = None
 
 
 def _player(a: dict[str, Any]) -> str | None:

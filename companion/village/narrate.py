@@ -179,9 +179,11 @@ def _headline(before: GameState, a: Action, after: GameState, viewer: str) -> st
     if isinstance(a, Travel):
         src = place_name(before.members[a.member], before.rules)
         pay = f", paying {pay_text(a.pay)}" if a.pay else ""
+        chosen = sorted(set(a.gain))  # the city's reward of 2 cubes, chosen
+        gain = join_words([count(a.gain.count(g), f"{g.value} cube") for g in chosen])
         return (
             f"{who} sends {member_name(a.member)} from {src} to {city_name(a.city)} "
-            f"(1 wagon back to the supply{pay})."
+            f"(1 wagon back to the supply{pay}){f', taking {gain}' if gain else ''}."
         )
     if isinstance(a, CouncilEnter):
         return f"{who} puts {member_name(a.member)} on council level 1, paying {pay_text(a.pay)}."

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from reconcile_kit import game_states, run
 from test_adversarial import TruthLink, feed, product_camera
 
 from companion import village as v
-from companion.reconcile.asking import MAX_SENTENCES, ask
+from companion.reconcile.asking import LONG_WORDS, MAX_SENTENCES, ask
 from companion.reconcile.reconciler import Prompt, Reconciler
 from companion.village.actions import UseWell
 
@@ -197,3 +198,104 @@ def test_a_path_and_its_continuations_are_asked_without_endless_regrouping() -> 
     asked = ask(st, paths)
     assert sorted(map(repr, (p for g in (asked.stands_for or [[q] for q in asked.paths])
                              for p in g))) == sorted(map(repr, paths))  # nothing dropped
+
+
+def test_a_take_or_the_well_for_any_space_asks_the_kind_of_move_first() -> None:
+    """Seed 1 purposeful hub+camera (eleventh session): "What did Yellow do?" listed a take
+    and seven "Puts 3 brown cubes back at the well and takes the … action" sentences. The
+    well uses are one choice (the space asked next), the take another."""
+    st, wells = a_well_turn()
+    takes = [a for a in v.legal_actions(st) if a.type == "take"]
+    paths = [(takes[0],)] + [(w,) for w in wells]
+    assert len(paths) > MAX_SENTENCES
+    asked = ask(st, paths)
+    long = [c for c in asked.choices if len(c.split()) > LONG_WORDS]
+    assert len(long) <= MAX_SENTENCES, asked.choices
+    assert len(asked.choices) == 2, asked.choices  # the take, or the well for a space
+    assert sorted(map(repr, (p for ps in asked.stands_for for p in ps))) == sorted(
+        map(repr, paths))
+    wells_choice = next(k for k, ps in enumerate(asked.stands_for) if len(ps) > 1)
+    assert "…" in asked.choices[wells_choice] and "well" in asked.choices[wells_choice]
+    # asked next: the space alone
+    again = ask(st, asked.stands_for[wells_choice])
+    assert all(len(c.split()) <= 3 for c in again.choices), again.choices
+
+
+def test_many_mass_draws_by_colour_ask_one_figure_at_a_time() -> None:
+    """Seed 1 purposeful camera (eleventh session): a mass draw the camera counts by colour
+    allowed twelve draws (which Blue, which Red, which Yellow), listed as twelve long
+    sentences. Asked by the first figure that differs ("Blue 1d" / "Blue 2b" / …), each
+    standing for the draws with it, the next figure asked after."""
+    import random
+    from collections import Counter
+
+    from test_mass_by_colour import WINDOW, mass_draws
+
+    from companion.reconcile.chance import draw_from
+    from companion.reconcile.observed import ByColour, colour_of
+    from companion.sim.play_styles import random_truth
+    from companion.village.picture import regions_of
+
+    def purposeful_draws() -> list[tuple[v.GameState, dict[str, Any]]]:
+        out = []
+        rng = random.Random(1)
+        for _ in range(3):
+            header, actions = random_truth(3, rng, "purposeful")
+            st = v.start(header)
+            for a in actions:
+                if a["type"] == "mass_draw":
+                    out.append((st, a))
+                st = v.apply(st, a)
+        return out
+
+    for st, draw in mass_draws() + purposeful_draws():
+        seen = ByColour(Counter(colour_of(s) for s in regions_of(v.apply(st, draw))[WINDOW]))  # type: ignore[union-attr]
+        draws = draw_from(st, {WINDOW: seen})
+        if len(draws) <= MAX_SENTENCES:
+            continue
+        paths = [(d,) for d in draws]
+        asked = ask(st, paths)
+        assert sum(len(c.split()) > LONG_WORDS for c in asked.choices) <= MAX_SENTENCES, (
+            asked.choices)
+        assert len(asked.choices) <= MAX_SENTENCES, asked.choices
+        assert sorted(map(repr, (p for ps in asked.stands_for for p in ps))) == sorted(
+            map(repr, paths))
+        return
+    pytest.skip("no mass draw with more than five readings by colour in the seeded games")
+
+
+def test_journeys_to_two_cities_with_many_gains_ask_the_city_first() -> None:
+    """Seed 7 random pad (eleventh session): a tapped figure's journey, one to the North
+    and ten to the South differing in the two cubes taken, listed as eleven long
+    sentences. Asked by the words they begin with (the city) first, then the cubes."""
+    for seed in range(1, 12):
+        for st, a in game_states(seed):
+            if a["type"] != "travel":
+                continue
+            journeys = [o for o in v.legal_actions(st) if o.type == "travel"
+                        and o.member == v.parse_action(a).member]  # type: ignore[attr-defined]
+            if len(journeys) <= MAX_SENTENCES or len({j.city for j in journeys}) < 2:
+                continue
+            paths = [(j,) for j in journeys]
+            asked = ask(st, paths)
+            assert sum(len(c.split()) > LONG_WORDS for c in asked.choices) <= MAX_SENTENCES, (
+                asked.choices)
+            assert sorted(map(repr, (p for ps in asked.stands_for for p in ps))) == sorted(
+                map(repr, paths))
+            return
+    pytest.skip("no journey with more than five choices to two cities in the seeded games")
+
+
+def test_first_steps_asked_by_kind_still_stand_for_every_path() -> None:
+    """Paths of two steps whose first steps are a take or the well for any space: the
+    first steps, asked by kind, each stand for every whole path they begin (the bench at
+    noise "none", hub, lost the privilege-2 paths behind a privilege-1 choice)."""
+    st, wells = a_well_turn()
+    take = next(a for a in v.legal_actions(st) if a.type == "take")
+    paths = []
+    for first in [take, *wells]:
+        after = v.apply_unchecked(st, first)
+        paths += [(first, b) for b in v.legal_actions(after)[:3]]
+    asked = ask(st, paths)
+    assert sorted(map(repr, (p for ps in asked.stands_for for p in ps))) == sorted(
+        map(repr, paths))

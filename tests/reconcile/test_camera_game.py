@@ -138,5 +138,11 @@ def test_a_hand_resting_over_a_farm_after_a_turn_gap_commits_nothing() -> None:
     model's least): the hand over the red farm at its harvest (action 9) commits
     ``farm:red`` {red 2, white 9}, ``goods:red`` {horse 4}, ``supply:red`` {brown 1}."""
     header, truth = load_record("two-players")
-    game = play(header, truth[:12], hand_frames=6, turn_gap=4.0)
+    # pinned to the flow this known case was found on: the fills tried one cube more
+    # (`chance.taken_since`, eleventh session) change what is asked before action 9 and
+    # the hand then rests over a table that matches (the case no longer shows, the bug
+    # stays: without an empty-board model a hand over a farm is not seen as a hand)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("companion.reconcile.chance.taken_since", lambda st, read: [])
+        game = play(header, truth[:12], hand_frames=6, turn_gap=4.0)
     assert game.committed_under_hand == [], game.misread

@@ -31,6 +31,7 @@ def check_a_game(setup: str, noise: str, game: tuple[dict, list[dict]]) -> None:
     assert c.auto_correct + c.auto_wrong + c.prompted + c.manual == c.actions  # all in
     assert c.auto_wrong == 0
     assert c.prompt_had_truth <= c.prompts and c.none_right <= c.answers
+    assert c.long_prompts == 0  # never more than five long sentences (asking.too_long)
     if noise == "none":  # an ideal table: every prompt holds the truth
         assert c.prompt_had_truth == c.prompts
     if setup == "camera-ideal" and noise != "heavy":  # heavy: only that nothing is wrong
@@ -73,6 +74,7 @@ def test_the_bench_command_prints_json() -> None:
     assert [r["noise"] for r in result["results"]] == ["none", "ordinary", "heavy"]
     for r in result["results"]:
         assert {"actions", "auto_correct", "auto_wrong", "prompted", "prompt_had_truth",
+                "long_prompts",
                 "prompt_none_right", "discrepancies", "taps_per_action", "touches_per_action",
                 "compute_ms_p50", "compute_ms_p95", "compute_table_ms_p95"} <= set(r)
     bad = subprocess.run([*cmd[:-1], "--setup", "radar"], capture_output=True, text=True)

@@ -265,6 +265,9 @@ def test_every_kind_of_decision_names_who_and_what(game: list[Step]) -> None:
             city = "-".join(p.capitalize() for p in action.city.split("-"))
             assert f"to {city}" in head
             reward = after.data.city_rewards[action.city]
+            for cube in set(action.gain):  # the 2 cubes chosen: said (a prompt asks them)
+                n = action.gain.count(cube)
+                assert f"{n} {cube.value} cube" in head, head
             if action.city not in before.p[player].cities and len(before.p[player].cities) < 6:
                 assert any(
                     s.startswith(f"{player.value.capitalize()} puts a travel marker") for s in text
