@@ -322,7 +322,7 @@ def images(layout: Layout, name: str, per_condition: int, seed: int = 1, views: 
             more = random_view(layout, g, players=players)
             s = int(g.integers(1 << 30))
             shot = render(layout, more, replace(scene, seed=s, camera=scene.seed, pieces=s))
-            reader._snap.clear()  # each view read whole, as the first (no region reused)
+            reader.forget_steady_boards()  # each view read whole, as the first
             yield i, k, more, shot, reader.read(shot.image, float(k))
 
 

@@ -262,6 +262,12 @@ class BoardReader(PieceReading):
         return out
 
     # -- reading -----------------------------------------------------------------------
+    def forget_steady_boards(self) -> None:
+        """Read every region of the next frame whole, as if the table had changed
+        everywhere: no board's coarse snapshot is compared against (a bench showing the
+        reader an unrelated table under the same pose)."""
+        self._snap.clear()
+
     def read(self, frame: np.ndarray, t: float = 0.0) -> Reading:
         """Read one BGR frame taken at monotonic time ``t``."""
         geometry = self.tracker.update(frame)

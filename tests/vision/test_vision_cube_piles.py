@@ -1,7 +1,7 @@
 """Piles of cubes on the real table: a cube leaning on another hides part of it, so a
 blob of touching and stacked cubes shows less than its cubes' areas (the camera game's
 farm supplies of 5-9 cubes were read a cube short, 29 of its 50 committed misreads on
-main; docs/vision.md « Items and the camera game (tenth session) »). The pile rule is
+main; docs/history/vision-measured.md « Items and the camera game (tenth session) »). The pile rule is
 the farm supplies' only: on the action spaces it counted blurred orange cubes two."""
 
 from __future__ import annotations
