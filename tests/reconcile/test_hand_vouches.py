@@ -17,7 +17,11 @@ from typing import Any
 from reconcile_kit import run
 from test_misread_back import a_recall_a_birth_would_half_explain, product_frame
 from test_misread_doubts import feed, frame
-from test_misread_uncertain import _short, a_take_then_a_take_of_its_colour_elsewhere
+from test_misread_uncertain import (
+    _short,
+    a_doubted_space,
+    a_take_then_a_take_of_its_colour_elsewhere,
+)
 
 from companion import village as v
 from companion.reconcile.observations import Occluded
@@ -102,15 +106,7 @@ def _doubted_then_taken(hands_over_taken_space: bool) -> tuple[MemoryLink, list[
     take from T, T read back as it was: the pattern of seed 7 heavy on branch s8-15)."""
     st, first, take, s, t_space = a_take_then_a_take_of_its_colour_elsewhere()
     colour = take["cube"]
-    link = MemoryLink(st)
-    rec = Reconciler(link)
-    feed(rec, frame(st, 0.0))
-    run(rec, 0.0, 1.0)
-    for a in first:  # entered on the tablet
-        link.submit(a, "tablet", link.seq(), [])
-    mid = link.state()
-    feed(rec, frame(mid, 2.0, {s: _short(mid, s, colour)}))
-    run(rec, 2.0, 8.0)
+    link, rec, mid, _said = a_doubted_space(st, first, s, colour)
     assert s in rec.doubted
     from_s = {**take, "space": s[len("space:"):]}
     assert v.is_legal(mid, v.parse_action(from_s))
@@ -151,15 +147,7 @@ def test_a_take_under_the_hand_is_not_asked_with_the_doubted_space_no_hand_came_
     change of S, where no hand came, so the take from T is applied."""
     st, first, take, s, t_space = a_take_then_a_take_of_its_colour_elsewhere()
     colour = take["cube"]
-    link = MemoryLink(st)
-    rec = Reconciler(link)
-    feed(rec, frame(st, 0.0))
-    run(rec, 0.0, 1.0)
-    for a in first:
-        link.submit(a, "tablet", link.seq(), [])
-    mid = link.state()
-    feed(rec, frame(mid, 2.0, {s: _short(mid, s, colour)}))
-    run(rec, 2.0, 8.0)
+    link, rec, mid, _said = a_doubted_space(st, first, s, colour)
     assert s in rec.doubted
     for o in _hand(9.0, {t_space, f"supply:{take['player']}"}):
         rec.observe(o)

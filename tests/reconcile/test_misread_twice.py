@@ -11,7 +11,7 @@ from typing import Any
 
 from reconcile_kit import game_states, run
 from test_misread_doubts import feed, frame
-from test_misread_uncertain import _short
+from test_misread_uncertain import _short, a_doubted_space
 from test_misread_uncertain import (
     a_take_then_a_take_of_its_colour_elsewhere as take_then_take_elsewhere,
 )
@@ -88,15 +88,7 @@ def test_a_doubt_come_true_beside_a_shadow_is_asked_not_applied() -> None:
     the take from T explains the table alone, the truth changes the doubted S."""
     st, first, later, s, t_space = a_take_then_a_take_of_its_colour_elsewhere()
     colour = later["cube"]
-    link = MemoryLink(st)
-    rec = Reconciler(link)
-    feed(rec, frame(st, 0.0))
-    run(rec, 0.0, 1.0)
-    for a in first:
-        link.submit(a, "tablet", link.seq(), [])
-    mid = link.state()
-    feed(rec, frame(mid, 2.0, {s: _short(mid, s, colour)}))
-    run(rec, 2.0, 8.0)
+    link, rec, mid, _said = a_doubted_space(st, first, s, colour)
     assert s in rec.doubted
     truth = {**later, "space": s[len("space:"):]}
     end = v.apply(mid, truth)

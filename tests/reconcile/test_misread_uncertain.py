@@ -51,9 +51,12 @@ def a_take_then_a_take_of_its_colour_elsewhere(
     raise AssertionError("no such pair of takes in the seeded games")
 
 
-def test_a_take_that_makes_a_doubted_reading_true_is_asked_not_applied() -> None:
-    st, first, take, s, t_space = a_take_then_a_take_of_its_colour_elsewhere()
-    colour = take["cube"]
+def a_doubted_space(st: v.GameState, first: list[dict[str, Any]], s: str, colour: str
+                    ) -> tuple[MemoryLink, Reconciler, v.GameState, list[Any]]:
+    """The table of `a_take_then_a_take_of_its_colour_elsewhere`: ``first`` entered on the
+    tablet, then the camera's first reading of S since the game changed it: one cube of
+    ``colour`` short (a doubt). Returns the link, the reconciler, the state after ``first``
+    and what the reconciler said while S settled."""
     link = MemoryLink(st)
     rec = Reconciler(link)
     feed(rec, frame(st, 0.0))
@@ -61,9 +64,14 @@ def test_a_take_that_makes_a_doubted_reading_true_is_asked_not_applied() -> None
     for a in first:  # entered on the tablet
         link.submit(a, "tablet", link.seq(), [])
     mid = link.state()
-    # the camera's first reading of S since the game changed it: one cube of c short
     feed(rec, frame(mid, 2.0, {s: _short(mid, s, colour)}))
-    assert not [o for o in run(rec, 2.0, 8.0) if isinstance(o, (Prompt, Discrepancy))]
+    return link, rec, mid, run(rec, 2.0, 8.0)
+
+def test_a_take_that_makes_a_doubted_reading_true_is_asked_not_applied() -> None:
+    st, first, take, s, t_space = a_take_then_a_take_of_its_colour_elsewhere()
+    colour = take["cube"]
+    link, rec, mid, said = a_doubted_space(st, first, s, colour)
+    assert not [o for o in said if isinstance(o, (Prompt, Discrepancy))]
     assert s in rec.doubted and len(link.submitted) == len(first)
     # the next take, of c from T: T read back as it was, S still one short (now true)
     end = v.apply(mid, take)
@@ -83,15 +91,7 @@ def test_the_prompt_holds_the_take_from_a_space_read_back_as_before() -> None:
     change (read back as it was) is the truth here, and is among the candidates."""
     st, first, take, s, t_space = a_take_then_a_take_of_its_colour_elsewhere()
     colour = take["cube"]
-    link = MemoryLink(st)
-    rec = Reconciler(link)
-    feed(rec, frame(st, 0.0))
-    run(rec, 0.0, 1.0)
-    for a in first:
-        link.submit(a, "tablet", link.seq(), [])
-    mid = link.state()
-    feed(rec, frame(mid, 2.0, {s: _short(mid, s, colour)}))
-    run(rec, 2.0, 8.0)
+    _link, rec, mid, _said = a_doubted_space(st, first, s, colour)
     end = v.apply(mid, take)
     feed(rec, frame(end, 9.0, {s: _short(mid, s, colour),
                                t_space: dict(picture(mid).cubes[t_space])}))
