@@ -23,10 +23,10 @@ misread during the move.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from companion.reconcile.reconciler import Reconciler
-from companion.reconcile.search import Path
 
 # guard -> the cause it stands for, in the order a prompt is put down to one
 _GUARDS = {
@@ -53,42 +53,23 @@ class TracedReconciler(Reconciler):
             self.fired.add(name)
         return result
 
-    def _changes_doubted(self, path: Path) -> bool:
-        return self._note("_changes_doubted", super()._changes_doubted(path))
 
-    def _one_misread_away(self, path: Path, observed: Any) -> list[Path]:
-        return self._note("_one_misread_away", super()._one_misread_away(path, observed))
+def _traced(name: str) -> Callable[..., Any]:
+    """``Reconciler``'s guard ``name``, called as before, its result noted and returned
+    untouched (``_one_read_wrong`` answers a pair: its matches are what is noted)."""
+    guard = getattr(Reconciler, name)
 
-    def _misread_rivals(self, path: Path, observed: Any) -> list[Path]:
-        return self._note("_misread_rivals", super()._misread_rivals(path, observed))
+    def traced(self: TracedReconciler, *args: Any, **kwargs: Any) -> Any:
+        result = guard(self, *args, **kwargs)
+        self._note(name, result[0] if name == "_one_read_wrong" else result)
+        return result
 
-    def _hand_elsewhere(self, path: Path, observed: Any) -> bool:
-        return self._note("_hand_elsewhere", super()._hand_elsewhere(path, observed))
+    traced.__name__ = name
+    return traced
 
-    def _two_misreads_rivals(self, path: Path, observed: Any, *a: Any) -> list[Path]:
-        return self._note("_two_misreads_rivals",
-                          super()._two_misreads_rivals(path, observed, *a))
 
-    def _one_read_wrong(self, st: Any, observed: Any, *a: Any) -> Any:
-        matches, seen = super()._one_read_wrong(st, observed, *a)
-        self._note("_one_read_wrong", matches)
-        return matches, seen
-
-    def _taken_elsewhere(self, path: Path, observed: Any) -> list[Path]:
-        return self._note("_taken_elsewhere", super()._taken_elsewhere(path, observed))
-
-    def _drawn_instead(self, path: Path, observed: Any) -> list[Path]:
-        return self._note("_drawn_instead", super()._drawn_instead(path, observed))
-
-    def _other_members(self, path: Path, observed: Any) -> list[Path]:
-        return self._note("_other_members", super()._other_members(path, observed))
-
-    def _unseen(self, path: Path, observed: Any) -> bool:
-        return self._note("_unseen", super()._unseen(path, observed))
-
-    def _unread(self, path: Path, observed: Any) -> bool:
-        return self._note("_unread", super()._unread(path, observed))
-
+for _name in _GUARDS:
+    setattr(TracedReconciler, _name, _traced(_name))
 
 def prompt_cause(question: str, candidates: list[list[dict[str, Any]]],
                  fired: set[str]) -> str:
