@@ -330,15 +330,14 @@ def main() -> None:
     print("\ntouches by the truth's kind:")
     for k, c in out["touches_by_truth"].items():
         print(f"  {k:14s} {c}")
-    print("\nprompts by primary cause / truth:")
-    for k, n in out["prompts_by_cause_and_truth"].items():
-        print(f"  {n:4d}  {k}")
-    print("\nmisread rivals (truth | path | rival | off region | hand there | hands):")
-    for k, n in out["misread_rivals"].items():
-        print(f"  {n:4d}  {k}")
-    print("\nprompt flags:")
-    for k, n in out["prompt_flags"].items():
-        print(f"  {n:4d}  {k}")
+    for title, key in (
+            ("prompts by primary cause / truth", "prompts_by_cause_and_truth"),
+            ("misread rivals (truth | path | rival | off region | hand there | hands)",
+             "misread_rivals"),
+            ("prompt flags", "prompt_flags")):
+        print(f"\n{title}:")
+        for k, n in out[key].items():
+            print(f"  {n:4d}  {k}")
 
 
 if __name__ == "__main__":
