@@ -107,6 +107,16 @@ def test_the_hall_grid_live_in_chromium(broker: Broker, dsn: str, tmp_path: Path
         phone.goto(url + "/")
         phone.locator("#table-cafe-3").wait_for(timeout=10_000)
         phone.screenshot(path=str(shots / "hall-grid-phone.png"))
+        # on a phone the hall's links are the table pages' menu, naming the page in view
+        assert phone.locator("header nav").is_visible() is False
+        menu = phone.locator("details.pages-menu")
+        assert menu.locator("summary").inner_text().strip().endswith("Tables")
+        menu.locator("summary").click()
+        phone.screenshot(path=str(shots / "hall-menu-phone.png"))
+        menu.locator("a", has_text="History").click()
+        phone.locator("table.hall-history").wait_for(timeout=10_000)
+        assert phone.locator("details.pages-menu summary").inner_text().strip().endswith(
+            "History")
 
         # each game's record: the public header, then every event as published
         kind, body = _get(f"{url}/games/cafe-2/1.jsonl")
