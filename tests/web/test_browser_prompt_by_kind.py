@@ -90,6 +90,9 @@ def test_a_take_or_the_well_is_asked_by_kind_then_the_space(
     assert all(len(t.split()) <= 3 for t in spaces), spaces
     assert rt.service.seq() == seq  # nothing applied before the whole move is known
     page.screenshot(path=str(shots / "play-sensing-prompt-space-tablet.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(shots / "play-sensing-prompt-space-phone.png"), full_page=True)
+    page.set_viewport_size(TABLET)
     page.locator(".sensing-prompt .sensing-choice").first.click()
     deadline = time.monotonic() + 10
     while rt.service.seq() == seq and time.monotonic() < deadline:
