@@ -50,6 +50,7 @@ from .read_parts import (
     HAND_MARGIN_MM,
     MOTION_LEVEL,
     NOISE_K,
+    NOISE_Q25,
     REFRESH,
     SIDE_SHADE,
     STEPS,
@@ -393,7 +394,15 @@ class BoardReader(PieceReading):
         cur = coarse.astype(np.float32)
         cur += 1.0
         ratio = cur * inv_ref
-        gain = median0(ratio.reshape(-1, 3)[sample])
+        flat = ratio.reshape(-1, 3)[sample]
+        gain = median0(flat)
+        # then again over the half of the board that agrees best with that first light: an
+        # arm over half of a small farm pulls the first median its way, and the whole farm
+        # would look tinted (docs/vision.md « Hands »)
+        off = _max3(np.abs(flat / gain - 1.0))
+        half = len(off) // 2
+        if half:
+            gain = median0(flat[off <= np.partition(off, half)[half]])
         ratio *= 1.0 / gain
         lum = ratio[..., 0] + ratio[..., 1] + ratio[..., 2]
         lum *= 1 / 3
@@ -403,7 +412,9 @@ class BoardReader(PieceReading):
         # in each cell; in a dim frame or on a dark board, noise and JPEG alone pass 0.09
         level = cur[..., 0] + cur[..., 1] + cur[..., 2]
         level *= 1 / 3
-        noise = float(median0(chroma.ravel()[sample] * level.ravel()[sample]))
+        spread = chroma.ravel()[sample] * level.ravel()[sample]
+        q = len(spread) // 4
+        noise = NOISE_Q25 * float(np.partition(spread, q)[q]) if q else 0.0
         floor = NOISE_K * noise / level
         diff = (chroma > np.maximum(0.09, floor)) | (lum < 0.45) | (lum > 1.7)
         # brighter with a slight change of colour (a pale hand), only as a solid patch: a

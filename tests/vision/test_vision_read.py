@@ -8,7 +8,7 @@ import pytest
 from vision import bench
 from vision.layout import Layout
 from vision.read import BoardReader
-from vision.render import Scene, render
+from vision.render import Scene, on_table, render
 from vision.table import TableView, from_dict
 
 # Fewer images than the bench (``companion vision-bench`` renders 500+); the floors here
@@ -54,6 +54,42 @@ def test_a_hand_hides_what_it_covers_and_nothing_far_away(layout: Layout) -> Non
         assert covered and covered <= reading.occluded, (skin, covered, reading.occluded)
         assert "space:harvest" not in reading.cubes
         assert reading.cubes["space:church"] == {"pink": 2}
+
+
+def _hand_over_half_a_farm(layout: Layout, calibrated: bool) -> None:
+    from vision import calibration as vcal
+
+    view = from_dict({"farm:red": ["red-1a", "red-1b", "red-1c", "red-1d"],
+                      "goods:red": {"grain": 2, "coin": 1}, "space:harvest": {"brown": 1}})
+    spot = on_table(layout, "goods:red")
+    empty = [render(layout, TableView(), Scene(seed=7 + i)).image for i in range(3)]
+    make = (vcal.capture_empty(vcal.default(), empty).reader if calibrated
+            else lambda: BoardReader(layout))
+    for skin in range(5):
+        reader = make()
+        for _ in range(3):
+            reader.read(render(layout, view, Scene(seed=7)).image)
+        shot = render(layout, view, Scene(seed=7, hands=[spot], hand_skin=skin))
+        reading = reader.read(shot.image)
+        assert {"farm:red", "goods:red"} <= reading.occluded, skin
+        assert "farm:red" not in reading.figures, (skin, reading.figures)
+
+
+def test_a_hand_over_half_a_farm_is_a_hand_whatever_its_skin(layout: Layout) -> None:
+    """An arm reaching over the red farm's goods covers half of that small board: with the
+    empty board captured (as docs/vision.md has a person do first), each skin tone is seen
+    as a hand and the farm's regions are held back (the camera game's action 9 read such a
+    farm as "red 2, white 9"). The board-wide white balance and the camera's noise are
+    measured on the board, so they must not be measured on the arm."""
+    _hand_over_half_a_farm(layout, calibrated=True)
+
+
+@pytest.mark.xfail(strict=True, reason="known (2026-11-27): uncalibrated, the reference is "
+                   "the layout's printed colours, which differ from the board by more than "
+                   "a pale arm does; the calibration's empty board is what tells it")
+def test_uncalibrated_a_hand_over_half_a_farm_is_a_hand(layout: Layout) -> None:
+    """As above, before any calibration (the reader as shipped)."""
+    _hand_over_half_a_farm(layout, calibrated=False)
 
 
 def test_no_board_in_view(layout: Layout) -> None:
