@@ -126,6 +126,9 @@ class CameraGame:
     renderer: str = "ideal"  # or "real" (``Scene.real``, lens and empty-board model)
     not_learned: list[str] = field(default_factory=list)  # boards calibrate empty left out
     entered_under_prompt: int = 0  # actions entered while the tablet asked about them
+    # actions the reconciler applied in the tick right after a player at the tablet
+    # answered a prompt there before entering a move
+    applied_after_answer: int = 0
     # per true action: its type, how it was made (auto, prompted, manual), why it was
     # entered when it was (``why``: tablet, nothing-seen, overtaken) and what it changed
     log: list[dict[str, Any]] = field(default_factory=list)
@@ -162,6 +165,7 @@ class CameraGame:
             "committed_under_hand": len(self.committed_under_hand),
             "committed_misread": len(self.misread),
             "entered_under_prompt": self.entered_under_prompt,
+            "applied_after_answer": self.applied_after_answer,
             "wall_s": round(self.wall_s, 1),
             "cpu_s": round(self.cpu_s, 1),
             **({"not_learned": self.not_learned} if self.renderer == "real" else {}),
@@ -183,14 +187,17 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
          hand_frames: int = HAND_FRAMES, move_frames: int = MOVE_FRAMES,
          layout: Layout | None = None, settle: float = 0.5,
          camera_settle: float = 0.6, real: bool = False,
-         turn_gap: float | tuple[float, float] = TURN_GAP_S) -> CameraGame:
+         turn_gap: float | tuple[float, float] = TURN_GAP_S,
+         crops: Path | None = None) -> CameraGame:
     """Play ``truth`` (all of it: pass a slice for the first N actions) through the rendered
     camera, the camera adapter and the reconciler. ``real``: the real-table renderer
     (``Scene(real=True)``: lens distortion, printed artwork, lit 3-D cubes, JPEG; the
     bench's ``real-ordinary`` scene of seed ``REAL_SEED``), the camera calibrated first
     (``calibrate_real``). ``turn_gap``: seconds of stillness before a move of another
     player than the last (``TURN_GAP_S``), or a range each turn's gap is drawn from
-    (``MODEL_TURN_GAPS``, seeded). Raises what the engine raises when a wrong
+    (``MODEL_TURN_GAPS``, seeded). ``crops``: a folder where the frame's crop of each
+    committed misread is written (``m001.png``…, named in ``misread``'s order). Raises
+    what the engine raises when a wrong
     action made the record unplayable (``village.RulesError``), CalibrationError when the
     calibration fails."""
     started, cpu = time.perf_counter(), time.process_time()
@@ -232,6 +239,14 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
             if shown is not None:  # the player at the tablet answers what it asks first
                 todo.remove(shown)
                 respond(shown[2], shown[1], shown[3])
+                # the runtime ticks the reconciler (every TICK_S) before the same player
+                # has tapped the next entry: what the answer lets it explain from the
+                # camera is applied, not entered
+                link.mode = "auto"
+                n = link.n
+                for out in rec.tick(clock[0]):
+                    handle(out)
+                game.applied_after_answer += link.n - n
                 continue
             if rec.prompt is not None and rec.prompt.seq == link.n:
                 game.entered_under_prompt += 1  # the tablet showed a prompt about it
@@ -317,6 +332,9 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                     if want is not None and want != {k: n for k, n in got.items() if n}:
                         game.misread.append(f"{clock[0]:.1f}s #{at[0]} {_said(obs)} "
                                             f"(drawn {want})")
+                        if crops is not None:
+                            _write_crop(adapter.crop(name, margin_mm=5.0),
+                                        crops / f"m{len(game.misread):03d}.png")
                     game.camera_observations += 1
                     if name in covered:
                         game.committed_under_hand.append(f"{clock[0]:.1f}s {name}")
@@ -452,6 +470,15 @@ def _drawn(view: TableView, obs: Observation) -> dict[str, int] | None:
     return None
 
 
+def _write_crop(image: np.ndarray | None, path: Path) -> None:
+    """A misread region's crop written as PNG (nothing when the board was not found).
+    Raises OSError when the folder cannot be written."""
+    if image is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not cv2.imwrite(str(path), image):
+            raise OSError(f"cannot write {path}")
+
+
 def _said(obs: Observation) -> str:
     """One committed camera observation, short (for the log)."""
     if isinstance(obs, MarkerCell):
@@ -486,6 +513,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true")
     p.add_argument("--log", metavar="FILE",
                    help="write one JSON line per true action: how it was made and why")
+    p.add_argument("--crops", metavar="DIR",
+                   help="write the crop of each committed misread (m001.png…, in the "
+                        "order of the log's misread lines)")
     args = p.parse_args(argv)
     cv2.setNumThreads(1)
     try:
@@ -504,7 +534,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         result = play(header, truth, hands=not args.no_hands, real=args.real,
-                      turn_gap=gap)
+                      turn_gap=gap, crops=Path(args.crops) if args.crops else None)
     except vcal.CalibrationError as exc:
         print(f"camera_game: calibration: {exc}", file=sys.stderr)
         return 2

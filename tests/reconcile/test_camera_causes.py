@@ -90,12 +90,28 @@ def test_a_move_draws_anew_only_the_regions_it_changed() -> None:
     assert table.scene(table.version, []).placing == dict.fromkeys(moved, 1)
 
 
-def test_the_players_answer_what_the_tablet_asks_before_entering_a_move() -> None:
+@pytest.fixture(scope="module")
+def sixty_actions():  # type: ignore[no-untyped-def]
+    """The first 60 actions at the 2.8 s pace (the tablet often taken to enter a move)."""
+    header, truth = load_record("two-players")
+    return play(header, truth[:60])
+
+
+def test_the_players_answer_what_the_tablet_asks_before_entering_a_move(
+        sixty_actions) -> None:  # type: ignore[no-untyped-def]
     """A player who takes the tablet to enter a move the camera has not explained sees the
     open prompt about it first, and answers it."""
-    header, truth = load_record("two-players")
-    game = play(header, truth[:60])
-    assert game.entered_under_prompt == 0, game.to_json()
+    assert sixty_actions.entered_under_prompt == 0, sixty_actions.to_json()
+
+
+def test_the_reconciler_looks_again_after_an_answer_before_the_next_entry(
+        sixty_actions) -> None:  # type: ignore[no-untyped-def]
+    """The runtime ticks the reconciler every 0.1 s: between a prompt answered by a player
+    who took the tablet to enter a move and that entry, it applies what the answer lets
+    it explain from the camera (the camera game entered it at once, in the same instant)."""
+    game = sixty_actions
+    assert game.to_json()["applied_after_answer"] >= 1, game.to_json()
+    assert game.counts.auto_wrong == 0 and game.final == game.expected
 
 
 def test_turn_gaps_drawn_from_the_behaviour_models_range() -> None:

@@ -115,6 +115,18 @@ def test_the_real_table_calibrated_as_a_person_would() -> None:
     assert [x["n"] for x in game.log] == list(range(10))
 
 
+@pytest.mark.slow
+def test_the_crop_of_each_committed_misread_is_written(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``crops``: the frame's crop of every committed misread, named in the misread list's
+    order (on the real table the first misread is a farm's supply, at action 33)."""
+    header, truth = load_record("two-players")
+    game = play(header, truth[:34], real=True, turn_gap=(4.0, 12.0), crops=tmp_path)
+    written = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert game.misread and written == [f"m{k:03d}.png" for k in range(1, len(game.misread) + 1)]
+    first = cv2.imread(str(tmp_path / written[0]))
+    assert first is not None and min(first.shape[:2]) >= 40
+
+
 def test_a_committed_reading_unlike_the_drawing_is_counted() -> None:
     from companion.sim.camera_game import _drawn
     from vision.table import TableView
