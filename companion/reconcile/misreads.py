@@ -19,7 +19,8 @@ action on a guess"):
   value there, changed or not: a move may change a region and the camera misread it
   back to its old value (a figure recalled home, its old place still read with it: a
   birth explained the rest, seed 1 game 2 purposeful camera at commit 92fac03);
-- when no path explains the table, each region the camera reads is in turn left out of
+- when no path explains the table, each region the camera reads changed (or as before,
+  under a hand: a cube taken, its space still read with it) is in turn left out of
   the comparison: the paths that then explain the rest and predict, for that region, a
   value one misread from its reading are candidates, checked by the usual doubts (a
   single one is applied only if no other misread would explain another path);
@@ -124,6 +125,9 @@ class MisreadDoubts:
         self._first: dict[str, RegionValue | None] = {}  # its reading since the game changed it
         self._before: dict[str, RegionValue] = {}  # the game's value before it changed it
         self._raw_seen: dict[str, RegionValue] = {}  # the last look's readings, none left out
+        # regions read as before that the last look left out as misread back (a hand over
+        # them): when the game then changes them, that reading is a misread of the change
+        self._read_back: dict[str, RegionValue] = {}
 
     def _doubt_rereads(self, observed: dict[str, RegionValue]) -> dict[str, RegionValue]:
         """``observed`` without its doubted regions (see the module docstring): they are
@@ -138,13 +142,15 @@ class MisreadDoubts:
                     # move's change, read right, is not taken for a misread of this one
                     seen = self._raw_seen.get(k)
                     self._before[k] = self._game_was[k]
-                    self._first[k] = None if seen == self._game_was[k] else seen
+                    back = seen == self._game_was[k] and self._read_back.get(k) != seen
+                    self._first[k] = None if back else seen
                     if seen == b:
                         self._read_right.add(k)
                     else:
                         self._read_right.discard(k)
             self._game_was = base
         self._raw_seen = observed
+        self._read_back = {}
         doubted: dict[str, RegionValue] = {}
         for k, val in observed.items():
             if k not in base:
@@ -429,14 +435,21 @@ class MisreadDoubts:
                         ) -> tuple[list[Path], dict[str, RegionValue]]:
         """No path explains ``observed`` (the doubted regions already left out): the paths
         that explain it but for one camera region, read one misread from what they
-        predict there (each region left out in turn), and the readings to weigh them with
-        (those regions left out). Nothing when a search was cut short."""
+        predict there (each region read changed, or read as before under a hand, left
+        out in turn), and the readings to weigh them with (those regions left out; the
+        ones read as before kept in ``_read_back``: once the game changes them, that
+        reading is doubted). Nothing when a search was cut short."""
         base = self._cache.base
         found: dict[str, Path] = {}
         left_out: set[str] = set()
         for k in sorted(observed):
             val = observed[k]
-            if k not in base or base[k] == val or not camera_read(k, val):
+            if k not in base or not camera_read(k, val):
+                continue
+            # a region read as before is left out only when a hand came near it: the move
+            # may have changed it and the camera misread it back (a cube taken, the space
+            # still read with it); without a hand nothing there changed
+            if base[k] == val and k not in self.table.handled:
                 continue
             seen = {x: y for x, y in observed.items() if x != k}
             result = self._explain(st, seen, ChanceReader(seen))
@@ -448,4 +461,5 @@ class MisreadDoubts:
                 if m and (there == val or one_misread(there, val)):
                     found.setdefault(repr([a.to_json() for a in m]), m)
                     left_out.add(k)
+        self._read_back = {k: observed[k] for k in left_out if base[k] == observed[k]}
         return list(found.values()), {x: y for x, y in observed.items() if x not in left_out}

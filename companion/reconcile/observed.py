@@ -171,6 +171,7 @@ class ObservedTable:
     last_change: float = float("-inf")
     # regions a hand has been over since the last commit (`MisreadDoubts._hand_elsewhere`)
     handled: set[str] = field(default_factory=set)
+    hand_seen: dict[str, float] = field(default_factory=dict)  # region → last hand over it
 
     def observe(self, obs: Observation) -> None:
         """Take one observation in (health is ignored here)."""
@@ -187,6 +188,8 @@ class ObservedTable:
             if hidden:
                 self.occluded[obs.source] = (frozenset(hidden), t)
                 self.handled |= hidden
+                for r in hidden:
+                    self.hand_seen[r] = max(t, self.hand_seen.get(r, t))
             else:
                 self.occluded.pop(obs.source, None)
             self.last_change = max(self.last_change, t)
@@ -357,9 +360,18 @@ class ObservedTable:
         """Pieces tapped on the pad since the last commit, in order (unknown UIDs left out)."""
         return [t.piece for t in self.taps if t.piece]
 
-    def committed(self) -> list[Observation]:
+    def read_at(self) -> float:
+        """When the latest reading that has settled changed (a hand's coming and going
+        is no reading): the moves a look explains were all made by then, so a hand seen
+        over the table later belongs to a move after them."""
+        return max((c.since for c in self.cells.values()
+                    if c.settled == c.raw and c.settled is not None), default=float("-inf"))
+
+    def committed(self, hands_after: float | None = None) -> list[Observation]:
         """Hand over and forget the observations that led to a commit: the latest of each
-        source about each place, and every tap, in time order."""
+        source about each place, and every tap, in time order. The hands seen after
+        ``hands_after`` (`read_at` of the look that decided the commit: a later move's
+        hands) are kept for the next commit; the rest are forgotten."""
         latest: dict[tuple[str, str], Observation] = {}
         for obs in self.log:
             place = getattr(obs, "zone", None) or getattr(obs, "region", None) or getattr(
@@ -368,7 +380,9 @@ class ObservedTable:
                 obs.source, f"tap:{obs.t}")
             latest[key] = obs
         self.log, self.taps = [], []
-        self.handled = set()
+        after = float("inf") if hands_after is None else hands_after
+        self.hand_seen = {r: t for r, t in self.hand_seen.items() if t > after}
+        self.handled = set(self.hand_seen)
         return sorted(latest.values(), key=lambda o: o.t)
 
 

@@ -149,6 +149,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
     _misread_fill: FillBag | None = None  # a green-bag fill read that the bag cannot hold
     _asked_conflicts: set[Any] = field(default_factory=set)  # disagreements asked about
     _part_asked: int | None = None  # a prompt asking only a path's unseen steps
+    _asked_from: float | None = None  # `read_at` of the look that raised the prompt
 
     def __post_init__(self) -> None:
         self.table = ObservedTable(settle=self.settle)
@@ -283,7 +284,9 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         out: list[Outcome] = [self._close_prompt("answered")]
         paths = p.stands_for[choice] if p.stands_for else []
         if len(paths) > 1:  # the first step is known: ask about the next
+            asked_from = self._asked_from
             out.append(self._new_prompt(p.seq, paths, maybe_nothing=p.nothing_happened))
+            self._asked_from = asked_from  # the same look's question, asked in two parts
             return self._emit(out)
         path = [a.to_json() for a in paths[0]] if paths else p.candidates[choice]
         # the answer decides the steps the candidates differ in; the steps they all end
@@ -294,7 +297,8 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         # the unseen steps alone were asked, or the steps all end with are left: what
         # the sensors saw (the hands included) stays for the next look's commit
         rest = p.id == self._part_asked or (keep < len(path) and not self.table.taps)
-        out += self._submit(path[:max(1, keep)], p.seq, prompted=True, forget=not rest)
+        out += self._submit(path[:max(1, keep)], p.seq, prompted=True, forget=not rest,
+                            hands_after=self._asked_from)
         return self._emit(out)
 
     def decline(self, prompt_id: int, nothing_happened: bool = False) -> list[Outcome]:
@@ -313,7 +317,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         """Settle an open discrepancy with an action picked on the tablet (submitted as
         given). Raises UnknownOpen, or what the link raises for a refused action."""
         d = self._require_discrepancy(discrepancy_id)
-        out = self._submit([action], d.seq, prompted=True)
+        out = self._submit([action], d.seq, prompted=True, hands_after=float("inf"))
         out.append(self._close_discrepancy("resolved"))
         return self._emit(out)
 
@@ -491,7 +495,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         paths = _tap_paths(st, taps, observed)
         late = all(self._moved_lately(st, p) for p in taps)  # perhaps a late tap
         if not paths:
-            self.table.committed()  # the taps answer nothing: forget them
+            self.table.committed(self.table.read_at())  # the taps answer nothing
             recent = set().union(*(m for t, m in self._recent if self._now - t <= self.late_tap))
             if late or all(signature_of(p) in recent for p in taps):
                 return []  # a late or second tap of what was just done
@@ -517,9 +521,12 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         return self.discrepancy
 
     def _submit(self, actions: list[JSON], seq: int, *, prompted: bool,
-                forget: bool = True) -> list[Outcome]:
+                forget: bool = True, hands_after: float | None = None) -> list[Outcome]:
+        """Submit ``actions``, handing over and forgetting (``forget``) what led to them
+        but the hands seen after ``hands_after`` (else this look's `read_at`)."""
         before = self.link.state()
-        observations = [to_json(o) for o in self.table.committed()] if forget else []
+        after = self.table.read_at() if hands_after is None else hands_after
+        observations = [to_json(o) for o in self.table.committed(after)] if forget else []
         source = _source(observations, prompted)
         done: list[JSON] = []
         for action in actions:
@@ -553,6 +560,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         if (self.prompt is not None and self.prompt.seq == seq
                 and self.prompt.candidates == cands):
             return self.prompt
+        self._asked_from = self.table.read_at()
         regions = self._changed_regions()
         self.prompt = Prompt(next(self._ids), seq, asked.question, cands, asked.words,
                              nothing_happened=maybe_nothing, choices=asked.choices,
