@@ -27,6 +27,9 @@ from .layout import CUBE_COLOURS
 
 HUED = tuple(c for c in CUBE_COLOURS if c != "plague")  # cube colours with a hue
 HUE_MARGIN = 0.75  # a cube's hue must lie this much nearer than the board's
+# a "shadow" whose channels' ratios (averaged) lie within this of each other has the
+# board's hue within ~0.05 and is not tested (a cube that near the board's hue is not told)
+UNEVEN = 1.15
 
 
 def _unit(a: np.ndarray) -> np.ndarray:

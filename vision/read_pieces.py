@@ -19,7 +19,7 @@ from .colour import (
 )
 from .cube_hidden import hidden_colours, shades_into
 from .cube_hue import SHADOWED, brown_or_orange, local_light
-from .cube_shadow import cube_hued, smooth
+from .cube_shadow import UNEVEN, cube_hued, smooth
 from .cube_size import CubeSample, measure_cubes
 from .cube_tint import tinted
 from .item_shapes import flat_dark_pieces
@@ -272,9 +272,12 @@ class PieceReading:
         shadow = ((rmax < SHADOW_MAX) & (rmin * dim > SHADOW_MIN)
                   & (rmax < SHADOW_SPREAD * rmin))
         if white is not None and shadow.any():
-            at = np.flatnonzero(shadow)
-            hue = smooth(rel, labels.shape)[at]
-            shadow[at[cube_hued(hue, ref[at] * gain, white, self.layout.cube_rgb)]] = False
+            hue = smooth(rel, labels.shape)
+            # only a shadow uneven enough to have another hue is tested (the cost)
+            at = np.flatnonzero(shadow & (_max3(hue) > UNEVEN * _min3(hue)))
+            if at.size:
+                shadow[at[cube_hued(hue[at], ref[at] * gain, white,
+                                    self.layout.cube_rgb)]] = False
         # the board brightened evenly is the board where a shadow lay when the empty board
         # was learnt (a lamp or a person moved since): no cube's colour is its space's
         # print brightened evenly (white pieces are, so figures and items keep the rule)
