@@ -62,7 +62,7 @@ def measure_cubes(reader: PieceReading, frame: np.ndarray,
         bal = apply_gain_keeping_hue(raw, white)
         labels = reader._lut("cubes", None, ())[lut_index(bal)].reshape(shape)
         _piece, cube, _gain = reader._cube_samples(raw, labels, empty,
-                                                   reader._light.get(board, 0.0))
+                                                   reader._light.get(board, 0.0), white)
         inner = cv2.erode(cube, np.ones((3, 3), np.uint8)).ravel() > 0
         if np.count_nonzero(cube) < 0.3 * count * reader.cube_area or not inner.any():
             continue  # no cube stands out from the board

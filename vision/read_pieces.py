@@ -17,7 +17,9 @@ from .colour import (
     gains,
     lut_index,
 )
+from .cube_hidden import hidden_colours, shades_into
 from .cube_hue import SHADOWED, brown_or_orange, local_light
+from .cube_shadow import UNEVEN, cube_hued, smooth
 from .cube_size import CubeSample, measure_cubes
 from .cube_tint import tinted
 from .item_shapes import flat_dark_pieces
@@ -70,6 +72,7 @@ class PieceReading:
     _white: Whites
     _light: dict[str, float]
     _cube_areas: dict[tuple[str, str], tuple[float, float]]
+    _shades: tuple[np.ndarray, list[set[int]]]
 
     _plan: _Plan | None
 
@@ -158,8 +161,9 @@ class PieceReading:
         read as another colour belongs to its cube), and its area, shared among them,
         gives the count. A reading that fits badly is uncertain: no number is given.
         """
-        piece, cube, gain = self._cube_samples(raw, labels, empty, self._light.get(board, 0.0))
         white = self._white.get(board)
+        piece, cube, gain = self._cube_samples(raw, labels, empty, self._light.get(board, 0.0),
+                                               white)
         if lit is not None and white is not None:
             # the light on each cube against the light on the board's markers (most of
             # the board: its median), whose white paper sets the colours' light
@@ -189,6 +193,7 @@ class PieceReading:
         # a colour is a cube of its own only if it covers more than the sides of a cube can
         # (the shaded side of an orange cube reads brown)
         minor = max(MINOR_CUBE * area_one, 1.2 * sides)
+        shades = self._cube_shades()
         for i in range(1, k):
             total = float(stats[i, cv2.CC_STAT_AREA])
             if total < 0.3 * area_one:
@@ -198,6 +203,9 @@ class PieceReading:
             major = [j for j in range(len(CUBE_COLOURS)) if per[j] >= minor]
             if not major:
                 major = [int(per.argmax())]
+            # a colour no side of the others reads as: a cube half hidden under one
+            major += hidden_colours(lab == i, labels, per, major, shades, area_one,
+                                    lit, self.layout.cube_rgb)
             share = float(per[major].sum())
             xs = [total * float(per[j]) / share / (area_one * scale[j]) for j in major]
             if measured and all(CUBE_COLOURS[j] in self.cube_scale for j in major):
@@ -223,8 +231,19 @@ class PieceReading:
             reading.cubes[r.name] = counts
             self._remember(board, r.key, [r], dict(counts), conf)
 
+    def _cube_shades(self) -> list[set[int]]:
+        """Which cube colours each cube colour's sides turned from the light read as under
+        the colour table cubes are read with (`vision.cube_hidden.shades_into`; cached)."""
+        table = self._lut("cubes", None, ())
+        hit = getattr(self, "_shades", None)
+        if hit is None or hit[0] is not table:
+            hit = (table, shades_into(table, self.layout.cube_rgb))
+            self._shades = hit
+        return hit[1]
+
     def _cube_samples(self, raw: np.ndarray, labels: np.ndarray,
-                      empty: tuple[np.ndarray, np.ndarray, np.ndarray], light: float = 0.0
+                      empty: tuple[np.ndarray, np.ndarray, np.ndarray], light: float = 0.0,
+                      white: np.ndarray | None = None
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Against a cube region's empty board: where something lies that is neither the
         board (one pixel of misregistration allowed, under this frame's light), the board
@@ -233,7 +252,9 @@ class PieceReading:
         empty board's (a gain per channel). A shadow is the board darkened against the
         light on most of its board (``light``, its level) when the region lies in a
         shadow: a black cube in a cast shadow of 0.6 is the board darkened to 0.25 of the
-        region's light, a shadow by that measure, but to 0.15 of the board's."""
+        region's light, a shadow by that measure, but to 0.15 of the board's. With the
+        markers' white gain (``white``), a "shadow" whose hue is nearer a cube colour's than
+        the board's is a piece (`vision.cube_shadow`: a brown cube on an ochre print)."""
         ref, lo, hi = empty
         cur = raw.astype(np.float32) + 1.0
         ratio = cur / ref
@@ -250,6 +271,13 @@ class PieceReading:
         dim = min(1.0, float(gain.mean()) / light) if light > 0 else 1.0
         shadow = ((rmax < SHADOW_MAX) & (rmin * dim > SHADOW_MIN)
                   & (rmax < SHADOW_SPREAD * rmin))
+        if white is not None and shadow.any():
+            hue = smooth(rel, labels.shape)
+            # only a shadow uneven enough to have another hue is tested (the cost)
+            at = np.flatnonzero(shadow & (_max3(hue) > UNEVEN * _min3(hue)))
+            if at.size:
+                shadow[at[cube_hued(hue[at], ref[at] * gain, white,
+                                    self.layout.cube_rgb)]] = False
         # the board brightened evenly is the board where a shadow lay when the empty board
         # was learnt (a lamp or a person moved since): no cube's colour is its space's
         # print brightened evenly (white pieces are, so figures and items keep the rule)

@@ -1,0 +1,91 @@
+"""A cube half hidden under another (a part of `vision.read_pieces`'s cube reading, with
+the empty-board model).
+
+A blob's colours count as cubes only when they cover more than the sides of a cube can
+(``MINOR_CUBE`` of a cube, or 1.2 × the sides' area): the side of an orange cube turned
+from the lamp is lit by the room alone and reads brown. But that guard also drops a cube
+lying under another one, of which a third shows (a black cube under an orange one on the
+church space, 32 samples where a cube shows 112). A side turned from the light is its
+cube's colour darkened to what the room's light alone gives it (``SIDE_SHADES``: 0.25-0.55
+of the top); the colours it reads as under the reader's own colour table are the only
+ones a cube's side can explain. A colour no colour of its blob darkens into is a cube
+from ``HIDDEN_CUBE`` of one, when its samples have a core (they survive a 3×3 erosion):
+a cube's blurred rim mixing with the board is a band one or two samples wide, a cube's
+visible part is not. And its core keeps its own colour's hue (its channels' proportions),
+nearer it than the blob's other colours' by ``HUE_MARGIN``: a side in shade is its cube's
+colour darker, in the same proportions (a green side is dark green, a black cube grey),
+and a side turned to a low lamp brighter (a brown side reads orange), which the colour
+table, weighing lightness, does not tell apart; a rim mixing a cube with the board lies
+between their hues. Without the markers' white (no hue to trust) a colour a side can read
+as is never counted so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from .colour import lut_index
+from .layout import CUBE_COLOURS
+
+# a side turned from the lamp: its top's colour darkened to these (the room's light alone)
+SIDE_SHADES = (0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55)
+HIDDEN_CUBE = 0.2  # of a cube's area: the least part of a cube under another that counts
+CORE_SAMPLES = 0.04  # of a cube's area: the least that survives a 3×3 erosion
+# a hidden cube's core keeps its own colour's hue: nearer it than this times the nearest
+# of its blob's other colours' (a side lit by a low lamp brightens: brown's reads orange)
+HUE_MARGIN = 0.5
+
+
+def shades_into(table: np.ndarray, cube_rgb: Mapping[str, Sequence[int]]) -> list[set[int]]:
+    """For each cube colour (in ``CUBE_COLOURS`` order), the other cube colours' indices
+    (0-based) its sides turned from the light read as under the colour table ``table``
+    (labels 1… for the cube colours, as the reader's)."""
+    out: list[set[int]] = []
+    for j, c in enumerate(CUBE_COLOURS):
+        bgr = np.array(cube_rgb[c][::-1], np.float32)
+        px = np.clip(np.array([bgr * f for f in SIDE_SHADES]), 0, 255).astype(np.uint8)
+        got = {int(v) - 1 for v in table[lut_index(px)]}
+        out.append({k for k in got if 0 <= k < len(CUBE_COLOURS) and k != j})
+    return out
+
+
+def _hue(bgr: np.ndarray) -> np.ndarray:
+    """Each colour's channels over their sum (n×3 → n×3): what darkening leaves alone."""
+    px = bgr.astype(np.float32).reshape(-1, 3) + 1.0
+    out: np.ndarray = px / px.sum(axis=1, keepdims=True)
+    return out
+
+
+def hidden_colours(blob: np.ndarray, labels: np.ndarray, per: np.ndarray, major: list[int],
+                   shades: list[set[int]], area_one: float,
+                   lit: np.ndarray | None = None,
+                   cube_rgb: Mapping[str, Sequence[int]] | None = None) -> list[int]:
+    """The colours (0-based) of a blob, beyond ``major``, that are a cube partly hidden
+    under another (module docstring): ``blob`` its samples (a grid of booleans),
+    ``labels`` the region's colour labels, ``per`` each colour's samples in the blob;
+    ``lit`` the region's samples (flat BGR, under the markers' white) and ``cube_rgb``
+    the cubes' colours, to tell a black cube from a side in shade (without them, a
+    colour a side can read as is never counted so)."""
+    out: list[int] = []
+    for j in range(len(CUBE_COLOURS)):
+        if j in major or per[j] < HIDDEN_CUBE * area_one:
+            continue
+        mine = (blob & (labels == j + 1)).astype(np.uint8)
+        core = cv2.erode(mine, np.ones((3, 3), np.uint8)) > 0
+        if np.count_nonzero(core) < CORE_SAMPLES * area_one:
+            continue
+        if lit is None or cube_rgb is None:
+            if any(j in shades[m] for m in major):
+                continue  # a side in shade may read so, and its hue cannot be checked
+        else:
+            seen = _hue(lit[core.ravel()]).mean(axis=0)
+            own = float(np.abs(seen - _hue(np.array(cube_rgb[CUBE_COLOURS[j]][::-1]))[0]).sum())
+            theirs = min(float(np.abs(seen - _hue(np.array(cube_rgb[CUBE_COLOURS[m]][::-1]))[0])
+                                  .sum()) for m in major)
+            if own >= HUE_MARGIN * theirs:
+                continue  # the hue of a side, lit or in shade, or of a rim
+        out.append(j)
+    return out
