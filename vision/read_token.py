@@ -121,6 +121,10 @@ class TokenReader:
             px = (apply_gain(raw, gain) if gain is not None
                   else balance(raw, np.asarray(self._print_bgr(name), np.float32)))
             lab = cv2.cvtColor(px.reshape(1, -1, 3), cv2.COLOR_BGR2LAB)[0].astype(np.float32)
+            if gain is not None:
+                # the print as this frame shows it under the same gain: the region's median
+                # (both tokens together cover under half of it)
+                protos = np.concatenate([np.median(lab, axis=0)[None], protos[1:]])
             idx = classify(lab, protos, MAX_DIST)
             out[name] = {tok for k, tok in ((1, "first"), (2, "next"))
                          if int((idx == k).sum()) >= self.need}
