@@ -105,3 +105,12 @@ def test_the_tokens_are_told_from_their_print_as_this_frame_shows_it(
     view, reading = _bench_view(layout, "real-hard", 1, 2, 0)
     assert view.tokens == {"first": "yellow", "next": "white"}
     assert reading.tracks.get("first_player") == bench.token_track(view, reading)
+
+
+def test_both_tokens_on_one_farm_are_both_seen(layout: Layout) -> None:
+    # the bench's cool table 2 of seed 1, its third contents: both tokens beside the red
+    # farm, blurred over more than half their region; the region's median as its print
+    # (this session's first try) leant to the Next token's teal and lost it
+    view, reading = _bench_view(layout, "cool", 1, 2, 2)
+    assert view.tokens == {"first": "red", "next": "red"}
+    assert reading.tracks.get("first_player") == bench.token_track(view, reading)
