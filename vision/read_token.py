@@ -130,6 +130,13 @@ class TokenReader:
                 bgr = np.clip(np.asarray(self._print_bgr(name), np.float32) * here * gain,
                               0, 255)
                 protos = np.concatenate([to_lab([bgr[::-1]]), protos[1:]])
+                # then the print as the median of what this reading left to no token (a
+                # dim, blurred frame's print can lie far from the learnt one under the
+                # gain; the tokens, both on one farm, can cover half the region)
+                first = classify(lab, protos, MAX_DIST)
+                rest = lab[(first != 1) & (first != 2)]
+                if len(rest) >= len(lab) // 3:
+                    protos = np.concatenate([np.median(rest, axis=0)[None], protos[1:]])
             idx = classify(lab, protos, MAX_DIST)
             out[name] = {tok for k, tok in ((1, "first"), (2, "next"))
                          if int((idx == k).sum()) >= self.need}
