@@ -129,6 +129,7 @@ class BoardReader(PieceReading):
         # board -> this frame's light against the empty board's over most of the board
         # (its median level): a cube region darker than that lies in a shadow
         self._light: dict[str, float] = {}
+        self._board_light: dict[str, np.ndarray] = {}  # the same, per channel (BGR)
         self._token: tuple[frozenset[str], dict[str, int] | None] | None = None
         self.regions_read = 0  # cube regions and track boards actually read (not reused)
         self._luts: dict[tuple[str, tuple[int, int, int] | None, tuple[int, ...]], np.ndarray] = {}
@@ -304,6 +305,7 @@ class BoardReader(PieceReading):
             self._changed[name] = changed
             self._changed_any[name] = changed is None or bool(changed.any())
             self._light[name] = float(gain.mean())
+            self._board_light[name] = gain
             if changed is None or float(changed.mean()) > FILL_SHARE:
                 samples.fill()  # every region (or most) is read: one remap
             any_hand, any_motion = bool(hand.any()), bool(moving.any())
@@ -347,7 +349,8 @@ class BoardReader(PieceReading):
                 and not any(self._touches(r, changed) for r in self.tokens.regions[b])
                 for b in boards):
             return None if self._token[1] is None else dict(self._token[1])
-        token = self.tokens.read(frame, geometry, self.tracker.lens, self._white)
+        token = self.tokens.read(frame, geometry, self.tracker.lens, self._white,
+                                 self._board_light)
         self._token = (found, None if token is None else dict(token))
         return token
 

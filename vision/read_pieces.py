@@ -294,13 +294,14 @@ class PieceReading:
         return measure_cubes(self, frame, placed)
 
     def _differs(self, board: str, r: Region, raw: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
         """With the empty-board model: True where a sample of region ``r`` is neither the
         board (its print, one pixel of misregistration allowed, under this frame's light)
         nor the board in shadow; each sample's difference from the empty board under this
         frame's light (n×3); True where it looks like the board in shadow; True where
-        that shadow is deeper than any room's (``DEEP_SHADOW``). None without the
-        model."""
+        that shadow is deeper than any room's (``DEEP_SHADOW``); each sample's light
+        against the empty board's, the region's as 1 (its ratio's mean over the
+        channels). None without the model."""
         empty = self._empty.get(f"{board}/{r.key}")
         if empty is None or empty[0].shape[0] != len(raw):
             return None
@@ -323,7 +324,7 @@ class PieceReading:
             lifted &= _min3(raw.astype(np.float32) * white) < PALE_PIECE
         out: np.ndarray = ~board_like & ~shadow & ~lifted
         dark = shadow & ~board_like
-        return out, cur - ref * gain, dark, dark & (rmax < DEEP_SHADOW)
+        return out, cur - ref * gain, dark, dark & (rmax < DEEP_SHADOW), rel.mean(axis=1)
 
     def _piece_labels(self, what: str, board: str, r: Region, raw: np.ndarray,
                       shape: tuple[int, int], one: float
@@ -355,7 +356,8 @@ class PieceReading:
             deep = differs[3] | (piece & (labels == 1 + ITEM_NAMES.index("ox")))
             tile = self.layout.item_area_mm2("ox") / ITEM_STEP ** 2
             piece = piece | flat_dark_pieces(dark.reshape(shape), one, deep.reshape(shape),
-                                             tile).reshape(-1)
+                                             tile, differs[4].reshape(shape),
+                                             piece.reshape(shape)).reshape(-1)
         labels = np.where(piece, labels, 0)
         if what == "figures":
             rim = _monk_rim(labels.reshape(shape) == MONK_LABEL, differs[3].reshape(shape))

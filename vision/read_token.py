@@ -101,7 +101,8 @@ class TokenReader:
         self._plan = (geometry.version, slices, map1, map2)
 
     def seen(self, frame: np.ndarray, geometry: Geometry, lens: Lens | None = None,
-             white: Mapping[str, np.ndarray] | None = None) -> dict[str, set[str]]:
+             white: Mapping[str, np.ndarray] | None = None,
+             light: Mapping[str, np.ndarray] | None = None) -> dict[str, set[str]]:
         """Which tokens (``first``, ``next``) each token region shows now (regions of the
         boards found only). ``white``: per board, the gain that makes its markers' white
         paper white (the reader's); without it each region is balanced to its print."""
@@ -121,6 +122,21 @@ class TokenReader:
             px = (apply_gain(raw, gain) if gain is not None
                   else balance(raw, np.asarray(self._print_bgr(name), np.float32)))
             lab = cv2.cvtColor(px.reshape(1, -1, 3), cv2.COLOR_BGR2LAB)[0].astype(np.float32)
+            here = (light or {}).get(board)
+            if gain is not None and here is not None:
+                # the print as this frame shows it under the same gain: the empty board's
+                # print (``calibrate empty``'s capture, raw) under this frame's light
+                # against the empty board's (the board's median change), then the gain
+                bgr = np.clip(np.asarray(self._print_bgr(name), np.float32) * here * gain,
+                              0, 255)
+                protos = np.concatenate([to_lab([bgr[::-1]]), protos[1:]])
+                # then the print as the median of what this reading left to no token (a
+                # dim, blurred frame's print can lie far from the learnt one under the
+                # gain; the tokens, both on one farm, can cover half the region)
+                first = classify(lab, protos, MAX_DIST)
+                rest = lab[(first != 1) & (first != 2)]
+                if len(rest) >= len(lab) // 3:
+                    protos = np.concatenate([np.median(rest, axis=0)[None], protos[1:]])
             idx = classify(lab, protos, MAX_DIST)
             out[name] = {tok for k, tok in ((1, "first"), (2, "next"))
                          if int((idx == k).sum()) >= self.need}
@@ -134,17 +150,21 @@ class TokenReader:
         raise KeyError(name)
 
     def read(self, frame: np.ndarray, geometry: Geometry, lens: Lens | None = None,
-             white: Mapping[str, np.ndarray] | None = None) -> dict[str, int] | None:
+             white: Mapping[str, np.ndarray] | None = None,
+             light: Mapping[str, np.ndarray] | None = None) -> dict[str, int] | None:
         """The ``first_player`` track now (marker → cell), or None when the tokens are not
         each seen in exactly one place (or the main board is not found). ``ever`` says
-        whether they have been read once (a table played without them is not uncertain)."""
-        out = self._read(frame, geometry, lens, white)
+        whether they have been read once (a table played without them is not uncertain).
+        ``light``: per board, this frame's light against the empty board's (BGR), which
+        with ``white`` gives each region's print as this frame shows it."""
+        out = self._read(frame, geometry, lens, white, light)
         self.ever = self.ever or out is not None
         return out
 
     def _read(self, frame: np.ndarray, geometry: Geometry, lens: Lens | None,
-              white: Mapping[str, np.ndarray] | None) -> dict[str, int] | None:
-        seen = self.seen(frame, geometry, lens, white)
+              white: Mapping[str, np.ndarray] | None,
+              light: Mapping[str, np.ndarray] | None) -> dict[str, int] | None:
+        seen = self.seen(frame, geometry, lens, white, light)
         home = TRACK + ":" + HOME
         if home not in seen:
             return None
