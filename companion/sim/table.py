@@ -112,6 +112,9 @@ class SimTable:
         # which discrepancies), so two reconcilers see the same moves, misreads and hands
         self.send_rng = random.Random(rng.random())
         self.fix_rng = random.Random(rng.random())
+        # hands the camera misses: a stream seeded from the table's without drawing from
+        # it, so a table with and one without missed hands make the same moves and noise
+        self.hand_rng = random.Random(sum(rng.getstate()[1][:8]) + 15)
         accuracy = vision_accuracy()
         self.p_misread = 0.0 if self.ideal else noise.misread * (
             1 - accuracy.get(CAMERA_CONDITION, VISION_ACCURACY[CAMERA_CONDITION]))
@@ -261,8 +264,13 @@ class SimTable:
         if self.noise.hands and seen_by_camera:
             if self.rng.random() < self.noise.rest:
                 hand = self.rng.uniform(5.5, 8.0)
-            self.events.append((t, Occluded("camera:0", t, regions=frozenset(seen_by_camera))))
-            self.events.append((t + hand, Occluded("camera:0", t + hand)))
+            # the hand over a region the camera does not see (``hand_miss``): its own
+            # stream, so the moves, misreads and every other noise stay the same
+            under = frozenset(k for k in seen_by_camera
+                              if self.hand_rng.random() >= self.noise.hand_miss)
+            if under:
+                self.events.append((t, Occluded("camera:0", t, regions=under)))
+                self.events.append((t + hand, Occluded("camera:0", t + hand)))
         for k in seen_by_camera:  # read once the hand has gone: the clear-view error rate
             kind = zones.split(k)[0]
             p = (self.p_misread_kind["items"] if kind == zones.GOODS

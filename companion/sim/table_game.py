@@ -46,7 +46,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], setup: str, noise:
     while i < len(truth):
         a = truth[i]
         if a["type"] == "reveal_customers":
-            clock.catch_up(i)
+            clock.to_tablet(i)
             link.mode = "manual"
             link.submit(a, "tablet", link.n, [])
             st = v.apply(st, a)
@@ -66,7 +66,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], setup: str, noise:
             batch.append(truth[nxt])
         # the search looks ``depth`` actions ahead: what it could not see before is
         # entered on the tablet (the pad alone sees nothing but taps)
-        clock.catch_up(i if setup == "pad" else i - (depth - len(batch)))
+        clock.to_tablet(i if setup == "pad" else i - (depth - len(batch)))
         before = st
         for b in batch:
             st = v.apply(st, b)
@@ -103,7 +103,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], setup: str, noise:
         clock.run(rng.uniform(0.5, 2.5) if noise.steps and same
                   else rng.uniform(*noise.turn_gap))
     clock.run(MOVE)
-    clock.catch_up(len(truth))
+    clock.to_tablet(len(truth))
     counts.timings = rec.timings
     counts.table_timings = rec.table_timings
     return counts
@@ -224,6 +224,21 @@ class _Clock:
                 return False
             st = v.apply(st, b)
         return True
+
+    def to_tablet(self, upto: int) -> None:
+        """The players go to the tablet to enter what the sensors have not made known:
+        a prompt open there about the first of those moves is answered first (a family
+        with a question on the tablet answers it before typing a move), then the rest
+        is entered (`catch_up`)."""
+        upto = min(upto, len(self.link.truth), self.done)
+        for _ in range(8):  # an answer may ask a next step: the same hand answers it
+            p = self.rec.prompt
+            if self.link.n >= upto or p is None or p.seq != self.link.n:
+                break
+            self._respond(p)
+            if self.rec.prompt is p:
+                break
+        self.catch_up(upto)
 
     def catch_up(self, upto: int) -> None:
         """The players enter on the tablet what the sensors have not made known (only what

@@ -107,7 +107,7 @@ def test_the_hub_sends_seen_and_gone_only_and_nothing_about_empty_zones() -> Non
 
 def test_ordinary_noise_holds_the_behaviour_model_and_heavy_multiplies_it() -> None:
     o, h, none = NOISE["ordinary"], NOISE["heavy"], NOISE["none"]
-    rates = ("lost", "dropout", "slide", "unenrolled", "early", "rest", "late_tap",
+    rates = ("lost", "dropout", "slide", "hand_miss", "unenrolled", "early", "rest", "late_tap",
              "double_tap", "wrong_tap", "late_answer", "none_answer", "imperfect_fix")
     for name in rates:
         assert getattr(o, name) > 0, name
@@ -144,3 +144,30 @@ def test_the_camera_misreads_at_the_vision_bench_rate() -> None:
         by_kind = json.loads(VISION_BENCH.read_text())["accuracy_by_kind"]["real-ordinary"]
         for kind in ("figures", "items"):  # the real-table renders' rows, never the ideal's
             assert table.p_misread_kind[kind] == pytest.approx(factor * (1 - by_kind[kind]))
+
+
+def test_the_camera_misses_hands_at_the_measured_rate() -> None:
+    """A hand over a region a move changes is reported (``Occluded``) unless the camera
+    missed it (``hand_miss``, per region: the vision bench's hand images); the moves and
+    the rest of the noise draw from other streams, so they stay the same."""
+    from dataclasses import replace
+
+    from companion.sim.behaviour import HAND_MISS
+
+    assert NOISE["ordinary"].hand_miss == HAND_MISS > 0
+    header, truth = random_truth(3, random.Random(1))
+    st = v.start(header)
+    for a in truth:  # up to the first take of a cube
+        if a["type"] == "take":
+            break
+        st = v.apply(st, a)
+    after = v.apply(st, a)
+    link = SimLink(header, [], Counts())
+    hands = []
+    for miss in (0.0, 1.0):
+        noise = replace(NOISE["none"], hands=True, hand_miss=miss)
+        table = SimTable("camera", noise, random.Random(1), st, Reconciler(link), Counts())
+        table.move(1.0, after, [a])
+        hands.append([o.regions for _t, o in table.events if isinstance(o, Occluded)])
+    assert hands[0] and hands[0][0], "no hand reported with none missed"
+    assert hands[1] == [], "a missed hand reported"

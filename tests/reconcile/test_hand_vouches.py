@@ -73,8 +73,10 @@ def test_a_birth_seen_under_the_hand_is_applied_not_asked_with_a_recall(
     hands = _changed(st, after)
     assert hands and left not in hands
     link, out = _play(st, after, hands, None)
-    assert [a for a, *_ in link.submitted] == [birth], [o for o in out
-                                                        if isinstance(o, Prompt)]
+    # twelfth session: a hand not seen is no proof (the camera misses 4.2 %): asked
+    assert link.submitted == []
+    asked = [o for o in out if isinstance(o, Prompt)]
+    assert asked and [birth] in asked[0].candidates, out
 
 
 def test_a_recall_whose_old_place_had_the_hand_is_still_asked(situations: dict) -> None:
@@ -125,8 +127,10 @@ def test_a_doubted_reading_come_true_under_the_hand_is_applied() -> None:
     shows what the take leaves there and a hand was over it, so the change is vouched
     for and applied (before: asked at once with the take from T)."""
     link, out, truth, _s = _doubted_then_taken(True)
-    assert [a for a, *_ in link.submitted][-1:] == [truth], [
-        o for o in out if isinstance(o, Prompt)]
+    # twelfth session: the take from T, its hand missed, is as possible: asked, truth in it
+    asked = [o for o in out if isinstance(o, Prompt)]
+    assert truth not in [a for a, *_ in link.submitted][-1:] or not asked
+    assert asked and any(truth in c for c in asked[-1].candidates), out
 
 
 def test_a_doubted_space_no_hand_came_near_is_still_asked() -> None:
@@ -153,5 +157,7 @@ def test_a_take_under_the_hand_is_not_asked_with_the_doubted_space_no_hand_came_
         rec.observe(o)
     feed(rec, frame(v.apply(mid, take), 9.7, {s: _short(mid, s, colour)}))
     out = run(rec, 9.0, 25.0)
-    assert [a for a, *_ in link.submitted][-1:] == [take], [
-        o for o in out if isinstance(o, Prompt)]
+    # twelfth session: S's hand may have been missed: asked, the truth among the choices
+    asked = [o for o in out if isinstance(o, Prompt)]
+    assert asked and any(take in c for c in asked[-1].candidates), out
+    assert {**take, "space": s[len("space:"):]} not in [a for a, *_ in link.submitted]
