@@ -76,7 +76,7 @@ def test_the_hall_grid_live_in_chromium(broker: Broker, dsn: str, tmp_path: Path
             finished.submit(rng.choice(finished.legal_view()["actions"]))
         assert finished.state().phase == "over"
         for name, s in tables.services.items():
-            wait_until(lambda n=name, s=s: len(hall_rows(dsn, n)) == s.seq(), 30,
+            wait_until(lambda n=name, s=s: len(hall_rows(dsn, n)) == s.seq(), 120,
                        f"{name}'s events in the hall")
 
         shots = Path(os.environ.get("VILLAGE_SCREENSHOTS", tmp_path))
@@ -91,7 +91,7 @@ def test_the_hall_grid_live_in_chromium(broker: Broker, dsn: str, tmp_path: Path
         live = tables.services["cafe-1"]
         card = page.locator("#table-cafe-1")
         wait_until(lambda: f"event {live.seq()}" in card.inner_text(), 10, "cafe-1's card")
-        wait_until(lambda: "Finished" in page.locator("#table-cafe-3").inner_text(), 30,
+        wait_until(lambda: "Finished" in page.locator("#table-cafe-3").inner_text(), 120,
                    "cafe-3's final state")
         assert "Winner:" in page.locator("#table-cafe-3").inner_text()
         assert "next to die" in card.inner_text()

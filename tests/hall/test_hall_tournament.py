@@ -106,7 +106,7 @@ def test_a_tournament_of_two_rounds(broker: Broker, dsn: str, tmp_path: Path,
                 nonlocal detail
                 detail = _call(f"{url}/api/tournaments/{tid}", token=None)[1]
                 return all(g["status"] == "over" for g in detail["games"] if g["round"] == n)
-            wait_until(round_over, 30, f"round {n}'s games to end in the hall")
+            wait_until(round_over, 120, f"round {n}'s games to end in the hall")
         expected = standings(want, [3, 1], ["prestige"])
         assert [(s["person"], s["points"], s["place"], s["prestige"])
                 for s in detail["standings"]] == [
