@@ -50,7 +50,6 @@ from .read_parts import (
     HAND_MARGIN_MM,
     MOTION_LEVEL,
     NOISE_K,
-    NOISE_Q25,
     REFRESH,
     SIDE_SHADE,
     STEPS,
@@ -415,9 +414,7 @@ class BoardReader(PieceReading):
         # in each cell; in a dim frame or on a dark board, noise and JPEG alone pass 0.09
         level = cur[..., 0] + cur[..., 1] + cur[..., 2]
         level *= 1 / 3
-        spread = chroma.ravel()[sample] * level.ravel()[sample]
-        q = len(spread) // 4
-        noise = NOISE_Q25 * float(np.partition(spread, q)[q]) if q else 0.0
+        noise = float(median0(chroma.ravel()[sample] * level.ravel()[sample]))
         floor = NOISE_K * noise / level
         diff = (chroma > np.maximum(0.09, floor)) | (lum < 0.45) | (lum > 1.7)
         # brighter with a slight change of colour (a pale hand), only as a solid patch: a

@@ -25,11 +25,6 @@ HAND_FILL = 0.5
 # a change of colour counts in the hand grid when it exceeds this many times the frame's
 # median colour deviation (in levels) from the empty board: the camera's noise
 NOISE_K = 5.0
-# that median is measured as this many times the lower quartile: an arm over half of a
-# small farm would otherwise be the median, and hide itself under its own "noise" (on
-# still boards median / lower quartile = 1.60-1.69 in the ideal conditions, 1.61-1.87
-# real-ordinary, median 1.77: docs/vision.md « Hands »)
-NOISE_Q25 = 1.7
 # brighter than the empty board by this much: something lies there (a shadow only darkens;
 # a pale hand over a pale space differs from it in little else)
 BRIGHTER = 1.12
