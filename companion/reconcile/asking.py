@@ -85,7 +85,9 @@ def ask(st: v.GameState, paths: list[Path], question: str = "Which was it?",
         # fewer than two groups, or the groups are the paths again (one path ending where
         # the others go on): asked as sentences (regrouping would never end)
         if len(groups) < 2 or list(groups) == [tuple(p) for p in paths]:
-            return _sentences(question, list(paths), [words(st, p) for p in paths])
+            listed = _sentences(question, list(paths), [words(st, p) for p in paths])
+            # too many long ones: by the kind of the step they differ in (twelfth session)
+            return _by_kind(listed, i) if too_long(listed.choices) else listed
         first = ask(st, list(groups), question, label)
         # each choice stands for the whole paths its first steps begin (a choice asked
         # by kind stands for several first steps)
@@ -170,12 +172,13 @@ def too_long(choices: list[str]) -> bool:
 
 def _by_kind(asked: Asked, i: int) -> Asked:
     """Too many long choices differing in step ``i``: one choice per kind of that step
-    (a take; the well used for some space), its words those the kind's choices share with
-    "…" where they differ, standing for its paths (asked about next, as a first step
-    is). ``asked`` as it is when every kind has a single path."""
+    (a take; the well used for some space; a path that ends before it), its words those
+    the kind's choices share with "…" where they differ, standing for its paths (asked
+    about next, as a first step is). ``asked`` as it is when every kind has a single
+    path."""
     groups: dict[str, list[int]] = {}
-    for k, p in enumerate(asked.paths):
-        groups.setdefault(p[i].type, []).append(k)
+    for k, p in enumerate(asked.paths):  # a path ending before step i: a kind of its own
+        groups.setdefault(p[i].type if len(p) > i else "", []).append(k)
     named: dict[str, str] = {}
     if len(groups) < 2:  # one kind: perhaps one figure of a list at a time (a mass draw)
         groups, named = _by_figure(asked.paths, i)
@@ -195,7 +198,7 @@ def _by_kind(asked: Asked, i: int) -> Asked:
         choices.append(label)
         said.append(whole)
         stands.append([asked.paths[k] for k in ks])
-    return Asked(asked.question, paths, choices, said, stands_for=stands)
+    return Asked(asked.question, paths, choices, said, shared=asked.shared, stands_for=stands)
 
 
 def _sentences(question: str, paths: list[Path], said: list[str]) -> Asked:

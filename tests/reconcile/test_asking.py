@@ -200,6 +200,34 @@ def test_a_path_and_its_continuations_are_asked_without_endless_regrouping() -> 
                              for p in g))) == sorted(map(repr, paths))  # nothing dropped
 
 
+def test_a_path_and_its_many_continuations_never_list_more_than_five_long_sentences() -> None:
+    """The same shape as above (the well used, and that use followed by each next step):
+    asked as sentences, it listed every continuation in full (« Council; then Blue takes
+    privilege 2: 2 brown cubes » twelve times: seed 2, random, `ordinary`, camera, twelfth
+    session). Asked by the kind of the next step instead (nothing more, or each kind of
+    step, the step itself asked next), nothing dropped."""
+    for st, well in ((s, w) for seed in range(1, 6) for s, _a in game_states(seed)
+                     if v.pending(s).kind == "turn"
+                     for w in v.legal_actions(s) if isinstance(w, UseWell)):
+        nexts = v.legal_actions(v.apply(st, well))
+        paths = [(well,), *[(well, n) for n in nexts]]
+        if len(nexts) > MAX_SENTENCES and len({n.type for n in nexts}) > 1:
+            break
+    else:
+        raise AssertionError("no well use with more than five next steps of two kinds")
+    asked = ask(st, paths)
+    assert sum(len(c.split()) > LONG_WORDS for c in asked.choices) <= MAX_SENTENCES, (
+        asked.choices)
+    assert "well" in asked.shared, asked.shared  # what they all did, said once above
+    assert sorted(map(repr, (p for g in asked.stands_for for p in g))) == sorted(
+        map(repr, paths))  # nothing dropped
+    for group in asked.stands_for:  # each kind asked next as its own prompt
+        if len(group) > 1:
+            again = ask(st, group)
+            assert sorted(map(repr, (p for g in again.stands_for for p in g))) == sorted(
+                map(repr, group))
+
+
 def test_a_take_or_the_well_for_any_space_asks_the_kind_of_move_first() -> None:
     """Seed 1 purposeful hub+camera (eleventh session): "What did Yellow do?" listed a take
     and seven "Puts 3 brown cubes back at the well and takes the … action" sentences. The
