@@ -40,4 +40,8 @@ def test_a_learned_card_is_corrected_then_forgotten(server: Server, browser: Any
     page.locator("form.learned-card[data-card='Gertrude'] [data-forget]").click()
     page.locator("form.learned-card[data-card='Gertrude']").wait_for(state="detached")
     assert "crecy.friend" not in server.get("/api/cards")["learned"]
+    # the page loads again after the answer: Gertrude's form is gone with the old page,
+    # the other card's is back once the new one is drawn
+    page.wait_for_load_state("load")
+    page.locator("form.learned-card[data-card='Rouge/matriarch']").wait_for()
     assert page.locator("form.learned-card").count() == 1
