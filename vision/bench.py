@@ -316,14 +316,30 @@ def images(layout: Layout, name: str, per_condition: int, seed: int = 1, views: 
     render and a read each, not a calibration. View 0 depends on nothing drawn after it
     (adding views changes no view 0)."""
     for i in range(per_condition):
-        g, scene, players, view, shot, reader = _table(layout, name, seed, i)
-        yield i, 0, view, shot, reader.read(shot.image)
-        for k in range(1, views):
-            more = random_view(layout, g, players=players)
-            s = int(g.integers(1 << 30))
-            shot = render(layout, more, replace(scene, seed=s, camera=scene.seed, pieces=s))
-            reader.forget_steady_boards()  # each view read whole, as the first
-            yield i, k, more, shot, reader.read(shot.image, float(k))
+        for k, view, shot, reading in _views(layout, name, seed, i, views):
+            yield i, k, view, shot, reading
+
+
+def _views(layout: Layout, name: str, seed: int, i: int, views: int
+           ) -> Iterator[tuple[int, TableView, Rendered, Reading]]:
+    """Views 0 … ``views`` - 1 of table ``i`` (see `images`), each read by the table's
+    one reader: (view number, contents, render, reading)."""
+    g, scene, players, view, shot, reader = _table(layout, name, seed, i)
+    yield 0, view, shot, reader.read(shot.image)
+    for k in range(1, views):
+        more = random_view(layout, g, players=players)
+        s = int(g.integers(1 << 30))
+        shot = render(layout, more, replace(scene, seed=s, camera=scene.seed, pieces=s))
+        reader.forget_steady_boards()  # each view read whole, as the first
+        yield k, more, shot, reader.read(shot.image, float(k))
+
+
+def view_reading(layout: Layout, name: str, seed: int, i: int, k: int
+                 ) -> tuple[TableView, Reading]:
+    """View ``k`` of the bench's table ``i`` of condition ``name`` and its reading, as
+    `images` reads it (the views before it read first by the same reader)."""
+    *_, (_k, view, _shot, reading) = _views(layout, name, seed, i, k + 1)
+    return view, reading
 
 
 def accuracy(layout: Layout, per_condition: int, seed: int = 1,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reconcile_kit import game_states, run
+from reconcile_kit import run, takes_then_still_space
 from test_misread_back import product_frame
 
 from companion import village as v
@@ -37,29 +37,20 @@ def _a_birth_then_a_take_from_a_doubted_space(
     """From a seeded game: a take of colour c from space S leaving a cube of c (index i),
     S unchanged until a player may give birth or recall (index j), and after the birth
     the next player may take c from S. Returns the game's states, i, j and that take."""
-    for seed in range(1, 9):
-        states = game_states(seed)
-        for i, (st, take) in enumerate(states):
-            if take["type"] != "take":
-                continue
-            s = f"space:{take['space']}"
-            here = picture(v.apply(st, take)).cubes[s]
-            if not here.get(take["cube"], 0):
-                continue
-            for j in range(i + 1, min(i + 15, len(states))):
-                st_j, a = states[j]
-                if picture(st_j).cubes[s] != here:
-                    break
-                acts = v.legal_actions(st_j)
-                birth = next((x for x in acts if x.type == "birth"), None)
-                if a["type"] not in ("birth", "recall") or birth is None or not any(
-                        x.type == "recall" for x in acts):
-                    continue
-                nxt = next((x for x in v.legal_actions(v.apply(st_j, birth))
-                            if x.type == "take" and x.space == take["space"]
-                            and x.cube == take["cube"]), None)
-                if nxt is not None:
-                    return states, i, j, nxt.to_json()
+    for states, i, take, here, j in takes_then_still_space(15):
+        if not here.get(take["cube"], 0):
+            continue
+        st_j, a = states[j]
+        acts = v.legal_actions(st_j)
+        birth = next((x for x in acts if x.type == "birth"), None)
+        if a["type"] not in ("birth", "recall") or birth is None or not any(
+                x.type == "recall" for x in acts):
+            continue
+        nxt = next((x for x in v.legal_actions(v.apply(st_j, birth))
+                    if x.type == "take" and x.space == take["space"]
+                    and x.cube == take["cube"]), None)
+        if nxt is not None:
+            return states, i, j, nxt.to_json()
     raise AssertionError("no such game in the seeded games")
 
 

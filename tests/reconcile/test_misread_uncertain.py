@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from reconcile_kit import game_states, run
+from reconcile_kit import run, takes_then_still_space
 from test_misread_doubts import feed, frame
 
 from companion import village as v
@@ -32,22 +32,13 @@ def a_take_then_a_take_of_its_colour_elsewhere(
     (S unchanged meanwhile) a take of c from another space T by another player, for which
     ``also(state before it, it, the first take)`` holds. Returns (the state before the
     first take, the actions up to the second take, the second take, S, T)."""
-    for seed in range(1, 9):
-        states = game_states(seed)
-        for i, (st, take) in enumerate(states):
-            if take["type"] != "take":
-                continue
-            s = f"space:{take['space']}"
-            here = picture(v.apply(st, take)).cubes[s]
-            for j in range(i + 1, min(i + 8, len(states))):
-                st_j, a = states[j]
-                if picture(st_j).cubes[s] != here:
-                    break
-                if (a["type"] == "take" and a["space"] != take["space"]
-                        and a["cube"] == take["cube"] and here.get(a["cube"], 0) > 0
-                        and a["player"] != take["player"] and also(st_j, a, take)):
-                    return (st, [b for _s, b in states[i:j]], a, s,
-                            f"space:{a['space']}")
+    for states, i, take, here, j in takes_then_still_space(8):
+        st_j, a = states[j]
+        if (a["type"] == "take" and a["space"] != take["space"]
+                and a["cube"] == take["cube"] and here.get(a["cube"], 0) > 0
+                and a["player"] != take["player"] and also(st_j, a, take)):
+            return (states[i][0], [b for _s, b in states[i:j]], a,
+                    f"space:{take['space']}", f"space:{a['space']}")
     raise AssertionError("no such pair of takes in the seeded games")
 
 

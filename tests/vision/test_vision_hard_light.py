@@ -3,8 +3,6 @@ across a farm is no dark tile; what the bench's real-hard tables showed."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import cv2
 import numpy as np
 
@@ -12,24 +10,6 @@ from vision import bench
 from vision.geometry import project
 from vision.item_shapes import flat_dark_pieces
 from vision.layout import Layout
-from vision.read_parts import Reading
-from vision.render import render
-from vision.table import TableView
-
-
-def _bench_view(layout: Layout, name: str, seed: int, i: int, k: int
-                ) -> tuple[TableView, Reading]:
-    """View ``k`` of the bench's table ``i`` and its reading, as ``bench.images`` reads it
-    (the views before it read first by the same reader)."""
-    g, scene, players, view, shot, reader = bench._table(layout, name, seed, i)
-    reading = reader.read(shot.image)
-    for n in range(1, k + 1):
-        view = bench.random_view(layout, g, players=players)
-        s = int(g.integers(1 << 30))
-        shot = render(layout, view, replace(scene, seed=s, camera=scene.seed, pieces=s))
-        reader.forget_steady_boards()
-        reading = reader.read(shot.image, float(n))
-    return view, reading
 
 
 def _level(tile: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -65,7 +45,7 @@ def test_an_empty_farm_in_a_shadows_edge_reads_empty_on_a_real_table(layout: Lay
     # of the red farm's empty goods region; the board's dark printed border, "the board"
     # however dark, cut the darker part off from the region's edge, a patch of a tile's
     # size then read as five coins
-    view, reading = _bench_view(layout, "real-hard", 1, 7, 0)
+    view, reading = bench.view_reading(layout, "real-hard", 1, 7, 0)
     assert not view.items.get("goods:red")
     assert reading.items["goods:red"] == {}
 
@@ -91,7 +71,7 @@ def test_a_farm_keeps_its_pose_while_its_marker_still_shows_where_it_was(
     # 3.6 px (two corners 6-7 px off): refused, the farms went unread for the rest of the
     # bench though each marker's cells still showed their pattern where the last good
     # pose put them
-    _view, reading = _bench_view(layout, "real-hard", 1, 11, 1)
+    _view, reading = bench.view_reading(layout, "real-hard", 1, 11, 1)
     assert reading.boards["farm:red"] and reading.boards["farm:yellow"], reading.refused
 
 
@@ -102,7 +82,7 @@ def test_the_tokens_are_told_from_their_print_as_this_frame_shows_it(
     # the camera saw it, was compared with samples under the markers' white; two thirds
     # of each region matched nothing and the farms' green print read as the Next token's
     # teal on two farms where it was not: no reading
-    view, reading = _bench_view(layout, "real-hard", 1, 2, 0)
+    view, reading = bench.view_reading(layout, "real-hard", 1, 2, 0)
     assert view.tokens == {"first": "yellow", "next": "white"}
     assert reading.tracks.get("first_player") == bench.token_track(view, reading)
 
@@ -111,6 +91,6 @@ def test_both_tokens_on_one_farm_are_both_seen(layout: Layout) -> None:
     # the bench's cool table 2 of seed 1, its third contents: both tokens beside the red
     # farm, blurred over more than half their region; the region's median as its print
     # (this session's first try) leant to the Next token's teal and lost it
-    view, reading = _bench_view(layout, "cool", 1, 2, 2)
+    view, reading = bench.view_reading(layout, "cool", 1, 2, 2)
     assert view.tokens == {"first": "red", "next": "red"}
     assert reading.tracks.get("first_player") == bench.token_track(view, reading)

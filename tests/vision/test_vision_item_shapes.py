@@ -4,8 +4,6 @@ coin, and what lies in an item region is flat (``vision.read_parts.count_blobs``
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import cv2
 import numpy as np
 import pytest
@@ -13,9 +11,7 @@ import pytest
 from vision import bench, read_faint
 from vision.item_shapes import flat_dark_pieces as _flat_dark_pieces
 from vision.layout import Layout
-from vision.read_parts import Reading, count_blobs
-from vision.render import render
-from vision.table import TableView
+from vision.read_parts import count_blobs
 
 GREEN = np.array([110.0, 175.0, 150.0], np.float32)  # BGR: a farm's print
 BLUE = np.array([170.0, 120.0, 80.0], np.float32)  # the plough tile
@@ -65,26 +61,11 @@ def test_a_tile_alone_and_a_coin_alone_are_read_as_before() -> None:
     assert count_blobs(labels, NAMES, _one(), diff=diff, cores=True) == {"coin": 1}
 
 
-def _bench_view(layout: Layout, name: str, seed: int, i: int, k: int
-                ) -> tuple[TableView, Reading]:
-    """View ``k`` of the bench's table ``i`` and its reading, as ``bench.images`` reads it
-    (the views before it read first by the same reader)."""
-    g, scene, players, view, shot, reader = bench._table(layout, name, seed, i)
-    reading = reader.read(shot.image)
-    for n in range(1, k + 1):
-        view = bench.random_view(layout, g, players=players)
-        s = int(g.integers(1 << 30))
-        shot = render(layout, view, replace(scene, seed=s, camera=scene.seed, pieces=s))
-        reader._snap.clear()
-        reading = reader.read(shot.image, float(n))
-    return view, reading
-
-
 def test_a_plough_with_a_coin_beside_it_is_one_coin_on_a_real_table(layout: Layout) -> None:
     # the bench's real-ordinary table 4 of seed 2, its fourth contents: a plough, a horse
     # and a coin touching the plough on the blue farm; the plough's grey rim made the coin
     # 1.7 coins (read as two)
-    view, reading = _bench_view(layout, "real-ordinary", 2, 4, 3)
+    view, reading = bench.view_reading(layout, "real-ordinary", 2, 4, 3)
     assert view.items["goods:blue"] == {"horse": 1, "plough": 1, "coin": 1}
     assert reading.items["goods:blue"] == view.items["goods:blue"]
 
@@ -115,7 +96,7 @@ def test_two_oxen_touching_are_not_too_large_for_a_piece() -> None:
 def test_an_ox_across_the_farms_edge_is_counted_on_a_real_table(layout: Layout) -> None:
     # the bench's real-ordinary table 5 of seed 2, its second contents: an ox laid across
     # the red farm's goods region's lower left corner was missed
-    view, reading = _bench_view(layout, "real-ordinary", 2, 5, 1)
+    view, reading = bench.view_reading(layout, "real-ordinary", 2, 5, 1)
     assert view.items["goods:red"] == {"ox": 1, "plough": 2, "horse": 1, "wagon": 1}
     assert reading.items["goods:red"] == view.items["goods:red"]
 
@@ -125,11 +106,11 @@ def test_a_faint_coin_is_not_a_plough_weakened_to_a_fifth(
     # the bench's real-hard table 2 of seed 1, its second contents: a grey coin on the
     # blue farm in dim light, found only by its change of colour, was nearest a plough's
     # strong blue scaled down to 0.2 (a 16 mm tile keeps most of its colour at its middle)
-    view, reading = _bench_view(layout, "real-hard", 1, 2, 1)
+    view, reading = bench.view_reading(layout, "real-hard", 1, 2, 1)
     assert view.items["goods:blue"] == {"horse": 2, "grain": 1, "coin": 1}
     assert reading.items["goods:blue"] == view.items["goods:blue"]
     monkeypatch.setattr(read_faint, "FAINT_KEEP", 0.2)  # the floor before
-    _view, before = _bench_view(layout, "real-hard", 1, 2, 1)
+    _view, before = bench.view_reading(layout, "real-hard", 1, 2, 1)
     assert before.items["goods:blue"] == {"horse": 2, "grain": 1, "plough": 1}
 
 
@@ -138,6 +119,6 @@ def test_a_faint_coin_is_one_coin_however_far_its_blur_spreads(
     # the bench's real-ordinary table 1 of seed 1, its second contents: a grey coin on the
     # white farm, found by its change of colour; the area above half its peak (138
     # samples, a coin is 78) counted it as two. Each piece makes its own peak.
-    view, reading = _bench_view(layout, "real-ordinary", 1, 1, 1)
+    view, reading = bench.view_reading(layout, "real-ordinary", 1, 1, 1)
     assert view.items["goods:white"]["coin"] == 1
     assert reading.items["goods:white"] == view.items["goods:white"]
