@@ -42,7 +42,6 @@ A part of `Reconciler`, which holds the state these methods use.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -98,19 +97,6 @@ class _Both:
     def __getitem__(self, k: str) -> RegionValue | None:
         got = self.pieces.get(k)
         return self.others.get(k) if got is None else got
-
-
-def _unhanded(saw: frozenset[str] | None, reg: _Both, base: dict[str, RegionValue],
-              regions: Iterable[str]) -> bool:
-    """Never: a rival is not dropped for changing a region no hand was seen over. The
-    camera misses a hand over 4.2 % of the regions a move changes (the vision bench's hand
-    images, docs/sensing.md), so a hand not seen is no proof that none came (twelfth
-    session: seed 2, random, heavy, camera, game 2, action 453, the take from a space whose
-    hand was missed dropped as a rival, the take from another space applied). Kept as the
-    one place that would say where a hand must have been, should the camera ever report
-    one surely."""
-    del saw, reg, base, regions
-    return False
 
 
 class MisreadDoubts:
@@ -295,7 +281,6 @@ class MisreadDoubts:
         # misread of goods no hand touched (random play, seed 1, hub+camera, game 2,
         # action 37: « buys yellow-1a out » applied, nobody bought, the mass drew it)
         paid = any(isinstance(a, Buyout) and a.members for a in path)
-        saw = self._hands_saw(path, observed)
         out: list[Path] = []
         for m, node in self._cache.nodes.items():
             n = min(len(m), len(path))
@@ -323,8 +308,7 @@ class MisreadDoubts:
                 # the truth)
                 true_doubt = any(reg[k] != base[k] for k in doubted)
                 if (off is not None and (reg[off] != base[off] or true_doubt or paid)
-                        and one_misread(reg[off], observed[off])
-                        and not _unhanded(saw, reg, base, (off, *doubted))):
+                        and one_misread(reg[off], observed[off])):
                     out.append(m)
         return out
 
@@ -332,8 +316,8 @@ class MisreadDoubts:
                    ) -> frozenset[str] | None:
         """The regions a hand came near since the last commit, when the camera saw a hand
         over every camera region ``path`` (a path the search reached) changes: the camera
-        saw this move's hands, so a rival changing a region no hand came near needs a move
-        nobody made (a recall lifts the figure from its old place; eleventh session). None
+        saw this move's hands (`_vouched`; a rival is not dropped for a region no hand was
+        seen over: the camera misses hands, twelfth session). None
         when no hand was seen, or a region ``path`` changes had none (a hand missed, the
         hands forgotten at a commit): then the hands vouch for nothing."""
         hands = self.table.handled
@@ -407,7 +391,6 @@ class MisreadDoubts:
         keys = [k for k in observed if k in base and k not in doubted]
         soft = [k for k in keys if camera_read(k, observed[k])]
         hard = [k for k in keys if not camera_read(k, observed[k])]
-        saw = self._hands_saw(path, observed)
         out: list[Path] = []
         for m, node in self._cache.nodes.items():
             n = min(len(m), len(path))
@@ -425,9 +408,7 @@ class MisreadDoubts:
                     if len(off) > 2 or not one_misread(reg[k], observed[k]):
                         break
             else:
-                # a change it needs where no hand came, while the hands covered ``path``
-                if not _unhanded(saw, reg, base, (*off, *doubted)):
-                    out.append(m)
+                out.append(m)
         return out
 
     def _one_read_wrong(self, st: v.GameState, observed: dict[str, RegionValue],

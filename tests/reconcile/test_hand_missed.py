@@ -1,8 +1,8 @@
 """A hand the camera missed (issue 15, twelfth session).
 
-The hands vouch (`misreads._hands_saw`, `_unhanded`): when the camera saw a hand over every
-camera region a single explanation changes, a rival that changes a region no hand came
-near is dropped. A real camera misses hands now and then: the calibrated reader left the
+The hands vouched (`misreads._hands_saw`, and `_unhanded`, removed since): when the camera
+saw a hand over every camera region a single explanation changes, a rival that changed a
+region no hand came near was dropped. A real camera misses hands now and then: the calibrated reader left the
 region under the fingertip unreported in 2 of the vision bench's 48 hand images
 (`scripts/hand_recall.py`; the behaviour model's `hand_miss`, 4.2 % of the regions a move
 changes). The rival so dropped needs a missed hand and a misread in one region;
