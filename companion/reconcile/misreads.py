@@ -429,7 +429,7 @@ class MisreadDoubts:
             # a region read as before is left out only when a hand came near it: the move
             # may have changed it and the camera misread it back (a cube taken, the space
             # still read with it); without a hand nothing there changed
-            if base[k] == val and k not in self.table.handled:
+            if base[k] == val and k not in self.table.hand_seen:
                 continue
             seen = {x: y for x, y in observed.items() if x != k}
             result = self._explain(st, seen, ChanceReader(seen))

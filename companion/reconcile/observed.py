@@ -169,9 +169,14 @@ class ObservedTable:
     taps: list[TagTapped] = field(default_factory=list)
     log: list[Observation] = field(default_factory=list)  # since the last commit
     last_change: float = float("-inf")
-    # regions a hand has been over since the last commit (`MisreadDoubts._hand_elsewhere`)
-    handled: set[str] = field(default_factory=set)
-    hand_seen: dict[str, float] = field(default_factory=dict)  # region → last hand over it
+    # region → when a hand was last over it, since the last commit (or later: `committed`)
+    hand_seen: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def handled(self) -> set[str]:
+        """The regions a hand has been over since the last commit
+        (`MisreadDoubts._hand_elsewhere`)."""
+        return set(self.hand_seen)
 
     def observe(self, obs: Observation) -> None:
         """Take one observation in (health is ignored here)."""
@@ -187,7 +192,6 @@ class ObservedTable:
                 hidden |= hidden_by(r)
             if hidden:
                 self.occluded[obs.source] = (frozenset(hidden), t)
-                self.handled |= hidden
                 for r in hidden:
                     self.hand_seen[r] = max(t, self.hand_seen.get(r, t))
             else:
@@ -382,7 +386,6 @@ class ObservedTable:
         self.log, self.taps = [], []
         after = float("inf") if hands_after is None else hands_after
         self.hand_seen = {r: t for r, t in self.hand_seen.items() if t > after}
-        self.handled = set(self.hand_seen)
         return sorted(latest.values(), key=lambda o: o.t)
 
 
