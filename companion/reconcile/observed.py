@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from companion.village import zones
@@ -61,6 +62,16 @@ def colour_of(signature: str) -> str:
     return "black" if colour == "monk" else colour
 
 
+@lru_cache(maxsize=8192)
+def _signature_colours(value: tuple[Any, ...]) -> tuple[tuple[str, int], ...] | None:
+    """``ByColour.of(value)``, or None when ``value`` is not all signatures. Cached: the
+    search compares the same few zone values with a camera's reading thousands of times a
+    look."""
+    if not all(isinstance(s, str) for s in value):
+        return None
+    return ByColour.of(value)
+
+
 class ByColour:
     """A piece zone read by colour only (a camera cannot tell two red figures apart):
     equal to any sorted signature tuple with as many figures of each colour, so the search
@@ -81,7 +92,7 @@ class ByColour:
         if isinstance(other, ByColour):
             return self.counts == other.counts
         if isinstance(other, tuple):
-            return all(isinstance(s, str) for s in other) and self.counts == self.of(other)
+            return self.counts == _signature_colours(other)
         return NotImplemented
 
     def __hash__(self) -> int:

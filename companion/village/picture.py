@@ -203,24 +203,38 @@ def piece_regions(st: GameState) -> dict[str, RegionValue]:
 
 
 def other_regions(st: GameState) -> dict[str, RegionValue]:
-    """The regions of ``regions_of(st)`` that are not piece zones (cubes, items, tracks)."""
+    """The regions of ``regions_of(st)`` that are not piece zones (cubes, items, tracks).
+
+    The reconciler's search calls it for every state it reaches, so the region names are
+    looked up in tables made once (an enum's ``.value`` is slow) and each tuple is built
+    from a list rather than a generator."""
     out: dict[str, RegionValue] = {}
     for s, on in st.spaces.items():
-        out["space:" + s.value] = tuple(on.get(c, 0) for c in CUBE_ORDER)
+        out[_SPACE_REGION[s]] = tuple([on.get(c, 0) for c in CUBE_ORDER])
     length = st.data.time_track_length
     first = _first(st)
     for color in st.players:
         p = st.p[color]
-        c = color.value
-        out["supply:" + c] = (*(p.cubes[x] for x in INFLUENCE), 0)
-        out["goods:" + c] = (p.grain, p.coins, *(p.goods[g] for g in Good))
-        out["time:" + c] = p.time % length
-        out["prestige:" + c] = p.prestige
-        out["first_player:" + c] = int(c == first)
+        supply, items, time_, prestige, token = _PLAYER_REGIONS[color]
+        cubes = p.cubes
+        out[supply] = (*[cubes[x] for x in INFLUENCE], 0)
+        held = p.goods
+        out[items] = (p.grain, p.coins, *[held[g] for g in _GOODS])
+        out[time_] = p.time % length
+        out[prestige] = p.prestige
+        out[token] = int(color.value == first)
     out[_HOME] = int(st.next_first is None)
-    out[zones.STOCK] = tuple(st.supply.get(c, 0) for c in CUBE_ORDER)
-    out[zones.GREEN_BAG] = tuple(st.bag.get(c, 0) for c in CUBE_ORDER)
+    out[zones.STOCK] = tuple([st.supply.get(c, 0) for c in CUBE_ORDER])
+    out[zones.GREEN_BAG] = tuple([st.bag.get(c, 0) for c in CUBE_ORDER])
     return out
+
+
+_SPACE_REGION: dict[Space, str] = {s: "space:" + s.value for s in Space}
+_PLAYER_REGIONS: dict[Color, tuple[str, str, str, str, str]] = {
+    c: ("supply:" + c.value, "goods:" + c.value, "time:" + c.value,
+        "prestige:" + c.value, "first_player:" + c.value)
+    for c in Color}
+_GOODS: tuple[Good, ...] = tuple(Good)
 
 
 __all__ = [
