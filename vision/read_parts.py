@@ -283,16 +283,23 @@ def count_blobs(labels: np.ndarray, names: tuple[str, ...], one: list[float],
     for i in range(1, k):
         total = float(stats[i, cv2.CC_STAT_AREA])
         here = lab == i
+        cored = False
         if cores:
             bx, by, bw, bh = (int(v) for v in stats[i, :4])
             # a sample's margin round the blob: a core is measured from its outside too
             box = (slice(max(by - 1, 0), by + bh + 1), slice(max(bx - 1, 0), bx + bw + 1))
             if labels is given:
                 labels = labels.copy()  # the caller's labels are left as they were
-            labels[box] = _nearest_core(labels[box], here[box], len(names))
+            part = labels[box]
+            near = _nearest_core(part, here[box], len(names))
+            cored = near is not part
+            labels[box] = near
         votes = labels[here & inner]
         frac = votes.size / total  # the inside's share of the blob (of each piece in it)
-        if not votes.size:
+        if not votes.size or cored:
+            # each sample given to the piece whose core lies nearest: no rim is left to
+            # leave out, and a piece at the blob's edge (a grain sack beside an ox tile)
+            # has few samples inside the blob's own
             votes, frac = labels[here], 1.0
         per = np.bincount(votes, minlength=len(names) + 1)[1:len(names) + 1]
         if not per.any():
