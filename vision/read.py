@@ -360,10 +360,11 @@ class BoardReader(PieceReading):
         index 0 is never given; prototypes lie farther, lightness counts less."""
         key = (what, bg, idx)
         table = self._luts.get(key)
+        if table is not None:
+            return table
         shared = (key, self.cube_lab.tobytes(), self.marker_lab.tobytes(),
                   self.figure_lab.tobytes(), self.item_lab.tobytes())
-        if table is None:
-            table = _LUTS.get(shared)
+        table = _LUTS.get(shared)
         if table is None:
             # cube tables also know the figures' colours, so a figure is not a cube
             # and the darker sides of cubes (seen at an angle) as the same colour
