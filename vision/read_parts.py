@@ -97,7 +97,7 @@ def median0(a: np.ndarray) -> np.ndarray:
     """``np.median(a, axis=0)`` of a float array without NaN (n, n×k or n×k×m), the same
     numbers (the middle one, or the mean of the middle two, in ``a``'s type) without the
     wrappers of ``np.median``: the reader takes several medians per region per frame."""
-    t = np.ascontiguousarray(np.moveaxis(a, 0, -1))
+    t = np.ascontiguousarray(a.T if a.ndim <= 2 else np.moveaxis(a, 0, -1))
     n = a.shape[0]
     k = n // 2
     if n % 2:

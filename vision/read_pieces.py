@@ -470,9 +470,11 @@ class PieceReading:
             return
         results: dict[str, tuple[dict[str, int], float]] = {}
         self.regions_read += 1
-        # all cells of the board at once: (cells, samples, 3)
-        px = np.stack([samples[plan.slices[(board.name, r.key)][0]:
-                               plan.slices[(board.name, r.key)][1]] for r in cells])
+        # all cells of the board at once: (cells, samples, 3), from one remap of them all
+        a0, b0, _shape = plan.slices[(board.name, "#tracks")]
+        block = samples[a0:b0]
+        px = np.stack([block[plan.slices[(board.name, r.key)][0] - a0:
+                             plan.slices[(board.name, r.key)][1] - a0] for r in cells])
         # with the empty-board model: a disc is what differs from the empty cell, its
         # colour told under the light that makes the markers' white paper white (as the
         # figures'); else each cell is balanced against its printed colour

@@ -6,7 +6,11 @@ from __future__ import annotations
 import numpy as np
 
 from vision.colour import UNKNOWN, classify
-from vision.read_parts import _mean3, median0
+from vision.layout import Layout
+from vision.read import BoardReader
+from vision.read_parts import Samples, _mean3, median0
+from vision.render import Scene, render
+from vision.table import TableView
 
 
 def test_the_channel_mean_is_numpys_to_the_last_bit() -> None:
@@ -36,3 +40,24 @@ def test_classify_gives_the_first_of_equally_near_prototypes_and_none_far() -> N
     got = classify(lab, protos, max_dist=40.0, l_weight=0.5)
     assert got.tolist() == [0, 1, 3, UNKNOWN]
     assert got.dtype == np.uint8
+
+
+def test_a_boards_track_cells_are_remapped_at_once_to_the_same_samples(layout: Layout) -> None:
+    # the track cells of a board are one part of the sampling plan (one remap, not one a
+    # cell); a cell's samples taken from that block are those of its own remap
+    reader = BoardReader(layout)
+    frame = render(layout, TableView(), Scene(seed=5, camera=1, pieces=1)).image
+    reader.read(frame)
+    plan = reader._plan
+    assert plan is not None
+    for name, board in layout.boards.items():
+        cells = [r for r in board.regions if r.kind == "track"]
+        if not cells or (name, "#tracks") not in plan.slices:
+            assert not cells
+            continue
+        a0, b0, _shape = plan.slices[(name, "#tracks")]
+        block = Samples(frame, plan)[a0:b0]
+        for r in cells:
+            a, b, _s = plan.slices[(name, r.key)]
+            assert a0 <= a < b <= b0
+            assert np.array_equal(block[a - a0:b - a0], Samples(frame, plan)[a:b])
