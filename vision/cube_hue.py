@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from .layout import CUBE_COLOURS
-from .read_parts import _mean3
+from .read_parts import _mean3, _sum3
 
 # A cube's core is its samples inside a DEEP×DEEP (half a cube)
 # erosion; each is told by the mean of the core samples in the NEAR×NEAR samples (1 mm
@@ -91,12 +91,14 @@ def brown_or_orange(px: np.ndarray, labels: np.ndarray, cube: np.ndarray,
            np.clip(shade.reshape(labels.shape)[box][inner_b], DARKEST, 1.0))[:, None]
     dim[dim > SHADOWED] = 1.0
     miss = []
+    dd = np.maximum(_sum3(d * d), 1.0)
     for rgb in (rgb_b, rgb_o):
         best = np.full(len(d), np.inf, np.float32)
         for face in SHADES:
             q = np.array(rgb[::-1], np.float32)[None, :] * (dim * face) - b_m
-            t = np.maximum((q * d).sum(axis=1) / np.maximum((d * d).sum(axis=1), 1.0), 1.0)
-            best = np.minimum(best, np.linalg.norm(q - t[:, None] * d, axis=1))
+            t = np.maximum(_sum3(q * d) / dd, 1.0)
+            off = q - t[:, None] * d
+            best = np.minimum(best, np.sqrt(_sum3(off * off)))
         miss.append(best)
     is_brown = np.zeros(inner_b.shape, bool)
     is_brown[inner_b] = miss[0] < miss[1]
