@@ -8,17 +8,26 @@ import numpy as np
 from vision.colour import UNKNOWN, classify
 from vision.layout import Layout
 from vision.read import BoardReader
-from vision.read_parts import Samples, _mean3, median0
+from vision.read_parts import Samples, _mean3, _sum3, median0
 from vision.render import Scene, render
 from vision.table import TableView
 
 
-def test_the_channel_mean_is_numpys_to_the_last_bit() -> None:
+def test_the_channel_mean_and_sum_are_numpys_to_the_last_bit() -> None:
     g = np.random.default_rng(5)
     for shape in [(7, 3), (4, 6, 3), (1000, 3)]:
         a = g.uniform(0.01, 4.0, shape).astype(np.float32)
         assert np.array_equal(_mean3(a), a.mean(axis=-1))
+        assert np.array_equal(_sum3(a), a.sum(axis=-1))
         assert _mean3(a).dtype == np.float32
+
+
+def test_brown_or_orange_keeps_its_distances_with_the_sums_written_out() -> None:
+    # the ray test's distances (a sample's mean colour to the nearest point of the ray from
+    # the board through a cube colour) equal numpy's norm of the same differences
+    g = np.random.default_rng(7)
+    off = g.uniform(-90, 90, (500, 3)).astype(np.float32)
+    assert np.array_equal(np.sqrt(_sum3(off * off)), np.linalg.norm(off, axis=1))
 
 
 def test_the_median_over_the_first_axis_of_a_stack_is_numpys() -> None:
