@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from .layout import CUBE_COLOURS
+from .read_parts import _mean3, _sum3
 
 # A cube's core is its samples inside a DEEP×DEEP (half a cube)
 # erosion; each is told by the mean of the core samples in the NEAR×NEAR samples (1 mm
@@ -31,14 +32,17 @@ def local_light(raw: np.ndarray, ref: np.ndarray, board: np.ndarray) -> np.ndarr
     within ``LIGHT_NEAR``, so a cube's own small shadow beside it is not its light, a
     cast shadow larger than that is. The region's median where no board sample lies
     near. Returns a flat array."""
-    level = ((raw.astype(np.float32) + 1.0) / ref).mean(axis=1).reshape(board.shape)
+    level = _mean3((raw.astype(np.float32) + 1.0) / ref).reshape(board.shape)
     w = board.astype(np.float32)
     num = cv2.boxFilter(level * w, -1, (3, 3), normalize=False)
     den = cv2.boxFilter(w, -1, (3, 3), normalize=False)
     mean = np.where(den > 4.5, num / np.maximum(den, 1e-3), 0.0).astype(np.float32)
     out = cv2.dilate(mean, np.ones((LIGHT_NEAR, LIGHT_NEAR), np.uint8))
+    bare = out <= 0
+    if not bare.any():  # (the median below is the costly part: taken only when needed)
+        return out.reshape(-1)
     fallback = float(np.median(level[board])) if board.any() else float(np.median(level))
-    return np.where(out > 0, out, fallback).reshape(-1)
+    return np.where(bare, fallback, out).reshape(-1)
 
 
 def brown_or_orange(px: np.ndarray, labels: np.ndarray, cube: np.ndarray,
@@ -87,12 +91,14 @@ def brown_or_orange(px: np.ndarray, labels: np.ndarray, cube: np.ndarray,
            np.clip(shade.reshape(labels.shape)[box][inner_b], DARKEST, 1.0))[:, None]
     dim[dim > SHADOWED] = 1.0
     miss = []
+    dd = np.maximum(_sum3(d * d), 1.0)
     for rgb in (rgb_b, rgb_o):
         best = np.full(len(d), np.inf, np.float32)
         for face in SHADES:
             q = np.array(rgb[::-1], np.float32)[None, :] * (dim * face) - b_m
-            t = np.maximum((q * d).sum(axis=1) / np.maximum((d * d).sum(axis=1), 1.0), 1.0)
-            best = np.minimum(best, np.linalg.norm(q - t[:, None] * d, axis=1))
+            t = np.maximum(_sum3(q * d) / dd, 1.0)
+            off = q - t[:, None] * d
+            best = np.minimum(best, np.sqrt(_sum3(off * off)))
         miss.append(best)
     is_brown = np.zeros(inner_b.shape, bool)
     is_brown[inner_b] = miss[0] < miss[1]

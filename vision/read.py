@@ -110,6 +110,8 @@ class BoardReader(PieceReading):
         self._ignore = {n: self._marker_mask(b) | TokenReader.hand_mask(b)
                         for n, b in layout.boards.items()}
         self._tracks = {n: self._track_mask(b) for n, b in layout.boards.items()}
+        self._track_keys = {r.key for b in layout.boards.values() for r in b.regions
+                            if r.kind == "track"}
         # which colours are a track marker's (a disc on its track is not a hand)
         self._is_disc = lut(self.marker_lab, max_dist=20.0, l_weight=0.5) != UNKNOWN
         self._consts: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
@@ -225,6 +227,15 @@ class BoardReader(PieceReading):
                 at += pad
                 head_rows = at // FOLD
         pts_all = (np.concatenate(chunks) if chunks else np.zeros((0, 2), np.float32))
+        for name in geometry.boards:
+            # a board's track cells, read together, are remapped together too (one remap
+            # for the dozens of cells of a farm's time track, not one a cell)
+            spans = [plan for (board, key), plan in slices.items()
+                     if board == name and key in self._track_keys]
+            if spans:
+                a0, b0 = min(a for a, _b, _s in spans), max(b for _a, b, _s in spans)
+                slices[(name, "#tracks")] = (a0, b0, (b0 - a0, 1))
+                parts[(a0, b0)] = fold_maps(pts_all[a0:b0])
         map1, map2 = fold_maps(pts_all.astype(np.float32))
         self._cube_areas = self._apparent_cube_areas(geometry)
         return _Plan(geometry.version, map1, map2, slices, head_rows, parts)
@@ -360,10 +371,11 @@ class BoardReader(PieceReading):
         index 0 is never given; prototypes lie farther, lightness counts less."""
         key = (what, bg, idx)
         table = self._luts.get(key)
+        if table is not None:
+            return table
         shared = (key, self.cube_lab.tobytes(), self.marker_lab.tobytes(),
                   self.figure_lab.tobytes(), self.item_lab.tobytes())
-        if table is None:
-            table = _LUTS.get(shared)
+        table = _LUTS.get(shared)
         if table is None:
             # cube tables also know the figures' colours, so a figure is not a cube
             # and the darker sides of cubes (seen at an angle) as the same colour

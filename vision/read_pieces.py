@@ -52,9 +52,11 @@ from .read_parts import (
     Samples,
     Whites,
     _max3,
+    _mean3,
     _min3,
     _Plan,
     count_blobs,
+    median0,
 )
 from .track_light import cell_light, near_cells
 
@@ -105,20 +107,18 @@ class PieceReading:
                 continue
             self.regions_read += 1
             a, b, shape = plan.slices[(board.name, r.key)]
-            ref = np.array(r.print_rgb[::-1], np.float32)
-            px = balance(samples[a:b], ref)
-            labels = self._lut("cubes", r.print_rgb, ())[lut_index(px)].reshape(shape)
             empty = self._empty.get(f"{board.name}/{r.key}")
-            if empty is not None and empty[0].shape[0] == labels.size:
+            if empty is not None and empty[0].shape[0] == b - a:
                 # against the empty board, colours are classified under the light that
                 # makes the markers' white paper white (light-invariant, whatever the
-                # region's print), as figures and items are
+                # region's print), as figures and items are; without that white, the
+                # region balanced against its printed colour
                 white = self._white.get(board.name)
-                if white is not None:
-                    lit = apply_gain_keeping_hue(samples[a:b], white)
-                    labels = self._lut("cubes", None, ())[lut_index(lit)].reshape(shape)
+                lit = None if white is None else apply_gain_keeping_hue(samples[a:b], white)
+                labels = (self._printed_labels(r, samples[a:b], shape) if lit is None
+                          else self._lut("cubes", None, ())[lut_index(lit)].reshape(shape))
                 self._read_against_empty(board.name, r, samples[a:b], labels, empty, reading,
-                                         lit if white is not None else None)
+                                         lit)
                 continue
             if self._empty:
                 # the empty boards were learnt, but not this region's (its board was not
@@ -128,6 +128,7 @@ class PieceReading:
                 reading.confidence[r.name] = 0.0
                 self._remember(board.name, r.key, [r], None, 0.0)
                 continue
+            labels = self._printed_labels(r, samples[a:b], shape)
             counts: dict[str, int] = {}
             misfit = 0.0
             for i, colour in enumerate(CUBE_COLOURS, start=1):
@@ -150,6 +151,14 @@ class PieceReading:
             reading.cubes[r.name] = counts
             reading.confidence[r.name] = round(max(0.0, 1.0 - 2 * misfit - 5 * unknown), 3)
             self._remember(board.name, r.key, [r], dict(counts), reading.confidence[r.name])
+
+    def _printed_labels(self, r: Region, raw: np.ndarray, shape: tuple[int, int]
+                        ) -> np.ndarray:
+        """A cube region's colour labels (grid of ``shape``) with the region balanced
+        against its printed colour (no markers' white to classify under)."""
+        px = balance(raw, np.array(r.print_rgb[::-1], np.float32))
+        out: np.ndarray = self._lut("cubes", r.print_rgb, ())[lut_index(px)].reshape(shape)
+        return out
 
     def _read_against_empty(self, board: str, r: Region, raw: np.ndarray, labels: np.ndarray,
                             empty: tuple[np.ndarray, np.ndarray, np.ndarray],
@@ -259,7 +268,7 @@ class PieceReading:
         ref, lo, hi = empty
         cur = raw.astype(np.float32) + 1.0
         ratio = cur / ref
-        gain = np.median(ratio, axis=0)  # this frame's light against the empty board's
+        gain = median0(ratio)  # this frame's light against the empty board's
         lo_g = lo * gain - BOARD_TOL
         hi_g = hi * gain + BOARD_TOL
         inside = (cur >= lo_g) & (cur <= hi_g)
@@ -309,7 +318,7 @@ class PieceReading:
         ref, lo, hi = empty
         cur = raw.astype(np.float32) + 1.0
         ratio = cur / ref
-        gain = np.median(ratio, axis=0)
+        gain = median0(ratio)
         inside = (cur >= lo * gain - BOARD_TOL) & (cur <= hi * gain + BOARD_TOL)
         board_like = inside[:, 0] & inside[:, 1] & inside[:, 2]
         rel = ratio / gain
@@ -325,7 +334,7 @@ class PieceReading:
             lifted &= _min3(raw.astype(np.float32) * white) < PALE_PIECE
         out: np.ndarray = ~board_like & ~shadow & ~lifted
         dark = shadow & ~board_like
-        return out, cur - ref * gain, dark, dark & (rmax < DEEP_SHADOW), rel.mean(axis=1)
+        return out, cur - ref * gain, dark, dark & (rmax < DEEP_SHADOW), _mean3(rel)
 
     def _piece_labels(self, what: str, board: str, r: Region, raw: np.ndarray,
                       shape: tuple[int, int], one: float
@@ -463,9 +472,11 @@ class PieceReading:
             return
         results: dict[str, tuple[dict[str, int], float]] = {}
         self.regions_read += 1
-        # all cells of the board at once: (cells, samples, 3)
-        px = np.stack([samples[plan.slices[(board.name, r.key)][0]:
-                               plan.slices[(board.name, r.key)][1]] for r in cells])
+        # all cells of the board at once: (cells, samples, 3), from one remap of them all
+        a0, b0, _shape = plan.slices[(board.name, "#tracks")]
+        block = samples[a0:b0]
+        px = np.stack([block[plan.slices[(board.name, r.key)][0] - a0:
+                             plan.slices[(board.name, r.key)][1] - a0] for r in cells])
         # with the empty-board model: a disc is what differs from the empty cell, its
         # colour told under the light that makes the markers' white paper white (as the
         # figures'); else each cell is balanced against its printed colour
@@ -583,11 +594,11 @@ def _differs_cells(raw: np.ndarray, ref: np.ndarray, lo: np.ndarray, hi: np.ndar
     and each sample's level against its empty cell under that light (1: as bright)."""
     cur = raw.astype(np.float32) + 1.0
     ratio = cur / ref
-    gain = cell_light(np.median(ratio, axis=1), near)[:, None, :]
+    gain = cell_light(median0(ratio.swapaxes(0, 1)), near)[:, None, :]
     inside = (cur >= lo * gain - BOARD_TOL) & (cur <= hi * gain + BOARD_TOL)
     board_like = inside[..., 0] & inside[..., 1] & inside[..., 2]
     rel = ratio / gain
-    rmax, rmin = rel.max(axis=-1), rel.min(axis=-1)
+    rmax, rmin = _max3(rel), _min3(rel)
     shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
     out: np.ndarray = ~board_like & ~shadow
-    return out, rel.mean(axis=-1)
+    return out, _mean3(rel)

@@ -18,6 +18,7 @@ from functools import lru_cache
 import numpy as np
 
 from .layout import Region
+from .read_parts import _mean3, median0
 
 NEAR = 3  # cells each side of a cell whose light is taken with its own
 
@@ -47,8 +48,7 @@ def cell_light(gains: np.ndarray, near: np.ndarray) -> np.ndarray:
     (their median change from the empty board, cells × 3) over the cells ``near`` it
     (`near_cells`), its level the cell's own (the edge of a cast shadow may lie between
     two cells: a lit cell taken as dim as its neighbours made a pale cell a white disc)."""
-    light = np.median(gains[near], axis=1)
-    level = gains.mean(axis=1, keepdims=True) / np.maximum(light.mean(axis=1, keepdims=True),
-                                                          1e-3)
+    light = median0(gains[near].swapaxes(0, 1))
+    level = (_mean3(gains) / np.maximum(_mean3(light), 1e-3))[:, None]
     out: np.ndarray = light * level
     return out

@@ -1,0 +1,72 @@
+"""The reader's cheaper forms of numpy's reductions give numpy's own numbers: a faster
+frame must read exactly what the slower one read."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.colour import UNKNOWN, classify
+from vision.layout import Layout
+from vision.read import BoardReader
+from vision.read_parts import Samples, _mean3, _sum3, median0
+from vision.render import Scene, render
+from vision.table import TableView
+
+
+def test_the_channel_mean_and_sum_are_numpys_to_the_last_bit() -> None:
+    g = np.random.default_rng(5)
+    for shape in [(7, 3), (4, 6, 3), (1000, 3)]:
+        a = g.uniform(0.01, 4.0, shape).astype(np.float32)
+        assert np.array_equal(_mean3(a), a.mean(axis=-1))
+        assert np.array_equal(_sum3(a), a.sum(axis=-1))
+        assert _mean3(a).dtype == np.float32
+
+
+def test_brown_or_orange_keeps_its_distances_with_the_sums_written_out() -> None:
+    # the ray test's distances (a sample's mean colour to the nearest point of the ray from
+    # the board through a cube colour) equal numpy's norm of the same differences
+    g = np.random.default_rng(7)
+    off = g.uniform(-90, 90, (500, 3)).astype(np.float32)
+    assert np.array_equal(np.sqrt(_sum3(off * off)), np.linalg.norm(off, axis=1))
+
+
+def test_the_median_over_the_first_axis_of_a_stack_is_numpys() -> None:
+    # a track board's cells: (samples, cells, channels), an even and an odd sample count,
+    # and ties (a JPEG's flat blocks give many equal samples)
+    g = np.random.default_rng(6)
+    for n in (144, 143):
+        a = np.round(g.uniform(0.2, 2.0, (n, 9, 3)), 2).astype(np.float32)
+        assert np.array_equal(median0(a), np.median(a, axis=0))
+        cells = np.ascontiguousarray(a.swapaxes(0, 1))  # (cells, samples, channels)
+        assert np.array_equal(median0(cells.swapaxes(0, 1)), np.median(cells, axis=1))
+
+
+def test_classify_gives_the_first_of_equally_near_prototypes_and_none_far() -> None:
+    protos = np.array([[50, 128, 128], [120, 150, 90], [120, 150, 90], [200, 128, 128]],
+                      np.float32)
+    lab = np.array([[52, 128, 128], [120, 150, 90], [199, 129, 127], [120, 20, 240]],
+                   np.float32)
+    got = classify(lab, protos, max_dist=40.0, l_weight=0.5)
+    assert got.tolist() == [0, 1, 3, UNKNOWN]
+    assert got.dtype == np.uint8
+
+
+def test_a_boards_track_cells_are_remapped_at_once_to_the_same_samples(layout: Layout) -> None:
+    # the track cells of a board are one part of the sampling plan (one remap, not one a
+    # cell); a cell's samples taken from that block are those of its own remap
+    reader = BoardReader(layout)
+    frame = render(layout, TableView(), Scene(seed=5, camera=1, pieces=1)).image
+    reader.read(frame)
+    plan = reader._plan
+    assert plan is not None
+    for name, board in layout.boards.items():
+        cells = [r for r in board.regions if r.kind == "track"]
+        if not cells or (name, "#tracks") not in plan.slices:
+            assert not cells
+            continue
+        a0, b0, _shape = plan.slices[(name, "#tracks")]
+        block = Samples(frame, plan)[a0:b0]
+        for r in cells:
+            a, b, _s = plan.slices[(name, r.key)]
+            assert a0 <= a < b <= b0
+            assert np.array_equal(block[a - a0:b - a0], Samples(frame, plan)[a:b])
