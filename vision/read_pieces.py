@@ -164,6 +164,7 @@ class PieceReading:
         white = self._white.get(board)
         piece, cube, gain = self._cube_samples(raw, labels, empty, self._light.get(board, 0.0),
                                                white)
+        shade: np.ndarray | None = None
         if lit is not None and white is not None:
             # the light on each cube against the light on the board's markers (most of
             # the board: its median), whose white paper sets the colours' light
@@ -205,7 +206,7 @@ class PieceReading:
                 major = [int(per.argmax())]
             # a colour no side of the others reads as: a cube half hidden under one
             major += hidden_colours(lab == i, labels, per, major, shades, area_one,
-                                    lit, self.layout.cube_rgb)
+                                    lit, self.layout.cube_rgb, shade)
             share = float(per[major].sum())
             xs = [total * float(per[j]) / share / (area_one * scale[j]) for j in major]
             if measured and all(CUBE_COLOURS[j] in self.cube_scale for j in major):
