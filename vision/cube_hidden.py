@@ -38,6 +38,7 @@ from .layout import CUBE_COLOURS
 
 # a side turned from the lamp: its top's colour darkened to these (the room's light alone)
 SIDE_SHADES = (0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55)
+TOUCHING = 3  # samples: a blob too small for a cube alone this near another is part of it
 HIDDEN_CUBE = 0.2  # of a cube's area: the least part of a cube under another that counts
 CORE_SAMPLES = 0.04  # of a cube's area: the least that survives a 3×3 erosion
 # a hidden cube's core keeps its own colour's hue: nearer it than this times the nearest
@@ -110,3 +111,27 @@ def _darker_than_side(core: np.ndarray, rgb: Sequence[int], light: float) -> boo
     seen = core.astype(np.float32).mean(axis=0)
     side = np.array(rgb[::-1], np.float32) * SIDE_SHADES[0] * light
     return bool((seen < side).all())
+
+
+def touching_blobs(cube: np.ndarray, small: float) -> tuple[int, np.ndarray, np.ndarray]:
+    """The blobs of a region's cube samples (``cube``, a uint8 grid), each blob smaller
+    than ``small`` samples (too small for a cube alone) joined to the blob with the most
+    samples within ``TOUCHING`` samples of it: the labels' count with the background (0),
+    a label grid (0 off the cube samples) and each label's area in samples (0 for a label
+    joined to another)."""
+    k, lab, stats, _c = cv2.connectedComponentsWithStats(cube, connectivity=8)
+    areas = stats[:, cv2.CC_STAT_AREA].copy()
+    areas[0] = 0
+    kernel = np.ones((3, 3), np.uint8)
+    for i in np.argsort(areas):  # the smallest first
+        if i == 0 or not 0 < areas[i] < small:
+            continue
+        mine = lab == i
+        near = cv2.dilate(mine.astype(np.uint8), kernel, iterations=TOUCHING) > 0
+        ring = near & ~mine & (lab > 0)
+        if ring.any():
+            into = int(np.bincount(lab[ring]).argmax())
+            lab[mine] = into
+            areas[into] += areas[i]
+            areas[i] = 0
+    return k, lab, areas

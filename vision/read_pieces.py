@@ -17,7 +17,7 @@ from .colour import (
     gains,
     lut_index,
 )
-from .cube_hidden import hidden_colours, shades_into
+from .cube_hidden import hidden_colours, shades_into, touching_blobs
 from .cube_hue import SHADOWED, brown_or_orange, local_light
 from .cube_shadow import UNEVEN, cube_hued, smooth
 from .cube_size import CubeSample, measure_cubes
@@ -174,7 +174,6 @@ class PieceReading:
             here = np.where(shade < SHADOWED, near / float(gain.mean()), 1.0)[:, None]
             labels = brown_or_orange(lit, labels, cube, empty[0] * gain * here * white,
                                      self.layout.cube_rgb, shade)
-        k, lab, stats, _c = cv2.connectedComponentsWithStats(cube, connectivity=8)
         counts: dict[str, int] = {}
         misfit = 0.0
         top, sides = self._cube_areas.get(
@@ -194,9 +193,10 @@ class PieceReading:
         # a colour is a cube of its own only if it covers more than the sides of a cube can
         # (the shaded side of an orange cube reads brown)
         minor = max(MINOR_CUBE * area_one, 1.2 * sides)
+        k, lab, areas = touching_blobs(cube, minor)
         shades = self._cube_shades()
         for i in range(1, k):
-            total = float(stats[i, cv2.CC_STAT_AREA])
+            total = float(areas[i])
             if total < 0.3 * area_one:
                 continue  # a speck
             per = np.bincount(labels[lab == i], minlength=len(CUBE_COLOURS) + 1)
