@@ -17,7 +17,13 @@ colour darker, in the same proportions (a green side is dark green, a black cube
 and a side turned to a low lamp brighter (a brown side reads orange), which the colour
 table, weighing lightness, does not tell apart; a rim mixing a cube with the board lies
 between their hues. Without the markers' white (no hue to trust) a colour a side can read
-as is never counted so.
+as is never counted so. A core darker in every channel than the darkest side of one of
+the blob's other colours can be (``SIDE_SHADES[0]`` of its top, times the light where it
+lies) is no side of that colour whatever its hue, and its hue is compared with the others'
+only: a black cube's hue is mostly the blur and
+JPEG colour bleed of the bright cube beside it (a plague cube half under a pink one,
+RGB 32, 21, 33, nearer pink's hue than black's), but a side turned from the lamp keeps
+the room's light.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from .layout import CUBE_COLOURS
 
 # a side turned from the lamp: its top's colour darkened to these (the room's light alone)
 SIDE_SHADES = (0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55)
+TOUCHING = 3  # samples: a blob too small for a cube alone this near another is part of it
 HIDDEN_CUBE = 0.2  # of a cube's area: the least part of a cube under another that counts
 CORE_SAMPLES = 0.04  # of a cube's area: the least that survives a 3×3 erosion
 # a hidden cube's core keeps its own colour's hue: nearer it than this times the nearest
@@ -62,13 +69,15 @@ def _hue(bgr: np.ndarray) -> np.ndarray:
 def hidden_colours(blob: np.ndarray, labels: np.ndarray, per: np.ndarray, major: list[int],
                    shades: list[set[int]], area_one: float,
                    lit: np.ndarray | None = None,
-                   cube_rgb: Mapping[str, Sequence[int]] | None = None) -> list[int]:
+                   cube_rgb: Mapping[str, Sequence[int]] | None = None,
+                   light: np.ndarray | None = None) -> list[int]:
     """The colours (0-based) of a blob, beyond ``major``, that are a cube partly hidden
     under another (module docstring): ``blob`` its samples (a grid of booleans),
     ``labels`` the region's colour labels, ``per`` each colour's samples in the blob;
     ``lit`` the region's samples (flat BGR, under the markers' white) and ``cube_rgb``
     the cubes' colours, to tell a black cube from a side in shade (without them, a
-    colour a side can read as is never counted so)."""
+    colour a side can read as is never counted so); ``light`` the light at each sample
+    against the board's markers' (flat; 1 where not given)."""
     out: list[int] = []
     for j in range(len(CUBE_COLOURS)):
         if j in major or per[j] < HIDDEN_CUBE * area_one:
@@ -81,11 +90,48 @@ def hidden_colours(blob: np.ndarray, labels: np.ndarray, per: np.ndarray, major:
             if any(j in shades[m] for m in major):
                 continue  # a side in shade may read so, and its hue cannot be checked
         else:
+            here = 1.0 if light is None else float(np.median(light[core.ravel()]))
+            sides_of = [m for m in major
+                        if not _darker_than_side(lit[core.ravel()], cube_rgb[CUBE_COLOURS[m]],
+                                                 here)]
             seen = _hue(lit[core.ravel()]).mean(axis=0)
             own = float(np.abs(seen - _hue(np.array(cube_rgb[CUBE_COLOURS[j]][::-1]))[0]).sum())
-            theirs = min(float(np.abs(seen - _hue(np.array(cube_rgb[CUBE_COLOURS[m]][::-1]))[0])
-                                  .sum()) for m in major)
+            theirs = min((float(np.abs(seen - _hue(np.array(cube_rgb[CUBE_COLOURS[m]][::-1]))[0])
+                                .sum()) for m in sides_of), default=np.inf)
             if own >= HUE_MARGIN * theirs:
                 continue  # the hue of a side, lit or in shade, or of a rim
         out.append(j)
     return out
+
+
+def _darker_than_side(core: np.ndarray, rgb: Sequence[int], light: float) -> bool:
+    """Whether a core's mean colour (``core``: its BGR samples under the markers' white) is
+    darker in every channel than the darkest side of a cube of colour ``rgb`` can be: that
+    colour times ``SIDE_SHADES[0]`` times ``light`` (the light where it lies)."""
+    seen = core.astype(np.float32).mean(axis=0)
+    side = np.array(rgb[::-1], np.float32) * SIDE_SHADES[0] * light
+    return bool((seen < side).all())
+
+
+def touching_blobs(cube: np.ndarray, small: float) -> tuple[int, np.ndarray, np.ndarray]:
+    """The blobs of a region's cube samples (``cube``, a uint8 grid), each blob smaller
+    than ``small`` samples (too small for a cube alone) joined to the blob with the most
+    samples within ``TOUCHING`` samples of it: the labels' count with the background (0),
+    a label grid (0 off the cube samples) and each label's area in samples (0 for a label
+    joined to another)."""
+    k, lab, stats, _c = cv2.connectedComponentsWithStats(cube, connectivity=8)
+    areas = stats[:, cv2.CC_STAT_AREA].copy()
+    areas[0] = 0
+    kernel = np.ones((3, 3), np.uint8)
+    for i in np.argsort(areas):  # the smallest first
+        if i == 0 or not 0 < areas[i] < small:
+            continue
+        mine = lab == i
+        near = cv2.dilate(mine.astype(np.uint8), kernel, iterations=TOUCHING) > 0
+        ring = near & ~mine & (lab > 0)
+        if ring.any():
+            into = int(np.bincount(lab[ring]).argmax())
+            lab[mine] = into
+            areas[into] += areas[i]
+            areas[i] = 0
+    return k, lab, areas

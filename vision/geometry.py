@@ -5,7 +5,8 @@ Detector parameters were chosen on the real-table renders (``vision-bench`` real
 35 of 80 markers decoded in 10 frames; finer bit sampling (``perspectiveRemovePixelPerCell``
 8, margin 0.25) 48; the same on an unsharp-masked copy of the frame 70 (``docs/vision.md``).
 Detection tries the cheap pass first (half resolution), then full resolution, then the
-sharpened frame, each only while a marker is missing. A fit uses every decoded marker of
+sharpened frame, then a lower threshold (a quiet zone the lens squeezes to a pixel or two
+beside a dark table), each only while a marker is missing. A fit uses every decoded marker of
 a board and is refused (``Geometry.refused`` says why) with fewer than three of the main
 board's markers or a reprojection error above ``MAX_FIT_PX`` (``MAX_FIT_PX_NO_LENS``
 without a lens calibration), unless the markers seen still
@@ -42,6 +43,9 @@ MIN_MAIN_MARKERS = 3
 MAX_FIT_PX = 3.0
 MAX_FIT_PX_NO_LENS = 6.0
 AGREE_PX = 2.0  # markers this close to where the last good pose puts them: camera not moved
+# the last detection pass's threshold: a pixel is white above its window's mean less this
+# (the dictionary's 7 merged a quiet zone 1–2 px wide with a dark table beside it)
+THIN_QUIET_ZONE_C = 14.0
 # A farm's fit above the limit is tried again without the corner farthest from it (three
 # corners still over-determine its rigid pose: 6 coordinates, 3 unknowns). Blurred, a
 # marker's corner is pulled toward dark print next to its 5 mm quiet zone: on the real-hard
@@ -131,6 +135,14 @@ class MarkerTracker:
         params.perspectiveRemovePixelPerCell = 8
         params.perspectiveRemoveIgnoredMarginPerCell = 0.25
         self.detector = cv2.aruco.ArucoDetector(self.dictionary, params)
+        # a last pass for a marker whose quiet zone the lens squeezes to a pixel or two
+        # against a dark table: a lower threshold keeps that thin white band apart
+        thin = cv2.aruco.DetectorParameters()
+        thin.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        thin.perspectiveRemovePixelPerCell = 8
+        thin.perspectiveRemoveIgnoredMarginPerCell = 0.25
+        thin.adaptiveThreshConstant = THIN_QUIET_ZONE_C
+        self.thin_detector = cv2.aruco.ArucoDetector(self.dictionary, thin)
         self.geometry = Geometry()
         self.corners: dict[int, np.ndarray] = {}  # marker id -> 4x2 frame px
         self._bits = {mid: _marker_bits(self.dictionary, mid)
@@ -184,17 +196,18 @@ class MarkerTracker:
         return bad
 
     def detect(self, gray: np.ndarray, scale: float | None = None,
-               sharpen: bool = False) -> dict[int, np.ndarray]:
-        """Detect markers (at ``detect_scale``, on an unsharp-masked copy if ``sharpen``;
-        corners refined on the frame itself); their corners in ideal pixels when the
-        tracker has a lens."""
+               sharpen: bool = False, thin: bool = False) -> dict[int, np.ndarray]:
+        """Detect markers (at ``detect_scale``, on an unsharp-masked copy if ``sharpen``,
+        with the lower threshold of ``thin_detector`` if ``thin``; corners refined on the
+        frame itself); their corners in ideal pixels when the tracker has a lens."""
         self.detections += 1
         s = scale or self.detect_scale
         small = gray if s == 1 else cv2.resize(gray, None, fx=s, fy=s,
                                                interpolation=cv2.INTER_AREA)
         if sharpen:
             small = cv2.addWeighted(small, 3.0, cv2.GaussianBlur(small, (0, 0), 3.0), -2.0, 0)
-        corners, ids, _ = self.detector.detectMarkers(small)
+        detector = self.thin_detector if thin else self.detector
+        corners, ids, _ = detector.detectMarkers(small)
         found: dict[int, np.ndarray] = {}
         if ids is None:
             return found
@@ -342,6 +355,9 @@ class MarkerTracker:
         if any(m not in found for m in self._bits):
             # blurred markers: once more on a sharpened copy
             found = {**self.detect(gray, 1.0, sharpen=True), **found}
+        if any(m not in found for m in self._bits):
+            # a quiet zone squeezed thin at the frame's edge: once more, threshold lowered
+            found = {**self.detect(gray, 1.0, thin=True), **found}
         g.detected = True
         boards, drift, errors, refused = self._fit(found, gray, bad)
         # boards whose markers are hidden but were not seen moving keep their geometry

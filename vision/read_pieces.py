@@ -17,7 +17,7 @@ from .colour import (
     gains,
     lut_index,
 )
-from .cube_hidden import hidden_colours, shades_into
+from .cube_hidden import hidden_colours, shades_into, touching_blobs
 from .cube_hue import SHADOWED, brown_or_orange, local_light
 from .cube_shadow import UNEVEN, cube_hued, smooth
 from .cube_size import CubeSample, measure_cubes
@@ -174,6 +174,7 @@ class PieceReading:
         white = self._white.get(board)
         piece, cube, gain = self._cube_samples(raw, labels, empty, self._light.get(board, 0.0),
                                                white)
+        shade: np.ndarray | None = None
         if lit is not None and white is not None:
             # the light on each cube against the light on the board's markers (most of
             # the board: its median), whose white paper sets the colours' light
@@ -183,7 +184,6 @@ class PieceReading:
             here = np.where(shade < SHADOWED, near / float(gain.mean()), 1.0)[:, None]
             labels = brown_or_orange(lit, labels, cube, empty[0] * gain * here * white,
                                      self.layout.cube_rgb, shade)
-        k, lab, stats, _c = cv2.connectedComponentsWithStats(cube, connectivity=8)
         counts: dict[str, int] = {}
         misfit = 0.0
         top, sides = self._cube_areas.get(
@@ -203,9 +203,10 @@ class PieceReading:
         # a colour is a cube of its own only if it covers more than the sides of a cube can
         # (the shaded side of an orange cube reads brown)
         minor = max(MINOR_CUBE * area_one, 1.2 * sides)
+        k, lab, areas = touching_blobs(cube, minor)
         shades = self._cube_shades()
         for i in range(1, k):
-            total = float(stats[i, cv2.CC_STAT_AREA])
+            total = float(areas[i])
             if total < 0.3 * area_one:
                 continue  # a speck
             per = np.bincount(labels[lab == i], minlength=len(CUBE_COLOURS) + 1)
@@ -215,7 +216,7 @@ class PieceReading:
                 major = [int(per.argmax())]
             # a colour no side of the others reads as: a cube half hidden under one
             major += hidden_colours(lab == i, labels, per, major, shades, area_one,
-                                    lit, self.layout.cube_rgb)
+                                    lit, self.layout.cube_rgb, shade)
             share = float(per[major].sum())
             xs = [total * float(per[j]) / share / (area_one * scale[j]) for j in major]
             if measured and all(CUBE_COLOURS[j] in self.cube_scale for j in major):
