@@ -67,8 +67,8 @@ def _wrap_list(name: str, label: str) -> None:
 def _install() -> None:
     rivals = Reconciler._misread_rivals
 
-    def _misread_rivals(self: Any, path: Any, observed: Any) -> Any:
-        got = rivals(self, path, observed)
+    def _misread_rivals(self: Any, path: Any, observed: Any, *a: Any) -> Any:
+        got = rivals(self, path, observed, *a)
         if got and not _look["lead"]:
             _flag("misread-rival")
             base = self._cache.base

@@ -354,9 +354,11 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         matches = [] if result.cut else result.matches
         out: list[Outcome] = []
         still = self._now - self.table.last_change
+        left_out: dict[str, RegionValue] = {}  # regions the matches were found without
         if not matches and not result.cut and still >= self.misread_wait:
             full = observed
             matches, observed = self._one_read_wrong(st, observed)  # one region misread
+            left_out = {k: val for k, val in full.items() if k not in observed}
             if len(matches) == 1:  # perhaps two misread: a rival needing two is asked too
                 matches = matches + self._two_misreads_rivals(matches[0], full)
         if matches == [()]:
@@ -398,7 +400,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         if len(matches) == 1 and not unseen:
             matches = matches + self._one_misread_away(matches[0], observed)
         if len(matches) == 1 and not unseen:  # one region misread, changed or not
-            matches = matches + self._misread_rivals(matches[0], observed)
+            matches = matches + self._misread_rivals(matches[0], observed, left_out)
         if len(matches) == 1 and not unseen:  # a figure bought out, or drawn at mass
             matches = matches + self._drawn_instead(matches[0], observed)
         if len(matches) == 1 and not unseen and not doubt and self._hand_elsewhere(
