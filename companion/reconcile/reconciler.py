@@ -388,7 +388,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         ) in self._rejected:
             matches = []
         unseen = (keep_taps and names_now(st, taps)) or any(  # tapped, left out: ask
-            self._unseen(m, observed) or self._unread(m, observed) for m in matches)
+            self._unseen(m, observed, left_out) or self._unread(m, observed) for m in matches)
         # a path changing a doubted (uncertain) region: asked at once, never applied (the
         # next step would not vouch for it either)
         doubt = any(self._changes_doubted(m) for m in matches)
@@ -441,7 +441,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
             self._due = self.table.last_change + self.unseen_wait  # the player may go on
             return self._emit(out)
         if matches:
-            part = (self._unseen_part(matches, observed) if unseen and not taps
+            part = (self._unseen_part(matches, observed, left_out) if unseen and not taps
                     and not self._rest_doubted(matches, observed) else matches)
             if self._last != self._declined:  # only the unseen steps asked (doubts.py)
                 out.append(self._new_prompt(seq, part, maybe_nothing=_only_pieces(
