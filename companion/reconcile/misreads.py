@@ -55,8 +55,10 @@ from .chance import ChanceReader
 from .observed import ByColour, ObservedTable
 from .search import Node, Path, PathCache, SearchResult
 
-# regions the camera reads and may misread: cubes, tracks, goods, figures by colour
-_CAMERA_KINDS = frozenset({zones.SPACE, zones.SUPPLY, zones.TIME, zones.PRESTIGE, zones.GOODS})
+# regions the camera reads and may misread: cubes, tracks, goods, figures by colour, the
+# first-player tokens (the vision bench's `first_player` row; thirteenth session)
+_CAMERA_KINDS = frozenset({zones.SPACE, zones.SUPPLY, zones.TIME, zones.PRESTIGE, zones.GOODS,
+                           zones.FIRST_PLAYER})
 
 
 def camera_read(region: str, value: RegionValue) -> bool:
