@@ -280,8 +280,9 @@ class MisreadDoubts:
         soft.sort(key=lambda k: base[k] == observed[k])
         # the parts of a state's picture the search compared (computed already)
         pieces = set(piece_zone_names(self._cache.nodes[()].state))
-        need_p = any(k in pieces for k in (*keys, *doubted))
-        need_o = any(k not in pieces for k in (*keys, *doubted))
+        near = left_out or {}
+        need_p = any(k in pieces for k in (*keys, *doubted, *near))
+        need_o = any(k not in pieces for k in (*keys, *doubted, *near))
         # a buy-out naming figures: its payment is seen by the camera alone, and a figure's
         # way from the bag to the church is a mass draw's as well; the payment may be a
         # misread of goods no hand touched (random play, seed 1, hub+camera, game 2,
@@ -299,8 +300,7 @@ class MisreadDoubts:
             # reading: else the rival needs a second misread there
             if any(reg[k] != base[k] and reg[k] != val for k, val in doubted.items()):
                 continue
-            if left_out and any(reg[k] != val and not one_misread(reg[k], val)
-                                for k, val in left_out.items()):
+            if any(reg[k] != val and not one_misread(reg[k], val) for k, val in near.items()):
                 continue
             off: str | None = None
             for k in soft:
