@@ -67,8 +67,8 @@ def _wrap_list(name: str, label: str) -> None:
 def _install() -> None:
     rivals = Reconciler._misread_rivals
 
-    def _misread_rivals(self: Any, path: Any, observed: Any) -> Any:
-        got = rivals(self, path, observed)
+    def _misread_rivals(self: Any, path: Any, observed: Any, *a: Any) -> Any:
+        got = rivals(self, path, observed, *a)
         if got and not _look["lead"]:
             _flag("misread-rival")
             base = self._cache.base
@@ -110,8 +110,8 @@ def _install() -> None:
         _wrap_list(name, label)
     unseen = Reconciler._unseen
 
-    def _unseen(self: Any, path: Any, observed: Any) -> bool:
-        got = unseen(self, path, observed)
+    def _unseen(self: Any, path: Any, observed: Any, *a: Any) -> bool:
+        got = unseen(self, path, observed, *a)
         if got:
             kinds = [a.type for a in path if a.type in rmod.UNSEEN
                      or a.type in ("fill_bag", "mass_draw", "well", "free")]

@@ -15,6 +15,7 @@ from companion.village.picture import CUBE_ORDER, RegionValue, regions_of
 from companion.village.vocabulary import MONK, is_member
 
 from .chance import ChanceReader, layout_of
+from .misreads import one_misread
 from .observed import ByColour, ObservedTable, WithUnknown
 from .search import (
     Path,
@@ -188,7 +189,8 @@ class PathDoubts:
         return {k: val for k, val in observed.items()
                 if not (k in tags and base.get(k) == val)}
 
-    def _unseen(self, path: Path, observed: dict[str, RegionValue]) -> bool:
+    def _unseen(self, path: Path, observed: dict[str, RegionValue],
+                left_out: dict[str, RegionValue] | None = None) -> bool:
         """True when a step of ``path`` is one no sensor sees: a skip, a pass, a "done",
         or a well use (a free action) that changed no region observed; or a chance outcome
         the sensors cannot vouch for: a green bag's fill read by the camera (a cube's
@@ -196,10 +198,13 @@ class PathDoubts:
         inferred from the figures read (a figure whose arrival was not read looks like
         a monk), unless tag readers read both the church's first window and the bag
         (a figure drawn and not read arriving would still be read in the bag, or read
-        gone from it: the search would not match)."""
-        return self._last_unseen(path, observed) is not None
+        gone from it: the search would not match). ``left_out``: the readings of the
+        regions ``path`` was found without (`_one_read_wrong`), a trace of a step all the
+        same where they show a change (`_left_trace`)."""
+        return self._last_unseen(path, observed, left_out) is not None
 
-    def _last_unseen(self, path: Path, observed: dict[str, RegionValue]) -> int | None:
+    def _last_unseen(self, path: Path, observed: dict[str, RegionValue],
+                     left_out: dict[str, RegionValue] | None = None) -> int | None:
         """The index of the last step of ``path`` no sensor sees (see `_unseen`), or None."""
         last = None
         for i, action in enumerate(path):
@@ -212,19 +217,35 @@ class PathDoubts:
                 node, parent = self._cache.nodes[path[:i + 1]], self._cache.nodes[path[:i]]
                 now = {**node.pieces(), **node.others()}
                 before = {**parent.pieces(), **parent.others()}
-                if all(now.get(k) == before.get(k) for k in observed):
+                if all(now.get(k) == before.get(k) for k in observed) and not (
+                        left_out and self._left_trace(path, now, before, left_out)):
                     last = i
         return last
 
-    def _unseen_part(self, matches: list[Path],
-                     observed: dict[str, RegionValue]) -> list[Path]:
+    def _left_trace(self, path: Path, now: dict[str, RegionValue],
+                    before: dict[str, RegionValue], left_out: dict[str, RegionValue]) -> bool:
+        """True when a region left out of the comparison shows the change a step made
+        (its values ``before`` and ``now``; ``path`` changes it no further): its reading
+        is neither the value before the step nor one misread from it. A well use whose
+        supply was read one cube short (seed 1 hub+camera, thirteenth session) was asked
+        as a step no sensor sees."""
+        end = self._cache.nodes.get(path)
+        if end is None:  # a rival computed beside the search: no trace claimed
+            return False
+        final = {**end.pieces(), **end.others()}
+        return any(now.get(k) != before.get(k) and final.get(k) == now.get(k)
+                   and val != before.get(k) and not one_misread(before.get(k), val)
+                   for k, val in left_out.items())
+
+    def _unseen_part(self, matches: list[Path], observed: dict[str, RegionValue],
+                     left_out: dict[str, RegionValue] | None = None) -> list[Path]:
         """What to ask about explanations with a step no sensor sees: when they all begin
         with the same steps up to their last unseen one, only those steps (the steps
         after it were seen: once the answer is in, the next look applies them as any
         move, doubts and all); else ``matches`` as they are. Not a green-bag fill: the
         fill changes the spaces the camera read after the take, one cube off the fill's
         (doubted, misreads.py), so the take alone would be asked again: one touch more."""
-        cuts = {self._last_unseen(m, observed) for m in matches}
+        cuts = {self._last_unseen(m, observed, left_out) for m in matches}
         if len(cuts) != 1:
             return matches
         k = cuts.pop()

@@ -24,7 +24,9 @@ from companion.village.picture import RegionValue
 from .search import Path
 from .weighing import _fingerprint
 
-MAX_LEAD_MATCHES = 6  # more explanations than this: asked as they are
+# more explanations than this: asked as they are (seven: a well use, which can take any
+# of the seven action spaces, after the lead; thirteenth session)
+MAX_LEAD_MATCHES = 7
 
 
 def shared_lead(matches: list[Path]) -> Path:

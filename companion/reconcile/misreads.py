@@ -55,8 +55,10 @@ from .chance import ChanceReader
 from .observed import ByColour, ObservedTable
 from .search import Node, Path, PathCache, SearchResult
 
-# regions the camera reads and may misread: cubes, tracks, goods, figures by colour
-_CAMERA_KINDS = frozenset({zones.SPACE, zones.SUPPLY, zones.TIME, zones.PRESTIGE, zones.GOODS})
+# regions the camera reads and may misread: cubes, tracks, goods, figures by colour, the
+# first-player tokens (the vision bench's `first_player` row; thirteenth session)
+_CAMERA_KINDS = frozenset({zones.SPACE, zones.SUPPLY, zones.TIME, zones.PRESTIGE, zones.GOODS,
+                           zones.FIRST_PLAYER})
 
 
 def camera_read(region: str, value: RegionValue) -> bool:
@@ -256,15 +258,19 @@ class MisreadDoubts:
             node = Node(v.apply_unchecked(node.state, path[i - 1]), node)
         return node
 
-    def _misread_rivals(self, path: Path, observed: dict[str, RegionValue]) -> list[Path]:
+    def _misread_rivals(self, path: Path, observed: dict[str, RegionValue],
+                        left_out: dict[str, RegionValue] | None = None) -> list[Path]:
         """Other explanations of the table were one camera region read one misread off
         (a cube's colour or count, a marker a cell off, a figure missed or counted twice,
         the region changed or read as unchanged): the paths the search reached (the
         cache) that show ``observed`` on every region but one camera region, whose
         reading is one misread from their value there, a region they change (the camera
         reads a region anew when a hand changed it); none prefixing or extending
-        ``path`` (a move more or less, not a rival). One pass over the states computed,
-        no new search: a single explanation with such a rival is asked with it."""
+        ``path`` (a move more or less, not a rival). ``left_out``: the readings of the
+        regions ``path`` was found without (`_one_read_wrong`), where a rival must show
+        the reading or one misread from it too (else it needs more misreads than the
+        rule for two allows; thirteenth session). One pass over the states computed, no
+        new search: a single explanation with such a rival is asked with it."""
         base = self._cache.base
         doubted = {k: val for k, val in self.doubted.items() if k in base}
         keys = [k for k in observed if k in base]
@@ -274,8 +280,9 @@ class MisreadDoubts:
         soft.sort(key=lambda k: base[k] == observed[k])
         # the parts of a state's picture the search compared (computed already)
         pieces = set(piece_zone_names(self._cache.nodes[()].state))
-        need_p = any(k in pieces for k in (*keys, *doubted))
-        need_o = any(k not in pieces for k in (*keys, *doubted))
+        near = left_out or {}
+        need_p = any(k in pieces for k in (*keys, *doubted, *near))
+        need_o = any(k not in pieces for k in (*keys, *doubted, *near))
         # a buy-out naming figures: its payment is seen by the camera alone, and a figure's
         # way from the bag to the church is a mass draw's as well; the payment may be a
         # misread of goods no hand touched (random play, seed 1, hub+camera, game 2,
@@ -292,6 +299,8 @@ class MisreadDoubts:
             # a doubted region (left out of ``observed``) the rival changes must show its
             # reading: else the rival needs a second misread there
             if any(reg[k] != base[k] and reg[k] != val for k, val in doubted.items()):
+                continue
+            if any(reg[k] != val and not one_misread(reg[k], val) for k, val in near.items()):
                 continue
             off: str | None = None
             for k in soft:

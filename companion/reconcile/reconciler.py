@@ -354,9 +354,11 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         matches = [] if result.cut else result.matches
         out: list[Outcome] = []
         still = self._now - self.table.last_change
+        left_out: dict[str, RegionValue] = {}  # regions the matches were found without
         if not matches and not result.cut and still >= self.misread_wait:
             full = observed
             matches, observed = self._one_read_wrong(st, observed)  # one region misread
+            left_out = {k: val for k, val in full.items() if k not in observed}
             if len(matches) == 1:  # perhaps two misread: a rival needing two is asked too
                 matches = matches + self._two_misreads_rivals(matches[0], full)
         if matches == [()]:
@@ -386,7 +388,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         ) in self._rejected:
             matches = []
         unseen = (keep_taps and names_now(st, taps)) or any(  # tapped, left out: ask
-            self._unseen(m, observed) or self._unread(m, observed) for m in matches)
+            self._unseen(m, observed, left_out) or self._unread(m, observed) for m in matches)
         # a path changing a doubted (uncertain) region: asked at once, never applied (the
         # next step would not vouch for it either)
         doubt = any(self._changes_doubted(m) for m in matches)
@@ -398,7 +400,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         if len(matches) == 1 and not unseen:
             matches = matches + self._one_misread_away(matches[0], observed)
         if len(matches) == 1 and not unseen:  # one region misread, changed or not
-            matches = matches + self._misread_rivals(matches[0], observed)
+            matches = matches + self._misread_rivals(matches[0], observed, left_out)
         if len(matches) == 1 and not unseen:  # a figure bought out, or drawn at mass
             matches = matches + self._drawn_instead(matches[0], observed)
         if len(matches) == 1 and not unseen and not doubt and self._hand_elsewhere(
@@ -439,7 +441,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
             self._due = self.table.last_change + self.unseen_wait  # the player may go on
             return self._emit(out)
         if matches:
-            part = (self._unseen_part(matches, observed) if unseen and not taps
+            part = (self._unseen_part(matches, observed, left_out) if unseen and not taps
                     and not self._rest_doubted(matches, observed) else matches)
             if self._last != self._declined:  # only the unseen steps asked (doubts.py)
                 out.append(self._new_prompt(seq, part, maybe_nothing=_only_pieces(
