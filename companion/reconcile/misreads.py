@@ -42,6 +42,7 @@ A part of `Reconciler`, which holds the state these methods use.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -120,6 +121,9 @@ class MisreadDoubts:
         # regions read as before that the last look left out as misread back (a hand over
         # them): when the game then changes them, that reading is a misread of the change
         self._read_back: dict[str, RegionValue] = {}
+        # this look's readings left out to find an explanation (`_one_read_wrong`): a
+        # rival must be one misread from each of them as well (`fits_left_out`)
+        self._left_out: dict[str, RegionValue] = {}
 
     def _doubt_rereads(self, observed: dict[str, RegionValue]) -> dict[str, RegionValue]:
         """``observed`` without its doubted regions (see the module docstring): they are
@@ -162,6 +166,16 @@ class MisreadDoubts:
                 doubted[k] = val
         self.doubted = doubted
         return {k: val for k, val in observed.items() if k not in doubted}
+
+    def _fits_left_out(self, value_of: Callable[[str], RegionValue | None]) -> bool:
+        """True when a rival's value (``value_of`` a region) is the reading, or one misread
+        from it, in each region this look left out to find its explanation
+        (`_one_read_wrong`): the explanation needs one misread there, so a rival needs at
+        most that one too, else it is further off than the two misreads
+        `_two_misreads_rivals` allows (seed 1, camera, game 1, action 46: a take of another
+        colour, three cubes off in the space left out, asked beside the take)."""
+        return all(value_of(k) == val or one_misread(value_of(k), val)
+                   for k, val in self._left_out.items())
 
     def _hand_elsewhere(self, path: Path, observed: dict[str, RegionValue]) -> bool:
         """True when ``path`` (a path the search reached) changes an action space no hand
@@ -274,8 +288,8 @@ class MisreadDoubts:
         soft.sort(key=lambda k: base[k] == observed[k])
         # the parts of a state's picture the search compared (computed already)
         pieces = set(piece_zone_names(self._cache.nodes[()].state))
-        need_p = any(k in pieces for k in (*keys, *doubted))
-        need_o = any(k not in pieces for k in (*keys, *doubted))
+        need_p = any(k in pieces for k in (*keys, *doubted, *self._left_out))
+        need_o = any(k not in pieces for k in (*keys, *doubted, *self._left_out))
         # a buy-out naming figures: its payment is seen by the camera alone, and a figure's
         # way from the bag to the church is a mass draw's as well; the payment may be a
         # misread of goods no hand touched (random play, seed 1, hub+camera, game 2,
@@ -287,7 +301,8 @@ class MisreadDoubts:
             if not m or m[:n] == path[:n]:
                 continue
             reg = _Both(node.pieces() if need_p else {}, node.others() if need_o else {})
-            if any(reg[k] != observed[k] for k in hard):
+            if any(reg[k] != observed[k] for k in hard) or not self._fits_left_out(
+                    reg.__getitem__):
                 continue
             # a doubted region (left out of ``observed``) the rival changes must show its
             # reading: else the rival needs a second misread there
@@ -369,7 +384,7 @@ class MisreadDoubts:
                     continue
                 reg = _Both(node.pieces(), node.others())
                 off = [k for k in keys if reg[k] != observed[k]]
-                if len(off) <= 1 and all(
+                if len(off) <= 1 and self._fits_left_out(reg.__getitem__) and all(
                         camera_read(k, observed[k]) and one_misread(reg[k], observed[k])
                         for k in off):
                     # kept in the cache: the prompt and the weighing look it up there

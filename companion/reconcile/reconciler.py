@@ -345,6 +345,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
                    taps: list[str], ask: bool = False) -> list[Outcome]:
         observed = self._doubt_rereads(self._unread_arrivals(st, observed))
         self._seen = observed
+        self._left_out = {}
         result = self._explain(st, observed, ChanceReader(observed))
         reader = self._reader
         self._misread_fill = reader.impossible_fill
@@ -357,6 +358,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         if not matches and not result.cut and still >= self.misread_wait:
             full = observed
             matches, observed = self._one_read_wrong(st, observed)  # one region misread
+            self._left_out = {k: val for k, val in full.items() if k not in observed}
             if len(matches) == 1:  # perhaps two misread: a rival needing two is asked too
                 matches = matches + self._two_misreads_rivals(matches[0], full)
         if matches == [()]:
