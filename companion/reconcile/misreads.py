@@ -426,6 +426,31 @@ class MisreadDoubts:
                 out.append(m)
         return out
 
+    def _one_step_on(self, path: Path, k: str, val: RegionValue,
+                     seen: dict[str, RegionValue]) -> list[Path]:
+        """The one-step continuations of ``path`` (a path matching ``seen``, the table with
+        region ``k`` left out, but not one misread from ``k``'s reading ``val``) that change
+        ``k`` to a value one misread from ``val`` and still match ``seen``: the search extends
+        no matching path, so a move whose only change was misread (a harvest, the goods
+        read one item off) is never reached past the path it continues (the empty one).
+        Kept in the cache (the weighing looks them up there); none past a chance point."""
+        node = self._cache.nodes[path]
+        if node.state.phase in ("fill_bag", "mass_draw"):
+            return []
+        was = _Both(node.pieces(), node.others())[k]
+        out: list[Path] = []
+        for action in v.legal_actions(node.state):
+            longer = (*path, action)
+            child = self._node_of(longer)
+            if child is None:
+                continue
+            reg = _Both(child.pieces(), child.others())
+            if (reg[k] != was and one_misread(reg[k], val)
+                    and all(reg[x] == y for x, y in seen.items())):
+                self._cache.nodes.setdefault(longer, child)
+                out.append(longer)
+        return out
+
     def _one_read_wrong(self, st: v.GameState, observed: dict[str, RegionValue],
                         ) -> tuple[list[Path], dict[str, RegionValue]]:
         """No path explains ``observed`` (the doubted regions already left out): the paths
@@ -456,5 +481,9 @@ class MisreadDoubts:
                 if m and (there == val or one_misread(there, val)):
                     found.setdefault(repr([a.to_json() for a in m]), m)
                     left_out.add(k)
+                elif there != val:  # the move may go on past it: the search stops there
+                    for longer in self._one_step_on(m, k, val, seen):
+                        found.setdefault(repr([a.to_json() for a in longer]), longer)
+                        left_out.add(k)
         self._read_back = {k: observed[k] for k in left_out if base[k] == observed[k]}
         return list(found.values()), {x: y for x, y in observed.items() if x not in left_out}
