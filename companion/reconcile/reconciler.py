@@ -432,6 +432,12 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
                 out.append(self._close_prompt("moved on"))
             out += self._submit([a.to_json() for a in lead], seq, prompted=False)
             return self._emit(out)
+        if matches and not doubt:  # several half done (which figure trained): the same wait
+            wait, what = max(self._second_step(m) for m in matches)
+            if still < wait:
+                self._due = self.table.last_change + wait
+                out += self._hold(seq, self._said_in_common(matches), what)
+                return self._emit(out)
         if matches and not ask and not doubt and _continues(self._cache, matches):
             self._waiting = True  # e.g. the well: the space's action will show which
             out += self._hold(seq, self._said_in_common(matches),
