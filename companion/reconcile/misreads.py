@@ -124,6 +124,7 @@ class MisreadDoubts:
         # this look's readings left out to find an explanation (`_one_read_wrong`): a
         # rival must be one misread from each of them as well (`fits_left_out`)
         self._left_out: dict[str, RegionValue] = {}
+        self._stepped_on: set[Path] = set()  # this look's paths `_one_step_on` found: asked
 
     def _doubt_rereads(self, observed: dict[str, RegionValue]) -> dict[str, RegionValue]:
         """``observed`` without its doubted regions (see the module docstring): they are
@@ -147,6 +148,7 @@ class MisreadDoubts:
             self._game_was = base
         self._raw_seen = observed
         self._read_back = {}
+        self._stepped_on = set()
         doubted: dict[str, RegionValue] = {}
         for k, val in observed.items():
             if k not in base:
@@ -201,6 +203,8 @@ class MisreadDoubts:
         (its reading is the one made before the move: seed 7 heavy on branch s8-15, a
         take applied from a space whose old misread it made true, the real take's space
         read back as it was). Such a path is asked, never applied."""
+        if path in self._stepped_on:  # its one region was read wrong: nothing vouches
+            return True
         if not self.doubted:
             return False
         node = self._cache.nodes.get(path)
@@ -433,7 +437,10 @@ class MisreadDoubts:
         ``k`` to a value one misread from ``val`` and still match ``seen``: the search extends
         no matching path, so a move whose only change was misread (a harvest, the goods
         read one item off) is never reached past the path it continues (the empty one).
-        Kept in the cache (the weighing looks them up there); none past a chance point."""
+        Tried only where a hand came (a cube knocked off a space, no hand over it, stays a
+        discrepancy), and asked, never applied (`_changes_doubted`: a knocked cube under a
+        hand reads like a plague cube taken with one colour misread). Kept in the cache
+        (the weighing looks them up there); none past a chance point."""
         node = self._cache.nodes[path]
         if node.state.phase in ("fill_bag", "mass_draw"):
             return []
@@ -448,6 +455,7 @@ class MisreadDoubts:
             if (reg[k] != was and one_misread(reg[k], val)
                     and all(reg[x] == y for x, y in seen.items())):
                 self._cache.nodes.setdefault(longer, child)
+                self._stepped_on.add(longer)
                 out.append(longer)
         return out
 
@@ -481,8 +489,8 @@ class MisreadDoubts:
                 if m and (there == val or one_misread(there, val)):
                     found.setdefault(repr([a.to_json() for a in m]), m)
                     left_out.add(k)
-                elif there != val:  # the move may go on past it: the search stops there
-                    for longer in self._one_step_on(m, k, val, seen):
+                elif there != val and k in self.table.hand_seen:  # the move may go on
+                    for longer in self._one_step_on(m, k, val, seen):  # past it (asked)
                         found.setdefault(repr([a.to_json() for a in longer]), longer)
                         left_out.add(k)
         self._read_back = {k: observed[k] for k in left_out if base[k] == observed[k]}
