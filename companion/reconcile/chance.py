@@ -23,6 +23,8 @@ from companion.village.vocabulary import MONK, Space
 
 from .observed import ByColour, colour_of
 
+WINDOWS = 4  # the church's windows, 1 (rightmost, where the drawn figures go) to 4
+
 
 def fill_from(observed: Mapping[str, RegionValue]) -> FillBag | None:
     """The ``fill_bag`` whose cubes are the ones seen on every action space, or None when
@@ -144,7 +146,11 @@ def draw_from(st: v.GameState, observed: Mapping[str, RegionValue]) -> list[Mass
     elif isinstance(observed.get(zones.BAG), tuple):
         extra = _minus(expected[zones.BAG], observed[zones.BAG])
     elif isinstance(seen, ByColour):
-        return _draws_by_colour(st, in_bag, seen, expected[window])
+        draws = _draws_by_colour(st, in_bag, seen, expected[window])
+        whole = _whole_church(observed, expected)
+        if whole is not None:  # a drawn figure may have moved on already
+            draws += [d for d in _draws_by_colour(st, in_bag, *whole) if d not in draws]
+        return draws
     else:
         return []
     members: list[str] = []
@@ -155,6 +161,26 @@ def draw_from(st: v.GameState, observed: Mapping[str, RegionValue]) -> list[Mass
         members.append(pick)
     draw = _with_monks(st, members)
     return [draw] if draw is not None else []
+
+
+def _whole_church(observed: Mapping[str, RegionValue], expected: Mapping[str, RegionValue],
+                  ) -> tuple[ByColour, tuple[str, ...]] | None:
+    """The figures a camera counts in the whole church (every window read by colour) and
+    those the game has there, or None when a window is not read so. The figures the mass
+    drew are on window 1 at first, then moved left window by window (the mass's next
+    step, paid in grain): by the time the table settles a drawn figure may stand on
+    window 2 already, and only the church's whole count still shows it came."""
+    counts: dict[str, int] = {}
+    before: list[str] = []
+    for w in range(1, WINDOWS + 1):
+        name = zones.zone(zones.CHURCH, w)
+        seen, was = observed.get(name), expected.get(name)
+        if not isinstance(seen, ByColour) or not isinstance(was, tuple):
+            return None
+        for colour, n in seen.counts:
+            counts[colour] = counts.get(colour, 0) + n
+        before += [str(sig) for sig in was]
+    return ByColour(counts), tuple(before)
 
 
 def _with_monks(st: v.GameState, members: list[str]) -> MassDraw | None:

@@ -6,6 +6,7 @@ its places, or a second step (a training's good) that may still come. A part of
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from companion import village as v
@@ -49,6 +50,7 @@ class PathDoubts:
 
         def _explain(self, st: v.GameState, observed: dict[str, RegionValue],
                      reader: ChanceReader) -> SearchResult: ...
+        def _fits_left_out(self, value_of: Callable[[str], RegionValue | None]) -> bool: ...
 
     def _misread_fills(self, st: v.GameState, observed: dict[str, RegionValue],
                        variants: list[FillBag]) -> SearchResult:
@@ -99,7 +101,7 @@ class PathDoubts:
                     else:
                         off = 99
                         break
-                if off <= 2:
+                if off <= 2 and self._fits_left_out(seen.get):
                     out.append(alt)
         return out
 
@@ -137,7 +139,8 @@ class PathDoubts:
                 except (v.RulesError, KeyError, ValueError):
                     continue
                 seen = regions_of(st)
-                if all(seen.get(k) == val for k, val in observed.items() if k in seen):
+                if all(seen.get(k) == val for k, val in observed.items()
+                       if k in seen) and self._fits_left_out(seen.get):
                     out.append(alt)
         return out
 

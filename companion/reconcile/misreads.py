@@ -42,6 +42,7 @@ A part of `Reconciler`, which holds the state these methods use.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -122,6 +123,10 @@ class MisreadDoubts:
         # regions read as before that the last look left out as misread back (a hand over
         # them): when the game then changes them, that reading is a misread of the change
         self._read_back: dict[str, RegionValue] = {}
+        # this look's readings left out to find an explanation (`_one_read_wrong`): a
+        # rival must be one misread from each of them as well (`fits_left_out`)
+        self._left_out: dict[str, RegionValue] = {}
+        self._stepped_on: set[Path] = set()  # this look's paths `_one_step_on` found: asked
 
     def _doubt_rereads(self, observed: dict[str, RegionValue]) -> dict[str, RegionValue]:
         """``observed`` without its doubted regions (see the module docstring): they are
@@ -145,6 +150,7 @@ class MisreadDoubts:
             self._game_was = base
         self._raw_seen = observed
         self._read_back = {}
+        self._stepped_on = set()
         doubted: dict[str, RegionValue] = {}
         for k, val in observed.items():
             if k not in base:
@@ -164,6 +170,16 @@ class MisreadDoubts:
                 doubted[k] = val
         self.doubted = doubted
         return {k: val for k, val in observed.items() if k not in doubted}
+
+    def _fits_left_out(self, value_of: Callable[[str], RegionValue | None]) -> bool:
+        """True when a rival's value (``value_of`` a region) is the reading, or one misread
+        from it, in each region this look left out to find its explanation
+        (`_one_read_wrong`): the explanation needs one misread there, so a rival needs at
+        most that one too, else it is further off than the two misreads
+        `_two_misreads_rivals` allows (seed 1, camera, game 1, action 46: a take of another
+        colour, three cubes off in the space left out, asked beside the take)."""
+        return all(value_of(k) == val or one_misread(value_of(k), val)
+                   for k, val in self._left_out.items())
 
     def _hand_elsewhere(self, path: Path, observed: dict[str, RegionValue]) -> bool:
         """True when ``path`` (a path the search reached) changes an action space no hand
@@ -189,6 +205,8 @@ class MisreadDoubts:
         (its reading is the one made before the move: seed 7 heavy on branch s8-15, a
         take applied from a space whose old misread it made true, the real take's space
         read back as it was). Such a path is asked, never applied."""
+        if path in self._stepped_on:  # its one region was read wrong: nothing vouches
+            return True
         if not self.doubted:
             return False
         node = self._cache.nodes.get(path)
@@ -280,7 +298,9 @@ class MisreadDoubts:
         soft.sort(key=lambda k: base[k] == observed[k])
         # the parts of a state's picture the search compared (computed already)
         pieces = set(piece_zone_names(self._cache.nodes[()].state))
-        near = left_out or {}
+        # the regions left out to find the explanation, passed or of this look: both
+        # branches of the thirteenth session found the same rule (`_fits_left_out`)
+        near = {**self._left_out, **(left_out or {})}
         need_p = any(k in pieces for k in (*keys, *doubted, *near))
         need_o = any(k not in pieces for k in (*keys, *doubted, *near))
         # a buy-out naming figures: its payment is seen by the camera alone, and a figure's
@@ -294,7 +314,8 @@ class MisreadDoubts:
             if not m or m[:n] == path[:n]:
                 continue
             reg = _Both(node.pieces() if need_p else {}, node.others() if need_o else {})
-            if any(reg[k] != observed[k] for k in hard):
+            if any(reg[k] != observed[k] for k in hard) or not self._fits_left_out(
+                    reg.__getitem__):
                 continue
             # a doubted region (left out of ``observed``) the rival changes must show its
             # reading: else the rival needs a second misread there
@@ -378,7 +399,7 @@ class MisreadDoubts:
                     continue
                 reg = _Both(node.pieces(), node.others())
                 off = [k for k in keys if reg[k] != observed[k]]
-                if len(off) <= 1 and all(
+                if len(off) <= 1 and self._fits_left_out(reg.__getitem__) and all(
                         camera_read(k, observed[k]) and one_misread(reg[k], observed[k])
                         for k in off):
                     # kept in the cache: the prompt and the weighing look it up there
@@ -420,6 +441,35 @@ class MisreadDoubts:
                 out.append(m)
         return out
 
+    def _one_step_on(self, path: Path, k: str, val: RegionValue,
+                     seen: dict[str, RegionValue]) -> list[Path]:
+        """The one-step continuations of ``path`` (a path matching ``seen``, the table with
+        region ``k`` left out, but not one misread from ``k``'s reading ``val``) that change
+        ``k`` to a value one misread from ``val`` and still match ``seen``: the search extends
+        no matching path, so a move whose only change was misread (a harvest, the goods
+        read one item off) is never reached past the path it continues (the empty one).
+        Tried only where a hand came (a cube knocked off a space, no hand over it, stays a
+        discrepancy), and asked, never applied (`_changes_doubted`: a knocked cube under a
+        hand reads like a plague cube taken with one colour misread). Kept in the cache
+        (the weighing looks them up there); none past a chance point."""
+        node = self._cache.nodes[path]
+        if node.state.phase in ("fill_bag", "mass_draw"):
+            return []
+        was = _Both(node.pieces(), node.others())[k]
+        out: list[Path] = []
+        for action in v.legal_actions(node.state):
+            longer = (*path, action)
+            child = self._node_of(longer)
+            if child is None:
+                continue
+            reg = _Both(child.pieces(), child.others())
+            if (reg[k] != was and one_misread(reg[k], val)
+                    and all(reg[x] == y for x, y in seen.items())):
+                self._cache.nodes.setdefault(longer, child)
+                self._stepped_on.add(longer)
+                out.append(longer)
+        return out
+
     def _one_read_wrong(self, st: v.GameState, observed: dict[str, RegionValue],
                         ) -> tuple[list[Path], dict[str, RegionValue]]:
         """No path explains ``observed`` (the doubted regions already left out): the paths
@@ -450,5 +500,9 @@ class MisreadDoubts:
                 if m and (there == val or one_misread(there, val)):
                     found.setdefault(repr([a.to_json() for a in m]), m)
                     left_out.add(k)
+                elif there != val and k in self.table.hand_seen:  # the move may go on
+                    for longer in self._one_step_on(m, k, val, seen):  # past it (asked)
+                        found.setdefault(repr([a.to_json() for a in longer]), longer)
+                        left_out.add(k)
         self._read_back = {k: observed[k] for k in left_out if base[k] == observed[k]}
         return list(found.values()), {x: y for x, y in observed.items() if x not in left_out}

@@ -345,6 +345,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
                    taps: list[str], ask: bool = False) -> list[Outcome]:
         observed = self._doubt_rereads(self._unread_arrivals(st, observed))
         self._seen = observed
+        self._left_out = {}
         result = self._explain(st, observed, ChanceReader(observed))
         reader = self._reader
         self._misread_fill = reader.impossible_fill
@@ -359,6 +360,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
             full = observed
             matches, observed = self._one_read_wrong(st, observed)  # one region misread
             left_out = {k: val for k, val in full.items() if k not in observed}
+            self._left_out = left_out
             if len(matches) == 1:  # perhaps two misread: a rival needing two is asked too
                 matches = matches + self._two_misreads_rivals(matches[0], full)
         if matches == [()]:
@@ -432,6 +434,12 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
                 out.append(self._close_prompt("moved on"))
             out += self._submit([a.to_json() for a in lead], seq, prompted=False)
             return self._emit(out)
+        if matches and not doubt:  # several half done (which figure trained): the same wait
+            wait, what = max(self._second_step(m) for m in matches)
+            if still < wait:
+                self._due = self.table.last_change + wait
+                out += self._hold(seq, self._said_in_common(matches), what)
+                return self._emit(out)
         if matches and not ask and not doubt and _continues(self._cache, matches):
             self._waiting = True  # e.g. the well: the space's action will show which
             out += self._hold(seq, self._said_in_common(matches),
