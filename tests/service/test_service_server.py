@@ -76,7 +76,14 @@ def test_every_acknowledged_action_survives_kill_9(
 
         worker = threading.Thread(target=pump)
         worker.start()
-        time.sleep(rng.uniform(0.4, 1.2))
+        # killed after a random number of acknowledged actions (not a fixed time: a
+        # loaded machine acknowledged too few), then a random moment later, mid-request
+        before, wanted = len(acked), rng.randint(8, 20)
+        deadline = time.monotonic() + 60
+        while len(acked) - before < wanted and worker.is_alive() \
+                and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(rng.uniform(0.0, 0.3))
         server.kill(signal.SIGKILL)
         stop.set()
         worker.join(20)
