@@ -28,6 +28,7 @@ Path = tuple[Action, ...]
 
 MAX_SENTENCES = 5  # a prompt never lists more whole sentences than this
 LONG_WORDS = 8  # a choice of more words than this is a long sentence (issue 15, item 5)
+BUTTON_CHARS = 120  # a button's own words, at most (the page's sensing tests hold it)
 YES = "Yes, that is what happened"  # the one button of a prompt with one candidate
 
 
@@ -226,7 +227,37 @@ def shared_and_own(texts: list[str]) -> tuple[str, list[str]]:
     if (not pre and not post) or not all(own):
         return "", list(texts)
     shared = " ".join([*first[:pre], "…", *first[len(first) - post:]])
+    if max(len(o) for o in own) > BUTTON_CHARS:  # perhaps they share a middle too
+        middle = _shared_middle([w[pre:len(w) - post] for w in split])
+        if middle is not None:
+            run, own = middle
+            shared = " ".join([*first[:pre], "…", *run, "…", *first[len(first) - post:]])
     return shared, own
+
+
+def _shared_middle(parts: list[list[str]]) -> tuple[list[str], list[str]] | None:
+    """The longest run of words (four or more) found in every one of ``parts``, and each
+    part's own words around it ("an orange … cube"); None when there is none, or it
+    leaves a part nothing of its own."""
+    first = parts[0]
+    for size in range(len(first), 3, -1):
+        for start in range(len(first) - size + 1):
+            run = first[start:start + size]
+            at = [_find(p, run) for p in parts]
+            if any(a < 0 for a in at):
+                continue
+            own = [" … ".join(x for x in (" ".join(p[:a]), " ".join(p[a + size:])) if x)
+                   for p, a in zip(parts, at, strict=True)]
+            return (run, own) if all(own) else None
+    return None
+
+
+def _find(words: list[str], run: list[str]) -> int:
+    """Where ``run`` starts in ``words``, or -1."""
+    for i in range(len(words) - len(run) + 1):
+        if words[i:i + len(run)] == run:
+            return i
+    return -1
 
 
 def _first_difference(paths: list[Path]) -> int:
@@ -261,4 +292,4 @@ def _open_part(lines: list[str]) -> tuple[str, list[str], str]:
             " ".join(split[0][len(split[0]) - tail:]) if tail else "")
 
 
-__all__ = ["LONG_WORDS", "MAX_SENTENCES", "Asked", "ask", "too_long", "words"]
+__all__ = ["BUTTON_CHARS", "LONG_WORDS", "MAX_SENTENCES", "Asked", "ask", "too_long", "words"]

@@ -327,3 +327,19 @@ def test_first_steps_asked_by_kind_still_stand_for_every_path() -> None:
     asked = ask(st, paths)
     assert sorted(map(repr, (p for ps in asked.stands_for for p in ps))) == sorted(
         map(repr, paths))
+
+
+def test_sentences_sharing_their_middle_say_it_once_and_each_button_stays_short() -> None:
+    """The sensing demo under load (CI, 2026-11-27): two candidates differing in the cube
+    taken and in an unseen last step; sharing only their first two words, each button
+    kept the whole move (130 characters). The middle they share is said once too."""
+    from companion.reconcile.asking import BUTTON_CHARS, shared_and_own
+
+    move = ("cube from Council; then Red puts Red 1a on council level 1, paying 1 coin and 1 "
+            "green cube")
+    texts = [f"Red takes an orange {move}", f"Red takes a pink {move}; then Red takes no privilege"]
+    shared, own = shared_and_own(texts)
+    assert all(len(o) <= BUTTON_CHARS for o in own), own
+    assert "Red puts Red 1a on council level 1" in shared
+    assert own[0].startswith("an orange") and own[1].startswith("a pink")
+    assert "no privilege" in own[1] and "no privilege" not in own[0]
