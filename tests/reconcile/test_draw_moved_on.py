@@ -14,11 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from reconcile_kit import game_states, run
-from test_hand_vouches import _changed, _hand
-from test_misread_back import product_frame
+from under_hand import moved_under_hand, watched
 
 from companion import village as v
-from companion.reconcile.reconciler import Discrepancy, Reconciler
+from companion.reconcile.reconciler import Discrepancy
 from companion.sim.memory_link import MemoryLink
 
 
@@ -42,15 +41,8 @@ def _play(moved: bool) -> tuple[MemoryLink, list[Any], list[dict[str, Any]]]:
     after = st
     for a in truth:
         after = v.apply(after, a)
-    link = MemoryLink(st)
-    rec = Reconciler(link)
-    for o in product_frame(st, 0.0):
-        rec.observe(o)
-    assert run(rec, 0.0, 1.0) == []
-    for o in _hand(2.0, _changed(st, after)):
-        rec.observe(o)
-    for o in product_frame(after, 2.7):
-        rec.observe(o)
+    link, rec = watched(st)
+    moved_under_hand(rec, st, after)
     out = run(rec, 2.0, 15.0)
     p = rec.prompt
     if p is not None:

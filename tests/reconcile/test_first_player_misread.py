@@ -18,11 +18,12 @@ from __future__ import annotations
 from typing import Any
 
 from reconcile_kit import game_states, run
-from test_hand_vouches import _changed, _hand
+from test_hand_vouches import _changed
 from test_misread_back import product_frame
+from under_hand import moved_under_hand, watched
 
 from companion import village as v
-from companion.reconcile.reconciler import Discrepancy, Prompt, Reconciler
+from companion.reconcile.reconciler import Discrepancy, Prompt
 from companion.sim.memory_link import MemoryLink
 from companion.village.picture import regions_of
 
@@ -44,16 +45,11 @@ def _a_privilege_taking_the_token() -> tuple[v.GameState, dict[str, Any], str]:
 def _play(hand_over_token: bool) -> tuple[dict[str, Any], MemoryLink, list[Any]]:
     st, privilege, old = _a_privilege_taking_the_token()
     after = v.apply(st, privilege)
-    link = MemoryLink(st)
-    rec = Reconciler(link)
-    for o in product_frame(st, 0.0):
-        rec.observe(o)
-    assert run(rec, 0.0, 1.0) == []
+    link, rec = watched(st)
     hands = _changed(st, after)
-    for o in _hand(2.0, hands if hand_over_token else hands - {old}):
-        rec.observe(o)
-    for o in product_frame(after, 2.7, as_before=st, region=old):  # still read there
-        rec.observe(o)
+    moved_under_hand(rec, st, after,
+                     product_frame(after, 2.7, as_before=st, region=old),  # still read there
+                     hands=hands if hand_over_token else hands - {old})
     return privilege, link, run(rec, 2.0, 15.0)
 
 

@@ -17,10 +17,10 @@ from typing import Any
 from reconcile_kit import run
 from test_hand_vouches import _changed, _hand
 from test_misread_back import product_frame
+from under_hand import moved_under_hand, watched
 
 from companion import village as v
-from companion.reconcile.reconciler import Prompt, Reconciler
-from companion.sim.memory_link import MemoryLink
+from companion.reconcile.reconciler import Prompt
 
 
 def _a_training_with_a_good_two_generations_could_make(
@@ -44,15 +44,8 @@ def _play(situations: dict[str, Any], good_after: float) -> tuple[list[Any], dic
     st, train = _a_training_with_a_good_two_generations_could_make(situations)
     half = v.apply(st, {**train, "good": None})
     after = v.apply(st, train)
-    link = MemoryLink(st)
-    rec = Reconciler(link)
-    for o in product_frame(st, 0.0):
-        rec.observe(o)
-    assert run(rec, 0.0, 1.0) == []
-    for o in _hand(2.0, _changed(st, half)):
-        rec.observe(o)
-    for o in product_frame(half, 2.7):
-        rec.observe(o)
+    _, rec = watched(st)
+    moved_under_hand(rec, st, half)
     out = run(rec, 2.0, round(2.7 + good_after, 1) - 0.1)
     t = round(2.7 + good_after, 1)
     for o in _hand(t, _changed(half, after)):

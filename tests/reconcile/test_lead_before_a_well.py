@@ -14,12 +14,9 @@ Seven explanations, one a space, may now share a lead.
 from __future__ import annotations
 
 from reconcile_kit import game_states, run
-from test_hand_vouches import _changed, _hand
-from test_misread_back import product_frame
+from under_hand import moved_under_hand, watched
 
 from companion import village as v
-from companion.reconcile.reconciler import Reconciler
-from companion.sim.memory_link import MemoryLink
 
 
 def test_a_take_and_recall_then_the_next_players_well_applies_the_take_and_recall() -> None:
@@ -34,14 +31,7 @@ def test_a_take_and_recall_then_the_next_players_well_applies_the_take_and_recal
     after = st
     for a in path:
         after = v.apply(after, a)
-    link = MemoryLink(st)
-    rec = Reconciler(link)
-    for o in product_frame(st, 0.0):
-        rec.observe(o)
-    assert run(rec, 0.0, 1.0) == []
-    for o in _hand(2.0, _changed(st, after)):
-        rec.observe(o)
-    for o in product_frame(after, 2.7):
-        rec.observe(o)
+    link, rec = watched(st)
+    moved_under_hand(rec, st, after)
     out = run(rec, 2.0, 12.0)
     assert [a for a, *_ in link.submitted] == path[:2], out

@@ -17,12 +17,12 @@ from collections import Counter
 from typing import Any
 
 from reconcile_kit import run
-from test_hand_vouches import _hand
 from test_misread_back import product_frame
+from under_hand import moved_under_hand, watched
 
 from companion import village as v
 from companion.reconcile.observations import CubeCounts
-from companion.reconcile.reconciler import Prompt, Reconciler
+from companion.reconcile.reconciler import Prompt
 from companion.sim.memory_link import MemoryLink
 from companion.village.picture import CUBE_ORDER, picture
 
@@ -48,21 +48,14 @@ def _play(situations: dict[str, Any], extra: bool) -> tuple[MemoryLink, list[Any
     st, take, z = _a_take_from_a_space_of_two_colours(situations)
     after = v.apply(st, take)
     space, supply = f"space:{take['space']}", f"supply:{take['player']}"
-    link = MemoryLink(st)
-    rec = Reconciler(link)
-    for o in product_frame(st, 0.0):
-        rec.observe(o)
-    assert run(rec, 0.0, 1.0) == []
-    for o in _hand(2.0, {space, supply}):
-        rec.observe(o)
+    link, rec = watched(st)
     read = Counter(picture(after).cubes[space])
     if extra:
         read[z] += 1
     frame = [CubeCounts("camera:0", 2.7, region=space, counts=dict(read))
              if isinstance(o, CubeCounts) and o.region == space else o
              for o in product_frame(after, 2.7)]
-    for o in frame:
-        rec.observe(o)
+    moved_under_hand(rec, st, after, frame, hands={space, supply})
     return link, run(rec, 2.0, 15.0), take
 
 

@@ -19,12 +19,12 @@ from __future__ import annotations
 from typing import Any
 
 from reconcile_kit import run
-from test_hand_vouches import _hand
 from test_misread_back import product_frame
+from under_hand import moved_under_hand, watched
 
 from companion import village as v
 from companion.reconcile.observations import ItemCounts
-from companion.reconcile.reconciler import Discrepancy, Prompt, Reconciler
+from companion.reconcile.reconciler import Discrepancy, Prompt
 from companion.sim.memory_link import MemoryLink
 from companion.village.picture import ITEM_ORDER, picture
 
@@ -45,13 +45,7 @@ def _play(situations: dict[str, Any], extra: tuple[str, ...]) -> tuple[
     st, harvest = _a_harvest_that_brings_grain(situations)
     after = v.apply(st, harvest)
     goods = f"goods:{harvest['player']}"
-    link = MemoryLink(st)
-    rec = Reconciler(link)
-    for o in product_frame(st, 0.0):
-        rec.observe(o)
-    assert run(rec, 0.0, 1.0) == []
-    for o in _hand(2.0, {goods}):
-        rec.observe(o)
+    link, rec = watched(st)
     read = dict(picture(after).items[goods])
     for item in extra:
         read[item] += 1
@@ -59,8 +53,7 @@ def _play(situations: dict[str, Any], extra: tuple[str, ...]) -> tuple[
     frame = [ItemCounts("camera:0", 2.7, region=goods, counts=read)
              if isinstance(o, ItemCounts) and o.region == goods else o
              for o in product_frame(after, 2.7)]
-    for o in frame:
-        rec.observe(o)
+    moved_under_hand(rec, st, after, frame, hands={goods})
     return link, run(rec, 2.0, 15.0), harvest
 
 

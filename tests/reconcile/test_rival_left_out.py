@@ -18,13 +18,12 @@ from __future__ import annotations
 from typing import Any
 
 from reconcile_kit import game_states, run
-from test_hand_vouches import _hand
 from test_misread_back import product_frame
+from under_hand import moved_under_hand, watched
 
 from companion import village as v
 from companion.reconcile.observations import CubeCounts, Observation
-from companion.reconcile.reconciler import Discrepancy, Prompt, Reconciler
-from companion.sim.memory_link import MemoryLink
+from companion.reconcile.reconciler import Discrepancy, Prompt
 from companion.village.picture import CUBE_ORDER, picture
 
 _COLOURS = [c.value for c in CUBE_ORDER]
@@ -71,15 +70,9 @@ def test_a_take_whose_supply_is_misread_is_not_asked_with_a_take_three_misreads_
     st, take, was, read_as = _a_take_beside_another_colour()
     after = v.apply(st, take)
     space, supply = f"space:{take['space']}", f"supply:{take['player']}"
-    link = MemoryLink(st)
-    rec = Reconciler(link)
-    for o in product_frame(st, 0.0):
-        rec.observe(o)
-    assert run(rec, 0.0, 1.0) == []
-    for o in _hand(2.0, {space, supply}):
-        rec.observe(o)
-    for o in _swapped(product_frame(after, 2.7), supply, was, read_as):
-        rec.observe(o)
+    link, rec = watched(st)
+    moved_under_hand(rec, st, after, _swapped(product_frame(after, 2.7), supply, was, read_as),
+                     hands={space, supply})
     out = run(rec, 2.0, 15.0)
     prompts = [o for o in out if isinstance(o, Prompt)]
     assert [a for a, *_ in link.submitted] == [take], [p.candidates for p in prompts]
@@ -94,15 +87,10 @@ def test_a_rival_one_misread_off_on_the_region_left_out_is_still_asked() -> None
     other = next(c for c, n in space.items() if n and c != take["cube"])
     after = v.apply(st, take)
     supply = f"supply:{take['player']}"
-    link = MemoryLink(st)
-    rec = Reconciler(link)
-    for o in product_frame(st, 0.0):
-        rec.observe(o)
-    assert run(rec, 0.0, 1.0) == []
-    for o in _hand(2.0, {f"space:{take['space']}", supply}):
-        rec.observe(o)
-    for o in _swapped(product_frame(after, 2.7), supply, take["cube"], other):
-        rec.observe(o)
+    link, rec = watched(st)
+    moved_under_hand(rec, st, after, _swapped(product_frame(after, 2.7), supply, take["cube"],
+                                              other),
+                     hands={f"space:{take['space']}", supply})
     out = run(rec, 2.0, 15.0)
     assert link.submitted == [], [a for a, *_ in link.submitted]
     prompts = [o for o in out if isinstance(o, Prompt)]

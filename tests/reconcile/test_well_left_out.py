@@ -18,12 +18,13 @@ from __future__ import annotations
 from typing import Any
 
 from reconcile_kit import game_states, run
-from test_hand_vouches import _changed, _hand
+from test_hand_vouches import _changed
 from test_misread_back import product_frame
+from under_hand import moved_under_hand, watched
 
 from companion import village as v
 from companion.reconcile.observations import CubeCounts, Observation
-from companion.reconcile.reconciler import Discrepancy, Prompt, Reconciler
+from companion.reconcile.reconciler import Discrepancy, Prompt
 from companion.sim.memory_link import MemoryLink
 from companion.village.picture import CUBE_ORDER, picture
 
@@ -70,15 +71,8 @@ def _play(frame_of: Any) -> tuple[list[dict[str, Any]], MemoryLink, list[Any]]:
     st, path, colour = _a_well_to_harvest()
     after = v.apply(v.apply(st, path[0]), path[1])
     supply = f"supply:{path[0]['player']}"
-    link = MemoryLink(st)
-    rec = Reconciler(link)
-    for o in product_frame(st, 0.0):
-        rec.observe(o)
-    assert run(rec, 0.0, 1.0) == []
-    for o in _hand(2.0, _changed(st, after)):
-        rec.observe(o)
-    for o in frame_of(product_frame(after, 2.7), supply, colour):
-        rec.observe(o)
+    link, rec = watched(st)
+    moved_under_hand(rec, st, after, frame_of(product_frame(after, 2.7), supply, colour))
     return path, link, run(rec, 2.0, 15.0)
 
 
