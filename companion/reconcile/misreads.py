@@ -276,18 +276,17 @@ class MisreadDoubts:
             node = Node(v.apply_unchecked(node.state, path[i - 1]), node)
         return node
 
-    def _misread_rivals(self, path: Path, observed: dict[str, RegionValue],
-                        left_out: dict[str, RegionValue] | None = None) -> list[Path]:
+    def _misread_rivals(self, path: Path, observed: dict[str, RegionValue]) -> list[Path]:
         """Other explanations of the table were one camera region read one misread off
         (a cube's colour or count, a marker a cell off, a figure missed or counted twice,
         the region changed or read as unchanged): the paths the search reached (the
         cache) that show ``observed`` on every region but one camera region, whose
         reading is one misread from their value there, a region they change (the camera
         reads a region anew when a hand changed it); none prefixing or extending
-        ``path`` (a move more or less, not a rival). ``left_out``: the readings of the
-        regions ``path`` was found without (`_one_read_wrong`), where a rival must show
-        the reading or one misread from it too (else it needs more misreads than the
-        rule for two allows; thirteenth session). One pass over the states computed, no
+        ``path`` (a move more or less, not a rival). In the regions this look left out to
+        find ``path`` (`_one_read_wrong`), a rival must show the reading or one misread
+        from it too (`_fits_left_out`: else it needs more misreads than the rule for two
+        allows; thirteenth session). One pass over the states computed, no
         new search: a single explanation with such a rival is asked with it."""
         base = self._cache.base
         doubted = {k: val for k, val in self.doubted.items() if k in base}
@@ -298,9 +297,7 @@ class MisreadDoubts:
         soft.sort(key=lambda k: base[k] == observed[k])
         # the parts of a state's picture the search compared (computed already)
         pieces = set(piece_zone_names(self._cache.nodes[()].state))
-        # the regions left out to find the explanation, passed or of this look: both
-        # branches of the thirteenth session found the same rule (`_fits_left_out`)
-        near = {**self._left_out, **(left_out or {})}
+        near = self._left_out  # the regions left out to find the explanation
         need_p = any(k in pieces for k in (*keys, *doubted, *near))
         need_o = any(k not in pieces for k in (*keys, *doubted, *near))
         # a buy-out naming figures: its payment is seen by the camera alone, and a figure's
@@ -320,8 +317,6 @@ class MisreadDoubts:
             # a doubted region (left out of ``observed``) the rival changes must show its
             # reading: else the rival needs a second misread there
             if any(reg[k] != base[k] and reg[k] != val for k, val in doubted.items()):
-                continue
-            if any(reg[k] != val and not one_misread(reg[k], val) for k, val in near.items()):
                 continue
             off: str | None = None
             for k in soft:

@@ -402,7 +402,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         if len(matches) == 1 and not unseen:
             matches = matches + self._one_misread_away(matches[0], observed)
         if len(matches) == 1 and not unseen:  # one region misread, changed or not
-            matches = matches + self._misread_rivals(matches[0], observed, left_out)
+            matches = matches + self._misread_rivals(matches[0], observed)
         if len(matches) == 1 and not unseen:  # a figure bought out, or drawn at mass
             matches = matches + self._drawn_instead(matches[0], observed)
         if len(matches) == 1 and not unseen and not doubt and self._hand_elsewhere(
