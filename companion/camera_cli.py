@@ -92,6 +92,9 @@ def vision_bench(args: argparse.Namespace) -> int:
                                  "items": v["items_exact"],
                                  "first_player": v["first_player_exact"]}
                              for k, v in acc.items()},
+        # how many of each were read: the simulated camera misreads at the upper bound
+        "counted_by_kind": {k: {kind: v.get(f"{kind}_counted", 0) for kind in KINDS}
+                            for k, v in acc.items()},
         "conditions": acc,
         "images": per * len(names),
         **speed,
@@ -102,6 +105,8 @@ def vision_bench(args: argparse.Namespace) -> int:
         "misread_under_hand": sum(int(v["misread_under_hand"]) for v in acc.values()),
         "threads": 1,
     }
+    if args.into:
+        _into(Path(args.into), result, names)
     if args.json:
         print(json.dumps(result, indent=1))
     else:
@@ -118,6 +123,37 @@ def vision_bench(args: argparse.Namespace) -> int:
               f"{result['committed_under_occlusion']} (ideal), "
               f"{result['real_committed_under_occlusion']} (real table)")
     return 0
+
+
+KINDS = ("cubes_tracks", "figures", "items", "first_player")
+# the rows of a vision-bench result that hold one entry per condition
+_PER_CONDITION = ("accuracy", "accuracy_by_kind", "counted_by_kind", "conditions")
+
+
+def _into(path: Path, result: dict[str, Any], names: list[str]) -> None:
+    """Write the rows of the conditions just measured into the bench file at ``path``
+    (``docs/vision-bench.json``), keeping the other conditions' rows and every other key
+    the run did not measure; each measured condition is stamped with the code it was
+    measured on and when. Raises ``OSError`` when ``path`` cannot be written and
+    ``ValueError`` when it holds no JSON object."""
+    import datetime
+    import subprocess
+
+    old: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
+    if not isinstance(old, dict):
+        raise ValueError(f"{path} holds no JSON object")
+    merged = {**old, **{k: v for k, v in result.items() if k not in _PER_CONDITION}}
+    for key in _PER_CONDITION:
+        merged[key] = {**old.get(key, {}), **result[key]}
+    code = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True, cwd=Path(__file__).parent, check=False).stdout.strip()
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    merged["measured"] = {**old.get("measured", {}),
+                          **{n: {"code": code or "unknown", "at": now} for n in names}}
+    rows = merged["conditions"].values()
+    merged["images"] = sum(int(v.get("images", 0)) for v in rows)
+    merged["misread_under_hand"] = sum(int(v.get("misread_under_hand", 0)) for v in rows)
+    path.write_text(json.dumps(merged, indent=1) + "\n")
 
 
 def _speed_lines(speed: dict[str, Any]) -> str:
@@ -257,6 +293,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                    help="list every cube region and track, figure zone and item region not "
                         "read exactly, and how")
     p.add_argument("--crops", help="with --errors: write a picture of each wrong region here")
+    p.add_argument("--into", help="write the measured conditions' rows into this bench file "
+                                  "(docs/vision-bench.json), keeping the others")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=vision_bench)
 

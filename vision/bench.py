@@ -366,6 +366,7 @@ def accuracy(layout: Layout, per_condition: int, seed: int = 1,
         out[name] = {"exact": round(exact / max(counted, 1), 4), "images": per_condition,
                      "images_all_right": perfect, "board_found": found,
                      "misread_under_hand": under, "piece_images": per_condition * views,
+                     "cubes_tracks_counted": counted,
                      **{f"{k}_exact": round(t[0] / max(t[1], 1), 4) for k, t in kinds.items()},
                      **{f"{k}_counted": t[1] for k, t in kinds.items()}}
     return out

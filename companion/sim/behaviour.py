@@ -7,17 +7,21 @@ behaviour model »). ``NOISE``: ``none`` (ideal: every move alone, ``MOVE`` s ap
 perfectly), ``ordinary`` (a table as it is), ``heavy`` (every rate and count ×3). The
 camera misreads at the rates ``companion vision-bench`` measured on the real-table
 renders (``docs/vision-bench.json``, row ``CAMERA_CONDITION``), read at run time so the
-simulated camera follows the real one as it improves.
+simulated camera follows the real one as it improves. Where the file says how many regions
+of a kind were read, the rate is the upper end of its 95 % Wilson interval: a bench of a
+few dozen images that saw no misread does not make a camera that never misreads.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 __all__ = ["CAMERA_CONDITION", "MOVE", "NOISE", "ORDINARY", "Noise", "vision_accuracy",
-           "vision_kind_accuracy"]
+           "vision_kind_accuracy", "wilson_lower"]
 
 MOVE = 5.0  # seconds from one move to the next at noise "none"
 VISION_BENCH = Path(__file__).resolve().parents[2] / "docs" / "vision-bench.json"
@@ -35,26 +39,54 @@ CAMERA_CONDITION = "real-ordinary"
 HAND_MISS = 0.042
 
 
+Z95 = 1.959964  # the normal quantile of a two-sided 95 % interval
+
+
+def wilson_lower(exact: float, counted: int) -> float:
+    """The lower end of the 95 % Wilson score interval of a share ``exact`` measured on
+    ``counted`` trials (``exact`` itself when nothing was counted)."""
+    if counted <= 0:
+        return exact
+    n, z2 = counted, Z95 * Z95
+    k = round(exact * n)
+    p = k / n
+    centre = p + z2 / (2 * n)
+    spread = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return max(0.0, (centre - spread) / (1 + z2 / n))
+
+
+def _counted(bench: dict[str, Any], condition: str, kind: str) -> int:
+    """How many readings of ``kind`` the bench file says it scored under ``condition``
+    (0 when it does not say)."""
+    by_kind = bench.get("counted_by_kind", {}).get(condition, {})
+    if kind in by_kind:
+        return int(by_kind[kind])
+    return int(bench.get("conditions", {}).get(condition, {}).get(f"{kind}_counted", 0))
+
+
 def vision_kind_accuracy(kind: str, condition: str = CAMERA_CONDITION) -> float:
     """The vision bench's accuracy for one kind of reading (``figures``: figures by colour
     in a zone; ``items``: a farm's grain, coins and goods) under ``condition``, from
-    ``docs/vision-bench.json``'s ``accuracy_by_kind``; the cubes-and-tracks accuracy when
-    the file has no such row."""
+    ``docs/vision-bench.json``'s ``accuracy_by_kind`` (its Wilson lower bound where the
+    count is recorded); the cubes-and-tracks accuracy when the file has no such row."""
     try:
-        got = json.loads(VISION_BENCH.read_text())["accuracy_by_kind"][condition][kind]
-        return float(got)
-    except (OSError, ValueError, KeyError, TypeError):
+        bench = json.loads(VISION_BENCH.read_text())
+        got = float(bench["accuracy_by_kind"][condition][kind])
+        return wilson_lower(got, _counted(bench, condition, kind))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return vision_accuracy().get(condition, VISION_ACCURACY[CAMERA_CONDITION])
 
 
 def vision_accuracy() -> dict[str, float]:
-    """Per-region accuracy of the real camera pipeline by condition, from
-    ``docs/vision-bench.json`` (``companion vision-bench --json``); the figures of
-    docs/vision.md when the file is not there."""
+    """Per-region accuracy of cubes and tracks by condition, from
+    ``docs/vision-bench.json`` (``companion vision-bench --json``; its Wilson lower bound
+    where the count is recorded); the figures of docs/vision.md when the file is not
+    there."""
     try:
-        got = json.loads(VISION_BENCH.read_text())["accuracy"]
-        return {k: float(x) for k, x in got.items()}
-    except (OSError, ValueError, KeyError, TypeError):
+        bench = json.loads(VISION_BENCH.read_text())
+        return {k: wilson_lower(float(x), _counted(bench, k, "cubes_tracks"))
+                for k, x in bench["accuracy"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return dict(VISION_ACCURACY)
 
 
