@@ -15,6 +15,7 @@ they begin with (a journey's city), each choice standing for its paths.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -228,11 +229,23 @@ def shared_and_own(texts: list[str]) -> tuple[str, list[str]]:
         return "", list(texts)
     shared = " ".join([*first[:pre], "…", *first[len(first) - post:]])
     if max(len(o) for o in own) > BUTTON_CHARS:  # perhaps they share a middle too
-        middle = _shared_middle([w[pre:len(w) - post] for w in split])
+        # the stops between steps as words of their own: "cube;" ends a step the other
+        # sentence goes on from ("cube; then …"), and the run they share takes the cube in
+        middle = _shared_middle([_tokens(" ".join(w[pre:len(w) - post])) for w in split])
         if middle is not None:
             run, own = middle
-            shared = " ".join([*first[:pre], "…", *run, "…", *first[len(first) - post:]])
+            shared = _joined([*first[:pre], "…", *run, "…", *first[len(first) - post:]])
     return shared, own
+
+
+def _tokens(text: str) -> list[str]:
+    """``text``'s words, with ``;`` and ``,`` as words of their own."""
+    return re.findall(r"[^\s;,]+|[;,]", text)
+
+
+def _joined(tokens: list[str]) -> str:
+    """``tokens`` as text again: ``;`` and ``,`` against the word before them."""
+    return re.sub(r" ([;,])", r"\1", " ".join(tokens))
 
 
 def _shared_middle(parts: list[list[str]]) -> tuple[list[str], list[str]] | None:
@@ -246,7 +259,8 @@ def _shared_middle(parts: list[list[str]]) -> tuple[list[str], list[str]] | None
             at = [_find(p, run) for p in parts]
             if any(a < 0 for a in at):
                 continue
-            own = [" … ".join(x for x in (" ".join(p[:a]), " ".join(p[a + size:])) if x)
+            own = [_joined(" … ".join(x for x in (" ".join(p[:a]), " ".join(p[a + size:]))
+                                      if x).split(" "))
                    for p, a in zip(parts, at, strict=True)]
             return (run, own) if all(own) else None
     return None
