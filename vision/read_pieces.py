@@ -224,10 +224,7 @@ class PieceReading:
                 ms = _share_pile(xs)
                 misfit = max(misfit, _pile_misfit(sum(xs), sum(ms)))
             elif len(xs) == 1 and xs[0] < 2 - ROUND_UP and is_pair(lab == i, xs[0], top, sides):
-                # one colour, more than a cube's area and half as long again: a cube
-                # leaning on another of its colour (`vision.cube_pairs`), whose area
-                # (1.2-1.6 cubes) fits a pair
-                ms = [2]
+                ms = [2]  # one colour, half as long again as a cube: one leaning on another
             else:  # an area known to some 40 %: each colour rounded, a loose fit
                 ms = [max(1, int(np.floor(x + ROUND_UP))) for x in xs]
                 misfit = max([misfit] + [abs(x - m) / m if m > 1 else max(0.0, x - 1.4, 0.6 - x)
