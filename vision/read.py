@@ -32,6 +32,7 @@ from .colour import (
     palette_lab,
     to_lab,
 )
+from .disc_edge import cell_boxes, is_disc_blur
 from .geometry import Geometry, MarkerTracker, project
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, Board, Layout, Region
 from .lens import Lens
@@ -114,6 +115,7 @@ class BoardReader(PieceReading):
                             if r.kind == "track"}
         # which colours are a track marker's (a disc on its track is not a hand)
         self._is_disc = lut(self.marker_lab, max_dist=20.0, l_weight=0.5) != UNKNOWN
+        self._cell_boxes: dict[str, list[tuple[int, int, int, int, int, int]]] = {}
         self._consts: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                       np.ndarray]] = {}
         self._plan: _Plan | None = None
@@ -436,11 +438,16 @@ class BoardReader(PieceReading):
         diff |= cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
         diff &= keep
         norm = cur / gain
+        spare = None
         if len(track_rows):  # discs on their track: several on one cell must not look like a hand
             cells = np.clip(norm[track_rows, track_cols] - 1.0, 0, 255).astype(np.uint8)
             disc = self._is_disc[lut_index(cells)]
             diff[track_rows[disc], track_cols[disc]] = False
-        hand, faint = self._hand_blobs(diff)
+            spare = self._cell_boxes.get(name)
+            if spare is None:
+                spare = self._cell_boxes[name] = cell_boxes(self.layout.boards[name],
+                                                            COARSE_STEP, diff.shape)
+        hand, faint = self._hand_blobs(diff, spare)
         margin = max(1, round(HAND_MARGIN_MM / COARSE_STEP))
         if hand.any():
             solid = hand & ~faint
@@ -498,11 +505,15 @@ class BoardReader(PieceReading):
             snap[0][r0:r1, c0:c1] = prev[r0:r1, c0:c1]
 
     @staticmethod
-    def _hand_blobs(diff: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _hand_blobs(diff: np.ndarray,
+                    spare: list[tuple[int, int, int, int, int, int]] | None = None
+                    ) -> tuple[np.ndarray, np.ndarray]:
         """The blobs of ``diff`` that are hands (one reaching the board's edge, or any
         large one), and those of them seen only in part: a web of rims and shading that
         fills less than ``HAND_FILL`` of its convex hull (a pale hand over a pale board,
-        its inside like the board)."""
+        its inside like the board). A blob reaching the edge but under ``HAND_ANY_MM2``
+        that lies within one of the track cells ``spare`` and spans its centre is a
+        disc's (`vision.disc_edge`), no hand."""
         _n, labels, stats, _ = cv2.connectedComponentsWithStats(  # type: ignore[call-overload]
             diff.astype(np.uint8), 8)
         hand = np.zeros(diff.shape, bool)
@@ -517,6 +528,8 @@ class BoardReader(PieceReading):
         big = (edge & (mm2 >= HAND_EDGE_MM2)) | (mm2 >= HAND_ANY_MM2)
         for i in np.flatnonzero(big) + 1:
             blob = labels == i
+            if spare and mm2[i - 1] < HAND_ANY_MM2 and is_disc_blur(blob, spare):
+                continue  # a disc, its rim and shadow near the edge (`vision.disc_edge`)
             hand |= blob
             pts = cv2.findNonZero(blob.astype(np.uint8))
             hull = cv2.contourArea(cv2.convexHull(pts)) + 0.5 * len(pts) + 1.0

@@ -19,6 +19,7 @@ from .colour import (
 )
 from .cube_hidden import hidden_colours, shades_into, touching_blobs
 from .cube_hue import SHADOWED, brown_or_orange, local_light
+from .cube_pairs import is_pair
 from .cube_shadow import UNEVEN, cube_hued, smooth
 from .cube_size import CubeSample, measure_cubes
 from .cube_tint import tinted
@@ -222,6 +223,8 @@ class PieceReading:
             if measured and all(CUBE_COLOURS[j] in self.cube_scale for j in major):
                 ms = _share_pile(xs)
                 misfit = max(misfit, _pile_misfit(sum(xs), sum(ms)))
+            elif len(xs) == 1 and xs[0] < 2 - ROUND_UP and is_pair(lab == i, xs[0], top, sides):
+                ms = [2]  # one colour, half as long again as a cube: one leaning on another
             else:  # an area known to some 40 %: each colour rounded, a loose fit
                 ms = [max(1, int(np.floor(x + ROUND_UP))) for x in xs]
                 misfit = max([misfit] + [abs(x - m) / m if m > 1 else max(0.0, x - 1.4, 0.6 - x)
@@ -603,3 +606,4 @@ def _differs_cells(raw: np.ndarray, ref: np.ndarray, lo: np.ndarray, hi: np.ndar
     shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
     out: np.ndarray = ~board_like & ~shadow
     return out, _mean3(rel)
+
