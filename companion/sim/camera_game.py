@@ -24,11 +24,13 @@ Unlike the simulator's link, :class:`CameraLink` applies what was submitted: an 
 is not the true one (up to interchangeable figures) stays applied, so the game drifts from
 its record and the final state shows it.
 
-``python -m companion.sim.camera_game [--game two-players] [--actions N] [--real]
-[--turn-gap S] [--log FILE] [--json]`` prints the counts and the time per frame; ``--real``
-draws the table with the real-table renderer (``Scene(real=True)``) and calibrates the
-camera first (lens, empty boards from several frames, cubes), ``--log`` writes how each
-action was made and why.
+``python -m companion.sim.camera_game [--game two-players | --play purposeful --seed N]
+[--actions N] [--real] [--turn-gap S] [--log FILE] [--json]`` prints the counts and the time
+per frame; ``--real`` draws the table with the real-table renderer (``Scene(real=True)``)
+and calibrates the camera first (lens, empty boards from several frames, cubes), ``--log``
+writes how each action was made and why (each prompt's cause and the guards that fired);
+``--play purposeful`` plays the reconcile bench's purposeful two-player game of a seed
+instead of a golden record (uniformly random play).
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ from companion.reconcile.reconciler import Discrepancy, Prompt
 from companion.sensors.camera import CameraAdapter
 from companion.sim.camera_causes import TracedReconciler, breakdown, prompt_cause
 from companion.sim.link import Counts, SimLink, equivalent
+from companion.sim.play_styles import random_truth
 from companion.sim.rendered_table import EMPTY_FRAMES as EMPTY_FRAMES  # re-exported
 from companion.sim.rendered_table import RenderedTable, calibrate_real
 from companion.sim.rendered_table import changed_regions as changed_regions  # re-exported
@@ -183,6 +186,14 @@ def load_record(name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return header, [parse_action(json.loads(x)).to_json() for x in lines[1:]]
 
 
+def purposeful_game(seed: int, players: int = 2) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A game played on purpose (``play_styles.purposeful``: no skip, pass or wasted well
+    while something else is possible), seeded as the reconcile bench seeds one game
+    (``random.Random(seed)``): its header and actions. The golden records are uniformly
+    random legal play, which skips, passes and wastes wells far more often."""
+    return random_truth(players, random.Random(seed), "purposeful")
+
+
 def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = True,
          hand_frames: int = HAND_FRAMES, move_frames: int = MOVE_FRAMES,
          layout: Layout | None = None, settle: float = 0.5,
@@ -221,9 +232,10 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     at = [-1]  # the true action being made (for the log)
     asked: dict[int, list[str]] = {}  # seq -> the prompts' questions and candidates there
     causes: dict[int, list[str]] = {}  # seq -> what made each prompt there a prompt
+    guards: dict[int, list[list[str]]] = {}  # seq -> the guards that fired for each prompt
     met: dict[int, int] = {}  # seq -> discrepancies met there
-    # (when answered, when shown, prompt or discrepancy, its cause)
-    todo: list[tuple[float, float, Any, str]] = []
+    # (when answered, when shown, prompt or discrepancy, its cause, the guards that fired)
+    todo: list[tuple[float, float, Any, str, list[str]]] = []
     waited: dict[int, list[float]] = {}  # seq -> seconds each prompt there waited
     rng = random.Random(0)  # the players' answer times
     gaps = random.Random(1)  # the turn gaps, when drawn from a range
@@ -238,7 +250,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                           and rec.prompt is not None and rec.prompt.id == x[2].id), None)
             if shown is not None:  # the player at the tablet answers what it asks first
                 todo.remove(shown)
-                respond(shown[2], shown[1], shown[3])
+                respond(shown[2], shown[1], shown[3], shown[4])
                 # the runtime ticks the reconciler (every TICK_S) before the same player
                 # has tapped the next entry: what the answer lets it explain from the
                 # camera is applied, not entered
@@ -268,10 +280,13 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
         behaviour model's answer time when None)."""
         if isinstance(out, Prompt | Discrepancy):
             wait = answer_delay(rng) if delay is None else delay
-            todo.append((clock[0] + wait, clock[0], out, prompt_cause(
-                out.question, out.candidates, rec.fired) if isinstance(out, Prompt) else ""))
+            if isinstance(out, Prompt):
+                cause = prompt_cause(out.question, out.candidates, rec.fired)
+                todo.append((clock[0] + wait, clock[0], out, cause, sorted(rec.fired)))
+            else:
+                todo.append((clock[0] + wait, clock[0], out, "", []))
 
-    def respond(out: Any, shown: float, cause: str) -> None:
+    def respond(out: Any, shown: float, cause: str, fired: list[str]) -> None:
         """The players at the tablet: the truth picked, or "none of these"; a discrepancy
         met by putting the cubes right (a second one at the same seq: "I will fix the
         board", the action entered). Nothing when it was closed meanwhile."""
@@ -282,6 +297,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                 f"{out.question} ({len(out.candidates)} candidates: "
                 f"{' | '.join(out.words)[:200]})")
             causes.setdefault(out.seq, []).append(cause)
+            guards.setdefault(out.seq, []).append(fired)
             waited.setdefault(out.seq, []).append(round(clock[0] - shown, 1))
             counts.prompts += 1
             counts.answers += 1  # a candidate tapped, or "none of these"
@@ -346,7 +362,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                 due = [x for x in todo if x[0] <= t]
                 for x in due:
                     todo.remove(x)
-                    respond(x[2], x[1], x[3])
+                    respond(x[2], x[1], x[3], x[4])
 
     run(move_frames)
     st = link.st
@@ -414,6 +430,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                          **({"why": why} if mode == "manual" else {}),
                          "changed": truths[n], "camera": committed.get(n, []),
                          "asked": asked.get(n, []), "causes": causes.get(n, []),
+                         "guards": guards.get(n, []),
                          "discrepancies": met.get(n, 0), "answered_after": waited.get(n, []),
                          "action": a})
     counts.timings = rec.timings
@@ -499,6 +516,12 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m companion.sim.camera_game",
                                 description=__doc__.split("\n")[0])
     p.add_argument("--game", default="two-players", help="golden record name or a path")
+    p.add_argument("--play", choices=("record", "purposeful"), default="record",
+                   help="record: the --game record (uniformly random legal play); "
+                        "purposeful: a two-player game played on purpose, as the reconcile "
+                        "bench's --play purposeful (no skip, pass or wasted well while "
+                        "something else is possible), of --seed")
+    p.add_argument("--seed", type=int, default=1, help="the purposeful game's seed")
     p.add_argument("--actions", type=int, default=0, help="only the first N actions (0: all)")
     p.add_argument("--no-hands", action="store_true", help="no hand over the moved region")
     p.add_argument("--turn-gap", default="model", metavar="S",
@@ -519,7 +542,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     cv2.setNumThreads(1)
     try:
-        header, truth = load_record(args.game)
+        header, truth = (purposeful_game(args.seed) if args.play == "purposeful"
+                         else load_record(args.game))
     except (OSError, ValueError) as exc:
         print(f"camera_game: {exc}", file=sys.stderr)
         return 2
@@ -538,7 +562,8 @@ def main(argv: list[str] | None = None) -> int:
     except vcal.CalibrationError as exc:
         print(f"camera_game: calibration: {exc}", file=sys.stderr)
         return 2
-    out = {"game": args.game, "actions_played": len(truth), **result.to_json()}
+    name = f"purposeful:{args.seed}" if args.play == "purposeful" else args.game
+    out = {"game": name, "actions_played": len(truth), **result.to_json()}
     if args.log:
         Path(args.log).write_text("".join(json.dumps(x) + "\n" for x in result.log), "utf-8")
     if args.json:

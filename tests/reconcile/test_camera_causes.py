@@ -137,3 +137,20 @@ def test_a_new_round_after_the_fill_of_the_board_is_a_new_turn() -> None:
     i = next(i for i in range(1, len(truth)) if truth[i].get("player") is not None
              and truth[i].get("player") == truth[i - 1].get("player"))
     assert not starts[i]
+
+
+def test_each_prompt_in_the_log_names_the_guards_that_fired() -> None:
+    """The log's ``guards``: one sorted list per prompt asked on the action (as ``causes``),
+    so a doubt can be told apart (a rival one misread away, a hand elsewhere…)."""
+    from companion.sim.camera_causes import _GUARDS
+
+    header, truth = load_record("two-players")
+    game = play(header, truth[:14])
+    rows = [r for r in game.log if r["causes"]]
+    assert rows, game.log
+    for r in rows:
+        assert len(r["guards"]) == len(r["causes"]), r
+        for cause, fired in zip(r["causes"], r["guards"], strict=True):
+            assert fired == sorted(fired)
+            if cause in ("doubt", "unseen"):
+                assert any(_GUARDS.get(g) == cause for g in fired), r

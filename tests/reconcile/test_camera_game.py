@@ -151,3 +151,16 @@ def test_a_hand_resting_over_a_farm_after_a_turn_gap_commits_nothing() -> None:
     header, truth = load_record("two-players")
     game = play(header, truth[:12], hand_frames=6, turn_gap=4.0)
     assert game.committed_under_hand == [], game.misread
+
+
+def test_a_game_played_on_purpose_skips_nothing_while_something_else_is_possible() -> None:
+    """``--play purposeful``: the reconcile bench's purposeful two-player game of a seed
+    (the golden record is uniformly random play: 26 skips, 5 passes in 290 actions); the
+    same seed gives the same game, and its first moves play through the rendered camera."""
+    from companion.sim.camera_game import main, purposeful_game
+
+    header, truth = purposeful_game(1)
+    assert header["players"] == ["red", "yellow"]
+    assert truth == purposeful_game(1)[1]
+    assert not [a for a in truth if a["type"] in ("skip", "pass")]
+    assert main(["--play", "purposeful", "--seed", "1", "--actions", "6", "--json"]) == 0
