@@ -112,6 +112,9 @@ def place_words(name: str) -> str:
         SUPPLY: f"{d.capitalize()}'s cubes",
         TIME: f"{d.capitalize()}'s time track",
         GOODS: f"{d.capitalize()}'s goods",
+        PRESTIGE: f"{d.capitalize()}'s marker on the prestige track",
+        FIRST_PLAYER: ("the first-player marker's own place" if detail == HOME
+                       else f"the first-player marker with {d.capitalize()}"),
     }.get(kind)
     return words or name
 

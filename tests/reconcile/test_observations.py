@@ -81,3 +81,27 @@ def test_pieces_in_words() -> None:
 
     assert piece_words("red-1a") == "Red 1a"
     assert piece_words("monk-3") == "a black monk"
+
+
+def test_every_place_the_table_picture_names_reads_as_plain_words() -> None:
+    """What a prompt's "Changed:" line shows (CI, 2026-11-27: "first_player:home,
+    first_player:red" on the play page of the sensing demo): every region of a game's
+    picture, in plain words, with no vocabulary name left in it."""
+    import random
+    import re
+
+    import companion.village as v
+    from companion.sim.play_styles import random_truth
+    from companion.village.picture import regions_of
+    from companion.village.zones import place_words
+
+    header, truth = random_truth(4, random.Random(2))
+    st = v.start(header)
+    names: set[str] = set()
+    for action in truth[:120]:
+        names |= set(regions_of(st))
+        st = v.apply(st, action)
+    assert any(n.startswith("first_player:") for n in names)
+    raw = re.compile(r"[:_]|^[a-z]+$")
+    plain = {n: place_words(n) for n in names}
+    assert not [w for w in plain.values() if raw.search(w)], plain
