@@ -10,6 +10,7 @@ next ticks; ``compute_table_ms_p95`` is the whole cost per table seen.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import platform
@@ -17,6 +18,7 @@ import random
 import time
 from typing import Any
 
+from companion.collector import settle_collector
 from companion.sim.behaviour import NOISE
 from companion.sim.link import Counts
 from companion.sim.play_styles import random_truth
@@ -75,6 +77,7 @@ def run(games: int, seed: int, setups: list[str], noises: list[str],
         raise ValueError("--games must be at least 1")
     rng = random.Random(seed)
     truths = [random_truth(players, rng, play_) for _ in range(games)]
+    settle_collector()  # as the service does once started (companion/collector.py)
     rows = []
     started = time.perf_counter()
     for noise in noises:
@@ -91,7 +94,8 @@ def run(games: int, seed: int, setups: list[str], noises: list[str],
         "play": play_,
         "seconds": round(time.perf_counter() - started, 2),
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
-                    "load_1min": round(os.getloadavg()[0], 2)},
+                    "load_1min": round(os.getloadavg()[0], 2),
+                    "gc_threshold": list(gc.get_threshold())},
         "results": rows,
     }
 
