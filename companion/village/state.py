@@ -1,7 +1,9 @@
 """The game state: everything on the table, plus who must decide what next.
 
 A ``GameState`` is a value: the engine never changes one it was given, it clones it and
-changes the clone (``clone()`` copies every mutable part). Treat states as immutable.
+changes the clone (``clone()`` copies every mutable part but the spaces' cubes and the
+chronicle's sections, which the engine replaces whole: copy on write). Treat states as
+immutable.
 """
 
 from __future__ import annotations
@@ -169,8 +171,8 @@ class GameState:
     )  # influence cubes in play per colour (set at setup, never changed after)
 
     def clone(self) -> GameState:  # pragma: no cover - replaced by @with_clone
-        """A copy sharing nothing mutable with this state (generated from the fields'
-        copy metadata, `copying`)."""
+        """A copy sharing nothing mutable with this state but what the engine replaces
+        whole (generated from the fields' copy metadata, `copying`)."""
         raise NotImplementedError
 
     @property
