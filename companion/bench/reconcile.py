@@ -63,8 +63,10 @@ def row(setup: str, noise: str, counts: Counts) -> dict[str, Any]:
 
 
 def run(games: int, seed: int, setups: list[str], noises: list[str],
-        players: int = 3, play_: str = "random") -> dict[str, Any]:
-    """Play ``games`` random games through each setup at each noise level.
+        players: int = 3, play_: str = "random", settle: bool = False) -> dict[str, Any]:
+    """Play ``games`` random games through each setup at each noise level; ``settle``: set
+    the process's garbage collector as the service does once started (the command does;
+    a caller in a longer process may leave it as it is).
 
     Raises ValueError for an unknown setup or noise level, or fewer than one game."""
     for s in setups:
@@ -77,7 +79,8 @@ def run(games: int, seed: int, setups: list[str], noises: list[str],
         raise ValueError("--games must be at least 1")
     rng = random.Random(seed)
     truths = [random_truth(players, rng, play_) for _ in range(games)]
-    settle_collector()  # as the service does once started (companion/collector.py)
+    if settle:
+        settle_collector()  # as the service does once started (companion/collector.py)
     rows = []
     started = time.perf_counter()
     for noise in noises:
@@ -123,7 +126,7 @@ def main(games: int, seed: int, setup: str, noise: str, as_json: bool,
          players: int = 3, play_: str = "random") -> str:
     setups = list(SETUPS) if setup == "all" else [setup]
     noises = list(NOISE) if noise == "all" else [noise]
-    result = run(games, seed, setups, noises, players, play_)
+    result = run(games, seed, setups, noises, players, play_, settle=True)
     return json.dumps(result, indent=2) if as_json else table(result)
 
 
