@@ -23,6 +23,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Final
 
 from companion.addresses import public_url
+from companion.collector import settle_collector
 from companion.paths import DEFAULT_DB, DEMO_DB
 from companion.settings import DEMO_SECONDS, FeedLimits, Settings
 
@@ -240,6 +241,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"village-companion: table token {token}", flush=True)
     if not args.no_qr:
         print_qr(url)
+    settle_collector()  # start-up done: frozen, and the search's states traced less often
     try:
         server.run(sockets=[sock])
     except (KeyboardInterrupt, SystemExit):

@@ -10,6 +10,7 @@ next ticks; ``compute_table_ms_p95`` is the whole cost per table seen.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import platform
@@ -17,6 +18,7 @@ import random
 import time
 from typing import Any
 
+from companion.collector import settle_collector
 from companion.sim.behaviour import NOISE
 from companion.sim.link import Counts
 from companion.sim.play_styles import random_truth
@@ -61,8 +63,10 @@ def row(setup: str, noise: str, counts: Counts) -> dict[str, Any]:
 
 
 def run(games: int, seed: int, setups: list[str], noises: list[str],
-        players: int = 3, play_: str = "random") -> dict[str, Any]:
-    """Play ``games`` random games through each setup at each noise level.
+        players: int = 3, play_: str = "random", settle: bool = False) -> dict[str, Any]:
+    """Play ``games`` random games through each setup at each noise level; ``settle``: set
+    the process's garbage collector as the service does once started (the command does;
+    a caller in a longer process may leave it as it is).
 
     Raises ValueError for an unknown setup or noise level, or fewer than one game."""
     for s in setups:
@@ -75,6 +79,8 @@ def run(games: int, seed: int, setups: list[str], noises: list[str],
         raise ValueError("--games must be at least 1")
     rng = random.Random(seed)
     truths = [random_truth(players, rng, play_) for _ in range(games)]
+    if settle:
+        settle_collector()  # as the service does once started (companion/collector.py)
     rows = []
     started = time.perf_counter()
     for noise in noises:
@@ -91,7 +97,8 @@ def run(games: int, seed: int, setups: list[str], noises: list[str],
         "play": play_,
         "seconds": round(time.perf_counter() - started, 2),
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
-                    "load_1min": round(os.getloadavg()[0], 2)},
+                    "load_1min": round(os.getloadavg()[0], 2),
+                    "gc_threshold": list(gc.get_threshold())},
         "results": rows,
     }
 
@@ -119,7 +126,7 @@ def main(games: int, seed: int, setup: str, noise: str, as_json: bool,
          players: int = 3, play_: str = "random") -> str:
     setups = list(SETUPS) if setup == "all" else [setup]
     noises = list(NOISE) if noise == "all" else [noise]
-    result = run(games, seed, setups, noises, players, play_)
+    result = run(games, seed, setups, noises, players, play_, settle=True)
     return json.dumps(result, indent=2) if as_json else table(result)
 
 

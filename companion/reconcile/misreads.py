@@ -127,6 +127,9 @@ class MisreadDoubts:
         # rival must be one misread from each of them as well (`fits_left_out`)
         self._left_out: dict[str, RegionValue] = {}
         self._stepped_on: set[Path] = set()  # this look's paths `_one_step_on` found: asked
+        # the last `_rival_scan`: (the cache's nodes, what it was made of, its rivals)
+        self._rival_memo: tuple[dict[Path, Node], tuple[object, ...],
+                                list[tuple[Path, bool]]] | None = None
 
     def _doubt_rereads(self, observed: dict[str, RegionValue]) -> dict[str, RegionValue]:
         """``observed`` without its doubted regions (see the module docstring): they are
@@ -151,6 +154,7 @@ class MisreadDoubts:
         self._raw_seen = observed
         self._read_back = {}
         self._stepped_on = set()
+        self._rival_memo = None  # a new look: its scan is made anew (and the old let go)
         doubted: dict[str, RegionValue] = {}
         for k, val in observed.items():
             if k not in base:
@@ -286,12 +290,46 @@ class MisreadDoubts:
         ``path`` (a move more or less, not a rival). In the regions this look left out to
         find ``path`` (`_one_read_wrong`), a rival must show the reading or one misread
         from it too (`_fits_left_out`: else it needs more misreads than the rule for two
-        allows; thirteenth session). One pass over the states computed, no
-        new search: a single explanation with such a rival is asked with it."""
+        allows; thirteenth session). One pass over the states computed, shared by every
+        path asked about in the same look (`_rival_scan`), no new search: a single
+        explanation with such a rival is asked with it."""
+        # a buy-out naming figures: its payment is seen by the camera alone, and a figure's
+        # way from the bag to the church is a mass draw's as well; the payment may be a
+        # misread of goods no hand touched (random play, seed 1, hub+camera, game 2,
+        # action 37: « buys yellow-1a out » applied, nobody bought, the mass drew it)
+        paid = any(isinstance(a, Buyout) and a.members for a in path)
+        out: list[Path] = []
+        for m, changes in self._rival_scan(observed):
+            n = min(len(m), len(path))
+            if m[:n] != path[:n] and (changes or paid):
+                out.append(m)
+        return out
+
+    def _rival_scan(self, observed: dict[str, RegionValue]) -> list[tuple[Path, bool]]:
+        """The paths of the cache that show ``observed`` but for one camera region, read one
+        misread from their value there, with whether they change that region or make a
+        doubt come true (what `_misread_rivals` asks of a rival whatever the path). Within
+        a look, the last scan again while the cache, ``observed``, ``doubted`` and the
+        regions left out are the same (the cache only grows: a path added makes a new
+        scan); each look scans anew (`_doubt_rereads`)."""
+        nodes = self._cache.nodes
+        key = (len(nodes), tuple(observed.items()), tuple(self.doubted.items()),
+               tuple(self._left_out.items()))
+        memo = self._rival_memo
+        if memo is not None and memo[0] is nodes and memo[1] == key:
+            return memo[2]
+        found = self._scan_rivals(observed)
+        self._rival_memo = (nodes, key, found)
+        return found
+
+    def _scan_rivals(self, observed: dict[str, RegionValue]) -> list[tuple[Path, bool]]:
+        """`_rival_scan` without the memo: one pass over the states computed."""
         base = self._cache.base
         doubted = {k: val for k, val in self.doubted.items() if k in base}
         keys = [k for k in observed if k in base]
         soft = [k for k in keys if camera_read(k, observed[k])]
+        if not soft:  # no camera region to be misread (the tag readers alone): no rival
+            return []
         hard = [k for k in keys if not camera_read(k, observed[k])]
         # the regions that changed first: most states differ there, and are passed at once
         soft.sort(key=lambda k: base[k] == observed[k])
@@ -300,15 +338,9 @@ class MisreadDoubts:
         near = self._left_out  # the regions left out to find the explanation
         need_p = any(k in pieces for k in (*keys, *doubted, *near))
         need_o = any(k not in pieces for k in (*keys, *doubted, *near))
-        # a buy-out naming figures: its payment is seen by the camera alone, and a figure's
-        # way from the bag to the church is a mass draw's as well; the payment may be a
-        # misread of goods no hand touched (random play, seed 1, hub+camera, game 2,
-        # action 37: « buys yellow-1a out » applied, nobody bought, the mass drew it)
-        paid = any(isinstance(a, Buyout) and a.members for a in path)
-        out: list[Path] = []
+        out: list[tuple[Path, bool]] = []
         for m, node in self._cache.nodes.items():
-            n = min(len(m), len(path))
-            if not m or m[:n] == path[:n]:
+            if not m:
                 continue
             reg = _Both(node.pieces() if need_p else {}, node.others() if need_o else {})
             if any(reg[k] != observed[k] for k in hard) or not self._fits_left_out(
@@ -330,11 +362,10 @@ class MisreadDoubts:
                 # unless the rival makes a doubt come true (its reading vouches for nothing,
                 # and a shadow misreads a region no hand touched: seed 8 heavy, action 352,
                 # a take from the church applied while the doubted travel space's take was
-                # the truth)
-                true_doubt = any(reg[k] != base[k] for k in doubted)
-                if (off is not None and (reg[off] != base[off] or true_doubt or paid)
-                        and one_misread(reg[off], observed[off])):
-                    out.append(m)
+                # the truth); a buy-out's payment stands in for either (`_misread_rivals`)
+                if off is not None and one_misread(reg[off], observed[off]):
+                    true_doubt = any(reg[k] != base[k] for k in doubted)
+                    out.append((m, reg[off] != base[off] or true_doubt))
         return out
 
     def _hands_saw(self, path: Path, observed: dict[str, RegionValue],

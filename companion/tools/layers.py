@@ -24,7 +24,8 @@ from typing import Final
 __all__ = ["LAYERS", "ROOMS", "Report", "cycles", "imports", "package_of", "report"]
 
 LAYERS: Final[tuple[tuple[str, ...], ...]] = (
-    ("vision", "companion.paths", "companion.addresses", "companion.settings"),
+    ("vision", "companion.paths", "companion.addresses", "companion.settings",
+     "companion.collector"),
     ("companion.games", "companion.store"),
     ("companion.village", "companion.crecy", "companion.colonia", "companion.bags"),
     ("companion.boxcheck", "companion.table", "companion.reconcile"),

@@ -31,6 +31,9 @@ COPY = {"copy": "copy"}
 COPY_OR_NONE = {"copy": "copy_or_none"}
 COPY_VALUES = {"copy": "copy_values"}
 """A dict of dicts, lists or sets: each value copied."""
+COPY_ON_WRITE = {"copy": "copy"}
+"""A dict whose values (dicts, lists) the engine replaces whole and never changes in place:
+the dict copied, its values shared by the copies until one of them replaces its own."""
 CLONE = {"copy": "clone"}
 """An object with its own ``clone()``, or None."""
 CLONE_VALUES = {"copy": "clone_values"}

@@ -93,7 +93,7 @@ def bury(st: GameState, member: MemberId) -> None:
     players = len(st.players)
     cause = None
     if len(st.chronicle[section]) < st.data.chronicle_capacity(players)[section]:
-        st.chronicle[section].append(member)
+        st.chronicle[section] = [*st.chronicle[section], member]  # replaced whole (state.py)
         st.members[member] = ("chronicle", section)
         if chronicle_full(st):
             cause = "chronicle"

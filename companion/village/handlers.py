@@ -88,7 +88,9 @@ def _enter_space(st: GameState, space: Space) -> None:
 
 def _take(st: GameState, a: Action) -> None:
     assert isinstance(a, TakeCube)
-    st.spaces[a.space][a.cube] -= 1
+    cubes = dict(st.spaces[a.space])  # replaced whole: shared with the state before
+    cubes[a.cube] -= 1
+    st.spaces[a.space] = cubes
     if a.cube is Cube.PLAGUE:
         st.supply[Cube.PLAGUE] += 1
         deaths.spend_time(st, a.player, 2)

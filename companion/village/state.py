@@ -1,7 +1,9 @@
 """The game state: everything on the table, plus who must decide what next.
 
 A ``GameState`` is a value: the engine never changes one it was given, it clones it and
-changes the clone (``clone()`` copies every mutable part). Treat states as immutable.
+changes the clone (``clone()`` copies every mutable part but the spaces' cubes and the
+chronicle's sections, which the engine replaces whole: copy on write). Treat states as
+immutable.
 """
 
 from __future__ import annotations
@@ -10,7 +12,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .config import GameConfig
-from .copying import CLONE, CLONE_VALUES, COPY, COPY_OR_NONE, COPY_VALUES, SHARE, with_clone
+from .copying import (
+    CLONE,
+    CLONE_VALUES,
+    COPY,
+    COPY_ON_WRITE,
+    COPY_OR_NONE,
+    SHARE,
+    with_clone,
+)
 from .data import BoardData
 from .house import HouseRules
 from .vocabulary import (
@@ -121,10 +131,12 @@ class GameState:
     members: dict[MemberId, Loc] = field(metadata=COPY)
     supply: dict[Cube, int] = field(metadata=COPY)
     bag: dict[Cube, int] = field(metadata=COPY)
-    spaces: dict[Space, dict[Cube, int]] = field(metadata=COPY_VALUES)
+    # each space's cubes and each chronicle section are replaced whole, never changed in
+    # place (copy on write: the search's states share them with their parent's)
+    spaces: dict[Space, dict[Cube, int]] = field(metadata=COPY_ON_WRITE)
     market: list[str | None] = field(metadata=COPY)  # 0-4 stalls, 5-9 waiting line
     unseen: set[str] = field(metadata=COPY)  # customer tiles still in the face-down stack
-    chronicle: dict[Section, list[MemberId]] = field(metadata=COPY_VALUES)
+    chronicle: dict[Section, list[MemberId]] = field(metadata=COPY_ON_WRITE)
     graves: list[MemberId] = field(metadata=COPY)
     rules: Rules  # the merged tables of the game's modules
     round: int = 1
@@ -159,8 +171,8 @@ class GameState:
     )  # influence cubes in play per colour (set at setup, never changed after)
 
     def clone(self) -> GameState:  # pragma: no cover - replaced by @with_clone
-        """A copy sharing nothing mutable with this state (generated from the fields'
-        copy metadata, `copying`)."""
+        """A copy sharing nothing mutable with this state but what the engine replaces
+        whole (generated from the fields' copy metadata, `copying`)."""
         raise NotImplementedError
 
     @property

@@ -72,6 +72,7 @@ def test_the_bench_command_prints_json() -> None:
     out = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ), check=True)
     result = json.loads(out.stdout)
     assert [r["noise"] for r in result["results"]] == ["none", "ordinary", "heavy"]
+    assert result["machine"]["gc_threshold"] == [10_000, 20, 10]  # as the service sets it
     for r in result["results"]:
         assert {"actions", "auto_correct", "auto_wrong", "prompted", "prompt_had_truth",
                 "long_prompts",

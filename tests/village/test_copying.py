@@ -1,5 +1,7 @@
-"""The generated state copies: nothing mutable shared, every field copied, and a mutable
-field that does not say how it is copied refused when its class is made."""
+"""The generated state copies: nothing mutable shared but the values the engine replaces
+whole (each space's cubes, each chronicle section: copy on write), which no action changes
+in place; every field copied, and a mutable field that does not say how it is copied
+refused when its class is made."""
 
 from __future__ import annotations
 
@@ -25,8 +27,12 @@ def _played(modules: tuple[str, ...], steps: int, seed: int) -> v.GameState:
     return st
 
 
+_ON_WRITE = ("spaces", "chronicle")  # dicts whose values are replaced whole (state.py)
+
+
 def _mutables(obj: object, seen: set[int], out: list[object]) -> None:
-    """Every dict, list, set and state object reachable from ``obj`` through its fields."""
+    """Every dict, list, set and state object reachable from ``obj`` through its fields,
+    but the values of the copy-on-write dicts (`_ON_WRITE`)."""
     if id(obj) in seen:
         return
     if isinstance(obj, (dict, list, set)):
@@ -39,7 +45,10 @@ def _mutables(obj: object, seen: set[int], out: list[object]) -> None:
         seen.add(id(obj))
         out.append(obj)
         for f in fields(obj):  # type: ignore[arg-type]
-            if f.name not in ("rules", "data", "house", "round_fill", "cube_totals"):
+            if f.name in _ON_WRITE:
+                seen.add(id(getattr(obj, f.name)))
+                out.append(getattr(obj, f.name))
+            elif f.name not in ("rules", "data", "house", "round_fill", "cube_totals"):
                 _mutables(getattr(obj, f.name), seen, out)
 
 
@@ -52,12 +61,36 @@ def test_a_clone_equals_its_state_and_shares_nothing_mutable(modules: tuple[str,
     _mutables(st, set(), theirs)
     mine: list[object] = []
     _mutables(copy, set(), mine)
-    assert len(mine) == len(theirs) > 20
+    assert len(mine) == len(theirs) > 10
     assert not {id(x) for x in mine} & {id(x) for x in theirs}
     if modules:
         ps = port_of(copy)
         assert ps is not None and ps is not port_of(st) and ps.ships[v.Color.RED].hold is not (
             port_of(st).ships[v.Color.RED].hold)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("modules", [(), ("port", "life_goals")])
+def test_the_copy_on_write_values_are_shared_and_never_changed_in_place(
+        modules: tuple[str, ...]) -> None:
+    rng = random.Random(7)
+    st = v.new_game(["red", "blue", "white"], modules=modules)
+    copy = st.clone()
+    assert all(copy.spaces[s] is st.spaces[s] for s in st.spaces)
+    assert all(copy.chronicle[s] is st.chronicle[s] for s in st.chronicle)
+    chronicled = 0
+    for _ in range(600):
+        if st.phase == "over":
+            break
+        was = ({s: dict(c) for s, c in st.spaces.items()},
+               {s: list(m) for s, m in st.chronicle.items()})
+        spec = v.chance_spec(st)
+        action = v.parse_action(draw_with_rng(spec, rng)) if spec else rng.choice(
+            v.legal_actions(st))
+        new = v.apply_unchecked(st, action)
+        assert (st.spaces, st.chronicle) == was  # the state before: untouched
+        chronicled += new.chronicle != st.chronicle
+        st = new
+    assert chronicled >= 3  # deaths written in the chronicle were played through
 
 
 def test_a_mutable_field_that_does_not_say_how_it_is_copied_is_refused() -> None:

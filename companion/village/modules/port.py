@@ -177,7 +177,7 @@ def bury_at_sea(st: GameState, ps: PortState, data: PortData, member: MemberId) 
         ps.missions[where] = None
     n = len(st.players)
     if len(st.chronicle[Section.TRAVEL]) < st.data.chronicle_capacity(n)[Section.TRAVEL]:
-        st.chronicle[Section.TRAVEL].append(member)
+        st.chronicle[Section.TRAVEL] = [*st.chronicle[Section.TRAVEL], member]  # whole
         st.members[member] = ("chronicle", Section.TRAVEL)
         return "chronicle" if deaths.chronicle_full(st) else None
     prestige = data.cemetery_spaces(n)
