@@ -112,6 +112,8 @@ class MisreadDoubts:
 
         def _explain(self, st: v.GameState, observed: dict[str, RegionValue],
                      reader: ChanceReader) -> SearchResult: ...
+        def _newborn_rivals(self, path: Path, rivals: list[Path],
+                            observed: dict[str, RegionValue]) -> list[Path]: ...
 
     def _init_misreads(self) -> None:
         self.doubted: dict[str, RegionValue] = {}  # region → the reading held as a misread
@@ -335,7 +337,9 @@ class MisreadDoubts:
                 if (off is not None and (reg[off] != base[off] or true_doubt or paid)
                         and one_misread(reg[off], observed[off])):
                     out.append(m)
-        return out
+        # a rival bringing home a figure where the farm's reader read a newborn's tag
+        # needs a lost read as well (newborns.py)
+        return self._newborn_rivals(path, out, observed)
 
     def _hands_saw(self, path: Path, observed: dict[str, RegionValue],
                    ) -> frozenset[str] | None:

@@ -182,6 +182,8 @@ class ObservedTable:
     last_change: float = float("-inf")
     # region → when a hand was last over it, since the last commit (or later: `committed`)
     hand_seen: dict[str, float] = field(default_factory=dict)
+    # every enrolled tag a reader has ever reported present (`newborns.py`)
+    ever_read: set[str] = field(default_factory=set)
 
     @property
     def handled(self) -> set[str]:
@@ -214,6 +216,8 @@ class ObservedTable:
             old = self.cells.get(key)
             ids = old.ids if old else frozenset()
             unknown = old.unknown if old else frozenset()
+            if not isinstance(obs, PiecesGone):
+                self.ever_read |= obs.pieces
             if isinstance(obs, PiecesSeen):
                 ids, unknown = ids | obs.pieces, unknown | obs.unknown_uids
             elif isinstance(obs, PiecesGone):

@@ -44,6 +44,7 @@ from .disagreement import Disagreements
 from .doubts import PathDoubts
 from .lead import SharedLead
 from .misreads import MisreadDoubts
+from .newborns import Newborns
 from .observations import Observation, to_json
 from .observed import ByColour, ObservedTable
 from .outcomes import (
@@ -95,7 +96,7 @@ __all__ = [
 
 
 @dataclass
-class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
+class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead, Newborns):
     """See the module docstring. ``listener`` receives every outcome as it happens."""
 
     link: TableLink
@@ -154,6 +155,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
     def __post_init__(self) -> None:
         self.table = ObservedTable(settle=self.settle)
         self._init_misreads()
+        self._init_newborns()
 
     # -- input ---------------------------------------------------------------------------
 
@@ -164,6 +166,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         """Settle, and if the settled table changed, reconcile. Returns the outcomes (a
         prompt whose move was entered on the tablet is closed first: closing.py)."""
         now = time.monotonic() if now is None else now
+        self._note_commit()
         stale = self._close_stale(self.link.seq())
         return stale + self._look(now)
 
@@ -547,6 +550,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
             done.append(action)
         if not done:
             return []
+        self._note_commit()
         proposal = Proposal(next(self._ids), seq, done, _words(before, done), observations,
                             start=seq - len(done))
         named = frozenset(sig for a in done for sig in member_signatures(v.parse_action(a)))
