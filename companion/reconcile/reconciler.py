@@ -435,7 +435,8 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead, 
         if lead:  # every explanation begins so: applied, the rest asked (lead.py)
             if self.prompt is not None:
                 out.append(self._close_prompt("moved on"))
-            out += self._submit([a.to_json() for a in lead], seq, prompted=False)
+            out += self._submit([a.to_json() for a in lead], seq, prompted=False,
+                                keep_hands=self._rest_regions(lead, matches))
             return self._emit(out)
         if matches and not doubt:  # several half done (which figure trained): the same wait
             wait, what = max(self._second_step(m) for m in matches)
@@ -533,13 +534,16 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead, 
             {"region": "pad", "what": what, "expected": None, "seen": list(taps)}], what)
         return self.discrepancy
 
-    def _submit(self, actions: list[JSON], seq: int, *, prompted: bool,
-                forget: bool = True, hands_after: float | None = None) -> list[Outcome]:
+    def _submit(self, actions: list[JSON], seq: int, *, prompted: bool, forget: bool = True,
+                hands_after: float | None = None,
+                keep_hands: frozenset[str] = frozenset()) -> list[Outcome]:
         """Submit ``actions``, handing over and forgetting (``forget``) what led to them
-        but the hands seen after ``hands_after`` (else this look's `read_at`)."""
+        but the hands seen after ``hands_after`` (else this look's `read_at`) or over
+        ``keep_hands``."""
         before = self.link.state()
         after = self.table.read_at() if hands_after is None else hands_after
-        observations = [to_json(o) for o in self.table.committed(after)] if forget else []
+        observations = ([to_json(o) for o in self.table.committed(after, keep_hands)]
+                        if forget else [])
         source = _source(observations, prompted)
         done: list[JSON] = []
         for action in actions:
