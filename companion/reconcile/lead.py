@@ -10,7 +10,8 @@ no arrival a reader never read, no hand over what they change, no second step th
 still come, no doubted region changed, no space changed where no hand came, and no rival
 one misread away (another member, another gain, a camera region read one off, a figure
 drawn by the mass instead of bought out) that begins otherwise. A part of `Reconciler`,
-which holds the state these methods use.
+which holds the state these methods use. The lead's commit keeps the hands seen over
+what the steps left to ask change (`_rest_regions`): they belong to those steps.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from companion import village as v
 from companion.village.actions import Action
 from companion.village.picture import RegionValue
 
-from .search import Path
+from .search import Path, PathCache
 from .weighing import _fingerprint
 
 # more explanations than this: asked as they are (seven: a well use, which can take any
@@ -49,6 +50,7 @@ class SharedLead:
 
     if TYPE_CHECKING:
         _rejected: set[tuple[int, str]]
+        _cache: PathCache
 
         def _unseen(self, path: Path, observed: dict[str, RegionValue]) -> bool: ...
         def _unread(self, path: Path, observed: dict[str, RegionValue]) -> bool: ...
@@ -86,6 +88,24 @@ class SharedLead:
         if any(r[:len(lead)] != lead for r in rivals):
             return ()
         return lead
+
+    def _rest_regions(self, lead: Path, matches: list[Path]) -> frozenset[str]:
+        """The regions the steps after ``lead`` change in some explanation: the hands seen
+        over them belong to those steps, still to ask, and outlive the lead's commit
+        (fourteenth session)."""
+        nodes = self._cache.nodes
+        if lead not in nodes:
+            return frozenset()
+        at = nodes[lead]
+        was = {**at.pieces(), **at.others()}
+        out: set[str] = set()
+        for m in matches:
+            node = nodes.get(m)
+            if node is None:
+                continue
+            now = {**node.pieces(), **node.others()}
+            out |= {k for k, val in now.items() if was.get(k) != val}
+        return frozenset(out)
 
     def _rest_doubted(self, matches: list[Path], observed: dict[str, RegionValue]) -> bool:
         """True when an explanation would be asked even without its unseen steps: it

@@ -112,6 +112,8 @@ class MisreadDoubts:
 
         def _explain(self, st: v.GameState, observed: dict[str, RegionValue],
                      reader: ChanceReader) -> SearchResult: ...
+        def _newborn_rivals(self, path: Path, rivals: list[Path],
+                            observed: dict[str, RegionValue]) -> list[Path]: ...
 
     def _init_misreads(self) -> None:
         self.doubted: dict[str, RegionValue] = {}  # region → the reading held as a misread
@@ -303,7 +305,9 @@ class MisreadDoubts:
             n = min(len(m), len(path))
             if m[:n] != path[:n] and (changes or paid):
                 out.append(m)
-        return out
+        # a rival bringing home a figure where the farm's reader read a newborn's tag
+        # needs a lost read as well (newborns.py)
+        return self._newborn_rivals(path, out, observed)
 
     def _rival_scan(self, observed: dict[str, RegionValue]) -> list[tuple[Path, bool]]:
         """The paths of the cache that show ``observed`` but for one camera region, read one

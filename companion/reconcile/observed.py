@@ -182,6 +182,8 @@ class ObservedTable:
     last_change: float = float("-inf")
     # region → when a hand was last over it, since the last commit (or later: `committed`)
     hand_seen: dict[str, float] = field(default_factory=dict)
+    # every enrolled tag a reader has ever reported present (`newborns.py`)
+    ever_read: set[str] = field(default_factory=set)
 
     @property
     def handled(self) -> set[str]:
@@ -214,6 +216,8 @@ class ObservedTable:
             old = self.cells.get(key)
             ids = old.ids if old else frozenset()
             unknown = old.unknown if old else frozenset()
+            if not isinstance(obs, PiecesGone):
+                self.ever_read |= obs.pieces
             if isinstance(obs, PiecesSeen):
                 ids, unknown = ids | obs.pieces, unknown | obs.unknown_uids
             elif isinstance(obs, PiecesGone):
@@ -382,11 +386,13 @@ class ObservedTable:
         return max((c.since for c in self.cells.values()
                     if c.settled == c.raw and c.settled is not None), default=float("-inf"))
 
-    def committed(self, hands_after: float | None = None) -> list[Observation]:
+    def committed(self, hands_after: float | None = None,
+                  keep: frozenset[str] = frozenset()) -> list[Observation]:
         """Hand over and forget the observations that led to a commit: the latest of each
         source about each place, and every tap, in time order. The hands seen after
         ``hands_after`` (`read_at` of the look that decided the commit: a later move's
-        hands) are kept for the next commit; the rest are forgotten."""
+        hands), and those over ``keep`` (what steps left to ask change), are kept for the
+        next commit; the rest are forgotten."""
         latest: dict[tuple[str, str], Observation] = {}
         for obs in self.log:
             place = getattr(obs, "zone", None) or getattr(obs, "region", None) or getattr(
@@ -396,7 +402,7 @@ class ObservedTable:
             latest[key] = obs
         self.log, self.taps = [], []
         after = float("inf") if hands_after is None else hands_after
-        self.hand_seen = {r: t for r, t in self.hand_seen.items() if t > after}
+        self.hand_seen = {r: t for r, t in self.hand_seen.items() if t > after or r in keep}
         return sorted(latest.values(), key=lambda o: o.t)
 
 

@@ -44,6 +44,7 @@ from .disagreement import Disagreements
 from .doubts import PathDoubts
 from .lead import SharedLead
 from .misreads import MisreadDoubts
+from .newborns import Newborns
 from .observations import Observation, to_json
 from .observed import ByColour, ObservedTable
 from .outcomes import (
@@ -95,7 +96,7 @@ __all__ = [
 
 
 @dataclass
-class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
+class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead, Newborns):
     """See the module docstring. ``listener`` receives every outcome as it happens."""
 
     link: TableLink
@@ -154,6 +155,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
     def __post_init__(self) -> None:
         self.table = ObservedTable(settle=self.settle)
         self._init_misreads()
+        self._init_newborns()
 
     # -- input ---------------------------------------------------------------------------
 
@@ -164,6 +166,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         """Settle, and if the settled table changed, reconcile. Returns the outcomes (a
         prompt whose move was entered on the tablet is closed first: closing.py)."""
         now = time.monotonic() if now is None else now
+        self._note_commit()
         stale = self._close_stale(self.link.seq())
         return stale + self._look(now)
 
@@ -432,7 +435,8 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
         if lead:  # every explanation begins so: applied, the rest asked (lead.py)
             if self.prompt is not None:
                 out.append(self._close_prompt("moved on"))
-            out += self._submit([a.to_json() for a in lead], seq, prompted=False)
+            out += self._submit([a.to_json() for a in lead], seq, prompted=False,
+                                keep_hands=self._rest_regions(lead, matches))
             return self._emit(out)
         if matches and not doubt:  # several half done (which figure trained): the same wait
             wait, what = max(self._second_step(m) for m in matches)
@@ -530,13 +534,16 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
             {"region": "pad", "what": what, "expected": None, "seen": list(taps)}], what)
         return self.discrepancy
 
-    def _submit(self, actions: list[JSON], seq: int, *, prompted: bool,
-                forget: bool = True, hands_after: float | None = None) -> list[Outcome]:
+    def _submit(self, actions: list[JSON], seq: int, *, prompted: bool, forget: bool = True,
+                hands_after: float | None = None,
+                keep_hands: frozenset[str] = frozenset()) -> list[Outcome]:
         """Submit ``actions``, handing over and forgetting (``forget``) what led to them
-        but the hands seen after ``hands_after`` (else this look's `read_at`)."""
+        but the hands seen after ``hands_after`` (else this look's `read_at`) or over
+        ``keep_hands``."""
         before = self.link.state()
         after = self.table.read_at() if hands_after is None else hands_after
-        observations = [to_json(o) for o in self.table.committed(after)] if forget else []
+        observations = ([to_json(o) for o in self.table.committed(after, keep_hands)]
+                        if forget else [])
         source = _source(observations, prompted)
         done: list[JSON] = []
         for action in actions:
@@ -547,6 +554,7 @@ class Reconciler(Closing, PathDoubts, MisreadDoubts, Disagreements, SharedLead):
             done.append(action)
         if not done:
             return []
+        self._note_commit()
         proposal = Proposal(next(self._ids), seq, done, _words(before, done), observations,
                             start=seq - len(done))
         named = frozenset(sig for a in done for sig in member_signatures(v.parse_action(a)))

@@ -63,3 +63,26 @@ def test_the_take_is_applied_and_only_the_training_asked() -> None:
         prompts = [o for o in out if isinstance(o, Prompt)]
         assert prompts and prompts[-1].seq == 1
         assert any(equivalent(s[1], c[0], truth[1]) for c in prompts[-1].candidates)
+
+
+def test_the_hands_over_what_the_rest_changes_outlive_the_leads_commit() -> None:
+    """The lead's commit hands over what led to it, but the hands the camera saw over what
+    the steps left to ask change (the workshop, the farm, the time track) belong to those
+    steps: kept for their commit and their doubts (fourteenth session; seen failing
+    before: every hand of the move forgotten with the take)."""
+    from test_hand_vouches import _changed, _hand
+
+    st, truth = take_then_ambiguous_train()[0]
+    s = states(st, truth)
+    link = TruthLink(st, truth)  # type: ignore[arg-type]
+    rec = Reconciler(link)
+    feed(rec, camera(s[0], 0.0))
+    run(rec, 0.0, 2.0)
+    feed(rec, _hand(2.5, _changed(s[0], s[2])))
+    feed(rec, camera(s[2], 3.0))
+    out = run(rec, 3.0, 14.0)
+    never_wrong(link)
+    assert [a["type"] for a, _s, _o in link.submitted] == ["take"], link.submitted
+    assert [o for o in out if isinstance(o, Prompt)]
+    rest = _changed(s[1], s[2]) - _changed(s[0], s[1])
+    assert rest and rest <= rec.table.handled, (rest, rec.table.handled)
