@@ -66,6 +66,12 @@ LIFTED_SPREAD = 1.3
 # figures and items: a sample whose every channel is at least this under the markers' white
 # paper may be a white figure or a scroll, never the board brightened by a shadow gone
 PALE_PIECE = 190.0
+# items: a region darker against the empty board than its whole board is (both this
+# frame's light over the empty board's) lies in a shadow the markers' white does not see;
+# its pieces are lit up by that ratio, up to this (the real-table renderer's soft shadows
+# keep 0.55–0.75 of the light). Only up: a region brighter than its board is as likely
+# one where a shadow lay when the empty board was learnt
+ITEM_SHADE_MAX = 1.8
 # items: a kind's core, its samples at least this far (samples of 1.5 mm) from any other:
 # a tile's blurred rim of another colour, a band 2-3 samples wide, has none; a grain sack
 # 12 × 10 mm has
