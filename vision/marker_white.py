@@ -56,6 +56,7 @@ class _Drawn:
     inside: np.ndarray  # the patch's points fitted (inside the quiet zone's outline)
     design: np.ndarray | None  # n×3: blurred black, white and beyond at those points
     sigma: float
+    solve: np.ndarray | None = None  # 3×n: the design's pseudo-inverse (least squares)
 
 
 def _print(board: Board, mid: int) -> np.ndarray:
@@ -106,8 +107,8 @@ class MarkerWhites:
                 self._drawn[key] = (version, drawn)
             return fit
         drawn = hit[1]
-        assert drawn.design is not None
-        return _solve(_patch(frame, drawn), drawn.design, drawn.sigma)
+        assert drawn.design is not None and drawn.solve is not None
+        return _solve(_patch(frame, drawn), drawn.design, drawn.solve, drawn.sigma)
 
     def _warp(self, shape: tuple[int, ...], board: Board, mid: int, hom: np.ndarray,
               lens: Lens | None
@@ -173,8 +174,9 @@ class MarkerWhites:
                 step = float(SIGMAS[1] - SIGMAS[0])
                 sigma += step * float(np.clip(0.5 * (r0 - r2) / bend, -0.5, 0.5))
         drawn.design = design(sigma)
+        drawn.solve = np.linalg.pinv(drawn.design)
         drawn.sigma = sigma
-        return _solve(patch, drawn.design, sigma)
+        return _solve(patch, drawn.design, drawn.solve, sigma)
 
 
 def _patch(frame: np.ndarray, drawn: _Drawn) -> np.ndarray:
@@ -183,10 +185,12 @@ def _patch(frame: np.ndarray, drawn: _Drawn) -> np.ndarray:
     return out
 
 
-def _solve(patch: np.ndarray, design: np.ndarray, sigma: float) -> WhiteFit | None:
-    """The levels of black, white and beyond per channel at this blur, or None when the
-    fit is refused (``MAX_RMS``, ``MIN_CONTRAST``)."""
-    coef, *_ = np.linalg.lstsq(design, patch, rcond=None)
+def _solve(patch: np.ndarray, design: np.ndarray, solve: np.ndarray, sigma: float
+           ) -> WhiteFit | None:
+    """The levels of black, white and beyond per channel at this blur (``solve``: the
+    design's pseudo-inverse), or None when the fit is refused (``MAX_RMS``,
+    ``MIN_CONTRAST``)."""
+    coef = solve @ patch
     black, white = coef[0], coef[1]
     contrast = float(np.mean(white - black))
     if contrast < MIN_CONTRAST:
