@@ -330,10 +330,10 @@ class PieceReading:
         # the board brightened evenly where a shadow lay when the empty board was learnt
         # (as for cubes), unless the sample is white under the markers' white paper: a
         # white figure or a scroll on a pale print is that print brightened evenly too
+        # (``PALE_PIECE`` was set under the white ring's gain: items keep it here too)
         lifted = ((rmin > 1 / SHADOW_MAX) & (rmax < 1 / SHADOW_MIN)
                   & (rmax < LIFTED_SPREAD * rmin))
-        white = (self._item_white(board, r, raw) if r.kind == "items"
-                 else self._white.get(board))
+        white = self._white.get(board)
         if white is not None and lifted.any():
             lifted &= _min3(raw.astype(np.float32) * white) < PALE_PIECE
         out: np.ndarray = ~board_like & ~shadow & ~lifted
