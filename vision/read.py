@@ -19,6 +19,7 @@ coarse grid against the previous frame's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -36,6 +37,7 @@ from .disc_edge import cell_boxes, is_disc_blur
 from .geometry import Geometry, MarkerTracker, project
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, Board, Layout, Region
 from .lens import Lens
+from .marker_white import MarkerWhites
 from .read_parts import (
     _LUTS,
     AREA_FACTOR,
@@ -128,7 +130,13 @@ class BoardReader(PieceReading):
         self._changed: dict[str, np.ndarray | None] = {}
         self._changed_any: dict[str, bool] = {}
         self._frame_no = 0
-        self._white = Whites()  # board -> gain making its markers' paper white
+        # board -> gain making its markers' paper white: as its white ring shows it (the
+        # cubes', tracks', figures' and tokens' rules were set under it), and as the
+        # markers' prints fitted through the blur show it (items: their colours are the
+        # layout's, known beforehand)
+        self._white = Whites()
+        self._paper = Whites()
+        self._marker_whites = MarkerWhites()
         # board -> this frame's light against the empty board's over most of the board
         # (its median level): a cube region darker than that lies in a shadow
         self._light: dict[str, float] = {}
@@ -334,6 +342,7 @@ class BoardReader(PieceReading):
                         reading.moving.add(r.key)
             a, b, _shape = plan.slices[(name, "#white")]
             self._white.see(name, samples[a:b])
+            self._paper.see(name, samples[a:b], self._fitted_whites(frame, geometry, name))
             self._read_cubes(board, samples, plan, reading)
             self._read_tracks(board, samples, plan, reading)
             self._read_figures(board, samples, plan, reading)
@@ -348,6 +357,16 @@ class BoardReader(PieceReading):
         reading.occluded = {k.partition("#")[0] for k in reading.occluded}
         reading.moving = {k.partition("#")[0] for k in reading.moving}
         return reading
+
+    def _fitted_whites(self, frame: np.ndarray, geometry: Geometry, name: str
+                       ) -> Callable[[], list[np.ndarray]]:
+        """What fits the board's markers not hidden in this frame through the blur
+        (``MarkerWhites``), when a reading asks: their whites."""
+        def fitted() -> list[np.ndarray]:
+            return [f.white for f in self._marker_whites.whites(
+                frame, self.layout.boards[name], geometry.boards[name], self.tracker.lens,
+                geometry.version, geometry.hidden)]
+        return fitted
 
     def _read_tokens(self, frame: np.ndarray, geometry: Geometry, stir: bool
                      ) -> dict[str, int] | None:

@@ -97,3 +97,19 @@ def faint_pieces(raw: np.ndarray, ref: np.ndarray, shape: tuple[int, int],
         n = max(1, int(np.count_nonzero(peaks & patch)))
         out[j] = out.get(j, 0) + n
     return out
+
+
+def found_blobs(labels: np.ndarray, one: list[float]) -> np.ndarray:
+    """Where pieces were found in a grid of item labels (0 the board, i+1 kind i; ``one``
+    a kind's area in samples): the blobs of pieces, not what ``count_blobs`` leaves out
+    (specks, and blobs of no item's colour)."""
+    fg = cv2.morphologyEx((labels != 0).astype(np.uint8), cv2.MORPH_OPEN,
+                          np.ones((3, 3), np.uint8))
+    k, lab, stats, _c = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    found = np.zeros(labels.shape, bool)
+    for i in range(1, k):
+        here = lab == i
+        per = np.bincount(labels[here], minlength=len(one) + 1)[1:len(one) + 1]
+        if per.any() and stats[i, cv2.CC_STAT_AREA] >= 0.35 * one[int(per.argmax())]:
+            found |= here
+    return found

@@ -4,7 +4,7 @@ blob of colour is counted as pieces (`count_blobs`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +66,12 @@ LIFTED_SPREAD = 1.3
 # figures and items: a sample whose every channel is at least this under the markers' white
 # paper may be a white figure or a scroll, never the board brightened by a shadow gone
 PALE_PIECE = 190.0
+# items: a region darker against the empty board than its whole board is (both this
+# frame's light over the empty board's) lies in a shadow the markers' white does not see;
+# its pieces are lit up by that ratio, up to this (the real-table renderer's soft shadows
+# keep 0.55–0.75 of the light). Only up: a region brighter than its board is as likely
+# one where a shadow lay when the empty board was learnt
+ITEM_SHADE_MAX = 1.8
 # items: a kind's core, its samples at least this far (samples of 1.5 mm) from any other:
 # a tile's blurred rim of another colour, a band 2-3 samples wide, has none; a grain sack
 # 12 × 10 mm has
@@ -387,22 +393,32 @@ def soft_areas(diff: np.ndarray, labels: np.ndarray, blob: np.ndarray, inside: n
 
 class Whites(Mapping[str, np.ndarray]):
     """Per board, the gain that makes its markers' white paper white (``WHITE``) in the
-    latest frame that found it: the 75th percentile of its white ring, computed when a
-    reading first asks for it (a steady frame that reads nothing never does)."""
+    latest frame that found it, computed when a reading first asks for it (a steady frame
+    that reads nothing never does): the 75th percentile of its white ring (samples in the
+    quiet zone, which blur darkens: 1.15-1.44 times too dark on the real-hard renders) or,
+    given ``fitted``, of its markers' whites fitted through the blur
+    (``vision/marker_white.py``), the ring's only when no marker's fit passes."""
 
     def __init__(self) -> None:
         self._ring: dict[str, np.ndarray] = {}
+        self._fitted: dict[str, Callable[[], list[np.ndarray]] | None] = {}
         self._gain: dict[str, np.ndarray] = {}
 
-    def see(self, board: str, ring: np.ndarray) -> None:
-        """This frame's samples of a board's white ring (n×3)."""
+    def see(self, board: str, ring: np.ndarray,
+            fitted: Callable[[], list[np.ndarray]] | None = None) -> None:
+        """This frame's samples of a board's white ring (n×3) and what gives its
+        markers' fitted whites (BGR each) when asked."""
         self._ring[board] = ring.copy()
+        self._fitted[board] = fitted
         self._gain.pop(board, None)
 
     def __getitem__(self, board: str) -> np.ndarray:
         hit = self._gain.get(board)
         if hit is None:
-            white = np.percentile(self._ring[board].reshape(-1, 3), 75, axis=0)
+            fitted = self._fitted.get(board)
+            whites = fitted() if fitted is not None else []
+            white = (np.percentile(np.array(whites), 75, axis=0) if whites
+                     else np.percentile(self._ring[board].reshape(-1, 3), 75, axis=0))
             hit = (WHITE / np.maximum(white, 8.0)).astype(np.float32)
             self._gain[board] = hit
         return hit

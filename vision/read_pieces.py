@@ -24,9 +24,10 @@ from .cube_shadow import UNEVEN, cube_hued, smooth
 from .cube_size import CubeSample, measure_cubes
 from .cube_tint import tinted
 from .item_hue import horse_or_wagon
+from .item_light import item_gain
 from .item_shapes import flat_dark_pieces
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, Board, Layout, Region
-from .read_faint import faint_pieces
+from .read_faint import faint_pieces, found_blobs
 from .read_parts import (
     BOARD_TOL,
     DEEP_SHADOW,
@@ -74,6 +75,7 @@ class PieceReading:
     regions_read: int
     _empty: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
     _white: Whites
+    _paper: Whites
     _light: dict[str, float]
     _cube_areas: dict[tuple[str, str], tuple[float, float]]
     _shades: tuple[np.ndarray, list[set[int]]]
@@ -331,6 +333,7 @@ class PieceReading:
         # the board brightened evenly where a shadow lay when the empty board was learnt
         # (as for cubes), unless the sample is white under the markers' white paper: a
         # white figure or a scroll on a pale print is that print brightened evenly too
+        # (``PALE_PIECE`` was set under the white ring's gain: items keep it here too)
         lifted = ((rmin > 1 / SHADOW_MAX) & (rmax < 1 / SHADOW_MIN)
                   & (rmax < LIFTED_SPREAD * rmin))
         white = self._white.get(board)
@@ -339,6 +342,12 @@ class PieceReading:
         out: np.ndarray = ~board_like & ~shadow & ~lifted
         dark = shadow & ~board_like
         return out, cur - ref * gain, dark, dark & (rmax < DEEP_SHADOW), _mean3(rel)
+
+    def _item_white(self, board: str, r: Region, raw: np.ndarray) -> np.ndarray | None:
+        """``item_light.item_gain`` for region ``r``'s samples (None without a white)."""
+        empty = self._empty.get(f"{board}/{r.key}")
+        return item_gain(self._paper.get(board), None if empty is None else empty[0],
+                         self._light.get(board), raw)
 
     def _piece_labels(self, what: str, board: str, r: Region, raw: np.ndarray,
                       shape: tuple[int, int], one: float
@@ -353,7 +362,8 @@ class PieceReading:
         look like the board in shadow: ``flat_dark_pieces`` tells it (``one``: the
         smallest piece's area in samples)."""
         differs = self._differs(board, r, raw)
-        gain = self._white.get(board)
+        gain = (self._item_white(board, r, raw) if what == "items"
+                else self._white.get(board))
         if differs is None or gain is None:
             px = balance(raw, np.array(r.print_rgb[::-1], np.float32))
             px[_min3(raw) >= SATURATED] = WHITE
@@ -427,23 +437,12 @@ class PieceReading:
         """Add to ``found`` the items of region ``r`` too faint for the board's tolerance
         (``read_faint``: a grey coin on a dark farm in dim light), away from those found."""
         empty = self._empty.get(f"{board}/{r.key}")
-        white = self._white.get(board)
+        white = self._item_white(board, r, raw)
         if empty is None or white is None:
             return
         rgb = [self.layout.item_rgb[k] for k in ITEM_NAMES]
-        # what was found: the blobs of pieces, not what count_blobs left out (specks, and
-        # blobs of no item's colour)
-        fg = cv2.morphologyEx((labels != 0).astype(np.uint8), cv2.MORPH_OPEN,
-                              np.ones((3, 3), np.uint8))
-        k, lab, stats, _c = cv2.connectedComponentsWithStats(fg, connectivity=8)
-        found_mask = np.zeros(labels.shape, bool)
-        for i in range(1, k):
-            here = lab == i
-            per = np.bincount(labels[here], minlength=len(ITEM_NAMES) + 1)[1:len(ITEM_NAMES) + 1]
-            if per.any() and stats[i, cv2.CC_STAT_AREA] >= 0.35 * one[int(per.argmax())]:
-                found_mask |= here
-        for j, n in faint_pieces(raw, empty[0], labels.shape[:2], found_mask, white,
-                                 rgb).items():
+        for j, n in faint_pieces(raw, empty[0], labels.shape[:2], found_blobs(labels, one),
+                                 white, rgb).items():
             found[ITEM_NAMES[j]] = found.get(ITEM_NAMES[j], 0) + n
 
     def _track_empty(self, board: str, cells: list[Region], n: int
