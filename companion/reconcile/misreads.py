@@ -131,7 +131,7 @@ class MisreadDoubts:
         self._stepped_on: set[Path] = set()  # this look's paths `_one_step_on` found: asked
         # the last `_rival_scan`: (the cache's nodes, what it was made of, its rivals)
         self._rival_memo: tuple[dict[Path, Node], tuple[object, ...],
-                                list[tuple[Path, bool]]] | None = None
+                                list[tuple[Path, bool, str]]] | None = None
 
     def _doubt_rereads(self, observed: dict[str, RegionValue]) -> dict[str, RegionValue]:
         """``observed`` without its doubted regions (see the module docstring): they are
@@ -204,6 +204,25 @@ class MisreadDoubts:
                    and camera_read(k, observed[k]) and reg[k] != base[k]}
         return bool(changed - hands) and any(
             zones.split(k)[0] == zones.SPACE and k not in changed for k in hands)
+
+    def _no_hand_seen(self, path: Path, observed: dict[str, RegionValue]) -> bool:
+        """True when every region ``path`` (a path the search reached) changes is read by
+        the camera alone and no hand was seen over any of them since the last commit:
+        nothing moves there without a hand, so the change is a shadow or a bumped board
+        (it passes) or a hand the camera missed (fourteenth session: a privilege applied
+        from a shadow over the first-player marker's place; random play, seed 1, camera,
+        game 0, action 268). Such a path waits out the transients, then is asked. Only
+        with a camera that reports hands (it has reported one): a feed of readings alone
+        says nothing of hands."""
+        node = self._cache.nodes.get(path)
+        if node is None or not self.table.hands_reported:
+            return False
+        base = self._cache.base
+        reg = _Both(node.pieces(), node.others())
+        changed = [k for k in observed if k in base and reg[k] != base[k]]
+        if not changed or not all(camera_read(k, observed[k]) for k in changed):
+            return False
+        return not self.table.handled.intersection(changed)
 
     def _changes_doubted(self, path: Path) -> bool:
         """True when ``path`` (a path the search reached) changes a doubted region: the
@@ -300,19 +319,26 @@ class MisreadDoubts:
         # misread of goods no hand touched (random play, seed 1, hub+camera, game 2,
         # action 37: « buys yellow-1a out » applied, nobody bought, the mass drew it)
         paid = any(isinstance(a, Buyout) and a.members for a in path)
+        # a first-player marker's place a hand came near is read anew when it leaves, and
+        # may be misread then though nothing changed there: a place read empty or taken is
+        # a move (a privilege) wherever a misread puts it (hub+camera, heavy, random play,
+        # seed 5, action 84: « Blue takes privilege 1 » applied from the marker's place
+        # read empty after a hand over the council space; Blue had done nothing more)
+        hands = {k for k in self.table.handled if zones.split(k)[0] == zones.FIRST_PLAYER}
         out: list[Path] = []
-        for m, changes in self._rival_scan(observed):
+        for m, changes, off in self._rival_scan(observed):
             n = min(len(m), len(path))
-            if m[:n] != path[:n] and (changes or paid):
+            if m[:n] != path[:n] and (changes or paid or off in hands):
                 out.append(m)
         # a rival bringing home a figure where the farm's reader read a newborn's tag
         # needs a lost read as well (newborns.py)
         return self._newborn_rivals(path, out, observed)
 
-    def _rival_scan(self, observed: dict[str, RegionValue]) -> list[tuple[Path, bool]]:
-        """The paths of the cache that show ``observed`` but for one camera region, read one
-        misread from their value there, with whether they change that region or make a
-        doubt come true (what `_misread_rivals` asks of a rival whatever the path). Within
+    def _rival_scan(self, observed: dict[str, RegionValue]) -> list[tuple[Path, bool, str]]:
+        """The paths of the cache that show ``observed`` but for one camera region, read
+        one misread from their value there, with whether they change that region or make
+        a doubt come true, and that region (what `_misread_rivals` asks of a rival whatever
+        the path). Within
         a look, the last scan again while the cache, ``observed``, ``doubted`` and the
         regions left out are the same (the cache only grows: a path added makes a new
         scan); each look scans anew (`_doubt_rereads`)."""
@@ -326,7 +352,7 @@ class MisreadDoubts:
         self._rival_memo = (nodes, key, found)
         return found
 
-    def _scan_rivals(self, observed: dict[str, RegionValue]) -> list[tuple[Path, bool]]:
+    def _scan_rivals(self, observed: dict[str, RegionValue]) -> list[tuple[Path, bool, str]]:
         """`_rival_scan` without the memo: one pass over the states computed."""
         base = self._cache.base
         doubted = {k: val for k, val in self.doubted.items() if k in base}
@@ -342,7 +368,7 @@ class MisreadDoubts:
         near = self._left_out  # the regions left out to find the explanation
         need_p = any(k in pieces for k in (*keys, *doubted, *near))
         need_o = any(k not in pieces for k in (*keys, *doubted, *near))
-        out: list[tuple[Path, bool]] = []
+        out: list[tuple[Path, bool, str]] = []
         for m, node in self._cache.nodes.items():
             if not m:
                 continue
@@ -369,7 +395,7 @@ class MisreadDoubts:
                 # the truth); a buy-out's payment stands in for either (`_misread_rivals`)
                 if off is not None and one_misread(reg[off], observed[off]):
                     true_doubt = any(reg[k] != base[k] for k in doubted)
-                    out.append((m, reg[off] != base[off] or true_doubt))
+                    out.append((m, reg[off] != base[off] or true_doubt, off))
         return out
 
     def _hands_saw(self, path: Path, observed: dict[str, RegionValue],

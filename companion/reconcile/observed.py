@@ -184,6 +184,8 @@ class ObservedTable:
     hand_seen: dict[str, float] = field(default_factory=dict)
     # every enrolled tag a reader has ever reported present (`newborns.py`)
     ever_read: set[str] = field(default_factory=set)
+    # a camera that reports hands has reported one (`MisreadDoubts._no_hand_seen`)
+    hands_reported: bool = False
 
     @property
     def handled(self) -> set[str]:
@@ -204,6 +206,7 @@ class ObservedTable:
             for r in obs.regions:
                 hidden |= hidden_by(r)
             if hidden:
+                self.hands_reported = True
                 self.occluded[obs.source] = (frozenset(hidden), t)
                 for r in hidden:
                     self.hand_seen[r] = max(t, self.hand_seen.get(r, t))

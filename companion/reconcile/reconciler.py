@@ -339,8 +339,9 @@ class Reconciler(TableAnswers, Closing, PathDoubts, MisreadDoubts, Disagreements
             matches = matches + self._misread_rivals(matches[0], observed)
         if len(matches) == 1 and not unseen:  # a figure bought out, or drawn at mass
             matches = matches + self._drawn_instead(matches[0], observed)
-        if len(matches) == 1 and not unseen and not doubt and self._hand_elsewhere(
-                matches[0], observed):  # seen changed where no hand came (misreads.py)
+        if len(matches) == 1 and not unseen and not doubt and (
+                self._hand_elsewhere(matches[0], observed)  # seen changed where no hand
+                or self._no_hand_seen(matches[0], observed)):  # came (misreads.py)
             if still < self.misread_wait:  # a shadow, a bumped board: wait it out
                 self._due = self.table.last_change + self.misread_wait
                 return self._emit(out)
