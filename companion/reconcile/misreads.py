@@ -338,10 +338,9 @@ class MisreadDoubts:
         """The paths of the cache that show ``observed`` but for one camera region, read
         one misread from their value there, with whether they change that region or make
         a doubt come true, and that region (what `_misread_rivals` asks of a rival whatever
-        the path). Within
-        a look, the last scan again while the cache, ``observed``, ``doubted`` and the
-        regions left out are the same (the cache only grows: a path added makes a new
-        scan); each look scans anew (`_doubt_rereads`)."""
+        the path). Within a look, the last scan again while the cache, ``observed``,
+        ``doubted`` and the regions left out are the same (the cache only grows: a path
+        added makes a new scan); each look scans anew (`_doubt_rereads`)."""
         nodes = self._cache.nodes
         key = (len(nodes), tuple(observed.items()), tuple(self.doubted.items()),
                tuple(self._left_out.items()))
