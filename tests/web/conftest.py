@@ -66,3 +66,23 @@ def shots(tmp_path: Path) -> Path:
     path = Path(target) if target else tmp_path / "shots"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.fixture
+def runtime(tmp_path: Path) -> Iterator[tuple[Any, str]]:
+    """A started table service on a fresh database, served on a free port with the test
+    token: (the runtime, its URL). For the pages' sensing tests, which drive the
+    reconciler under the runtime's lock."""
+    from browserkit import TOKEN, Served
+
+    from companion.runtime import Runtime
+    from companion.settings import Settings
+    from web import create_app
+
+    rt = Runtime(Settings(db_path=tmp_path / "g.sqlite3", table_token=TOKEN,
+                          boxcheck_path=tmp_path / "boxcheck.json"))
+    rt.start()
+    served = Served(create_app(rt))
+    yield rt, served.url
+    served.close()
+    rt.close()

@@ -7,34 +7,20 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import BROWSER, PHONE, TABLET, TOKEN, Served, needs_playwright, open_page
+from browserkit import BROWSER, PHONE, TABLET, TOKEN, needs_playwright, open_page
 
 import companion.village as v
 from companion.reconcile.asking import BUTTON_CHARS, ask
 from companion.runtime import Runtime
-from companion.settings import Settings
 from companion.village.vocabulary import Space
 
 pytestmark = BROWSER
 needs_playwright()
 
-
-@pytest.fixture
-def runtime(tmp_path: Path) -> Iterator[tuple[Runtime, str]]:
-    from web import create_app
-
-    rt = Runtime(Settings(db_path=tmp_path / "g.sqlite3", table_token=TOKEN,
-                          boxcheck_path=tmp_path / "boxcheck.json"))
-    rt.start()
-    served = Served(create_app(rt))
-    yield rt, served.url
-    served.close()
-    rt.close()
 
 
 def _two_takes_then_council(st: v.GameState) -> list[tuple[Any, ...]] | None:

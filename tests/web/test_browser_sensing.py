@@ -10,12 +10,11 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import BROWSER, PHONE, TABLET, TOKEN, Served, needs_playwright, open_page
+from browserkit import BROWSER, PHONE, TABLET, TOKEN, needs_playwright, open_page
 
 import companion.village as v
 from companion.reconcile.observations import (
@@ -27,7 +26,6 @@ from companion.reconcile.observations import (
     ZoneSnapshot,
 )
 from companion.runtime import Runtime
-from companion.settings import Settings
 from companion.village import zones
 from companion.village.picture import ITEM_ORDER, picture
 
@@ -62,17 +60,6 @@ def whole_frame(st: v.GameState, t: float) -> list[Observation]:
             out.append(MarkerCell("camera:0", t, track=kind, marker=detail, cell=value))  # type: ignore[arg-type]
     return out
 
-
-@pytest.fixture
-def runtime(tmp_path: Path) -> Iterator[tuple[Runtime, str]]:
-    from web import create_app
-
-    rt = Runtime(Settings(db_path=tmp_path / "g.sqlite3", table_token=TOKEN, boxcheck_path=tmp_path / "boxcheck.json"))
-    rt.start()
-    served = Served(create_app(rt))
-    yield rt, served.url
-    served.close()
-    rt.close()
 
 
 def until(check: Any, what: str, timeout: float = 10.0) -> None:
