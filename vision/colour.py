@@ -67,17 +67,19 @@ def classify(lab: np.ndarray, protos: np.ndarray, max_dist: float = 40.0,
              l_weight: float = L_WEIGHT) -> np.ndarray:
     """Index of the nearest prototype for each Lab pixel (n×3), UNKNOWN when none is near."""
     w = np.array([l_weight, 1.0, 1.0], np.float32)
-    d = ((lab[:, None, :] - protos[None, :, :]) * w) ** 2
-    # (numpy's reductions over short axes cost more than the arithmetic: the channels are
-    # summed and the prototypes compared one by one, the same numbers and the same first
-    # nearest as ``sum``, ``argmin`` and ``min``)
-    dist = d[..., 0] + d[..., 1] + d[..., 2]
-    idx = np.zeros(len(dist), np.uint8)
-    best = dist[:, 0].copy()
-    for k in range(1, dist.shape[1]):
-        nearer = dist[:, k] < best
+    # (numpy's reductions and broadcasts over short axes cost more than the arithmetic:
+    # each channel's weighted square is taken prototype by sample, the channels summed
+    # and the prototypes compared one by one: the same numbers and the same first
+    # nearest as the squares over (samples, prototypes, channels), ``sum``, ``argmin``
+    # and ``min``)
+    sq = [((lab[None, :, c] - protos[:, c, None]) * w[c]) ** 2 for c in range(3)]
+    dist = sq[0] + sq[1] + sq[2]  # prototypes × samples
+    idx = np.zeros(lab.shape[0], np.uint8)
+    best = dist[0].copy()
+    for k in range(1, dist.shape[0]):
+        nearer = dist[k] < best
         idx[nearer] = k
-        np.minimum(best, dist[:, k], out=best)
+        np.minimum(best, dist[k], out=best)
     idx[best > max_dist * max_dist] = UNKNOWN
     return idx
 

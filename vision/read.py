@@ -68,6 +68,7 @@ from .read_parts import (
     count_blobs,
     fold_maps,
     median0,
+    per_channel,
 )
 from .read_pieces import PieceReading
 from .read_token import TRACK as TOKEN_TRACK
@@ -129,6 +130,8 @@ class BoardReader(PieceReading):
         self._cache: dict[tuple[str, str], tuple[Any, float]] = {}
         self._changed: dict[str, np.ndarray | None] = {}
         self._changed_any: dict[str, bool] = {}
+        # (board, grid rows, columns) -> its regions' boxes on the coarse grid (4×n)
+        self._boxes: dict[tuple[str, int, int], np.ndarray] = {}
         self._frame_no = 0
         # board -> gain making its markers' paper white: as its white ring shows it (the
         # cubes', tracks', figures' and tokens' rules were set under it), and as the
@@ -333,12 +336,14 @@ class BoardReader(PieceReading):
                 # a hand or motion over a token region: the tokens are read again
                 busy = hand | moving
                 stir |= any(self._touches(r, busy) for r in self.tokens.regions.get(name, []))
-                for r in board.regions:
+                on_hand = self._touching(board, hand) if any_hand else None
+                on_move = self._touching(board, moving) if any_motion else None
+                for i, r in enumerate(board.regions):
                     if r.kind not in ("cubes", "track", "zone", "items"):
                         continue
-                    if any_hand and self._touches(r, hand):
+                    if on_hand is not None and on_hand[i]:
                         reading.occluded.add(r.key)
-                    if any_motion and self._touches(r, moving):
+                    if on_move is not None and on_move[i]:
                         reading.moving.add(r.key)
             a, b, _shape = plan.slices[(name, "#white")]
             self._white.see(name, samples[a:b])
@@ -434,11 +439,11 @@ class BoardReader(PieceReading):
         # then again over the half of the board that agrees best with that first light: an
         # arm over half of a small farm pulls the first median its way, and the whole farm
         # would look tinted (docs/vision.md « Hands »)
-        off = _max3(np.abs(flat / gain - 1.0))
+        off = _max3(np.abs(per_channel(np.divide, flat, gain) - 1.0))
         half = len(off) // 2
         if half:
             gain = median0(flat[off <= np.partition(off, half)[half]])
-        ratio *= 1.0 / gain
+        ratio = per_channel(np.multiply, ratio, 1.0 / gain)
         lum = ratio[..., 0] + ratio[..., 1] + ratio[..., 2]
         lum *= 1 / 3
         chroma = _max3(np.abs(ratio / lum[..., None] - 1.0))
@@ -456,7 +461,7 @@ class BoardReader(PieceReading):
         bright = ((lum > BRIGHTER) & (chroma > np.maximum(0.04, 0.5 * floor))).astype(np.uint8)
         diff |= cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
         diff &= keep
-        norm = cur / gain
+        norm = per_channel(np.divide, cur, gain)
         spare = None
         if len(track_rows):  # discs on their track: several on one cell must not look like a hand
             cells = np.clip(norm[track_rows, track_cols] - 1.0, 0, 255).astype(np.uint8)
@@ -556,9 +561,33 @@ class BoardReader(PieceReading):
                 faint |= blob
         return hand, faint
 
+    def _touching(self, board: Board, mask: np.ndarray) -> np.ndarray:
+        """``_touches`` for every region of a board at once (booleans in the order of
+        ``board.regions``): each region's box summed in the mask's integral image."""
+        h, w = mask.shape
+        boxes = self._boxes.get((board.name, h, w))
+        if boxes is None:
+            r0, r1, c0, c1 = np.array([_coarse_box(r) for r in board.regions], np.intp
+                                      ).reshape(-1, 4).T
+            boxes = np.stack([np.clip(r0, 0, h), np.clip(r1, 0, h),
+                              np.clip(c0, 0, w), np.clip(c1, 0, w)])
+            self._boxes[(board.name, h, w)] = boxes
+        r0, r1, c0, c1 = boxes
+        ii = cv2.integral(mask.astype(np.uint8))
+        out: np.ndarray = ((ii[r1, c1] - ii[r0, c1] - ii[r1, c0] + ii[r0, c0]) > 0) & (
+            r1 > r0) & (c1 > c0)
+        return out
+
     @staticmethod
     def _touches(region: Region, mask: np.ndarray) -> bool:
         x0, y0, x1, y1 = region.rect
         c0, r0 = int(x0 // COARSE_STEP), int(y0 // COARSE_STEP)
         c1, r1 = int(np.ceil(x1 / COARSE_STEP)), int(np.ceil(y1 / COARSE_STEP))
         return bool(mask[r0:r1, c0:c1].any())
+
+
+def _coarse_box(region: Region) -> tuple[int, int, int, int]:
+    """The rows and columns (r0, r1, c0, c1) of the coarse grid a region lies on."""
+    x0, y0, x1, y1 = region.rect
+    return (int(y0 // COARSE_STEP), int(np.ceil(y1 / COARSE_STEP)),
+            int(x0 // COARSE_STEP), int(np.ceil(x1 / COARSE_STEP)))

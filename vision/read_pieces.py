@@ -59,6 +59,7 @@ from .read_parts import (
     _Plan,
     count_blobs,
     median0,
+    per_channel,
 )
 from .track_light import cell_light, near_cells
 
@@ -185,8 +186,9 @@ class PieceReading:
             shade = near / self._light.get(board, 1.0)
             # the board under a cube in a shadow is the board around it, not the region's
             here = np.where(shade < SHADOWED, near / float(gain.mean()), 1.0)[:, None]
-            labels = brown_or_orange(lit, labels, cube, empty[0] * gain * here * white,
-                                     self.layout.cube_rgb, shade)
+            under = per_channel(np.multiply, per_channel(np.multiply, empty[0], gain) * here,
+                                white)  # (the empty board, lit as the cubes)
+            labels = brown_or_orange(lit, labels, cube, under, self.layout.cube_rgb, shade)
         counts: dict[str, int] = {}
         misfit = 0.0
         top, sides = self._cube_areas.get(
@@ -275,14 +277,14 @@ class PieceReading:
         cur = raw.astype(np.float32) + 1.0
         ratio = cur / ref
         gain = median0(ratio)  # this frame's light against the empty board's
-        lo_g = lo * gain - BOARD_TOL
-        hi_g = hi * gain + BOARD_TOL
+        lo_g = per_channel(np.multiply, lo, gain) - BOARD_TOL
+        hi_g = per_channel(np.multiply, hi, gain) + BOARD_TOL
         inside = (cur >= lo_g) & (cur <= hi_g)
         # in dim light a cube differs by fewer levels than the tolerance, but changes
         # the board's colour (`vision.cube_tint`)
         board_like = (inside[:, 0] & inside[:, 1] & inside[:, 2]
                       & ~tinted(cur, lo_g + BOARD_TOL, hi_g - BOARD_TOL, labels.shape).ravel())
-        rel = ratio / gain
+        rel = per_channel(np.divide, ratio, gain)
         rmax, rmin = _max3(rel), _min3(rel)
         dim = min(1.0, float(gain.mean()) / light) if light > 0 else 1.0
         shadow = ((rmax < SHADOW_MAX) & (rmin * dim > SHADOW_MIN)
@@ -598,9 +600,10 @@ def _differs_cells(raw: np.ndarray, ref: np.ndarray, lo: np.ndarray, hi: np.ndar
     cur = raw.astype(np.float32) + 1.0
     ratio = cur / ref
     gain = cell_light(median0(ratio.swapaxes(0, 1)), near)[:, None, :]
-    inside = (cur >= lo * gain - BOARD_TOL) & (cur <= hi * gain + BOARD_TOL)
+    inside = ((cur >= per_channel(np.multiply, lo, gain) - BOARD_TOL)
+              & (cur <= per_channel(np.multiply, hi, gain) + BOARD_TOL))
     board_like = inside[..., 0] & inside[..., 1] & inside[..., 2]
-    rel = ratio / gain
+    rel = per_channel(np.divide, ratio, gain)
     rmax, rmin = _max3(rel), _min3(rel)
     shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
     out: np.ndarray = ~board_like & ~shadow

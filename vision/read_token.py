@@ -31,7 +31,7 @@ from .colour import apply_gain, balance, classify, to_lab
 from .geometry import Geometry, project
 from .layout import Board, Layout, Region
 from .lens import Lens
-from .read_parts import COARSE_STEP, _grid
+from .read_parts import COARSE_STEP, _grid, median0
 
 TRACK = "first_player"
 HOME = "home"
@@ -135,8 +135,8 @@ class TokenReader:
                 # gain; the tokens, both on one farm, can cover half the region)
                 first = classify(lab, protos, MAX_DIST)
                 rest = lab[(first != 1) & (first != 2)]
-                if len(rest) >= len(lab) // 3:
-                    protos = np.concatenate([np.median(rest, axis=0)[None], protos[1:]])
+                if len(rest) >= max(1, len(lab) // 3):
+                    protos = np.concatenate([median0(rest)[None], protos[1:]])
             idx = classify(lab, protos, MAX_DIST)
             out[name] = {tok for k, tok in ((1, "first"), (2, "next"))
                          if int((idx == k).sum()) >= self.need}
