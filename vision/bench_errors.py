@@ -1,8 +1,9 @@
 """``companion vision-bench --errors`` (or ``python -m vision.bench_errors``): what the
 bench's images read wrong, and how — every cube region and track (view 0 of each image, as
 the bench's row) and every figure zone and item region (``--views`` contents of each),
-with ``--crops DIR`` a picture of each wrong region (``python -m vision.bench_failures``,
-its older name, runs the same).
+each image's camera and light (``image_light``: lens, level, colour, unevenness, blur,
+JPEG, shadows), with ``--crops DIR`` a picture of each wrong region
+(``python -m vision.bench_failures``, its older name, runs the same).
 
 Each region not exact on an image (the same images as ``bench.accuracy``) is put in one
 kind (a space of the main board, a farm's supply, a time track, the prestige track) and
@@ -33,11 +34,30 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .bench import figure_counts, images
+from .bench import CONDITIONS, REAL_CONDITIONS, figure_counts, images, scene_for
 from .layout import Layout, load
 from .read_parts import Reading
 from .render import Rendered
 from .table import TableView
+
+
+def image_light(layout: Layout, name: str, seed: int, i: int) -> dict[str, Any]:
+    """The camera and light of the bench's image ``i`` of condition ``name`` (as
+    ``bench._table`` draws them): lens (field of view), light's level and colour (RGB
+    gains: warm has red above blue), unevenness, blur (σ px), JPEG quality, shadows."""
+    ci = sum(map(ord, name)) if name in REAL_CONDITIONS else list(CONDITIONS).index(name)
+    s = scene_for(name, np.random.default_rng(seed * 100003 + ci * 1009 + i), layout)
+    return {"fov": s.fov, "level": round(s.level, 2),
+            "light": [round(float(v), 2) for v in s.light], "gradient": round(s.gradient, 2),
+            "blur": round(s.blur, 2), "jpeg": s.jpeg, "shadows": s.shadows}
+
+
+def _light_text(li: dict[str, Any]) -> str:
+    r, _g, b = li["light"]
+    tint = "warm" if r > b * 1.05 else "cool" if b > r * 1.05 else "neutral"
+    return (f"{li['fov']:.0f}° lens, light {li['level']:.2f} {tint}, uneven "
+            f"{li['gradient']:.2f}, blur {li['blur']:.2f} px, JPEG {li['jpeg']}, "
+            f"{li['shadows']} shadows")
 
 
 def region_kind(name: str) -> str:
@@ -216,6 +236,7 @@ def errors(layout: Layout, per_condition: int, seed: int = 1,
         listing: list[dict[str, Any]] = []
         wrong: list[dict[str, Any]] = []
         conf: dict[str, Counter[str]] = {k: Counter() for k in KINDS}
+        light = {i: image_light(layout, name, seed, i) for i in range(per_condition)}
         for i, k, view, shot, reading in images(layout, name, per_condition, seed, views):
             found: list[str] = []
             if k == 0:
@@ -234,7 +255,7 @@ def errors(layout: Layout, per_condition: int, seed: int = 1,
                 if img is not None and crops is not None:
                     cv2.imwrite(str(crops / f"{name}_{i}.{k}_{region.replace(':', '_')}.png"),
                                 cv2.resize(img, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST))
-        out[name] = {"failures": dict(by_way.most_common()),
+        out[name] = {"failures": dict(by_way.most_common()), "light": light,
                      "confusions": dict(confusions.most_common()), "listing": listing,
                      "pieces": {"wrong": wrong,
                                 "confusion": {k: dict(c.most_common()) for k, c in conf.items()}}}
@@ -245,6 +266,9 @@ def report(errs: dict[str, dict[str, Any]]) -> str:
     """The listing as text, condition by condition."""
     lines: list[str] = []
     for name, e in errs.items():
+        if e.get("light"):
+            lines.append(f"== {name}: each image's camera and light")
+            lines += [f"  image {i:3}: {_light_text(li)}" for i, li in e["light"].items()]
         lines.append(f"== {name}: {len(e['listing'])} cube regions and tracks not exact")
         lines += [f"  {n:4}  {k}" for k, n in e["failures"].items()]
         if e["confusions"]:

@@ -46,6 +46,15 @@ AGREE_PX = 2.0  # markers this close to where the last good pose puts them: came
 # the last detection pass's threshold: a pixel is white above its window's mean less this
 # (the dictionary's 7 merged a quiet zone 1–2 px wide with a dark table beside it)
 THIN_QUIET_ZONE_C = 14.0
+# A marker still missing after those passes is looked for once more on the frame enlarged
+# twice (cubic) and sharpened: a 25 mm farm marker 20 px wide under a blur of σ 2 px has
+# cells of 3 px, too few for the contour and bit sampling to hold; enlarged, its square's
+# outline and cells span twice the pixels (the bench's real-hard table 3 of seed 1: the
+# yellow farm's marker, decoded in none of the passes above in its first contents, was
+# so in all four). Dear (76 ms CPU on a 1280×720 frame), so at most once per
+# ``recheck_every`` frames: a farm out of the camera's view (a two-player game) would
+# ask for it at every detection.
+FINE_SCALE = 2.0
 # A farm's fit above the limit is tried again without the corner farthest from it (three
 # corners still over-determine its rigid pose: 6 coordinates, 3 unknowns). Blurred, a
 # marker's corner is pulled toward dark print next to its 5 mm quiet zone: on the real-hard
@@ -151,6 +160,7 @@ class MarkerTracker:
         self._cell_px: dict[str, tuple[np.ndarray, tuple[int, int], np.ndarray, np.ndarray]] = {}
         self._frames = 0
         self._cooldown = 0
+        self._fine_at: int | None = None  # the frame of the last enlarged pass
         self.detections = 0
 
     def _cell_points(self) -> dict[int, np.ndarray]:
@@ -199,13 +209,15 @@ class MarkerTracker:
                sharpen: bool = False, thin: bool = False) -> dict[int, np.ndarray]:
         """Detect markers (at ``detect_scale``, on an unsharp-masked copy if ``sharpen``,
         with the lower threshold of ``thin_detector`` if ``thin``; corners refined on the
-        frame itself); their corners in ideal pixels when the tracker has a lens."""
+        frame itself); their corners in ideal pixels when the tracker has a lens. A scale
+        above 1 enlarges the frame (cubic)."""
         self.detections += 1
         s = scale or self.detect_scale
-        small = gray if s == 1 else cv2.resize(gray, None, fx=s, fy=s,
-                                               interpolation=cv2.INTER_AREA)
+        small = gray if s == 1 else cv2.resize(
+            gray, None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC)
         if sharpen:
-            small = cv2.addWeighted(small, 3.0, cv2.GaussianBlur(small, (0, 0), 3.0), -2.0, 0)
+            small = cv2.addWeighted(small, 3.0, cv2.GaussianBlur(small, (0, 0), 3.0 * max(s, 1)),
+                                    -2.0, 0)
         detector = self.thin_detector if thin else self.detector
         corners, ids, _ = detector.detectMarkers(small)
         found: dict[int, np.ndarray] = {}
@@ -358,6 +370,11 @@ class MarkerTracker:
         if any(m not in found for m in self._bits):
             # a quiet zone squeezed thin at the frame's edge: once more, threshold lowered
             found = {**self.detect(gray, 1.0, thin=True), **found}
+        if any(m not in found for m in self._bits) and (
+                self._fine_at is None or self._frames - self._fine_at >= self.recheck_every):
+            # a small blurred marker: once more on the frame enlarged (``FINE_SCALE``)
+            self._fine_at = self._frames
+            found = {**self.detect(gray, FINE_SCALE, sharpen=True), **found}
         g.detected = True
         boards, drift, errors, refused = self._fit(found, gray, bad)
         # boards whose markers are hidden but were not seen moving keep their geometry

@@ -35,6 +35,7 @@ from .colour import (
 )
 from .disc_edge import cell_boxes, is_disc_blur
 from .geometry import Geometry, MarkerTracker, project
+from .goods_blob import goods_boxes, is_goods
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, Board, Layout, Region
 from .lens import Lens
 from .marker_white import MarkerWhites
@@ -119,6 +120,7 @@ class BoardReader(PieceReading):
         # which colours are a track marker's (a disc on its track is not a hand)
         self._is_disc = lut(self.marker_lab, max_dist=20.0, l_weight=0.5) != UNKNOWN
         self._cell_boxes: dict[str, list[tuple[int, int, int, int, int, int]]] = {}
+        self._goods_boxes: dict[str, list[tuple[int, int, int, int]]] = {}
         self._consts: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                       np.ndarray]] = {}
         self._plan: _Plan | None = None
@@ -471,7 +473,11 @@ class BoardReader(PieceReading):
             if spare is None:
                 spare = self._cell_boxes[name] = cell_boxes(self.layout.boards[name],
                                                             COARSE_STEP, diff.shape)
-        hand, faint = self._hand_blobs(diff, spare)
+        goods = self._goods_boxes.get(name)
+        if goods is None:
+            goods = self._goods_boxes[name] = goods_boxes(self.layout.boards[name],
+                                                          COARSE_STEP, diff.shape)
+        hand, faint = self._hand_blobs(diff, spare, goods)
         margin = max(1, round(HAND_MARGIN_MM / COARSE_STEP))
         if hand.any():
             solid = hand & ~faint
@@ -530,14 +536,16 @@ class BoardReader(PieceReading):
 
     @staticmethod
     def _hand_blobs(diff: np.ndarray,
-                    spare: list[tuple[int, int, int, int, int, int]] | None = None
+                    spare: list[tuple[int, int, int, int, int, int]] | None = None,
+                    goods: list[tuple[int, int, int, int]] | None = None
                     ) -> tuple[np.ndarray, np.ndarray]:
         """The blobs of ``diff`` that are hands (one reaching the board's edge, or any
         large one), and those of them seen only in part: a web of rims and shading that
         fills less than ``HAND_FILL`` of its convex hull (a pale hand over a pale board,
         its inside like the board). A blob reaching the edge but under ``HAND_ANY_MM2``
         that lies within one of the track cells ``spare`` and spans its centre is a
-        disc's (`vision.disc_edge`), no hand."""
+        disc's (`vision.disc_edge`), no hand; nor is a blob within a farm's goods region
+        ``goods`` clear of the board's edge (`vision.goods_blob`)."""
         _n, labels, stats, _ = cv2.connectedComponentsWithStats(  # type: ignore[call-overload]
             diff.astype(np.uint8), 8)
         hand = np.zeros(diff.shape, bool)
@@ -554,6 +562,8 @@ class BoardReader(PieceReading):
             blob = labels == i
             if spare and mm2[i - 1] < HAND_ANY_MM2 and is_disc_blur(blob, spare):
                 continue  # a disc, its rim and shadow near the edge (`vision.disc_edge`)
+            if goods and is_goods(blob, goods):
+                continue  # goods heaped on a farm, no arm reaching them (`vision.goods_blob`)
             hand |= blob
             pts = cv2.findNonZero(blob.astype(np.uint8))
             hull = cv2.contourArea(cv2.convexHull(pts)) + 0.5 * len(pts) + 1.0

@@ -23,7 +23,7 @@ from .cube_pairs import is_pair
 from .cube_shadow import UNEVEN, cube_hued, smooth
 from .cube_size import CubeSample, measure_cubes
 from .cube_tint import tinted
-from .item_hue import horse_or_wagon
+from .item_hue import horse_or_ox, horse_or_wagon
 from .item_light import item_gain
 from .item_shapes import flat_dark_pieces
 from .layout import CUBE_COLOURS, FAMILY_COLOURS, ITEM_NAMES, Board, Layout, Region
@@ -375,7 +375,8 @@ class PieceReading:
         labels = self._lut(what, None, ())[lut_index(px)]
         piece = differs[0]
         if what == "items":
-            labels = horse_or_wagon(px, labels, self.layout.item_rgb)
+            labels = horse_or_ox(px, horse_or_wagon(px, labels, self.layout.item_rgb),
+                                 self.layout.item_rgb)
             # a dark tile is partly "shadow", partly not (its emblem, its lit edge): the
             # samples of it told as such join its shadow-like ones, or the tile falls
             # apart into specks

@@ -1,5 +1,7 @@
 """The bench's listing of the cube regions and tracks not read exactly."""
 
+import pytest
+
 from vision.bench_errors import cube_confusions, failures, region_kind, track_confusions
 from vision.layout import load
 from vision.read_parts import Reading
@@ -62,3 +64,19 @@ def test_one_listing_holds_cubes_tracks_figures_and_items_with_crops(tmp_path) -
     assert "cube regions and tracks not exact" in text
     assert "figure zones and item regions wrong" in text
     assert bench_failures.main.__doc__ and "bench_errors" in bench_failures.main.__doc__
+
+
+def test_the_listing_says_each_images_light() -> None:
+    # which light each wrong region was read in (dim, warm or cool, shadows, blur, JPEG):
+    # the causes are grouped by it (fifteenth session)
+    from vision import bench_errors
+
+    layout = load()
+    light = bench_errors.image_light(layout, "real-hard", 1, 0)
+    assert light["blur"] == pytest.approx(1.81, abs=0.01)
+    assert light["level"] == pytest.approx(0.58, abs=0.01) and light["jpeg"] == 56
+    assert light["shadows"] == 2 and light["fov"] == 90.0
+    got = bench_errors.errors(layout, 1, seed=1, conditions=["real-hard"], views=1)
+    assert got["real-hard"]["light"][0] == light
+    text = bench_errors.report(got)
+    assert "image   0: 90° lens" in text and "blur 1.81 px" in text

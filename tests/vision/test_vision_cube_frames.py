@@ -30,7 +30,10 @@ def test_a_frame_where_the_board_is_not_found_is_left_out(layout: Layout) -> Non
         shots.append((render(layout, view, replace(
             scene, hands=[], seed=scene.seed + 2 + k, camera=scene.seed,
             pieces=scene.seed + 2 + k)).image, placed))
-    assert not cal.reader().read(shots[0][0]).boards["main"]
+    # the board is found there since markers are also looked for on the frame enlarged
+    # (fifteenth session): a frame without it (the camera covered) stands in for it
+    shots[0] = (np.zeros_like(shots[0][0]), shots[0][1])
+    assert not cal.reader().read(shots[0][0]).boards.get("main")
     learnt = calibration.learn_cubes_against_empty(cal, shots)
     assert set(learnt.cube_scale) == {"brown", "pink", "orange", "green", "plague"}
     # no frame with the board: refused, and said
