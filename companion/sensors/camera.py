@@ -259,7 +259,8 @@ class CameraAdapter:
             self._emit(Occluded(self.name, frame.t, _regions(hands)))
         if unsure != self._unsure:
             self._unsure = unsure
-            self._emit(Occluded(self.unsure_source, frame.t, _regions(unsure)))
+            self._emit(Occluded(self.unsure_source, frame.t, _regions(unsure),
+                                uncertain=True))
         self._occluded = occluded
         self._emit_commits(commits)
         self._health()

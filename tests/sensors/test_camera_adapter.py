@@ -304,3 +304,7 @@ def test_a_region_left_uncertain_does_not_make_each_hand_look_new() -> None:
     assert "space:market" in table.hidden(clock.t)  # still left out of the comparison
     assert "space:harvest" not in table.hidden(clock.t)
     assert table.quiet(clock.t), table.occluded
+    # read uncertain, not under a hand: no hand is counted over it (fifteenth session)
+    unsure = [o for o in seen if isinstance(o, Occluded) and o.source == adapter.unsure_source]
+    assert unsure and all(o.uncertain for o in unsure)
+    assert "space:market" not in table.handled and "space:market" in table.came_near
