@@ -18,10 +18,10 @@ the prestige track with its laps counted: ``PrestigeLaps``; the first-player tok
 ``Occluded`` whenever the set of regions under a hand changes (the ``first_player`` track
 named as the reconciler's regions, ``first_player:home`` and ``first_player:<colour>``),
 and, from the source ``<name>/uncertain``, whenever the set of regions read uncertain
-(something unknown on them) changes: hidden as well, but no hand that has just come,
-and ``Health`` on every state change and every few seconds (frames per second, marker
-drift in pixels, occluded regions). ``crop(region)``
-gives the last frame cut around a region, for a discrepancy shown on the tablet.
+(something unknown on them) changes (``Occluded.uncertain``): hidden as well, but no
+hand seen there nor one that has just come, and ``Health`` on every state change and
+every few seconds (frames per second, marker drift in pixels, occluded regions).
+``crop(region)`` gives the last frame cut around a region, for a discrepancy shown on the tablet.
 """
 
 from __future__ import annotations
