@@ -7,7 +7,8 @@ the sensors, and the prompt that follows asks only about the rest (one answer, a
 the bench counted the shared take as answered on the tablet). The first steps are held to
 what a single explanation is held to (`Reconciler._reconcile`): no step no sensor sees,
 no arrival a reader never read, no hand over what they change, no second step that may
-still come, no doubted region changed, no space changed where no hand came, and no rival
+still come, no doubted region changed, no space changed where no hand came, no change
+seen only where no hand was seen at all (`_no_hand_seen`), and no rival
 one misread away (another member, another gain, a camera region read one off, a figure
 drawn by the mass instead of bought out) that begins otherwise. A part of `Reconciler`,
 which holds the state these methods use. The lead's commit keeps the hands seen over
@@ -62,6 +63,7 @@ class SharedLead:
                               observed: dict[str, RegionValue]) -> list[Path]: ...
         def _changes_doubted(self, path: Path) -> bool: ...
         def _hand_elsewhere(self, path: Path, observed: dict[str, RegionValue]) -> bool: ...
+        def _no_hand_seen(self, path: Path, observed: dict[str, RegionValue]) -> bool: ...
         def _misread_rivals(self, path: Path,
                             observed: dict[str, RegionValue]) -> list[Path]: ...
         def _drawn_instead(self, path: Path,
@@ -80,8 +82,12 @@ class SharedLead:
             return ()
         rivals: list[Path] = []
         for m in matches:
-            # a doubted region changed, or a space changed where no hand came (misreads.py)
-            if self._changes_doubted(m) or self._hand_elsewhere(m, observed):
+            # a doubted region changed, a space changed where no hand came, or every change
+            # on camera regions no hand was seen over (misreads.py; fifteenth session: a
+            # supply read one cube short with no hand, « uses the well » applied as the lead
+            # of a well's seven continuations)
+            if (self._changes_doubted(m) or self._hand_elsewhere(m, observed)
+                    or self._no_hand_seen(m, observed)):
                 return ()
             rivals += (self._other_members(m, observed) + self._one_misread_away(m, observed)
                        + self._misread_rivals(m, observed) + self._drawn_instead(m, observed))

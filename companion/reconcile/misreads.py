@@ -324,7 +324,7 @@ class MisreadDoubts:
         # a move (a privilege) wherever a misread puts it (hub+camera, heavy, random play,
         # seed 5, action 84: « Blue takes privilege 1 » applied from the marker's place
         # read empty after a hand over the council space; Blue had done nothing more)
-        hands = {k for k in self.table.handled if zones.split(k)[0] == zones.FIRST_PLAYER}
+        hands = {k for k in self.table.came_near if zones.split(k)[0] == zones.FIRST_PLAYER}
         out: list[Path] = []
         for m, changes, off in self._rival_scan(observed):
             n = min(len(m), len(path))
@@ -543,7 +543,7 @@ class MisreadDoubts:
             # a region read as before is left out only when a hand came near it: the move
             # may have changed it and the camera misread it back (a cube taken, the space
             # still read with it); without a hand nothing there changed
-            if base[k] == val and k not in self.table.hand_seen:
+            if base[k] == val and k not in self.table.came_near:
                 continue
             seen = {x: y for x, y in observed.items() if x != k}
             result = self._explain(st, seen, ChanceReader(seen))
@@ -555,7 +555,7 @@ class MisreadDoubts:
                 if m and (there == val or one_misread(there, val)):
                     found.setdefault(repr([a.to_json() for a in m]), m)
                     left_out.add(k)
-                elif there != val and k in self.table.hand_seen:  # the move may go on
+                elif there != val and k in self.table.came_near:  # the move may go on
                     for longer in self._one_step_on(m, k, val, seen):  # past it (asked)
                         found.setdefault(repr([a.to_json() for a in longer]), longer)
                         left_out.add(k)

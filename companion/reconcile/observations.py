@@ -120,10 +120,13 @@ class MarkerCell(Observation):
 
 @dataclass(frozen=True, slots=True)
 class Occluded(Observation):
-    """Regions the sensor cannot see now (a hand); empty = it sees everything again."""
+    """Regions the sensor cannot see now (a hand); empty = it sees everything again.
+    ``uncertain``: regions read with low confidence (something unknown on them), hidden
+    all the same but no hand seen over them (`ObservedTable.hand_seen`)."""
 
     kind: ClassVar[str] = "occluded"
     regions: frozenset[str] = field(default_factory=frozenset)
+    uncertain: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +199,8 @@ def from_json(data: Mapping[str, Any]) -> Observation:
         if f.name in ("source", "zone", "region", "track", "marker", "reader", "uid", "device",
                       "state", "detail") and not isinstance(getattr(obs, f.name), str):
             raise ObservationError(f"{cls.kind}.{f.name} must be a string")
+    if isinstance(obs, Occluded) and not isinstance(obs.uncertain, bool):
+        raise ObservationError("occluded.uncertain must be true or false")
     if not isinstance(obs.t, int | float):
         raise ObservationError(f"{cls.kind}.t must be a number")
     return obs

@@ -182,6 +182,9 @@ class ObservedTable:
     last_change: float = float("-inf")
     # region → when a hand was last over it, since the last commit (or later: `committed`)
     hand_seen: dict[str, float] = field(default_factory=dict)
+    # the same for regions a camera read uncertain (``Occluded.uncertain``): something was
+    # there, but no hand was seen (a shadow, a heap held back): never a hand that vouches
+    unsure_seen: dict[str, float] = field(default_factory=dict)
     # every enrolled tag a reader has ever reported present (`newborns.py`)
     ever_read: set[str] = field(default_factory=set)
     # a camera that reports hands has reported one (`MisreadDoubts._no_hand_seen`)
@@ -192,6 +195,12 @@ class ObservedTable:
         """The regions a hand has been over since the last commit
         (`MisreadDoubts._hand_elsewhere`)."""
         return set(self.hand_seen)
+
+    @property
+    def came_near(self) -> set[str]:
+        """The regions a hand has been over, or read uncertain, since the last commit:
+        where a reading as before may still hide a change (`MisreadDoubts`)."""
+        return set(self.hand_seen) | set(self.unsure_seen)
 
     def observe(self, obs: Observation) -> None:
         """Take one observation in (health is ignored here)."""
@@ -206,10 +215,11 @@ class ObservedTable:
             for r in obs.regions:
                 hidden |= hidden_by(r)
             if hidden:
-                self.hands_reported = True
+                self.hands_reported = self.hands_reported or not obs.uncertain
                 self.occluded[obs.source] = (frozenset(hidden), t)
+                seen = self.unsure_seen if obs.uncertain else self.hand_seen
                 for r in hidden:
-                    self.hand_seen[r] = max(t, self.hand_seen.get(r, t))
+                    seen[r] = max(t, seen.get(r, t))
             else:
                 self.occluded.pop(obs.source, None)
             self.last_change = max(self.last_change, t)
@@ -406,6 +416,8 @@ class ObservedTable:
         self.log, self.taps = [], []
         after = float("inf") if hands_after is None else hands_after
         self.hand_seen = {r: t for r, t in self.hand_seen.items() if t > after or r in keep}
+        self.unsure_seen = {r: t for r, t in self.unsure_seen.items()
+                            if t > after or r in keep}
         return sorted(latest.values(), key=lambda o: o.t)
 
 

@@ -17,9 +17,11 @@ the prestige track with its laps counted: ``PrestigeLaps``; the first-player tok
 ``first_player`` track, ``home`` and each farm's colour, ``vision/read_token.py``),
 ``Occluded`` whenever the set of regions under a hand changes (the ``first_player`` track
 named as the reconciler's regions, ``first_player:home`` and ``first_player:<colour>``),
-and ``Health`` on every state change and every few seconds (frames per second, marker
-drift in pixels, occluded regions). ``crop(region)``
-gives the last frame cut around a region, for a discrepancy shown on the tablet.
+and, from the source ``<name>/uncertain``, whenever the set of regions read uncertain
+(something unknown on them) changes (``Occluded.uncertain``): hidden as well, but no
+hand seen there nor one that has just come, and ``Health`` on every state change and
+every few seconds (frames per second, marker drift in pixels, occluded regions).
+``crop(region)`` gives the last frame cut around a region, for a discrepancy shown on the tablet.
 """
 
 from __future__ import annotations
@@ -127,7 +129,11 @@ class CameraAdapter:
         self._source: Source | None = None
         self._reader: BoardReader | None = None
         self._settler = Settler(settle_s)
-        self._occluded: frozenset[str] = frozenset()
+        self._occluded: frozenset[str] = frozenset()  # under a hand or uncertain
+        self._hands: frozenset[str] = frozenset()
+        self._unsure: frozenset[str] = frozenset()
+        # the source of the Occluded observations naming the regions read uncertain
+        self.unsure_source = f"{name}/uncertain"
         self._next_try = -1e9  # clock time of the next attempt to open the camera
         self._last_health = -1e9
         self._frames: list[float] = []
@@ -237,14 +243,25 @@ class CameraAdapter:
                 if n in read and n not in reading.occluded
                 and not self._settler.steady(n, reading.t)}
         # a region read with low confidence (something unknown on it) is as good as hidden:
-        # the reconciler must not compare what was committed before with it
-        occluded = frozenset(reading.occluded | reading.uncertain | held)
-        if occluded != self._occluded and not occluded:
+        # the reconciler must not compare what was committed before with it. It is
+        # reported apart from the hands (``unsure_source``): a hand's set changes at every
+        # move, and a region left uncertain for long in the same set would make each move
+        # look like a hand that has only just come (the reconciler waits for stillness).
+        # A region read uncertain under no hand is in that set until it has settled
+        unsure = frozenset((reading.uncertain | (held & self._unsure)) - reading.occluded)
+        hands = frozenset((reading.occluded | held) - unsure)
+        occluded = hands | unsure
+        if (hands != self._hands and not hands) or (unsure != self._unsure and not unsure):
             self._emit_commits(commits)
             commits = []
-        if occluded != self._occluded:
-            self._occluded = occluded
-            self._emit(Occluded(self.name, frame.t, _regions(occluded)))
+        if hands != self._hands:
+            self._hands = hands
+            self._emit(Occluded(self.name, frame.t, _regions(hands)))
+        if unsure != self._unsure:
+            self._unsure = unsure
+            self._emit(Occluded(self.unsure_source, frame.t, _regions(unsure),
+                                uncertain=True))
+        self._occluded = occluded
         self._emit_commits(commits)
         self._health()
         return True

@@ -28,7 +28,8 @@ its record and the final state shows it.
 [--actions N] [--real] [--turn-gap S] [--log FILE] [--json]`` prints the counts and the time
 per frame; ``--real`` draws the table with the real-table renderer (``Scene(real=True)``)
 and calibrates the camera first (lens, empty boards from several frames, cubes), ``--log``
-writes how each action was made and why (each prompt's cause and the guards that fired);
+writes how each action was made and why (each prompt's cause and the guards that fired),
+line by line as the game goes, and where it stopped when the engine refused an entry;
 ``--play purposeful`` plays the reconcile bench's purposeful two-player game of a seed
 instead of a golden record (uniformly random play).
 """
@@ -40,8 +41,8 @@ import json
 import random
 import sys
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -58,8 +59,9 @@ from companion.reconcile.observations import (
 )
 from companion.reconcile.reconciler import Discrepancy, Prompt
 from companion.sensors.camera import CameraAdapter
-from companion.sim.camera_causes import TracedReconciler, breakdown, prompt_cause
-from companion.sim.link import Counts, SimLink, equivalent
+from companion.sim.camera_causes import TracedReconciler, prompt_cause
+from companion.sim.camera_result import CameraGame, CameraLink
+from companion.sim.link import Counts, equivalent
 from companion.sim.play_styles import random_truth
 from companion.sim.rendered_table import EMPTY_FRAMES as EMPTY_FRAMES  # re-exported
 from companion.sim.rendered_table import RenderedTable, calibrate_real
@@ -96,86 +98,6 @@ LATE_ANSWER = 0.2  # share of prompts answered 5-15 s late (``behaviour.Noise.la
 LOOK_S = 0.02
 
 
-class CameraLink(SimLink):
-    """The simulator's link, but what the reconciler submits stays in the game even when it
-    is wrong (counted as wrong), so a wrong explanation shows in the final state."""
-
-    keeps_wrong = True
-
-
-@dataclass
-class CameraGame:
-    """What happened when a game was seen through the rendered camera."""
-
-    counts: Counts
-    frames: int = 0
-    adapter_s: float = 0.0  # the camera adapter's own time (read + settle; not rendering)
-    adapter_cpu_s: float = 0.0  # the same in process CPU time (steadier on a busy machine)
-    render_s: float = 0.0
-    render_cpu_s: float = 0.0
-    renders: int = 0
-    camera_observations: int = 0  # cubes, figures, items and marker cells emitted
-    hand_frames: int = 0  # frames in which a hand covered at least one read region
-    committed_under_hand: list[str] = field(default_factory=list)
-    # committed readings unlike what was drawn (cubes, figures, goods): "t region got want"
-    misread: list[str] = field(default_factory=list)
-    final: dict[str, Any] = field(default_factory=dict)
-    expected: dict[str, Any] = field(default_factory=dict)
-    wrong: list[tuple[int, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
-    wall_s: float = 0.0
-    cpu_s: float = 0.0  # process CPU time of the whole run (renderer included)
-    # seconds of stillness before another player's move (a range: drawn for each turn)
-    turn_gap: float | tuple[float, float] = 0.0
-    renderer: str = "ideal"  # or "real" (``Scene.real``, lens and empty-board model)
-    not_learned: list[str] = field(default_factory=list)  # boards calibrate empty left out
-    entered_under_prompt: int = 0  # actions entered while the tablet asked about them
-    # actions the reconciler applied in the tick right after a player at the tablet
-    # answered a prompt there before entering a move
-    applied_after_answer: int = 0
-    # per true action: its type, how it was made (auto, prompted, manual), why it was
-    # entered when it was (``why``: tablet, nothing-seen, overtaken) and what it changed
-    log: list[dict[str, Any]] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        c = self.counts
-        n = c.actions or 1
-        return {
-            "renderer": self.renderer,
-            "turn_gap_s": self.turn_gap,
-            "actions": c.actions,
-            "auto_from_camera": c.auto_correct,
-            "auto_rate": round(c.auto_correct / n, 4),
-            "auto_wrong": c.auto_wrong,
-            "touches_per_action": round(c.touches / n, 4),
-            "answers": c.answers,
-            "acknowledged": c.acks,
-            "prompted": c.prompted,
-            "prompts": c.prompts,
-            "prompt_had_truth": c.prompt_had_truth,
-            "manual": c.manual,
-            "discrepancies": c.discrepancies,
-            "final_state_matches": self.final == self.expected,
-            "frames": self.frames,
-            "ms_per_frame": round(self.adapter_s / max(self.frames, 1) * 1e3, 2),
-            "cpu_ms_per_frame": round(self.adapter_cpu_s / max(self.frames, 1) * 1e3, 2),
-            "render_ms_per_image": round(self.render_s / max(self.renders, 1) * 1e3, 2),
-            "render_cpu_ms_per_image": round(
-                self.render_cpu_s / max(self.renders, 1) * 1e3, 2),
-            "renders": self.renders,
-            "reconcile_ms_mean": round(sum(c.timings) / max(len(c.timings), 1) * 1e3, 2),
-            "camera_observations": self.camera_observations,
-            "hand_frames": self.hand_frames,
-            "committed_under_hand": len(self.committed_under_hand),
-            "committed_misread": len(self.misread),
-            "entered_under_prompt": self.entered_under_prompt,
-            "applied_after_answer": self.applied_after_answer,
-            "wall_s": round(self.wall_s, 1),
-            "cpu_s": round(self.cpu_s, 1),
-            **({"not_learned": self.not_learned} if self.renderer == "real" else {}),
-            "touches": breakdown(self.log),
-        }
-
-
 def load_record(name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A golden record by name (``two-players``) or path. Raises OSError, ValueError."""
     path = Path(name)
@@ -199,7 +121,8 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
          layout: Layout | None = None, settle: float = 0.5,
          camera_settle: float = 0.6, real: bool = False,
          turn_gap: float | tuple[float, float] = TURN_GAP_S,
-         crops: Path | None = None) -> CameraGame:
+         crops: Path | None = None,
+         log_to: Callable[[dict[str, Any]], None] | None = None) -> CameraGame:
     """Play ``truth`` (all of it: pass a slice for the first N actions) through the rendered
     camera, the camera adapter and the reconciler. ``real``: the real-table renderer
     (``Scene(real=True)``: lens distortion, printed artwork, lit 3-D cubes, JPEG; the
@@ -207,29 +130,31 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
     (``calibrate_real``). ``turn_gap``: seconds of stillness before a move of another
     player than the last (``TURN_GAP_S``), or a range each turn's gap is drawn from
     (``MODEL_TURN_GAPS``, seeded). ``crops``: a folder where the frame's crop of each
-    committed misread is written (``m001.png``…, named in ``misread``'s order). Raises
-    what the engine raises when a wrong
-    action made the record unplayable (``village.RulesError``), CalibrationError when the
-    calibration fails."""
+    committed misread is written (``m001.png``…, named in ``misread``'s order).
+    ``log_to``: called with each row of ``CameraGame.log`` as soon as its action is made
+    and its frames are done (in order), with each prompt answered (``event`` "prompt")
+    and, when the engine stops the game, with a last row (``event`` "stopped"). Raises
+    what the engine raises when a wrong action made the record unplayable
+    (``village.RulesError``), CalibrationError when the calibration fails."""
     started, cpu = time.perf_counter(), time.process_time()
     layout = layout or load()
     counts = Counts()
     counts.actions = sum(1 for a in truth if a["type"] != "reveal_customers")
     game = CameraGame(counts, turn_gap=turn_gap)
-    link = CameraLink(header, truth, counts)
+    clock = [0.0]
+    link = CameraLink(header, truth, counts, clock)
     rec = TracedReconciler(link, settle=settle)
     scene = scene_for("real-ordinary", np.random.default_rng(REAL_SEED), layout) if real else None
     table = RenderedTable(layout, link.st, real=scene)
     cal = calibrate_real(layout, table) if real else None
     if cal is not None:
         game.renderer, game.not_learned = "real", vcal.not_learned(cal)
-    clock = [0.0]
     seen: list[Observation] = []
     adapter = CameraAdapter(lambda: SimSource(table.frame, fps=FPS), seen.append,
                             calibration=cal, settle_s=camera_settle, reconnect_s=0.0,
                             clock=lambda: clock[0])
     fixes: dict[int, int] = {}
-    at = [-1]  # the true action being made (for the log)
+    at = [-1, -1]  # the true action being made (for the log), the one being drawn
     asked: dict[int, list[str]] = {}  # seq -> the prompts' questions and candidates there
     causes: dict[int, list[str]] = {}  # seq -> what made each prompt there a prompt
     guards: dict[int, list[list[str]]] = {}  # seq -> the guards that fired for each prompt
@@ -299,6 +224,10 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
             causes.setdefault(out.seq, []).append(cause)
             guards.setdefault(out.seq, []).append(fired)
             waited.setdefault(out.seq, []).append(round(clock[0] - shown, 1))
+            if log_to is not None:
+                log_to({"event": "prompt", "t": clock[0], "shown": shown, "seq": out.seq,
+                        "question": out.question, "cause": cause, "guards": fired,
+                        "candidates": out.candidates})
             counts.prompts += 1
             counts.answers += 1  # a candidate tapped, or "none of these"
             for k, cand in enumerate(out.candidates):
@@ -364,13 +293,74 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                     todo.remove(x)
                     respond(x[2], x[1], x[3], x[4])
 
-    run(move_frames)
-    st = link.st
     unseen = [True] * len(truth)
     moved: list[list[str]] = [[] for _ in truth]  # the regions each move changed
     truths: list[list[str]] = [[] for _ in truth]  # and what they hold after it
+
+    def row(k: int) -> dict[str, Any]:
+        """The log's row of the k-th action the link applied."""
+        n, mode, right = link.log[k]
+        a = truth[n]
+        why = ("tablet" if a["type"] == "reveal_customers" or a["type"] in UNSEEN_TYPES
+               else "nothing-seen" if not moved[n] else "overtaken")
+        wrong = [w[1] for w in link.wrong if w[0] == n]
+        return {"n": n, "type": a["type"], "how": mode, "right": right, "t": link.made[k],
+                "misread": [m for m in game.misread if f" #{n} " in m],
+                **({"why": why} if mode == "manual" else {}),
+                **({"submitted": wrong[0]} if wrong else {}),
+                "changed": truths[n], "camera": committed.get(n, []),
+                "asked": asked.get(n, []), "causes": causes.get(n, []),
+                "guards": guards.get(n, []),
+                "discrepancies": met.get(n, 0), "answered_after": waited.get(n, []),
+                "action": a}
+
+    def write(done: int) -> None:
+        """The rows of the actions applied whose moves' frames are done (below ``done``)."""
+        while len(game.log) < len(link.log) and link.log[len(game.log)][0] < done:
+            game.log.append(row(len(game.log)))
+            if log_to is not None:
+                log_to(game.log[-1])
+
+    try:
+        _moves(truth, run, catch_up, table, rec, link, layout, move_frames, hand_frames,
+               hands, turn_gap, gaps, at, unseen, moved, truths, read_names, write)
+    except v.RulesError as exc:
+        write(len(truth))
+        if log_to is not None:
+            log_to({"event": "stopped", "at": at[1], "seq": link.n, "t": clock[0],
+                    "error": str(exc), "wrong": [w[0] for w in link.wrong]})
+        raise
+    write(len(truth))
+    game.render_s, game.renders = table.render_s, table.renders
+    game.render_cpu_s = table.render_cpu_s
+    game.final = v.summary(link.st)
+    expected = v.start(header)
+    for a in truth:
+        expected = v.apply(expected, a)
+    game.expected = v.summary(expected)
+    game.wrong = link.wrong
+    counts.timings = rec.timings
+    game.wall_s = time.perf_counter() - started
+    game.cpu_s = time.process_time() - cpu
+    return game
+
+
+def _moves(truth: list[dict[str, Any]], run: Callable[[int], None],
+           catch_up: Callable[[int], None], table: RenderedTable, rec: TracedReconciler,
+           link: CameraLink, layout: Layout, move_frames: int, hand_frames: int,
+           hands: bool, turn_gap: float | tuple[float, float], gaps: random.Random,
+           at: list[int], unseen: list[bool], moved: list[list[str]],
+           truths: list[list[str]], read_names: set[str],
+           write: Callable[[int], None]) -> None:
+    """``play``'s moves: each true action drawn (a hand over it), its frames run, what the
+    camera cannot see entered on the tablet; ``write(i)`` after each action's frames.
+    ``at``: [the action the camera's commits are put down to, the action being drawn].
+    Raises what the engine raises (``village.RulesError``)."""
+    run(move_frames)
+    st = link.st
     starts = turn_starts(truth)
     for i, a in enumerate(truth):
+        at[1] = i
         if starts[i]:
             # another player's turn: the table still for ``turn_gap`` after the last move
             # (whose own frames gave it move_frames - hand_frames of stillness)
@@ -412,31 +402,8 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
             run(move_frames)
         else:  # nothing the camera reads has changed: a glance is enough
             run(QUIET_FRAMES)
+        write(i + 1)
     catch_up(len(truth))
-    game.render_s, game.renders = table.render_s, table.renders
-    game.render_cpu_s = table.render_cpu_s
-    game.final = v.summary(link.st)
-    expected = v.start(header)
-    for a in truth:
-        expected = v.apply(expected, a)
-    game.expected = v.summary(expected)
-    game.wrong = link.wrong
-    for n, mode, right in link.log:
-        a = truth[n]
-        why = ("tablet" if a["type"] == "reveal_customers" or a["type"] in UNSEEN_TYPES
-               else "nothing-seen" if not moved[n] else "overtaken")
-        game.log.append({"n": n, "type": a["type"], "how": mode, "right": right,
-                         "misread": [m for m in game.misread if f" #{n} " in m],
-                         **({"why": why} if mode == "manual" else {}),
-                         "changed": truths[n], "camera": committed.get(n, []),
-                         "asked": asked.get(n, []), "causes": causes.get(n, []),
-                         "guards": guards.get(n, []),
-                         "discrepancies": met.get(n, 0), "answered_after": waited.get(n, []),
-                         "action": a})
-    counts.timings = rec.timings
-    game.wall_s = time.perf_counter() - started
-    game.cpu_s = time.process_time() - cpu
-    return game
 
 
 def turn_starts(truth: list[dict[str, Any]]) -> list[bool]:
@@ -535,7 +502,8 @@ def main(argv: list[str] | None = None) -> int:
                         "boards from several frames, cubes)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--log", metavar="FILE",
-                   help="write one JSON line per true action: how it was made and why")
+                   help="write one JSON line per true action as it is made (how and why), "
+                        "one per prompt answered, and where the game stopped if it did")
     p.add_argument("--crops", metavar="DIR",
                    help="write the crop of each committed misread (m001.png…, in the "
                         "order of the log's misread lines)")
@@ -556,16 +524,26 @@ def main(argv: list[str] | None = None) -> int:
         print(f"camera_game: --turn-gap: a number of seconds or 'model', not "
               f"{args.turn_gap!r}", file=sys.stderr)
         return 2
-    try:
-        result = play(header, truth, hands=not args.no_hands, real=args.real,
-                      turn_gap=gap, crops=Path(args.crops) if args.crops else None)
-    except vcal.CalibrationError as exc:
-        print(f"camera_game: calibration: {exc}", file=sys.stderr)
-        return 2
+    with ExitStack() as stack:
+        log = stack.enter_context(open(args.log, "w", encoding="utf-8")) if args.log else None
+
+        def log_row(row: dict[str, Any]) -> None:
+            if log is not None:
+                log.write(json.dumps(row) + "\n")
+                log.flush()
+
+        try:
+            result = play(header, truth, hands=not args.no_hands, real=args.real,
+                          turn_gap=gap, crops=Path(args.crops) if args.crops else None,
+                          log_to=log_row)
+        except vcal.CalibrationError as exc:
+            print(f"camera_game: calibration: {exc}", file=sys.stderr)
+            return 2
+        except v.RulesError as exc:
+            print(f"camera_game: the game stopped: {exc}", file=sys.stderr)
+            return 1
     name = f"purposeful:{args.seed}" if args.play == "purposeful" else args.game
     out = {"game": name, "actions_played": len(truth), **result.to_json()}
-    if args.log:
-        Path(args.log).write_text("".join(json.dumps(x) + "\n" for x in result.log), "utf-8")
     if args.json:
         print(json.dumps(out, indent=2))
     else:

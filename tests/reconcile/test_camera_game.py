@@ -3,6 +3,8 @@ reader and reconciler (``companion.sim.camera_game``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import pytest
 
@@ -13,6 +15,8 @@ from vision.layout import load
 from vision.render import Scene, on_table, render
 from vision.sources import SimSource
 from vision.table import from_dict
+
+GOLDEN_TWO_PLAYERS = Path(__file__).resolve().parents[1] / "golden" / "two-players.jsonl"
 
 cv2.setNumThreads(1)
 
@@ -164,3 +168,25 @@ def test_a_game_played_on_purpose_skips_nothing_while_something_else_is_possible
     assert truth == purposeful_game(1)[1]
     assert not [a for a in truth if a["type"] in ("skip", "pass")]
     assert main(["--play", "purposeful", "--seed", "1", "--actions", "6", "--json"]) == 0
+
+
+def test_the_log_is_written_as_the_game_goes_and_says_where_it_stopped(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``--log``: each action's line is written (and flushed) once the action is made, so a
+    run the engine stops (here a record whose eighth action is yellow's again, illegal)
+    leaves what happened up to there, and a last line saying where and why it stopped."""
+    import json
+
+    from companion.sim.camera_game import main
+
+    lines = (GOLDEN_TWO_PLAYERS.read_text("utf-8").splitlines())[:8]
+    illegal = '{"type":"take","player":"yellow","space":"family","cube":"brown"}'
+    record = tmp_path / "stops.jsonl"
+    record.write_text("\n".join([*lines, illegal]) + "\n", "utf-8")
+    log = tmp_path / "log.jsonl"
+    assert main(["--game", str(record), "--log", str(log), "--json"]) == 1
+    rows = [json.loads(x) for x in log.read_text("utf-8").splitlines()]
+    actions = [r for r in rows if "n" in r]
+    assert actions and [r["n"] for r in actions] == list(range(len(actions)))
+    assert all(r["right"] for r in actions)
+    assert rows[-1]["event"] == "stopped" and rows[-1]["at"] == 7, rows[-1]
+    assert "yellow" in rows[-1]["error"] or "turn" in rows[-1]["error"].lower(), rows[-1]

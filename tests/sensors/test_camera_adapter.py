@@ -257,3 +257,54 @@ def test_a_missing_camera_is_tried_again_less_and_less_often_up_to_the_cap() -> 
     _run(adapter, clock, 2.0, dt=0.01)
     assert adapter.state == LOST and len(tries) >= 2  # at once, then about 1 s later
     assert 0.8 - 0.02 <= tries[1] - tries[0] <= 1.0 + 0.02
+
+
+def test_a_region_left_uncertain_does_not_make_each_hand_look_new() -> None:
+    """A coin on the market space leaves it uncertain (hidden from the reconciler) for
+    seconds; a hand then comes over the harvest space and goes. Once the hand has gone and
+    the harvest space has settled, the reconciler's table is quiet: the uncertain region
+    does not keep it waiting ``occlusion_timeout`` after every move (on main the hand's
+    set and the uncertain region were one set, restarted at each change: a purposeful
+    game's supply left uncertain kept the reconciler from looking for 15 s)."""
+    from companion.reconcile.observed import ObservedTable
+    from vision import calibration
+
+    empty = [render(LAYOUT, from_dict({}), Scene(seed=40 + i, camera=1)).image for i in range(2)]
+    cal = calibration.capture_empty(calibration.default(), empty)
+    frames = {}
+    for hand in (False, True):
+        shot = render(LAYOUT, VIEW, Scene(seed=5, camera=1, pieces=1,
+                                          hands=[(330.0, 170.0)] if hand else []))
+        img = shot.image.copy()
+        r = LAYOUT.boards["main"].region("space:market")
+        centre = cv2.perspectiveTransform(
+            np.array([[((r.rect[0] + r.rect[2]) / 2, (r.rect[1] + r.rect[3]) / 2)]],
+                     np.float32), shot.homographies["main"])[0, 0]
+        cv2.circle(img, (int(centre[0]), int(centre[1])), 14, (200, 60, 130), -1)  # a coin
+        frames[hand] = img
+    now = {"hand": False}
+    table = ObservedTable(settle=0.5)
+    seen: list[Observation] = []
+
+    def emit(obs: Observation) -> None:
+        seen.append(obs)
+        table.observe(obs)
+
+    clock = Clock()
+    adapter = CameraAdapter(lambda: SimSource(lambda n: frames[now["hand"]], fps=10.0), emit,
+                            calibration=cal, clock=clock)
+    _run(adapter, clock, 7.0)  # the market space uncertain for 7 s: past the timeout
+    assert "space:market" in table.hidden(clock.t)
+    now["hand"] = True
+    _run(adapter, clock, 1.0)
+    assert not table.quiet(clock.t)  # a hand has just come
+    now["hand"] = False
+    _run(adapter, clock, 1.5)  # the hand gone, the harvest space settled
+    table.tick(clock.t)
+    assert "space:market" in table.hidden(clock.t)  # still left out of the comparison
+    assert "space:harvest" not in table.hidden(clock.t)
+    assert table.quiet(clock.t), table.occluded
+    # read uncertain, not under a hand: no hand is counted over it (fifteenth session)
+    unsure = [o for o in seen if isinstance(o, Occluded) and o.source == adapter.unsure_source]
+    assert unsure and all(o.uncertain for o in unsure)
+    assert "space:market" not in table.handled and "space:market" in table.came_near
