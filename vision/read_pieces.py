@@ -60,6 +60,7 @@ from .read_parts import (
     count_blobs,
     median0,
 )
+from .region_light import region_gain
 from .track_light import cell_light, near_cells
 
 
@@ -77,6 +78,7 @@ class PieceReading:
     _white: Whites
     _paper: Whites
     _light: dict[str, float]
+    _board_light: dict[str, np.ndarray]
     _cube_areas: dict[tuple[str, str], tuple[float, float]]
     _shades: tuple[np.ndarray, list[set[int]]]
 
@@ -324,7 +326,7 @@ class PieceReading:
         ref, lo, hi = empty
         cur = raw.astype(np.float32) + 1.0
         ratio = cur / ref
-        gain = median0(ratio)
+        gain = region_gain(ratio, self._board_light.get(board))  # not the pieces' colour
         inside = (cur >= lo * gain - BOARD_TOL) & (cur <= hi * gain + BOARD_TOL)
         board_like = inside[:, 0] & inside[:, 1] & inside[:, 2]
         rel = ratio / gain
