@@ -21,6 +21,7 @@ from .cube_hidden import hidden_colours, shades_into, touching_blobs
 from .cube_hue import SHADOWED, brown_or_orange, local_light
 from .cube_pairs import is_pair
 from .cube_shadow import UNEVEN, cube_hued, smooth
+from .cube_sides import side_colours
 from .cube_size import CubeSample, measure_cubes
 from .cube_tint import tinted
 from .item_hue import horse_or_wagon
@@ -219,6 +220,11 @@ class PieceReading:
             major = [j for j in range(len(CUBE_COLOURS)) if per[j] >= minor]
             if not major:
                 major = [int(per.argmax())]
+            if lit is not None:  # a colour that is another's sides in shade is that one
+                for j, m in side_colours(lab == i, labels, major, shades, area_one, lit,
+                                         self.layout.cube_rgb).items():
+                    per[m], per[j] = per[m] + per[j], 0.0
+                    major.remove(j)
             # a colour no side of the others reads as: a cube half hidden under one
             major += hidden_colours(lab == i, labels, per, major, shades, area_one,
                                     lit, self.layout.cube_rgb, shade)
