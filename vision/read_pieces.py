@@ -21,6 +21,7 @@ from .cube_hidden import hidden_colours, shades_into, touching_blobs
 from .cube_hue import SHADOWED, brown_or_orange, local_light
 from .cube_pairs import is_pair
 from .cube_shadow import UNEVEN, cube_hued, smooth
+from .cube_sides import side_colours
 from .cube_size import CubeSample, measure_cubes
 from .cube_tint import tinted
 from .item_hue import horse_or_ox, horse_or_wagon
@@ -61,6 +62,7 @@ from .read_parts import (
     median0,
     per_channel,
 )
+from .region_light import region_gain
 from .track_light import cell_light, near_cells
 
 
@@ -78,6 +80,7 @@ class PieceReading:
     _white: Whites
     _paper: Whites
     _light: dict[str, float]
+    _board_light: dict[str, np.ndarray]
     _cube_areas: dict[tuple[str, str], tuple[float, float]]
     _shades: tuple[np.ndarray, list[set[int]]]
 
@@ -219,6 +222,11 @@ class PieceReading:
             major = [j for j in range(len(CUBE_COLOURS)) if per[j] >= minor]
             if not major:
                 major = [int(per.argmax())]
+            if lit is not None:  # a colour that is another's sides in shade is that one
+                for j, m in side_colours(lab == i, labels, major, shades, area_one, lit,
+                                         self.layout.cube_rgb).items():
+                    per[m], per[j] = per[m] + per[j], 0.0
+                    major.remove(j)
             # a colour no side of the others reads as: a cube half hidden under one
             major += hidden_colours(lab == i, labels, per, major, shades, area_one,
                                     lit, self.layout.cube_rgb, shade)
@@ -326,7 +334,7 @@ class PieceReading:
         ref, lo, hi = empty
         cur = raw.astype(np.float32) + 1.0
         ratio = cur / ref
-        gain = median0(ratio)
+        gain = region_gain(ratio, self._board_light.get(board))  # not the pieces' colour
         inside = (cur >= lo * gain - BOARD_TOL) & (cur <= hi * gain + BOARD_TOL)
         board_like = inside[:, 0] & inside[:, 1] & inside[:, 2]
         rel = ratio / gain
