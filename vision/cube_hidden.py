@@ -1,4 +1,4 @@
-"""A cube half hidden under another (a part of `vision.read_pieces`'s cube reading, with
+"""A cube half hidden under another (a part of `vision.read_cubes`' cube reading, with
 the empty-board model).
 
 A blob's colours count as cubes only when they cover more than the sides of a cube can

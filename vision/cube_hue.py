@@ -1,5 +1,5 @@
 """Brown and orange cubes told apart against the empty board (a part of the cube reading
-of `vision.read_pieces`, with the empty-board model)."""
+of `vision.read_cubes`, with the empty-board model)."""
 
 from __future__ import annotations
 

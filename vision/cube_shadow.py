@@ -1,4 +1,4 @@
-"""A dark cube told from a shadow (a part of `vision.read_pieces`'s cube reading, with the
+"""A dark cube told from a shadow (a part of `vision.read_cubes`' cube reading, with the
 empty-board model).
 
 A shadow is the board darkened evenly: its channels keep the board's proportions (its

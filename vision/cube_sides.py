@@ -1,8 +1,8 @@
 """A colour in a heap of cubes that is another colour's sides in shade (a part of
-`vision.read_pieces`'s cube reading, with the empty-board model and the markers' white).
+`vision.read_cubes`' cube reading, with the empty-board model and the markers' white).
 
 A blob's colours count as cubes when each covers more than the sides of a cube can (the
-guard in `read_pieces`). In a heap (a farm's supply: 4-9 cubes, leaning on each other)
+guard in `read_cubes`). In a heap (a farm's supply: 4-9 cubes, leaning on each other)
 the sides turned from the lamp are many and a leaning cube shows a whole face: the shaded
 sides of three orange cubes read brown over 0.94 of a cube's area, and the heap was read
 as two orange and a brown. A face turned from the lamp is lit by the same light, less of

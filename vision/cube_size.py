@@ -1,6 +1,6 @@
 """What ``calibrate cubes`` measures of each cube region it was shown: the colour of the
 cubes' lit faces and their apparent area against the camera's geometry (a part of
-`vision.read_pieces`'s cube reading, with the empty-board model)."""
+`vision.read_cubes`' cube reading, with the empty-board model)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import numpy as np
 from .colour import apply_gain_keeping_hue, lut_index
 
 if TYPE_CHECKING:
-    from .read_pieces import PieceReading
+    from .read_cubes import CubeReading
 
 
 class BoardNotFound(ValueError):
@@ -28,7 +28,7 @@ class CubeSample(NamedTuple):
     scale: float
 
 
-def measure_cubes(reader: PieceReading, frame: np.ndarray,
+def measure_cubes(reader: CubeReading, frame: np.ndarray,
                   placed: dict[str, tuple[str, int]]) -> dict[str, CubeSample]:
     """For ``calibrate cubes`` with the empty-board model: per region holding ``count``
     cubes of one colour, a `CubeSample`. A region not seen (its board not found, under a

@@ -1,5 +1,5 @@
 """A cube told by its change of the board's colour where the board's tolerance in levels
-does not see it (a part of `vision.read_pieces`'s cube reading, with the empty-board
+does not see it (a part of `vision.read_cubes`' cube reading, with the empty-board
 model).
 
 The board's tolerance (``BOARD_TOL``, 22 levels a channel beyond the empty board's 3×3

@@ -12,8 +12,8 @@ import pytest
 from companion.sim.camera_game import REAL_SEED, RenderedTable, calibrate_real
 from vision.bench import scene_for
 from vision.layout import CUBE_COLOURS, Layout
+from vision.read_cubes import _pile_misfit, _share_pile
 from vision.read_parts import UNCERTAIN_BELOW
-from vision.read_pieces import _pile_misfit, _share_pile
 from vision.render import render
 from vision.table import TableView
 
