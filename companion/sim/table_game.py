@@ -78,6 +78,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], setup: str, noise:
             sim.override = {k: val for k, val in sim._regions(st).items()
                             if k in (zones.zone(zones.SPACE, take["space"]),
                                      zones.zone(zones.SUPPLY, take["player"]))}
+            clock.done = i + len(batch) - 2  # the moves before the last two are made
             sim.move(clock.t, mid, [])
             sim.override = {}
             clock.run(rng.uniform(0.8, 2.0))
