@@ -441,7 +441,8 @@ class Reconciler(TableAnswers, Closing, PathDoubts, MisreadDoubts, Disagreements
         or one that a step nobody sees (a skip, a pass) would bring; the first tap a
         decision naming one member (later taps wait for the next decision), all of them a
         buy-out. One fitting the pending decision alone → submitted; several → asked; none
-        → said (a tap naming a member of a recent proposal confirms it, and is dropped)."""
+        → said (a tap naming a member of a recent proposal confirms it, and is dropped).
+        Taps that may still come, late, are waited for first (`late_first_tap`)."""
         paths = _tap_paths(st, taps, observed)
         late = all(self._moved_lately(st, p) for p in taps)  # perhaps a late tap
         # a tap fitting a decision that may be a second tap of the move just made, or that
