@@ -33,8 +33,13 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def row(setup: str, noise: str, counts: Counts) -> dict[str, Any]:
+def row(setup: str, noise: str, counts: Counts,
+        where: dict[str, list[list[int]]] | None = None) -> dict[str, Any]:
+    """One setup at one noise level; ``where``: the [game, seq] of each wrong action
+    (``wrong``) and each prompt without the truth (``untrue``), else the seqs alone."""
     n = counts.actions or 1
+    where = where or {"wrong": [[s] for s in counts.wrong_at],
+                      "untrue": [[s] for s in counts.untrue_at]}
     return {
         "setup": setup,
         "noise": noise,
@@ -48,6 +53,10 @@ def row(setup: str, noise: str, counts: Counts) -> dict[str, Any]:
         "long_prompts": counts.long_prompts,  # listing more than five long sentences
         "manual": counts.manual,
         "prompt_none_right": counts.none_right,
+        # shown without the truth and not rightly answered "none of these": [game, seq]
+        "prompt_without_truth": len(counts.untrue_at),
+        "prompt_without_truth_at": where["untrue"],
+        "auto_wrong_at": where["wrong"],  # [game, seq] of each wrong action applied
         "answers": counts.answers,
         "discrepancies": counts.discrepancies,
         "acknowledged": counts.acks,
@@ -86,10 +95,14 @@ def run(games: int, seed: int, setups: list[str], noises: list[str],
     for noise in noises:
         for setup in setups:
             total = Counts()
+            where: dict[str, list[list[int]]] = {"wrong": [], "untrue": []}
             for g, (header, actions) in enumerate(truths):
-                total.add(play(header, actions, setup, NOISE[noise],
-                               random.Random(f"{seed}/{g}/{setup}/{noise}")))
-            rows.append(row(setup, noise, total))
+                got = play(header, actions, setup, NOISE[noise],
+                           random.Random(f"{seed}/{g}/{setup}/{noise}"))
+                total.add(got)
+                where["wrong"] += [[g, n] for n in got.wrong_at]
+                where["untrue"] += [[g, n] for n in got.untrue_at]
+            rows.append(row(setup, noise, total, where))
     return {
         "games": games,
         "seed": seed,

@@ -73,6 +73,7 @@ from .weighing import (
     _fingerprint,
     _only_pieces,
     _source,
+    _tap_may_come_late,
     _tap_paths,
     _words,
     signature_of,
@@ -117,6 +118,9 @@ class Reconciler(TableAnswers, Closing, PathDoubts, MisreadDoubts, Disagreements
     # wrong space with one region left out while a bump lasted)
     misread_wait: float = 3.0
     late_tap: float = 15.0  # a tap naming a member of a proposal this recent confirms it
+    # seconds after a lone tap that a tap of an earlier decision may still come (the
+    # behaviour model's taps made 2-6 s late, assumed: docs/sensing.md)
+    late_first_tap: float = 6.0
     covered: frozenset[str] = frozenset()  # zones a tag reader covers (the hubs' zone map)
     depth: int = 3
     budget: int = 1500  # new states per search: a search needing more is cut (and said)
@@ -437,9 +441,17 @@ class Reconciler(TableAnswers, Closing, PathDoubts, MisreadDoubts, Disagreements
         or one that a step nobody sees (a skip, a pass) would bring; the first tap a
         decision naming one member (later taps wait for the next decision), all of them a
         buy-out. One fitting the pending decision alone → submitted; several → asked; none
-        → said (a tap naming a member of a recent proposal confirms it, and is dropped)."""
+        → said (a tap naming a member of a recent proposal confirms it, and is dropped).
+        Taps that may still come, late, are waited for first (`late_first_tap`)."""
         paths = _tap_paths(st, taps, observed)
         late = all(self._moved_lately(st, p) for p in taps)  # perhaps a late tap
+        # a tap fitting a decision that may be a second tap of the move just made, or that
+        # may come after a late tap of the decision before: wait for the taps still to come
+        last = self._last_tap()
+        if self._now - last < self.late_first_tap and (
+                (late and paths) or _tap_may_come_late(st, taps)):
+            self._due = last + self.late_first_tap
+            return []
         if not paths:
             self.table.committed(self.table.read_at())  # the taps answer nothing
             recent = set().union(*(m for t, m in self._recent if self._now - t <= self.late_tap))

@@ -116,6 +116,24 @@ def _tap_paths(st: v.GameState, taps: list[str],
     return out
 
 
+def _tap_may_come_late(st: v.GameState, taps: list[str]) -> bool:
+    """True when a single tapped figure could also answer a decision that comes after
+    another one naming a figure nobody tapped (Yellow 2a trains, then Yellow 1a, tapped,
+    dies): that figure's tap may still come, late, behind the tap of the decision after
+    it (the behaviour model's late taps: docs/sensing.md)."""
+    if len(taps) != 1:  # the other figure's tap is in already (or a wrong one first)
+        return False
+    for a in v.legal_actions(st):
+        if not member_signatures(a) or fits_taps(st, (a,), taps):
+            continue
+        after = v.apply_unchecked(st, a)
+        if after.phase != "over" and any(
+                member_signatures(b) and fits_taps(after, (b,), taps)
+                for b in v.legal_actions(after)):
+            return True
+    return False
+
+
 def _minus(have: tuple[Any, ...], less: tuple[Any, ...]) -> list[Any]:
     out = list(have)
     for x in less:

@@ -54,6 +54,9 @@ class Counts:
     answers: int = 0  # prompts answered on the tablet (a candidate, or "none of these")
     none_right: int = 0  # prompts without the truth, answered "none of these"
     acks: int = 0  # discrepancies acknowledged (the board put right, or "I will fix it")
+    wrong_at: list[int] = field(default_factory=list)  # the seq of each wrong action applied
+    # the seq of each prompt shown without the truth and not rightly answered "none of these"
+    untrue_at: list[int] = field(default_factory=list)
     timings: list[float] = field(default_factory=list)
     table_timings: list[float] = field(default_factory=list)  # per table seen (all its looks)
 
@@ -67,6 +70,8 @@ class Counts:
                   "prompt_had_truth", "long_prompts", "manual", "discrepancies", "taps", "answers",
                   "none_right", "acks"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.wrong_at += other.wrong_at
+        self.untrue_at += other.untrue_at
         self.timings += other.timings
         self.table_timings += other.table_timings
 
@@ -112,6 +117,8 @@ class SimLink:
             if self.mode == "auto":
                 self.counts.auto_correct += right
                 self.counts.auto_wrong += not right
+                if not right:
+                    self.counts.wrong_at.append(self.n)
             elif self.mode == "prompted":
                 self.counts.prompted += 1
             else:

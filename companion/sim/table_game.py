@@ -78,6 +78,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], setup: str, noise:
             sim.override = {k: val for k, val in sim._regions(st).items()
                             if k in (zones.zone(zones.SPACE, take["space"]),
                                      zones.zone(zones.SUPPLY, take["player"]))}
+            clock.done = i + len(batch) - 2  # the moves before the last two are made
             sim.move(clock.t, mid, [])
             sim.override = {}
             clock.run(rng.uniform(0.8, 2.0))
@@ -104,6 +105,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], setup: str, noise:
                   else rng.uniform(*noise.turn_gap))
     clock.run(MOVE)
     clock.to_tablet(len(truth))
+    counts.untrue_at = sorted(clock.untrue.values())
     counts.timings = rec.timings
     counts.table_timings = rec.table_timings
     return counts
@@ -122,6 +124,8 @@ class _Clock:
         self.fixes: dict[int, int] = {}
         self.done = 0  # true actions physically made so far
         self.todo: list[tuple[float, Any]] = []  # (when, prompt or discrepancy) to answer
+        # prompts shown without the truth (id: seq), until rightly answered "none of these"
+        self.untrue: dict[int, int] = {}
 
     def run(self, seconds: float) -> None:
         end = self.t + seconds
@@ -151,13 +155,19 @@ class _Clock:
         if isinstance(out, Prompt):
             self.counts.prompts += 1
             self.counts.long_prompts += too_long(out.choices or out.words)
-            self.counts.prompt_had_truth += self._truth_in(out) is not None
+            self._shown(out)
             self.todo.append((self.t + self._delay(), out))
         elif isinstance(out, Discrepancy):
             self.counts.discrepancies += 1
             self.todo.append((self.t + self._delay(), out))
         elif isinstance(out, Proposal):
             pass
+
+    def _shown(self, p: Prompt) -> None:
+        if self._truth_in(p) is not None:
+            self.counts.prompt_had_truth += 1
+        else:
+            self.untrue[p.id] = p.seq
 
     def _truth_in(self, p: Prompt) -> int | None:
         st = self.link.st
@@ -195,13 +205,15 @@ class _Clock:
                     if isinstance(out, Prompt):  # the same hand answers it next (assumed)
                         self.counts.prompts += 1
                         self.counts.long_prompts += too_long(out.choices or out.words)
-                        self.counts.prompt_had_truth += self._truth_in(out) is not None
+                        self._shown(out)
                         self.todo.append((self.t + self.rng.uniform(0.5, 1.5), out))
                     else:
                         self._handle(out)
                 return
             happened = self.link.n < self.done
             self.counts.none_right += k is None
+            if k is None:
+                self.untrue.pop(what.id, None)
             self.rec.decline(what.id, nothing_happened=not happened and what.nothing_happened)
             if happened:
                 self.catch_up(self.link.n + 1)

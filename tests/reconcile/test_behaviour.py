@@ -29,6 +29,7 @@ from companion.reconcile.reconciler import Reconciler
 from companion.sim.behaviour import (
     NOISE,
     VISION_BENCH,
+    Noise,
     vision_accuracy,
     vision_kind_accuracy,
     wilson_lower,
@@ -37,6 +38,7 @@ from companion.sim.link import Counts, SimLink
 from companion.sim.play_styles import random_truth
 from companion.sim.table import SimTable
 from companion.sim.table_game import play
+from companion.village.picture import regions_of
 
 
 class Recorder(Reconciler):
@@ -211,3 +213,38 @@ def test_the_camera_misses_hands_at_the_measured_rate() -> None:
         hands.append([o.regions for _t, o in table.events if isinstance(o, Occluded)])
     assert hands[0] and hands[0][0], "no hand reported with none missed"
     assert hands[1] == [], "a missed hand reported"
+
+
+def test_the_players_count_as_done_every_move_the_table_shows(monkeypatch: Any) -> None:
+    """The next player's early cube (`early`) shows the current player's first moves
+    before their last: those moves are made, and the players answer a prompt about them
+    (full matrix, fifteenth session: seed 1, purposeful, hub, heavy, game 0, action 229,
+    a birth shown while the players still counted it undone: its prompt was scored as
+    without the truth and answered « none of these »)."""
+    from companion.sim import table_game
+
+    clocks: list[Any] = []
+    init = table_game._Clock.__init__
+
+    def keep(self: Any, *a: Any, **k: Any) -> None:
+        init(self, *a, **k)
+        clocks.append(self)
+
+    shown: list[tuple[int, dict[str, Any]]] = []
+    move = SimTable.move
+
+    def record(self: SimTable, t: float, st: v.GameState, actions: list[dict]) -> None:
+        if clocks and self.override:  # the early cube: the state under it is shown
+            shown.append((clocks[-1].done, regions_of(st)))
+        move(self, t, st, actions)
+
+    monkeypatch.setattr(table_game._Clock, "__init__", keep)
+    monkeypatch.setattr(SimTable, "move", record)
+    header, truth = random_truth(2, random.Random(3))
+    truth = truth[:120]
+    play(header, truth, "pad", Noise(early=1.0, batch=0.5), random.Random(1))
+    states = [v.start(header)]
+    for a in truth:
+        states.append(v.apply(states[-1], a))
+    assert shown
+    assert all(regions == regions_of(states[done]) for done, regions in shown)

@@ -178,7 +178,9 @@ def test_the_tap_pad_answers_a_pending_decision(kind: str, situations: dict) -> 
         rec = Reconciler(link)
         for i, m in enumerate(members):
             rec.observe(TagTapped("pad:0", 1.0 + i * 0.1, reader="0", uid="04AA", piece=m))
-        out = run(rec, 1.0, 4.0)
+        # a lone tap that could follow another figure's decision waits for a late tap of
+        # that one (`Reconciler.late_first_tap`, 6 s)
+        out = run(rec, 1.0, 8.0)
         assert len(out) == 1, out
         o = out[0]
         if isinstance(o, Proposal):

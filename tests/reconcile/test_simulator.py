@@ -31,6 +31,9 @@ def check_a_game(setup: str, noise: str, game: tuple[dict, list[dict]]) -> None:
     assert c.auto_correct + c.auto_wrong + c.prompted + c.manual == c.actions  # all in
     assert c.auto_wrong == 0
     assert c.prompt_had_truth <= c.prompts and c.none_right <= c.answers
+    # the prompts shown without the truth and not rightly answered "none of these"
+    assert len(c.untrue_at) <= c.prompts - c.prompt_had_truth
+    assert len(c.wrong_at) == c.auto_wrong
     assert c.long_prompts == 0  # never more than five long sentences (asking.too_long)
     if noise == "none":  # an ideal table: every prompt holds the truth
         assert c.prompt_had_truth == c.prompts
@@ -77,6 +80,9 @@ def test_the_bench_command_prints_json() -> None:
         assert {"actions", "auto_correct", "auto_wrong", "prompted", "prompt_had_truth",
                 "long_prompts",
                 "prompt_none_right", "discrepancies", "taps_per_action", "touches_per_action",
-                "compute_ms_p50", "compute_ms_p95", "compute_table_ms_p95"} <= set(r)
+                "compute_ms_p50", "compute_ms_p95", "compute_table_ms_p95",
+                "prompt_without_truth", "prompt_without_truth_at", "auto_wrong_at"} <= set(r)
+        assert r["prompt_without_truth"] == len(r["prompt_without_truth_at"])
+        assert len(r["auto_wrong_at"]) == r["auto_wrong"]
     bad = subprocess.run([*cmd[:-1], "--setup", "radar"], capture_output=True, text=True)
     assert bad.returncode == 2 and "unknown setup" in bad.stderr
