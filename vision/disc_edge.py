@@ -37,11 +37,9 @@ def cell_boxes(board: Board, step: float, shape: tuple[int, int]
         if r.kind != "track":
             continue
         x0, y0, x1, y1 = r.rect
-        c0, r0 = int(x0 // step) - MARGIN, int(y0 // step) - MARGIN
-        c1, r1 = int(np.ceil(x1 / step)) + MARGIN, int(np.ceil(y1 / step)) + MARGIN
         cr = min(h - 1, int((y0 + y1) / 2 // step))
         cc = min(w - 1, int((x0 + x1) / 2 // step))
-        out.append((max(0, r0), min(h, r1), max(0, c0), min(w, c1), cr, cc))
+        out.append((*r.grown_box(step, shape, MARGIN), cr, cc))
     return out
 
 

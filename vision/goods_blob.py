@@ -30,16 +30,7 @@ def goods_boxes(board: Board, step: float, shape: tuple[int, int]
                 ) -> list[tuple[int, int, int, int]]:
     """The items regions of ``board`` on its coarse grid (``step`` mm, ``shape`` rows
     and columns), grown by ``MARGIN``: (row0, row1, col0, col1) slices."""
-    h, w = shape
-    out = []
-    for r in board.regions:
-        if r.kind != "items":
-            continue
-        x0, y0, x1, y1 = r.rect
-        c0, r0 = int(x0 // step) - MARGIN, int(y0 // step) - MARGIN
-        c1, r1 = int(np.ceil(x1 / step)) + MARGIN, int(np.ceil(y1 / step)) + MARGIN
-        out.append((max(0, r0), min(h, r1), max(0, c0), min(w, c1)))
-    return out
+    return [r.grown_box(step, shape, MARGIN) for r in board.regions if r.kind == "items"]
 
 
 def is_goods(blob: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> bool:

@@ -10,6 +10,7 @@ and imports nothing from ``companion``.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,16 @@ class Region:
     def key(self) -> str:
         """Unique per board: the name, plus ``#cell`` for a track cell."""
         return self.name if self.cell is None else f"{self.name}#{self.cell}"
+
+    def grown_box(self, step: float, shape: tuple[int, int], margin: int
+                  ) -> tuple[int, int, int, int]:
+        """The rows and columns (row0, row1, col0, col1) of a coarse grid (``step`` mm,
+        ``shape`` rows and columns) this region lies on, grown by ``margin`` samples and
+        kept within the grid."""
+        x0, y0, x1, y1 = self.rect
+        h, w = shape
+        return (max(0, int(y0 // step) - margin), min(h, math.ceil(y1 / step) + margin),
+                max(0, int(x0 // step) - margin), min(w, math.ceil(x1 / step) + margin))
 
 
 @dataclass(frozen=True)

@@ -101,16 +101,23 @@ def _check(said: list[Prompt | Proposal], link: MemoryLink, st: v.GameState,
             assert any(_holds(states[k], c, truth[k:]) for c in paths), o.words
 
 
-def test_a_second_tap_of_the_last_move_waits_for_the_next_decisions_tap() -> None:
-    """Red 1b enters the council, tapped twice (0.6 s apart); Red 1c, tapped 2.4 s after,
-    dies: the second tap of Red 1b is not asked as Red 1b's death before Red 1c's tap
-    (seed 7, purposeful, pad, ordinary, game 1, actions 25-26)."""
+def second_game_at(k: int) -> tuple[v.GameState, list[dict]]:
+    """The second purposeful 3-player game of seed 7 (the bench's game 1) before its
+    action ``k``, and its actions."""
     rng = random.Random(7)
     random_truth(3, rng, "purposeful")
     header, truth = random_truth(3, rng, "purposeful")
     st = v.start(header)
-    for a in truth[:25]:
+    for a in truth[:k]:
         st = v.apply(st, a)
+    return st, truth
+
+
+def test_a_second_tap_of_the_last_move_waits_for_the_next_decisions_tap() -> None:
+    """Red 1b enters the council, tapped twice (0.6 s apart); Red 1c, tapped 2.4 s after,
+    dies: the second tap of Red 1b is not asked as Red 1b's death before Red 1c's tap
+    (seed 7, purposeful, pad, ordinary, game 1, actions 25-26)."""
+    st, truth = second_game_at(25)
     assert truth[25]["type"] == "council_enter" and truth[25]["member"] == "red-1b"
     assert truth[26] == {"type": "die", "player": "red", "member": "red-1c"}
     link = MemoryLink(st)
@@ -123,12 +130,7 @@ def test_a_tap_left_by_a_move_entered_on_the_tablet_waits_for_the_next_decisions
     """Blue 1a moves up the council (tapped), the move and its privilege entered on the
     tablet; Blue 1b, tapped 0.3 s after, dies: Blue 1a's tap is not asked as its death
     alone (seed 7, purposeful, pad, heavy, game 1, actions 72-74)."""
-    rng = random.Random(7)
-    random_truth(3, rng, "purposeful")
-    header, truth = random_truth(3, rng, "purposeful")
-    st = v.start(header)
-    for a in truth[:72]:
-        st = v.apply(st, a)
+    st, truth = second_game_at(72)
     assert truth[72]["member"] == "blue-1a" and truth[73]["type"] == "privilege"
     assert truth[74] == {"type": "die", "player": "blue", "member": "blue-1b"}
     link = MemoryLink(st)
