@@ -10,7 +10,9 @@ no arrival a reader never read, no hand over what they change, no second step th
 still come, no doubted region changed, no space changed where no hand came, no change
 seen only where no hand was seen at all (`_no_hand_seen`), and no rival
 one misread away (another member, another gain, a camera region read one off, a figure
-drawn by the mass instead of bought out) that begins otherwise. A part of `Reconciler`,
+drawn by the mass instead of bought out) that begins otherwise. A lead that ends with a
+well use is never applied: the space the well took is told only by the steps after it,
+still to ask (fifteenth session). A part of `Reconciler`,
 which holds the state these methods use. The lead's commit keeps the hands seen over
 what the steps left to ask change (`_rest_regions`): they belong to those steps.
 """
