@@ -45,6 +45,7 @@ class PathDoubts:
         table: ObservedTable
         covered: frozenset[str]
         second_step: dict[str, float]
+        misread_wait: float
         _cache: PathCache
         _now: float
 
@@ -261,8 +262,15 @@ class PathDoubts:
 
     def _under_hand(self, path: Path) -> bool:
         """True when ``path`` changes a region a hand still hides (one resting longer than
-        the occlusion timeout no longer holds the table up, but what it hides is unseen)."""
-        hidden = self.table.hidden(self._now)
+        the occlusion timeout no longer holds the table up, but what it hides is unseen),
+        or one read uncertain while the table has been still less than ``misread_wait``:
+        no hand is there, nobody is still moving it, and a reading that stays uncertain
+        (a heap the reader holds back) would hold the move until it is overtaken
+        (sixteenth session, purposeful seed 1, action 24: a take under a hand, the taker's
+        supply uncertain for 16 s, entered on the tablet)."""
+        hidden = (self.table.hidden(self._now)
+                  if self._now - self.table.last_change < self.misread_wait
+                  else self.table.under_hands(self._now))
         if not hidden:
             return False
         node, base = self._cache.nodes[path], self._cache.base

@@ -189,6 +189,8 @@ class ObservedTable:
     ever_read: set[str] = field(default_factory=set)
     # a camera that reports hands has reported one (`MisreadDoubts._no_hand_seen`)
     hands_reported: bool = False
+    # the sources whose hidden regions are read uncertain, not under a hand
+    unsure_sources: set[str] = field(default_factory=set)
 
     @property
     def handled(self) -> set[str]:
@@ -214,6 +216,8 @@ class ObservedTable:
             hidden: set[str] = set()
             for r in obs.regions:
                 hidden |= hidden_by(r)
+            if obs.uncertain:
+                self.unsure_sources.add(obs.source)
             if hidden:
                 self.hands_reported = self.hands_reported or not obs.uncertain
                 self.occluded[obs.source] = (frozenset(hidden), t)
@@ -283,10 +287,18 @@ class ObservedTable:
                 or cell.settled_unknown != cell.unknown)
 
     def hidden(self, now: float) -> set[str]:
-        """Regions under a hand now (any age)."""
+        """Regions under a hand now (any age), or read uncertain."""
         out: set[str] = set()
         for regions, _since in self.occluded.values():
             out |= regions
+        return out
+
+    def under_hands(self, now: float) -> set[str]:
+        """Regions under a hand now (any age), not those only read uncertain."""
+        out: set[str] = set()
+        for source, (regions, _since) in self.occluded.items():
+            if source not in self.unsure_sources:
+                out |= regions
         return out
 
     def tick(self, now: float) -> bool:
