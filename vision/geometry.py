@@ -64,6 +64,15 @@ FINE_SCALE = 2.0
 # limit): 17 placed so, 1.6 px from the true pose at the far corner (median; max 5.7), 6
 # refused that would have been 3.4 (« Twelfth session: hard light » in docs/vision.md)
 DROP_FROM = 4
+# Corners found at half resolution lie farther from the true ones than those found at full
+# resolution in a blurred frame (a farm's marker is 30-40 px wide; halved, its corners are
+# located on a 15-20 px square, and the sub-pixel refinement's 7×7 window on the frame
+# does not bring them back under a blur of σ 2 px): on the real-hard renders of seed 1
+# (24 tables, first contents, 95 markers decoded both ways) 1.59 px RMS from the true
+# corners at half resolution (90th percentile 2.72, max 3.93) against 1.51 (2.01, 2.88) at
+# full; 16 markers 0.8-1.8 px better at full, none worse, all of them farms'. A fit refused
+# on half-resolution corners is tried again on the full-resolution ones (table 23's white
+# farm: 2.9 px on three corners, refused; on the full-resolution corners it fits).
 
 
 def project(hom: np.ndarray, pts: np.ndarray, lens: Lens | None) -> np.ndarray:
@@ -360,6 +369,7 @@ class MarkerTracker:
         # the whole frame in grey only when markers are looked for
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         found = self.detect(gray)
+        full: dict[int, np.ndarray] | None = None
         if any(m not in found for m in self._bits) and self.detect_scale != 1:
             # small markers can be lost at half resolution: look again at full
             full = self.detect(gray, 1.0)
@@ -377,6 +387,14 @@ class MarkerTracker:
             found = {**self.detect(gray, FINE_SCALE, sharpen=True), **found}
         g.detected = True
         boards, drift, errors, refused = self._fit(found, gray, bad)
+        if refused and self.detect_scale != 1:
+            # a fit refused on corners found at half resolution: again on the corners
+            # found at full resolution (see the note on half-resolution corners above)
+            full = self.detect(gray, 1.0) if full is None else full
+            better = {m: full[m] for name in refused
+                      for m in self.layout.boards[name].markers if m in full}
+            if better:
+                boards, drift, errors, refused = self._fit({**found, **better}, gray, bad)
         # boards whose markers are hidden but were not seen moving keep their geometry
         for name, hom in g.boards.items():
             if name not in boards and name not in refused and not any(
