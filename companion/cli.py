@@ -172,7 +172,7 @@ def _reconcile_bench(args: argparse.Namespace) -> int:
 
     try:
         print(rbench.main(args.games, args.seed, args.setup, args.noise, args.json,
-                          args.players, args.play))
+                          args.players, args.play, args.compute))
     except ValueError as exc:
         print(f"companion reconcile-bench: {exc}", file=sys.stderr)
         return 2
@@ -239,6 +239,8 @@ def build_parser() -> argparse.ArgumentParser:
         "something else is possible",
     )
     p.add_argument("--json", action="store_true")
+    p.add_argument("--compute", action="store_true",
+                   help="print the reconciler's CPU per look in percentiles, per setup")
     p.set_defaults(func=_reconcile_bench)
 
     p = sub.add_parser("boxcheck", help="confirm the printed values of your box")

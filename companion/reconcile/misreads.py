@@ -54,7 +54,7 @@ from companion.village.vocabulary import Space
 
 from .chance import ChanceReader
 from .observed import ByColour, ObservedTable
-from .search import Node, Path, PathCache, SearchResult
+from .search import Node, Path, PathCache, SearchResult, region_taker
 
 # regions the camera reads and may misread: cubes, tracks, goods, figures by colour, the
 # first-player tokens (the vision bench's `first_player` row; thirteenth session)
@@ -367,13 +367,20 @@ class MisreadDoubts:
         near = self._left_out  # the regions left out to find the explanation
         need_p = any(k in pieces for k in (*keys, *doubted, *near))
         need_o = any(k not in pieces for k in (*keys, *doubted, *near))
+        # the tag readers' regions, compared as one tuple per part of the picture
+        hard_p = region_taker([k for k in hard if k in pieces])
+        hard_o = region_taker([k for k in hard if k not in pieces])
+        want_p = tuple(observed[k] for k in hard if k in pieces)
+        want_o = tuple(observed[k] for k in hard if k not in pieces)
         out: list[tuple[Path, bool, str]] = []
         for m, node in self._cache.nodes.items():
             if not m:
                 continue
+            if (want_p and hard_p(node.pieces()) != want_p) or (
+                    want_o and hard_o(node.others()) != want_o):
+                continue
             reg = _Both(node.pieces() if need_p else {}, node.others() if need_o else {})
-            if any(reg[k] != observed[k] for k in hard) or not self._fits_left_out(
-                    reg.__getitem__):
+            if not self._fits_left_out(reg.__getitem__):
                 continue
             # a doubted region (left out of ``observed``) the rival changes must show its
             # reading: else the rival needs a second misread there

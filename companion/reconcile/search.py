@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from operator import itemgetter
 
 from companion import village as v
 from companion.village import zones
@@ -32,6 +33,7 @@ from companion.village.actions import Action, Buyout, TakeCube
 from companion.village.picture import (
     RegionValue,
     other_regions,
+    other_regions_after,
     piece_regions,
     piece_zone_names,
     signature,
@@ -82,7 +84,11 @@ class Node:
 
     def others(self) -> dict[str, RegionValue]:
         if self._others is None:
-            self._others = other_regions(self.state)
+            up = self.parent
+            if up is None or up._others is None:
+                self._others = other_regions(self.state)
+            else:  # from the parent's: only what the action changed is recounted
+                self._others = other_regions_after(self.state, up.state, up._others)
         return self._others
 
 
@@ -202,6 +208,41 @@ def names_now(st: v.GameState, taps: Iterable[str]) -> bool:
 REVISIT = 0.2  # the work of passing a state already computed, against computing one
 
 
+def region_taker(keys: list[str]) -> Callable[[Mapping[str, RegionValue]], tuple[RegionValue, ...]]:
+    """A function giving the values of ``keys`` in a picture, as a tuple (in C)."""
+    if not keys:
+        return lambda _reg: ()
+    if len(keys) == 1:
+        key = keys[0]
+        return lambda reg: (reg[key],)
+    return itemgetter(*keys)
+
+
+class _Checks:
+    """A search's comparisons on one part of a picture: ``fixed`` regions must keep their
+    root value, ``diff`` regions must show the observed value and ``still`` ones the root
+    value for a match (the same comparisons, region by region, as ``!=`` and ``==``)."""
+
+    __slots__ = ("_diff", "_fixed", "_still", "diff_wanted", "fixed_root", "still_root")
+
+    def __init__(self, fixed: list[str], diff: list[str], still: list[str],
+                 base: Mapping[str, RegionValue], observed: Mapping[str, RegionValue]) -> None:
+        self._fixed, self._diff = region_taker(fixed), region_taker(diff)
+        self._still = region_taker(still)
+        self.fixed_root = tuple(base[k] for k in fixed)
+        self.diff_wanted = tuple(observed[k] for k in diff)
+        self.still_root = tuple(base[k] for k in still)
+
+    def moved(self, reg: Mapping[str, RegionValue]) -> bool:
+        """True when a region that may not change here did."""
+        return bool(self._fixed(reg) != self.fixed_root)
+
+    def shows(self, reg: Mapping[str, RegionValue]) -> bool:
+        """True when every changed region shows its observed value, every other its root
+        value."""
+        return bool(self._diff(reg) == self.diff_wanted and self._still(reg) == self.still_root)
+
+
 class Search:
     """One search from ``root`` for ``observed`` (see `explain`) that can stop when its
     share of work is spent and go on later from where it stopped: ``run(work)``.
@@ -240,9 +281,15 @@ class Search:
         piece_names = set(piece_zone_names(root))
         self.seen_pieces = any(k in piece_names for k in observed)
         self.seen_others = any(k not in piece_names for k in observed)
-        self.fixed = [k for k in observed if k not in allowed]
-        self.diff_list = list(diff)
-        self.still = [k for k in observed if k not in diff]  # settle and fixed: root value
+        fixed = [k for k in observed if k not in allowed]
+        still = [k for k in observed if k not in diff]  # settle and fixed: root value
+        # each check compares one tuple of regions with the tuple wanted, per part of the
+        # picture (piece zones, the rest): no merged picture per state
+        self.checks = {part: _Checks([k for k in fixed if (k in piece_names) == part],
+                                     [k for k in diff if (k in piece_names) == part],
+                                     [k for k in still if (k in piece_names) == part],
+                                     base, observed)
+                       for part in (True, False)}
         self.skipped_spaces = {k for k in observed
                                if k.startswith(zones.SPACE + ":") and k not in diff}
         self.nodes = 0
@@ -258,8 +305,9 @@ class Search:
         again). Never raises for a state the engine made."""
         if self.done is not None:
             return self.done
-        cache, base, observed = self.cache, self.cache.base, self.observed
-        fixed, diff_list, still = self.fixed, self.diff_list, self.still
+        cache = self.cache
+        on_pieces, on_others = self.checks[True], self.checks[False]
+        seen_pieces = self.seen_pieces
         spent = 0.0
         while self.level < self.depth:
             while self.at < len(self.frontier):
@@ -298,19 +346,19 @@ class Search:
                     # a parent in the frontier was allowed and did not match: a child
                     # showing the same observed regions is allowed and does not match
                     if self.seen_others:
-                        reg = ({**node.pieces(), **node.others()} if self.seen_pieces
-                               else node.others())
+                        others = node.others()
+                        pieces = node.pieces() if seen_pieces else None
                     elif node.pieces() is parent.pieces():
                         if node.state.phase != "over":
                             nxt.append(child)
                         continue
                     else:
-                        reg = node.pieces()
-                    if any(reg[k] != base[k] for k in fixed):
+                        others, pieces = None, node.pieces()
+                    if (others is not None and on_others.moved(others)) or (
+                            pieces is not None and on_pieces.moved(pieces)):
                         continue
-                    if all(reg[k] == observed[k] for k in diff_list) and all(
-                        reg[k] == base[k] for k in still
-                    ):
+                    if (others is None or on_others.shows(others)) and (
+                            pieces is None or on_pieces.shows(pieces)):
                         matches.append(child)
                     elif node.state.phase != "over":
                         nxt.append(child)
@@ -361,4 +409,5 @@ __all__ = [
     "fits_taps",
     "member_signatures",
     "names_now",
+    "region_taker",
 ]

@@ -229,6 +229,42 @@ def other_regions(st: GameState) -> dict[str, RegionValue]:
     return out
 
 
+def other_regions_after(st: GameState, was: GameState,
+                        before: dict[str, RegionValue]) -> dict[str, RegionValue]:
+    """``other_regions(st)``, from ``before``, those of ``was`` (the state ``st`` was made
+    from): a space's cubes are recounted only when ``st`` holds another object for them
+    (the engine replaces a space's cubes whole, never in place: ``state.py``), a farm's
+    supply or items only when they differ; the tracks are read anew. A game whose players
+    or spaces differ from ``was``'s is computed whole."""
+    if st.players != was.players or st.spaces.keys() != was.spaces.keys():
+        return other_regions(st)
+    out = dict(before)
+    spaces_was = was.spaces
+    for s, on in st.spaces.items():
+        if on is not spaces_was[s]:
+            out[_SPACE_REGION[s]] = tuple([on.get(c, 0) for c in CUBE_ORDER])
+    length = st.data.time_track_length
+    first = st.next_first or st.players[st.first]  # `_first`'s colour (enums are singletons)
+    for color in st.players:
+        p, q = st.p[color], was.p[color]
+        supply, items, time_, prestige, token = _PLAYER_REGIONS[color]
+        if p.cubes != q.cubes:
+            cubes = p.cubes
+            out[supply] = (*[cubes[x] for x in INFLUENCE], 0)
+        if p.goods != q.goods or p.grain != q.grain or p.coins != q.coins:
+            held = p.goods
+            out[items] = (p.grain, p.coins, *[held[g] for g in _GOODS])
+        out[time_] = p.time % length
+        out[prestige] = p.prestige
+        out[token] = int(color is first)
+    out[_HOME] = int(st.next_first is None)
+    if st.supply != was.supply:
+        out[zones.STOCK] = tuple([st.supply.get(c, 0) for c in CUBE_ORDER])
+    if st.bag != was.bag:
+        out[zones.GREEN_BAG] = tuple([st.bag.get(c, 0) for c in CUBE_ORDER])
+    return out
+
+
 _SPACE_REGION: dict[Space, str] = {s: "space:" + s.value for s in Space}
 _PLAYER_REGIONS: dict[Color, tuple[str, str, str, str, str]] = {
     c: ("supply:" + c.value, "goods:" + c.value, "time:" + c.value,
@@ -243,6 +279,7 @@ __all__ = [
     "Picture",
     "RegionValue",
     "other_regions",
+    "other_regions_after",
     "picture",
     "piece_regions",
     "piece_zone_names",

@@ -80,7 +80,8 @@ def test_the_bench_command_prints_json() -> None:
         assert {"actions", "auto_correct", "auto_wrong", "prompted", "prompt_had_truth",
                 "long_prompts",
                 "prompt_none_right", "discrepancies", "taps_per_action", "touches_per_action",
-                "compute_ms_p50", "compute_ms_p95", "compute_table_ms_p95",
+                "compute_ms_p50", "compute_ms_p95", "compute_ms_p99", "compute_ms_max",
+                "compute_table_ms_p95",
                 "prompt_without_truth", "prompt_without_truth_at", "auto_wrong_at"} <= set(r)
         assert r["prompt_without_truth"] == len(r["prompt_without_truth_at"])
         assert len(r["auto_wrong_at"]) == r["auto_wrong"]
