@@ -397,11 +397,14 @@ def _hand_mask(scene: Scene, cam: np.ndarray, offset: tuple[int, int] = (0, 0),
         n = np.array([-d[1], d[0]])
         arm_w = 48 + rng.uniform(-6, 6)
         palm = np.array(p) - d * 45
+        pts = np.array([np.array(base) + n * arm_w, palm + n * arm_w * 0.9,
+                        palm - n * arm_w * 0.9, np.array(base) - n * arm_w], np.int32)
+        cv2.fillConvexPoly(mask, pts, 255, cv2.LINE_AA)
         # the arm goes on past the frame's edge (a wide lens sees beyond it)
         root = np.array(base) - d * max(size)
-        pts = np.array([root + n * arm_w, palm + n * arm_w * 0.9,
-                        palm - n * arm_w * 0.9, root - n * arm_w], np.int32)
-        cv2.fillConvexPoly(mask, pts, 255, cv2.LINE_AA)
+        cv2.fillConvexPoly(mask, np.array([root + n * arm_w, np.array(base) + n * arm_w,
+                                           np.array(base) - n * arm_w, root - n * arm_w],
+                                          np.int32), 255, cv2.LINE_AA)
         ang = math.degrees(math.atan2(d[1], d[0]))
         cv2.ellipse(mask, (int(palm[0]), int(palm[1])), (58, 46), ang, 0, 360, 255, -1,
                     cv2.LINE_AA)
@@ -422,17 +425,6 @@ def _soft_shadow(rng: np.random.Generator, n: int) -> np.ndarray:
         cv2.fillConvexPoly(small, cv2.convexHull(pts), float(rng.uniform(0.55, 0.75)))
     small = cv2.GaussianBlur(small, (0, 0), 4)
     out: np.ndarray = cv2.resize(small, FRAME, interpolation=cv2.INTER_LINEAR)
-    return out
-
-
-def _on_canvas(img: np.ndarray, offset: tuple[int, int], size: tuple[int, int]) -> np.ndarray:
-    """A frame-sized float field placed at ``offset`` on an ideal canvas of ``size``,
-    its edges carried on beyond the frame."""
-    if offset == (0, 0) and size == FRAME:
-        return img
-    m = np.array([[1.0, 0, offset[0]], [0, 1.0, offset[1]]])
-    out: np.ndarray = cv2.warpAffine(img, m, size, flags=cv2.INTER_NEAREST,
-                                     borderMode=cv2.BORDER_REPLICATE)
     return out
 
 
@@ -467,14 +459,19 @@ def render(layout: Layout, view: TableView, scene: Scene) -> Rendered:
     # the ideal (pinhole) picture, grown to hold all the lens looks at (``ideal_canvas``)
     (ox, oy), size = ((0, 0), FRAME) if lens is None else ideal_canvas(lens)
     shift = np.array([[1.0, 0, ox], [0, 1.0, oy], [0, 0, 1]])
-    frame = cv2.warpPerspective(table, shift @ cam @ np.linalg.inv(scale), size,
-                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                                borderValue=(30, 40, 60))
+    frame = cv2.warpPerspective(table, cam @ np.linalg.inv(scale), FRAME, flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_CONSTANT, borderValue=(30, 40, 60))
+    if lens is not None:  # the frame-sized middle as drawn before, the rest around it
+        wide = cv2.warpPerspective(table, shift @ cam @ np.linalg.inv(scale), size,
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                                   borderValue=(30, 40, 60))
+        wide[oy:oy + FRAME[1], ox:ox + FRAME[0]] = frame
+        frame = wide
     f: np.ndarray = frame.astype(np.float32)
     gain = np.array(scene.light[::-1], np.float32) * scene.level
     f *= gain
     if scene.shadows:
-        f *= _on_canvas(_soft_shadow(rng, scene.shadows), (ox, oy), size)[:, :, None]
+        f *= scenery.on_canvas(_soft_shadow(rng, scene.shadows), (ox, oy), size)[:, :, None]
     covered: set[str] = set()
     if scene.hands:
         mask = _hand_mask(scene, shift @ cam, (ox, oy), size)
@@ -484,7 +481,7 @@ def render(layout: Layout, view: TableView, scene: Scene) -> Rendered:
         skin = np.array(rgb[::-1], np.float32) * gain
         skin_tex: np.ndarray = rng.normal(1.0, 0.05, (FRAME[1] // 16, FRAME[0] // 16)).astype(
             np.float32)
-        skin_tex = _on_canvas(cv2.resize(skin_tex, FRAME), (ox, oy), size)[:, :, None]
+        skin_tex = scenery.on_canvas(cv2.resize(skin_tex, FRAME), (ox, oy), size)[:, :, None]
         if scene.real:  # a hand is round: its edges turn away from the light
             rim = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), 10)
             skin_tex = skin_tex * (0.72 + 0.28 * np.clip(rim * 2 - 1, 0, 1))[:, :, None]
@@ -492,9 +489,7 @@ def render(layout: Layout, view: TableView, scene: Scene) -> Rendered:
         f = f * (1 - a) + skin * skin_tex * a
         covered = _covered(layout, {n: shift @ h for n, h in homographies.items()}, mask)
     if lens is not None:
-        mx, my = distortion_map(lens)
-        f = cv2.remap(f, mx + ox, my + oy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                      borderValue=(30, 40, 60))
+        f = scenery.through_lens(f, (ox, oy), distortion_map(lens), (30, 40, 60))
     if scene.gradient or scene.vignetting:
         f *= scenery.uneven_light(FRAME, scene.light_deg, scene.gradient,
                                   scene.vignetting)[:, :, None]
@@ -574,19 +569,21 @@ def render_sheet(scene: Scene, view: int, sheet_img: np.ndarray, sheet_mm: tuple
     px_per_mm = small.shape[1] / sheet_mm[0]
     to_frame = hom @ np.diag([1 / px_per_mm, 1 / px_per_mm, 1.0])
     (ox, oy), size = ideal_canvas(lens)  # all the lens looks at, not the frame only
-    to_canvas = np.array([[1.0, 0, ox], [0, 1.0, oy], [0, 0, 1]]) @ to_frame
-    paper = cv2.warpPerspective(cv2.cvtColor(small, cv2.COLOR_GRAY2BGR), to_canvas, size,
-                                flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT,
-                                borderValue=(-1, -1, -1))
-    inside = cv2.warpPerspective(np.full(small.shape, 255, np.uint8), to_canvas, size,
-                                 flags=cv2.INTER_LINEAR) > 127
+    shift = np.array([[1.0, 0, ox], [0, 1.0, oy], [0, 0, 1]])
     f_img: np.ndarray = np.empty((size[1], size[0], 3), np.float32)
     f_img[:] = (40, 62, 92)
-    f_img[inside] = paper[inside]
+    for to, at, wh in ((shift @ to_frame, (0, 0), size), (to_frame, (ox, oy), FRAME)):
+        # the canvas, then its frame-sized middle drawn as before (``scenery.through_lens``)
+        paper = cv2.warpPerspective(cv2.cvtColor(small, cv2.COLOR_GRAY2BGR), to, wh,
+                                    flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT,
+                                    borderValue=(-1, -1, -1))
+        inside = cv2.warpPerspective(np.full(small.shape, 255, np.uint8), to, wh,
+                                     flags=cv2.INTER_LINEAR) > 127
+        part = f_img[at[1]:at[1] + wh[1], at[0]:at[0] + wh[0]]
+        part[:] = (40, 62, 92)
+        part[inside] = paper[inside]
     f_img *= np.array(scene.light[::-1], np.float32) * scene.level * 0.85
-    mx, my = distortion_map(lens)
-    f_img = cv2.remap(f_img, mx + ox, my + oy, cv2.INTER_LINEAR,
-                      borderMode=cv2.BORDER_REPLICATE)
+    f_img = scenery.through_lens(f_img, (ox, oy), distortion_map(lens), (40, 62, 92))
     if scene.blur > 0:
         f_img = cv2.GaussianBlur(f_img, (0, 0), scene.blur)
     if scene.noise > 0:
