@@ -108,3 +108,18 @@ def distortion_map(lens: Lens) -> tuple[np.ndarray, np.ndarray]:
         _MAPS.clear()
     _MAPS[key] = (mx, my)
     return mx, my
+
+
+def ideal_canvas(lens: Lens) -> tuple[tuple[int, int], tuple[int, int]]:
+    """((x, y) offset, (width, height)) of an ideal picture holding every point the
+    distorted frame looks at: a barrel lens (k1 < 0) bends points from beyond the pinhole
+    frame's edges into the picture (with the 90° lens, k1 −0.3, the frame's left column
+    looks at ideal x ≈ −210 px), so a renderer that draws the ideal picture only as large
+    as the frame leaves those parts of the table unseen. The offset is added to the
+    ideal pixels (``distortion_map`` + offset samples the canvas)."""
+    mx, my = distortion_map(lens)
+    w, h = lens.size
+    x0, y0 = min(0, math.floor(float(mx.min())) - 2), min(0, math.floor(float(my.min())) - 2)
+    x1 = max(w, math.ceil(float(mx.max())) + 3)
+    y1 = max(h, math.ceil(float(my.max())) + 3)
+    return (-x0, -y0), (x1 - x0, y1 - y0)

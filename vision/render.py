@@ -18,7 +18,7 @@ import numpy as np
 
 from . import scenery
 from .layout import Board, Layout, Region
-from .lens import Lens, distortion_map
+from .lens import Lens, distortion_map, ideal_canvas
 from .table import TableView
 
 S = 1.5  # canvas pixels per board millimetre
@@ -378,15 +378,20 @@ def camera_matrix(scene: Scene) -> np.ndarray:
     return out
 
 
-def _hand_mask(scene: Scene, cam: np.ndarray) -> np.ndarray:
-    """The hands' silhouettes; a hand at the same fingertip is drawn the same (it rests)."""
-    fw, fh = FRAME
-    mask = np.zeros((fh, fw), np.uint8)
+def _hand_mask(scene: Scene, cam: np.ndarray, offset: tuple[int, int] = (0, 0),
+               size: tuple[int, int] = FRAME) -> np.ndarray:
+    """The hands' silhouettes on an ideal picture of ``size`` whose pixels are the
+    frame's shifted by ``offset`` (``cam`` maps to them); a hand at the same fingertip is
+    drawn the same (it rests)."""
+    fh = FRAME[1]
+    oy = offset[1]
+    mask = np.zeros((size[1], size[0]), np.uint8)
     for tip in scene.hands:
         rng = np.random.default_rng(int(tip[0] * 7919 + tip[1] * 104729) & 0xFFFFFFFF)
         p = cv2.perspectiveTransform(np.array([[tip]], np.float32), cam)[0, 0]
         # the arm comes from the nearest long edge (players sit along the long sides)
-        base = (p[0] + rng.uniform(-150, 150), fh + 60 if p[1] > fh / 2 else -60)
+        base = (p[0] + rng.uniform(-150, 150),
+                (fh + 60 if p[1] - oy > fh / 2 else -60) + oy)
         d = np.array(p) - np.array(base)
         d /= np.linalg.norm(d) + 1e-9
         n = np.array([-d[1], d[0]])
@@ -395,6 +400,11 @@ def _hand_mask(scene: Scene, cam: np.ndarray) -> np.ndarray:
         pts = np.array([np.array(base) + n * arm_w, palm + n * arm_w * 0.9,
                         palm - n * arm_w * 0.9, np.array(base) - n * arm_w], np.int32)
         cv2.fillConvexPoly(mask, pts, 255, cv2.LINE_AA)
+        # the arm goes on past the frame's edge (a wide lens sees beyond it)
+        root = np.array(base) - d * max(size)
+        cv2.fillConvexPoly(mask, np.array([root + n * arm_w, np.array(base) + n * arm_w,
+                                           np.array(base) - n * arm_w, root - n * arm_w],
+                                          np.int32), 255, cv2.LINE_AA)
         ang = math.degrees(math.atan2(d[1], d[0]))
         cv2.ellipse(mask, (int(palm[0]), int(palm[1])), (58, 46), ang, 0, 360, 255, -1,
                     cv2.LINE_AA)
@@ -446,33 +456,40 @@ def render(layout: Layout, view: TableView, scene: Scene) -> Rendered:
         cv2.warpAffine(img, m, (table.shape[1], table.shape[0]), dst=table,
                        flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
         homographies[name] = cam @ to_table
+    # the ideal (pinhole) picture, grown to hold all the lens looks at (``ideal_canvas``)
+    (ox, oy), size = ((0, 0), FRAME) if lens is None else ideal_canvas(lens)
+    shift = np.array([[1.0, 0, ox], [0, 1.0, oy], [0, 0, 1]])
     frame = cv2.warpPerspective(table, cam @ np.linalg.inv(scale), FRAME, flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_CONSTANT, borderValue=(30, 40, 60))
+    if lens is not None:  # the frame-sized middle as drawn before, the rest around it
+        wide = cv2.warpPerspective(table, shift @ cam @ np.linalg.inv(scale), size,
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                                   borderValue=(30, 40, 60))
+        wide[oy:oy + FRAME[1], ox:ox + FRAME[0]] = frame
+        frame = wide
     f: np.ndarray = frame.astype(np.float32)
     gain = np.array(scene.light[::-1], np.float32) * scene.level
     f *= gain
     if scene.shadows:
-        f *= _soft_shadow(rng, scene.shadows)[:, :, None]
+        f *= scenery.on_canvas(_soft_shadow(rng, scene.shadows), (ox, oy), size)[:, :, None]
     covered: set[str] = set()
     if scene.hands:
-        mask = _hand_mask(scene, cam)
+        mask = _hand_mask(scene, shift @ cam, (ox, oy), size)
         shadow = cv2.GaussianBlur(np.roll(mask, (18, 24), (0, 1)), (0, 0), 9)
         f *= (1 - 0.45 * shadow.astype(np.float32) / 255)[:, :, None]
         rgb = scene.skin or SKIN[scene.hand_skin % len(SKIN)]
         skin = np.array(rgb[::-1], np.float32) * gain
         skin_tex: np.ndarray = rng.normal(1.0, 0.05, (FRAME[1] // 16, FRAME[0] // 16)).astype(
             np.float32)
-        skin_tex = cv2.resize(skin_tex, FRAME)[:, :, None]
+        skin_tex = scenery.on_canvas(cv2.resize(skin_tex, FRAME), (ox, oy), size)[:, :, None]
         if scene.real:  # a hand is round: its edges turn away from the light
             rim = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), 10)
             skin_tex = skin_tex * (0.72 + 0.28 * np.clip(rim * 2 - 1, 0, 1))[:, :, None]
         a = (mask.astype(np.float32) / 255)[:, :, None]
         f = f * (1 - a) + skin * skin_tex * a
-        covered = _covered(layout, homographies, mask)
+        covered = _covered(layout, {n: shift @ h for n, h in homographies.items()}, mask)
     if lens is not None:
-        mx, my = distortion_map(lens)
-        f = cv2.remap(f, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                      borderValue=(30, 40, 60))
+        f = scenery.through_lens(f, (ox, oy), distortion_map(lens), (30, 40, 60))
     if scene.gradient or scene.vignetting:
         f *= scenery.uneven_light(FRAME, scene.light_deg, scene.gradient,
                                   scene.vignetting)[:, :, None]
@@ -551,17 +568,22 @@ def render_sheet(scene: Scene, view: int, sheet_img: np.ndarray, sheet_mm: tuple
     small = cv2.resize(sheet_img, None, fx=1 / 3, fy=1 / 3, interpolation=cv2.INTER_AREA)
     px_per_mm = small.shape[1] / sheet_mm[0]
     to_frame = hom @ np.diag([1 / px_per_mm, 1 / px_per_mm, 1.0])
-    paper = cv2.warpPerspective(cv2.cvtColor(small, cv2.COLOR_GRAY2BGR), to_frame, FRAME,
-                                flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT,
-                                borderValue=(-1, -1, -1))
-    inside = cv2.warpPerspective(np.full(small.shape, 255, np.uint8), to_frame, FRAME,
-                                 flags=cv2.INTER_LINEAR) > 127
-    f_img: np.ndarray = np.empty((fh, fw, 3), np.float32)
+    (ox, oy), size = ideal_canvas(lens)  # all the lens looks at, not the frame only
+    shift = np.array([[1.0, 0, ox], [0, 1.0, oy], [0, 0, 1]])
+    f_img: np.ndarray = np.empty((size[1], size[0], 3), np.float32)
     f_img[:] = (40, 62, 92)
-    f_img[inside] = paper[inside]
+    for to, at, wh in ((shift @ to_frame, (0, 0), size), (to_frame, (ox, oy), FRAME)):
+        # the canvas, then its frame-sized middle drawn as before (``scenery.through_lens``)
+        paper = cv2.warpPerspective(cv2.cvtColor(small, cv2.COLOR_GRAY2BGR), to, wh,
+                                    flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT,
+                                    borderValue=(-1, -1, -1))
+        inside = cv2.warpPerspective(np.full(small.shape, 255, np.uint8), to, wh,
+                                     flags=cv2.INTER_LINEAR) > 127
+        part = f_img[at[1]:at[1] + wh[1], at[0]:at[0] + wh[0]]
+        part[:] = (40, 62, 92)
+        part[inside] = paper[inside]
     f_img *= np.array(scene.light[::-1], np.float32) * scene.level * 0.85
-    mx, my = distortion_map(lens)
-    f_img = cv2.remap(f_img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    f_img = scenery.through_lens(f_img, (ox, oy), distortion_map(lens), (40, 62, 92))
     if scene.blur > 0:
         f_img = cv2.GaussianBlur(f_img, (0, 0), scene.blur)
     if scene.noise > 0:

@@ -209,3 +209,40 @@ def uneven_light(size: tuple[int, int], light_deg: float, gradient: float,
     g *= 1 - vignetting * (nx * nx + ny * ny)
     out: np.ndarray = g.astype(np.float32)
     return out
+
+
+# -- the lens's whole view ----------------------------------------------------------------
+# A barrel lens looks beyond the pinhole picture's edges (``lens.ideal_canvas``). The
+# renderer draws the ideal picture on a canvas that large, its frame-sized middle drawn
+# exactly as before (so that a frame's pixels there do not change with the canvas: the
+# bench's rows stay comparable), and bends it with ``through_lens``.
+
+def on_canvas(img: np.ndarray, offset: tuple[int, int], size: tuple[int, int]) -> np.ndarray:
+    """A frame-sized field placed at ``offset`` on a canvas of ``size`` (width, height),
+    its edges carried on beyond the frame."""
+    if offset == (0, 0) and size == (img.shape[1], img.shape[0]):
+        return img
+    m = np.array([[1.0, 0, offset[0]], [0, 1.0, offset[1]]])
+    out: np.ndarray = cv2.warpAffine(img, m, size, flags=cv2.INTER_NEAREST,
+                                     borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def through_lens(canvas: np.ndarray, offset: tuple[int, int], maps: tuple[np.ndarray, np.ndarray],
+                 border: tuple[int, int, int]) -> np.ndarray:
+    """The frame a lens makes of an ideal ``canvas`` (the pinhole picture at ``offset``;
+    ``maps``: each frame pixel's place in the pinhole picture, `lens.distortion_map`).
+    Pixels looking inside the pinhole picture are sampled from it as a frame-sized remap
+    would; the others from the canvas around it."""
+    mx, my = maps
+    ox, oy = offset
+    h, w = my.shape
+    middle = canvas[oy:oy + h, ox:ox + w]
+    out: np.ndarray = cv2.remap(middle, mx, my, cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+    beyond = (mx < 1) | (my < 1) | (mx > w - 2) | (my > h - 2)
+    if (ox or oy or canvas.shape[:2] != middle.shape[:2]) and beyond.any():
+        wide = cv2.remap(canvas, mx + ox, my + oy, cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+        out[beyond] = wide[beyond]
+    return out

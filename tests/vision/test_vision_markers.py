@@ -96,11 +96,11 @@ def test_the_last_good_pose_is_kept_while_the_camera_has_not_moved(layout: Layou
 
 
 # real-ordinary's ninth table of seed 1: a 90° lens (k1 -0.30) puts the red farm's marker
-# near the frame's left edge, squeezed to 22 px, its 5 mm quiet zone one or two pixels
-# wide against the dark table; the dictionary's threshold (mean of the window less 7)
-# merged that thin white band with the table's dark, and the red farm was found in
-# none of the three empty frames: left out of the empty-board model, its supply, time
-# track, figures and goods were never read
+# near the frame's left edge, squeezed to 22 px. Drawn by the renderer before it drew
+# the lens's whole view (sixteenth session), its quiet zone was cut to one or two pixels
+# by the dark outside of the pinhole picture, and only the lower threshold's pass
+# (``THIN_QUIET_ZONE_C``) decoded it; drawn whole, the first pass does: the farm must be
+# found in each of the three empty frames
 EDGE = Scene(seed=492129721, real=True, perspective=0.04, rotation=-0.89, blur=0.886,
              light=(1.018, 0.970, 0.860), level=0.870, fov=90.0, k1=-0.3, k2=0.09,
              tilt=4.887, light_deg=113.9, gradient=0.148, vignetting=0.166, jpeg=82)
