@@ -268,9 +268,8 @@ class PathDoubts:
         (a heap the reader holds back) would hold the move until it is overtaken
         (sixteenth session, purposeful seed 1, action 24: a take under a hand, the taker's
         supply uncertain for 16 s, entered on the tablet)."""
-        hidden = (self.table.hidden(self._now)
-                  if self._now - self.table.last_change < self.misread_wait
-                  else self.table.under_hands(self._now))
+        hidden = self.table.hidden(
+            self._now, hands_only=self._now - self.table.last_change >= self.misread_wait)
         if not hidden:
             return False
         node, base = self._cache.nodes[path], self._cache.base

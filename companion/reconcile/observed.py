@@ -286,18 +286,12 @@ class ObservedTable:
         return (cell.settled != cell.raw or cell.settled_ids != cell.ids
                 or cell.settled_unknown != cell.unknown)
 
-    def hidden(self, now: float) -> set[str]:
-        """Regions under a hand now (any age), or read uncertain."""
-        out: set[str] = set()
-        for regions, _since in self.occluded.values():
-            out |= regions
-        return out
-
-    def under_hands(self, now: float) -> set[str]:
-        """Regions under a hand now (any age), not those only read uncertain."""
+    def hidden(self, now: float, hands_only: bool = False) -> set[str]:
+        """Regions under a hand now (any age), and those read uncertain unless
+        ``hands_only``."""
         out: set[str] = set()
         for source, (regions, _since) in self.occluded.items():
-            if source not in self.unsure_sources:
+            if not (hands_only and source in self.unsure_sources):
                 out |= regions
         return out
 

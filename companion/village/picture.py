@@ -208,25 +208,7 @@ def other_regions(st: GameState) -> dict[str, RegionValue]:
     The reconciler's search calls it for every state it reaches, so the region names are
     looked up in tables made once (an enum's ``.value`` is slow) and each tuple is built
     from a list rather than a generator."""
-    out: dict[str, RegionValue] = {}
-    for s, on in st.spaces.items():
-        out[_SPACE_REGION[s]] = tuple([on.get(c, 0) for c in CUBE_ORDER])
-    length = st.data.time_track_length
-    first = _first(st)
-    for color in st.players:
-        p = st.p[color]
-        supply, items, time_, prestige, token = _PLAYER_REGIONS[color]
-        cubes = p.cubes
-        out[supply] = (*[cubes[x] for x in INFLUENCE], 0)
-        held = p.goods
-        out[items] = (p.grain, p.coins, *[held[g] for g in _GOODS])
-        out[time_] = p.time % length
-        out[prestige] = p.prestige
-        out[token] = int(color.value == first)
-    out[_HOME] = int(st.next_first is None)
-    out[zones.STOCK] = tuple([st.supply.get(c, 0) for c in CUBE_ORDER])
-    out[zones.GREEN_BAG] = tuple([st.bag.get(c, 0) for c in CUBE_ORDER])
-    return out
+    return _other_regions(st, None, {})
 
 
 def other_regions_after(st: GameState, was: GameState,
@@ -238,29 +220,35 @@ def other_regions_after(st: GameState, was: GameState,
     or spaces differ from ``was``'s is computed whole."""
     if st.players != was.players or st.spaces.keys() != was.spaces.keys():
         return other_regions(st)
-    out = dict(before)
-    spaces_was = was.spaces
+    return _other_regions(st, was, dict(before))
+
+
+def _other_regions(st: GameState, was: GameState | None,
+                   out: dict[str, RegionValue]) -> dict[str, RegionValue]:
+    """Fill ``out`` with ``other_regions(st)``: every region when ``was`` is None, else
+    only those ``st`` may show otherwise than ``was`` (``out`` holds ``was``'s)."""
     for s, on in st.spaces.items():
-        if on is not spaces_was[s]:
+        if was is None or on is not was.spaces[s]:
             out[_SPACE_REGION[s]] = tuple([on.get(c, 0) for c in CUBE_ORDER])
     length = st.data.time_track_length
     first = st.next_first or st.players[st.first]  # `_first`'s colour (enums are singletons)
     for color in st.players:
-        p, q = st.p[color], was.p[color]
+        p = st.p[color]
+        q = None if was is None else was.p[color]
         supply, items, time_, prestige, token = _PLAYER_REGIONS[color]
-        if p.cubes != q.cubes:
+        if q is None or p.cubes != q.cubes:
             cubes = p.cubes
             out[supply] = (*[cubes[x] for x in INFLUENCE], 0)
-        if p.goods != q.goods or p.grain != q.grain or p.coins != q.coins:
+        if q is None or p.goods != q.goods or p.grain != q.grain or p.coins != q.coins:
             held = p.goods
             out[items] = (p.grain, p.coins, *[held[g] for g in _GOODS])
         out[time_] = p.time % length
         out[prestige] = p.prestige
         out[token] = int(color is first)
     out[_HOME] = int(st.next_first is None)
-    if st.supply != was.supply:
+    if was is None or st.supply != was.supply:
         out[zones.STOCK] = tuple([st.supply.get(c, 0) for c in CUBE_ORDER])
-    if st.bag != was.bag:
+    if was is None or st.bag != was.bag:
         out[zones.GREEN_BAG] = tuple([st.bag.get(c, 0) for c in CUBE_ORDER])
     return out
 
