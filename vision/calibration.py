@@ -63,13 +63,18 @@ class Calibration:
     cube_refs: dict[str, np.ndarray] = field(default_factory=dict)
     # each cube colour's apparent area against the camera's geometry (``learn_cubes``)
     cube_scale: dict[str, float] = field(default_factory=dict)
+    # each board's pose found on the empty table (``capture_empty``: board mm -> ideal
+    # pixels): the reader keeps it while the markers it decodes agree (``geometry.pose_kept``)
+    poses: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def layout(self) -> Layout:
         return layout_mod.parse(self.layout_data)
 
     def reader(self) -> BoardReader:
-        return BoardReader(self.layout, self.references or None, self.area_factor,
+        lay = self.layout
+        return BoardReader(lay, self.references or None, self.area_factor,
+                           tracker=MarkerTracker(lay, lens=self.lens, kept=self.poses),
                            lens=self.lens, cube_refs=self.cube_refs or None,
                            cube_scale=self.cube_scale or None)
 
@@ -86,6 +91,9 @@ class Calibration:
             out["lens"] = self.lens.to_json()
         if self.cube_scale:
             out["cube_scale"] = dict(self.cube_scale)
+        if self.poses:
+            out["poses"] = {n: [round(float(v), 9) for v in h.ravel()]
+                            for n, h in self.poses.items()}
         return out
 
 
@@ -124,7 +132,9 @@ def from_json(data: dict[str, Any]) -> Calibration:
         return Calibration(layout_data, refs, float(data.get("area_factor", AREA_FACTOR)),
                            list(data.get("steps", [])), lens,
                            _images(data.get("cube_references", {})),
-                           {str(k): float(v) for k, v in data.get("cube_scale", {}).items()})
+                           {str(k): float(v) for k, v in data.get("cube_scale", {}).items()},
+                           {str(k): np.array(v, np.float64).reshape(3, 3)
+                            for k, v in data.get("poses", {}).items()})
     except (KeyError, TypeError, ValueError, LayoutError, LensError) as exc:
         if isinstance(exc, CalibrationError):
             raise
@@ -174,19 +184,21 @@ def _sample(frame: np.ndarray, hom: np.ndarray, grid: np.ndarray,
 
 
 def _poses(cal: Calibration, frames: Sequence[np.ndarray]
-           ) -> dict[str, list[tuple[int, np.ndarray]]]:
-    """Each board's pose in every frame that finds it: board -> [(frame index, homography)]
-    (each frame read on its own, so a pose found in one is never carried into the next)."""
-    out: dict[str, list[tuple[int, np.ndarray]]] = {}
+           ) -> dict[str, list[tuple[int, np.ndarray, float]]]:
+    """Each board's pose in every frame that finds it: board -> [(frame index, homography,
+    fit error px)] (each frame read on its own, so a pose found in one is never carried
+    into the next)."""
+    out: dict[str, list[tuple[int, np.ndarray, float]]] = {}
     for i, frame in enumerate(frames):
-        for name, hom in cal.tracker().update(frame).boards.items():
-            out.setdefault(name, []).append((i, hom))
+        geometry = cal.tracker().update(frame)
+        for name, hom in geometry.boards.items():
+            out.setdefault(name, []).append((i, hom, geometry.errors.get(name, 0.0)))
     return out
 
 
 def find_boards(cal: Calibration, frames: Sequence[np.ndarray]) -> dict[str, list[int]]:
     """Which frames each board is found in: board name -> indices into ``frames``."""
-    return {n: [i for i, _h in p] for n, p in _poses(cal, frames).items()}
+    return {n: [i for i, _h, _e in p] for n, p in _poses(cal, frames).items()}
 
 
 def learned_boards(cal: Calibration) -> set[str]:
@@ -224,7 +236,8 @@ def capture_empty(cal: Calibration, frames: np.ndarray | Sequence[np.ndarray]
     lay = cal.layout
 
     def sample(name: str, grid: np.ndarray) -> np.ndarray:
-        stack = np.stack([_sample(shots[i], hom, grid, cal.lens) for i, hom in poses[name]])
+        stack = np.stack([_sample(shots[i], hom, grid, cal.lens)
+                          for i, hom, _e in poses[name]])
         out: np.ndarray = np.median(stack, axis=0).round().astype(np.uint8)
         return out
 
@@ -249,7 +262,11 @@ def capture_empty(cal: Calibration, frames: np.ndarray | Sequence[np.ndarray]
                              strict=True):
             px = sample(farms[0], _grid(r.rect, 2.0)).reshape(-1, 3)
             r_data["print"] = [int(v) for v in np.median(px, axis=0)[::-1]]
-    return Calibration(new, refs, cal.area_factor, [*cal.steps, "empty"], cal.lens, cube_refs)
+    # the pose each board fits best (least error): the reader keeps it while the camera has
+    # not moved (``geometry.pose_kept``), so a frame whose markers decode too few is read
+    kept = {n: min(p, key=lambda ihe: ihe[2])[1] for n, p in poses.items()}
+    return Calibration(new, refs, cal.area_factor, [*cal.steps, "empty"], cal.lens, cube_refs,
+                       poses=kept)
 
 
 def learn_cubes(cal: Calibration, frame: np.ndarray,
@@ -290,7 +307,7 @@ def learn_cubes(cal: Calibration, frame: np.ndarray,
         factors.append(np.count_nonzero(far) / count / (lay.cube_mm / CUBE_STEP) ** 2)
     factor = float(np.median(factors)) if factors else cal.area_factor
     return Calibration(new, cal.references, round(factor, 3), [*cal.steps, "cubes"], cal.lens,
-                       cal.cube_refs)
+                       cal.cube_refs, poses=cal.poses)
 
 
 def learn_cubes_against_empty(cal: Calibration,
@@ -379,5 +396,5 @@ def move_region(cal: Calibration, board: str, key: str,
             cube_refs = {k: v for k, v in cal.cube_refs.items() if not same_region(k)}
             return Calibration(new, cal.references, cal.area_factor,
                                [*cal.steps, f"moved {board}/{key}"], cal.lens, cube_refs,
-                               cal.cube_scale)
+                               cal.cube_scale, cal.poses)
     raise CalibrationError(f"no region {key!r} on the {board} board")

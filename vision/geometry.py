@@ -43,6 +43,11 @@ MIN_MAIN_MARKERS = 3
 MAX_FIT_PX = 3.0
 MAX_FIT_PX_NO_LENS = 6.0
 AGREE_PX = 2.0  # markers this close to where the last good pose puts them: camera not moved
+# The main board's pose kept while the camera has not moved (``pose_kept``): with fewer than
+# ``MIN_MAIN_MARKERS`` of its markers decoded, the last good pose (an earlier frame's, or the
+# calibration's: the same camera on its stand) is kept when the corners of the markers that
+# do decode lie within this RMS of where it puts them: the limit a new fit must meet.
+KEEP_PX = MAX_FIT_PX
 # the last detection pass's threshold: a pixel is white above its window's mean less this
 # (the dictionary's 7 merged a quiet zone 1–2 px wide with a dark table beside it)
 THIN_QUIET_ZONE_C = 14.0
@@ -100,6 +105,7 @@ class Geometry:
     hidden: set[int] = field(default_factory=set)  # markers that did not match this frame
     errors: dict[str, float] = field(default_factory=dict)  # board -> RMS fit error, px
     refused: dict[str, str] = field(default_factory=dict)  # board -> why it is not placed
+    kept: dict[str, str] = field(default_factory=dict)  # board -> why its last pose is kept
 
 
 def _rigid(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
@@ -137,12 +143,31 @@ def _plane_pose(src: np.ndarray, dst: np.ndarray, k: np.ndarray) -> np.ndarray:
     return out
 
 
+def pose_kept(hom: np.ndarray, src: np.ndarray, dst: np.ndarray, calibrated: bool
+              ) -> tuple[bool, str]:
+    """Whether a board's last good pose ``hom`` still holds for the corners seen (``src``
+    board mm, ``dst`` ideal pixels): their RMS distance from where it puts them is within
+    ``KEEP_PX`` (the camera has not moved). Returns that and a sentence for the health
+    panel (``calibrated``: the pose is the calibration's, not an earlier frame's)."""
+    res = cv2.perspectiveTransform(src[None], hom)[0] - dst
+    rms = float(np.sqrt((res ** 2).sum(axis=1).mean()))
+    whose = "the calibration's pose" if calibrated else "the last good pose"
+    seen = f"{len(src) // 4} marker(s) seen {rms:.1f} px from it"
+    if rms <= KEEP_PX:
+        return True, f"{whose} kept: {seen}"
+    return False, f"{whose} not kept: {seen} (above {KEEP_PX} px: the camera has moved)"
+
+
 class MarkerTracker:
     """Keeps the board homographies up to date from the ArUco markers of a layout."""
 
     def __init__(self, layout: Layout, detect_scale: float = 0.5, recheck_every: int = 60,
-                 move_px: float = 1.5, lens: Lens | None = None) -> None:
+                 move_px: float = 1.5, lens: Lens | None = None,
+                 kept: dict[str, np.ndarray] | None = None) -> None:
         self.layout = layout
+        # poses found before this tracker's first frame (the calibration's, same camera):
+        # kept only while the markers this tracker decodes agree with them (``pose_kept``)
+        self.kept = dict(kept or {})
         self.lens = lens
         self.detect_scale = detect_scale
         self.recheck_every = recheck_every
@@ -298,14 +323,19 @@ class MarkerTracker:
         boards: dict[str, np.ndarray] = {}
         errors: dict[str, float] = {}
         refused: dict[str, str] = {}
+        kept = self.geometry.kept = {}
         drift = 0.0
         for name, board in sorted(self.layout.boards.items(), key=lambda kv: kv[0] != "main"):
             ids = [m for m in board.markers if m in found]
+            old = self.geometry.boards.get(name)
             if not ids:
+                if name == "main" and old is not None:
+                    # none of its markers decoded, none seen moving: its pose stays (as
+                    # ``update`` keeps any such board), and the farms are placed in it
+                    boards[name] = old
                 continue
             src = np.array([p for m in ids for p in board.marker_corners(m)], np.float32)
             dst = np.concatenate([found[m] for m in ids]).astype(np.float32)
-            old = self.geometry.boards.get(name)
             main = boards.get("main")
             why = ""
             hom: np.ndarray | None = None
@@ -317,8 +347,16 @@ class MarkerTracker:
                     boards[name] = old
                     continue
             if name == "main" and len(ids) < MIN_MAIN_MARKERS:
+                last = old if old is not None else self.kept.get(name)
                 why = (f"{len(ids)} of its {len(board.markers)} markers seen; "
                        f"{MIN_MAIN_MARKERS} are needed")
+                if last is not None:
+                    ok, note = pose_kept(last, src, dst, old is None)
+                    if ok:
+                        boards[name] = last
+                        kept[name] = note
+                        continue
+                    why = f"{why}; {note}"
             elif name != "main" and main is None:
                 why = "the main board is not placed (a farm is not placed from its marker alone)"
             elif name != "main" and main is not None:

@@ -33,6 +33,7 @@ from .colour import (
     palette_lab,
     to_lab,
 )
+from .disc_beside_goods import is_disc_and_goods
 from .disc_edge import cell_boxes, is_disc_blur
 from .geometry import Geometry, MarkerTracker, project
 from .goods_blob import goods_boxes, is_goods
@@ -545,7 +546,8 @@ class BoardReader(PieceReading):
         its inside like the board). A blob reaching the edge but under ``HAND_ANY_MM2``
         that lies within one of the track cells ``spare`` and spans its centre is a
         disc's (`vision.disc_edge`), no hand; nor is a blob within a farm's goods region
-        ``goods`` clear of the board's edge (`vision.goods_blob`)."""
+        ``goods`` clear of the board's edge (`vision.goods_blob`), nor the two joined
+        (`vision.disc_beside_goods`)."""
         _n, labels, stats, _ = cv2.connectedComponentsWithStats(  # type: ignore[call-overload]
             diff.astype(np.uint8), 8)
         hand = np.zeros(diff.shape, bool)
@@ -560,8 +562,9 @@ class BoardReader(PieceReading):
         big = (edge & (mm2 >= HAND_EDGE_MM2)) | (mm2 >= HAND_ANY_MM2)
         for i in np.flatnonzero(big) + 1:
             blob = labels == i
-            if spare and mm2[i - 1] < HAND_ANY_MM2 and is_disc_blur(blob, spare):
-                continue  # a disc, its rim and shadow near the edge (`vision.disc_edge`)
+            if spare and mm2[i - 1] < HAND_ANY_MM2 and (is_disc_blur(blob, spare) or (
+                    goods and is_disc_and_goods(blob, spare, goods))):
+                continue  # a disc near the edge, alone or blurred into goods beside it
             if goods and is_goods(blob, goods):
                 continue  # goods heaped on a farm, no arm reaching them (`vision.goods_blob`)
             hand |= blob

@@ -141,6 +141,7 @@ class CameraAdapter:
         self._boards: dict[str, np.ndarray] = {}  # board -> homography in self._frame
         self._drift = 0.0
         self._detail = ""
+        self._kept = ""  # why the board's pose is kept (``geometry.pose_kept``), if it is
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -169,6 +170,8 @@ class CameraAdapter:
             detail += f"; occluded: {', '.join(sorted(self._occluded))}"
         if self._detail:
             detail += f"; {self._detail}"
+        if self._kept:
+            detail += f"; board: {self._kept}"
         if self.calibration.lens is None:
             # geometry as if the lens did not bend: regions near the frame's edges are
             # sampled off by a few pixels (docs/vision.md, "Lens")
@@ -231,6 +234,9 @@ class CameraAdapter:
                 self._health(force=True)
             return True
         self._detail = ""
+        # the board placed from a pose kept while the camera has not moved (too few of its
+        # markers decoded for a new fit): said on the health panel, not a fault
+        self._kept = geometry.kept.get("main", "")
         if self.state == OPENING:
             self._change_state(CALIBRATED)
         commits = self._settler.feed(reading)
