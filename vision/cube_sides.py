@@ -40,7 +40,7 @@ SIDE_SHARE = 0.6
 
 def side_colours(blob: np.ndarray, labels: np.ndarray, major: list[int],
                  shades: list[set[int]], area_one: float, lit: np.ndarray,
-                 cube_rgb: Mapping[str, Sequence[int]]) -> dict[int, int]:
+                 cube_rgb: Mapping[str, Sequence[int]], share: float = 0.6) -> dict[int, int]:
     """The colours of ``major`` (0-based) that are the sides of another of them: colour →
     the colour whose sides they are (module docstring). ``blob``: the blob's samples (a
     grid of booleans); ``labels``: the region's colour labels (1… the cube colours);
@@ -66,7 +66,7 @@ def side_colours(blob: np.ndarray, labels: np.ndarray, major: list[int],
         # (a black cube beside a green one takes green's hue from its blur)
         tops = [(float(np.abs(seen - cores[m][0]).sum()), m) for m in cores
                 if m != j and m not in out and j in shades[m]
-                and area[j] < SIDE_SHARE * area[m]
+                and area[j] < share * area[m]
                 and not (level < SIDE_SHADES[0] * cores[m][1]).all()]
         if tops:
             near, m = min(tops)
