@@ -13,7 +13,10 @@ hue *as seen in this blob* (its core's mean: the same light, the same camera) th
 ``SIDE_MARGIN`` times its own colour's, is that colour's sides, not a cube, when it is
 not darker in every channel than the darkest side of that colour can be (a quarter of
 its top: a black cube's blurred core takes a green neighbour's hue) and covers less of
-the blob than ``SIDE_SHARE`` of that colour's tops. A brown cube
+the blob than ``share`` of that colour's tops: ``SIDE_SHARE``, or the camera's geometry
+where a cube's sides show more against its top (the reader's ``sides / top`` for the
+region: far from the point under the camera a side is as large as the top, and two
+orange cubes' shaded sides covered 0.67 of their tops, read as a brown cube). A brown cube
 in a heap keeps brown's hue (its blue a sixth of its channels where an orange cube's is
 a tenth). Unchecked on a real table: a side lit by a light of another colour (daylight
 from a window on one side, a warm lamp on the other) would keep less of its top's hue.
@@ -31,7 +34,8 @@ from .layout import CUBE_COLOURS
 
 # a side's core lies nearer its top's hue than this times its own colour's
 SIDE_MARGIN = 0.5
-# a colour's sides turned from the lamp cover less of a blob than this times its tops:
+# a colour's sides turned from the lamp cover less of a blob than this times its tops
+# (at least: more where the camera's geometry shows more side against the top):
 # seen from above a cube shows its top and at most two foreshortened sides (the shaded
 # sides of the heaps read wrong: 0.28 and 0.39 of their tops; a black cube half under a
 # green one in hard light, green-tinged by the blur, 0.88 of the green)
@@ -40,13 +44,15 @@ SIDE_SHARE = 0.6
 
 def side_colours(blob: np.ndarray, labels: np.ndarray, major: list[int],
                  shades: list[set[int]], area_one: float, lit: np.ndarray,
-                 cube_rgb: Mapping[str, Sequence[int]]) -> dict[int, int]:
+                 cube_rgb: Mapping[str, Sequence[int]], share: float = SIDE_SHARE
+                 ) -> dict[int, int]:
     """The colours of ``major`` (0-based) that are the sides of another of them: colour →
     the colour whose sides they are (module docstring). ``blob``: the blob's samples (a
     grid of booleans); ``labels``: the region's colour labels (1… the cube colours);
     ``shades``: which colours each colour's sides read as; ``area_one``: a cube's
     apparent area in samples; ``lit``: the region's samples (flat BGR) under the markers'
-    white; ``cube_rgb``: the cube colours as the reader knows them. Raises nothing."""
+    white; ``cube_rgb``: the cube colours as the reader knows them; ``share``: how much
+    of a colour's samples its shaded sides can cover. Raises nothing."""
     if len(major) < 2:
         return {}
     k3 = np.ones((3, 3), np.uint8)
@@ -66,7 +72,7 @@ def side_colours(blob: np.ndarray, labels: np.ndarray, major: list[int],
         # (a black cube beside a green one takes green's hue from its blur)
         tops = [(float(np.abs(seen - cores[m][0]).sum()), m) for m in cores
                 if m != j and m not in out and j in shades[m]
-                and area[j] < SIDE_SHARE * area[m]
+                and area[j] < share * area[m]
                 and not (level < SIDE_SHADES[0] * cores[m][1]).all()]
         if tops:
             near, m = min(tops)

@@ -52,3 +52,19 @@ def tinted_cells(cur: np.ndarray, lo_g: np.ndarray, hi_g: np.ndarray, side: int
     mean = box.mean(axis=-1, keepdims=True)
     strong: np.ndarray = (np.abs(box - mean) > TINT).any(axis=-1)
     return strong.reshape(n, side * side)
+
+
+def faint_cells(tint: np.ndarray, beyond: np.ndarray, side: int) -> np.ndarray:
+    """Of the samples ``tint`` finds (cells × side² booleans), those whose 3×3 average
+    holds no sample ``beyond`` the board's tolerance: beside a piece that differs plainly
+    the average carries that piece's change one sample out (its blurred rim, the pale
+    mixture of a blue disc and its cell, read as a white disc), not a faint piece's own."""
+    n = len(tint)
+    grid = beyond.reshape(n, side, side)
+    padded = np.pad(grid, ((0, 0), (1, 1), (1, 1)))
+    near = np.zeros_like(grid)
+    for dy in range(3):
+        for dx in range(3):
+            near |= padded[:, dy:dy + side, dx:dx + side]
+    out: np.ndarray = tint & ~near.reshape(n, side * side)
+    return out

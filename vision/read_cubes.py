@@ -19,7 +19,7 @@ from .cube_hidden import hidden_colours, shades_into, touching_blobs
 from .cube_hue import SHADOWED, brown_or_orange, local_light
 from .cube_pairs import is_pair
 from .cube_shadow import UNEVEN, cube_hued, smooth
-from .cube_sides import side_colours
+from .cube_sides import SIDE_SHARE, side_colours
 from .cube_size import CubeSample, measure_cubes
 from .cube_tint import tinted
 from .layout import CUBE_COLOURS, Board, Layout, Region
@@ -190,6 +190,10 @@ class CubeReading:
         # a colour is a cube of its own only if it covers more than the sides of a cube can
         # (the shaded side of an orange cube reads brown)
         minor = max(MINOR_CUBE * area_one, 1.2 * sides)
+        # a cube's sides turned from the lamp show at most as much as its sides do against
+        # its top (the camera's geometry here: far from the point under the camera a side
+        # is as large as the top)
+        side_share = max(SIDE_SHARE, sides / top)
         k, lab, areas = touching_blobs(cube, minor)
         shades = self._cube_shades()
         for i in range(1, k):
@@ -203,7 +207,7 @@ class CubeReading:
                 major = [int(per.argmax())]
             if lit is not None:  # a colour that is another's sides in shade is that one
                 for j, m in side_colours(lab == i, labels, major, shades, area_one, lit,
-                                         self.layout.cube_rgb).items():
+                                         self.layout.cube_rgb, side_share).items():
                     per[m], per[j] = per[m] + per[j], 0.0
                     major.remove(j)
             # a colour no side of the others reads as: a cube half hidden under one
@@ -213,7 +217,8 @@ class CubeReading:
             xs = [total * float(per[j]) / share / (area_one * scale[j]) for j in major]
             if measured and all(CUBE_COLOURS[j] in self.cube_scale for j in major):
                 ms = _share_pile(xs)
-                misfit = max(misfit, _pile_misfit(sum(xs), sum(ms)))
+                sided = any(j in shades[k] for j in major for k in major)
+                misfit = max(misfit, _pile_misfit(sum(xs), sum(ms), sided))
             elif len(xs) == 1 and xs[0] < 2 - ROUND_UP and is_pair(lab == i, xs[0], top, sides):
                 ms = [2]  # one colour, half as long again as a cube: one leaning on another
             else:  # an area known to some 40 %: each colour rounded, a loose fit
@@ -317,12 +322,16 @@ def _share_pile(xs: list[float]) -> list[int]:
     return ms
 
 
-def _pile_misfit(x: float, m: int) -> float:
+def _pile_misfit(x: float, m: int, sided: bool = False) -> float:
     """How badly ``x`` cube areas fit a count of ``m`` cubes (``PILE_ROUND_UP``): 0 well
     inside the areas m cubes show, 0.5 (confidence 0) on the step to m ± 1, falling to 0
-    at ``PILE_BAND`` from it, 0.5 below it (more colours in a blob than its area holds
-    cubes: one of them is a misread side); a lone cube under 0.6 of an area is a misfit
-    as before."""
+    at ``PILE_BAND`` from it; 0.5 when ``sided`` (one of the blob's colours is what
+    another's sides turned from the lamp read as) and the area holds fewer cubes than
+    the ``m`` colours given one each: that colour may be a side, not a cube (a cube
+    mostly hidden under one of a colour whose sides never read as it still counts); a
+    lone cube under 0.6 of an area is a misfit as before."""
+    if sided and m > 1 and x < m - PILE_ROUND_UP:
+        return 0.5  # fewer cubes than colours, one of which a side of another reads as
     step = min(abs(x - (m + 1 - PILE_ROUND_UP)), abs(x - (m - PILE_ROUND_UP)) if m > 1 else 9.0)
     near = 0.5 * max(0.0, 1.0 - step / PILE_BAND)
     return max(near, 0.6 - x if m == 1 else 0.0)

@@ -13,7 +13,7 @@ from .colour import (
     gains,
     lut_index,
 )
-from .cube_tint import tinted_cells
+from .cube_tint import faint_cells, tinted_cells
 from .item_hue import horse_or_ox, horse_or_wagon
 from .item_light import item_gain
 from .item_shapes import flat_dark_pieces
@@ -322,8 +322,9 @@ def _differs_cells(raw: np.ndarray, ref: np.ndarray, lo: np.ndarray, hi: np.ndar
     inside = (cur >= lo_g - BOARD_TOL) & (cur <= hi_g + BOARD_TOL)
     # in dim light a disc can differ by fewer levels than the tolerance, but it changes
     # its cell's colour (`vision.cube_tint`)
-    board_like = (inside[..., 0] & inside[..., 1] & inside[..., 2]
-                  & ~tinted_cells(cur, lo_g, hi_g, TRACK_GRID))
+    within = inside[..., 0] & inside[..., 1] & inside[..., 2]
+    board_like = within & ~faint_cells(tinted_cells(cur, lo_g, hi_g, TRACK_GRID), ~within,
+                                       TRACK_GRID)
     rel = per_channel(np.divide, ratio, gain)
     rmax, rmin = _max3(rel), _min3(rel)
     shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)

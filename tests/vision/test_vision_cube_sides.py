@@ -47,3 +47,14 @@ def test_an_orange_heaps_shaded_sides_are_no_brown_cube(layout: Layout, table: i
     assert got.get("brown", 0) == want.get("brown", 0), (want, got)
     if (table, view) == (3, 2):
         assert got == want
+
+
+def test_a_shaded_side_as_large_as_the_top_far_from_the_camera_is_a_side(
+        layout: Layout) -> None:
+    # the bench's real-ordinary table 8 of seed 5 (a 90° lens; the white farm's supply
+    # far from the point under the camera, where a cube's sides show as much as its top):
+    # two orange cubes' sides turned from the lamp (200 samples, core RGB 115, 70, 16:
+    # orange's hue, not brown's) covered 0.67 of the orange and were read as a brown cube
+    *_rest, view, shot, reader = bench._table(layout, "real-ordinary", 5, 8)
+    reading = reader.read(shot.image)
+    assert reading.cubes.get("supply:white") == view.cubes["supply:white"]

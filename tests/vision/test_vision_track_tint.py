@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision import bench
-from vision.cube_tint import TINT, tinted_cells
+from vision.cube_tint import TINT, faint_cells, tinted_cells
 from vision.layout import Layout
 
 
@@ -32,3 +32,23 @@ def test_a_cells_tint_is_averaged_within_the_cell_only() -> None:
     assert not got[1].any()  # nothing leaks into the next cell of the stack
     # an even change of level (a shadow gone, the lamp) is no change of colour
     assert not tinted_cells(envelope + 3 * TINT, envelope, envelope, side).any()
+
+
+def test_a_plain_discs_blurred_rim_is_no_faint_disc(layout: Layout) -> None:
+    # the bench's real-ordinary table 22 of seed 1 (a cool light, blur σ 0.9 px): the
+    # blue prestige disc's rim, a pale mixture of blue and the cell within the tolerance,
+    # took the disc's change of colour through the 3×3 average and was read as a white
+    # disc on the blue one's cell, in a three-player game without white
+    *_rest, view, shot, reader = bench._table(layout, "real-ordinary", 1, 22)
+    reading = reader.read(shot.image)
+    assert reading.tracks["prestige"] == view.tracks["prestige"]
+
+
+def test_a_faint_sample_beside_a_plain_change_is_not_faint() -> None:
+    side = 4
+    tint = np.ones((1, side * side), bool)
+    beyond = np.zeros((1, side * side), bool)
+    beyond[0, 0] = True  # the corner sample differs beyond the tolerance
+    got = faint_cells(tint, beyond, side).reshape(side, side)
+    assert not got[:2, :2].any()  # the corner and the samples beside it
+    assert got[2:, :].all() and got[:, 2:].all()
