@@ -23,6 +23,7 @@ _HOW = {
     "copy_values": "{{k: x.copy() for k, x in {v}.items()}}",
     "clone": "None if {v} is None else {v}.clone()",
     "clone_values": "{{k: x.clone() for k, x in {v}.items()}}",
+    "fresh_set": "set()",
 }
 SHARE = {"copy": "share"}
 """Shared by the copies: immutable, or replaced whole by the engine, never changed in place."""
@@ -32,8 +33,12 @@ COPY_OR_NONE = {"copy": "copy_or_none"}
 COPY_VALUES = {"copy": "copy_values"}
 """A dict of dicts, lists or sets: each value copied."""
 COPY_ON_WRITE = {"copy": "copy"}
-"""A dict whose values (dicts, lists) the engine replaces whole and never changes in place:
-the dict copied, its values shared by the copies until one of them replaces its own."""
+"""A dict whose values (dicts, lists, objects) the engine replaces whole and never changes
+in place: the dict copied, its values shared by the copies until one of them replaces its
+own."""
+FRESH_SET = {"copy": "fresh_set"}
+"""What a state has made its own (copy on write): emptied in the copy and in the original,
+which share everything then."""
 CLONE = {"copy": "clone"}
 """An object with its own ``clone()``, or None."""
 CLONE_VALUES = {"copy": "clone_values"}
@@ -53,6 +58,8 @@ def clone_function(cls: type[T]) -> Callable[[T], T]:
                 raise TypeError(f"{cls.__name__}.{f.name} is mutable: say how it is copied")
             how = "share"
         lines.append(f"    new.{f.name} = " + _HOW[how].format(v=f"self.{f.name}"))
+        if how == "fresh_set":  # the original's too: what both share, neither owns now
+            lines.append(f"    self.{f.name} = set()")
     lines.append("    return new")
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
     exec("\n".join(lines), namespace)
