@@ -1,9 +1,10 @@
 """The game state: everything on the table, plus who must decide what next.
 
-A ``GameState`` is a value: the engine never changes one it was given, it clones it and
-changes the clone (``clone()`` copies every mutable part but the spaces' cubes and the
-chronicle's sections, which the engine replaces whole, and the players, which the engine
-changes only through ``own``: copy on write). Treat states as immutable.
+A ``GameState`` is a value: the engine never changes one it was given, it copies it and
+changes the copy (``clone()`` copies every mutable part but the spaces' cubes and the
+chronicle's sections, which the engine replaces whole; the engine's own copy, ``derive()``,
+shares the players too, which the engine changes only through ``own``: copy on write).
+Treat states as immutable.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .copying import (
     COPY_ON_WRITE,
     COPY_OR_NONE,
     FRESH_SET,
+    ON_WRITE_VALUES,
     SHARE,
     with_clone,
 )
@@ -128,9 +130,9 @@ class GameState:
 
     data: BoardData
     players: tuple[Color, ...]
-    # each player is shared with the parent state's until the engine changes it: the
-    # engine reaches a player it changes only through ``own`` (copy on write)
-    p: dict[Color, Player] = field(metadata=COPY_ON_WRITE)
+    # in the engine's copy (``derive``) each player is shared with the parent state's
+    # until the engine changes it, reaching it through ``own`` (copy on write)
+    p: dict[Color, Player] = field(metadata=ON_WRITE_VALUES)
     members: dict[MemberId, Loc] = field(metadata=COPY)
     supply: dict[Cube, int] = field(metadata=COPY)
     bag: dict[Cube, int] = field(metadata=COPY)
@@ -179,7 +181,13 @@ class GameState:
 
     def clone(self) -> GameState:  # pragma: no cover - replaced by @with_clone
         """A copy sharing nothing mutable with this state but what the engine replaces
-        whole or copies on write (generated from the fields' copy metadata, `copying`)."""
+        whole (generated from the fields' copy metadata, `copying`): to change by hand."""
+        raise NotImplementedError
+
+    def derive(self) -> GameState:  # pragma: no cover - replaced by @with_clone
+        """The engine's copy: as ``clone``, but sharing the players, which the engine
+        changes only through ``own``. Changing a player of either state any other way
+        changes both."""
         raise NotImplementedError
 
     def own(self, color: Color) -> Player:

@@ -27,7 +27,7 @@ def _played(modules: tuple[str, ...], steps: int, seed: int) -> v.GameState:
     return st
 
 
-_ON_WRITE = ("spaces", "chronicle", "p")  # dicts whose values are copied on write (state.py)
+_ON_WRITE = ("spaces", "chronicle")  # dicts whose values are replaced whole (state.py)
 
 
 def _mutables(obj: object, seen: set[int], out: list[object]) -> None:

@@ -1,6 +1,7 @@
-"""The players are copied on write: a state cloned shares each player with its parent
-until the engine changes that player (``GameState.own``), and a change to either side
-after the clone never reaches the other; every action of seeded games (the base game, the
+"""The players are copied on write: the engine's copy (``GameState.derive``) shares each
+player with its parent until the engine changes that player (``GameState.own``), and a
+change through ``own`` to either side after the copy never reaches the other (``clone``,
+the copy to change by hand, shares none: `test_copying.py`); every action of seeded games (the base game, the
 coins-at-the-well house rule, Port and Life goals on), and every action any player may
 take at any moment, leaves the state it was applied to as it was."""
 
@@ -52,11 +53,12 @@ def test_a_child_shares_the_players_its_action_did_not_change() -> None:
     assert all(child.p[c] == st.p[c] for c in shared)
 
 
-def test_a_change_after_the_clone_reaches_neither_side() -> None:
+def test_a_change_after_the_copy_reaches_neither_side() -> None:
     st = _states((), 2)[30]
     red = v.Color.RED
     before = _players(st)
-    child = st.clone()
+    child = st.derive()
+    assert all(child.p[c] is st.p[c] for c in st.players)
     child.own(red).coins += 7
     child.own(red).cubes[Cube.GREEN] += 1
     child.own(red).customers.append("x")
