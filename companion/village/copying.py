@@ -24,6 +24,7 @@ _HOW = {
     "clone": "None if {v} is None else {v}.clone()",
     "clone_values": "{{k: x.clone() for k, x in {v}.items()}}",
     "fresh_set": "set()",
+    "own_players": "set(new.p)",
 }
 SHARE = {"copy": "share"}
 """Shared by the copies: immutable, or replaced whole by the engine, never changed in place."""
@@ -36,9 +37,10 @@ COPY_ON_WRITE = {"copy": "copy"}
 """A dict whose values (dicts, lists, objects) the engine replaces whole and never changes
 in place: the dict copied, its values shared by the copies until one of them replaces its
 own."""
-FRESH_SET = {"copy": "fresh_set"}
-"""What a state has made its own (copy on write): emptied in the copy and in the original,
-which share everything then."""
+OWNED = {"copy": "own_players", "derive": "fresh_set"}
+"""What a state has made its own (copy on write): every player in a ``clone()``, whose
+players are its own copies; nothing in a ``derive()``, and nothing in the original then,
+which shares its players with it."""
 ON_WRITE_VALUES = {"copy": "clone_values", "derive": "copy"}
 """A dict of objects with their own ``clone()``: each cloned by ``clone()`` (a copy to
 change by hand); shared by ``derive()``, the engine's copy, which clones one only before

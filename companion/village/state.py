@@ -19,8 +19,8 @@ from .copying import (
     COPY,
     COPY_ON_WRITE,
     COPY_OR_NONE,
-    FRESH_SET,
     ON_WRITE_VALUES,
+    OWNED,
     SHARE,
     with_clone,
 )
@@ -177,7 +177,7 @@ class GameState:
 
     # the players this state has copied for itself (``own``); not part of its value
     owned: set[Color] = field(default_factory=set, compare=False, repr=False,
-                              metadata=FRESH_SET)
+                              metadata=OWNED)
 
     def clone(self) -> GameState:  # pragma: no cover - replaced by @with_clone
         """A copy sharing nothing mutable with this state but what the engine replaces
@@ -278,6 +278,7 @@ def new_game(
         house=house or HouseRules(),
         rules=rules,
     )
+    st.owned = set(seats)  # its players are its own
     for setup in rules.setup:
         setup(st, config)
     return st
