@@ -178,7 +178,9 @@ class ObservedTable:
     cells: dict[tuple[str, str], _Cell] = field(default_factory=dict)
     occluded: dict[str, tuple[frozenset[str], float]] = field(default_factory=dict)
     taps: list[TagTapped] = field(default_factory=list)
-    log: list[Observation] = field(default_factory=list)  # since the last commit
+    # since the last commit, the latest observation of each source about each place (and
+    # every tap), kept as they come in: `committed` hands them over
+    latest: dict[tuple[str, str], Observation] = field(default_factory=dict)
     last_change: float = float("-inf")
     # region → when a hand was last over it, since the last commit (or later: `committed`)
     hand_seen: dict[str, float] = field(default_factory=dict)
@@ -209,7 +211,7 @@ class ObservedTable:
         t = obs.t
         if isinstance(obs, TagTapped):
             self.taps.append(obs)
-            self.log.append(obs)
+            self.latest[(obs.source, f"tap:{obs.t}")] = obs
             self.last_change = max(self.last_change, t)
             return
         if isinstance(obs, Occluded):
@@ -255,7 +257,9 @@ class ObservedTable:
             self._set((obs.source, name), obs.cell, t)
         else:
             return
-        self.log.append(obs)
+        place = getattr(obs, "zone", None) or getattr(obs, "region", None) or getattr(
+            obs, "track", "") + ":" + str(getattr(obs, "marker", ""))
+        self.latest[(obs.source, str(place))] = obs
 
     def _set(self, key: tuple[str, str], value: RegionValue | ByColour, t: float,
              ids: frozenset[str] = frozenset(), unknown: frozenset[str] = frozenset()) -> None:
@@ -412,14 +416,7 @@ class ObservedTable:
         ``hands_after`` (`read_at` of the look that decided the commit: a later move's
         hands), and those over ``keep`` (what steps left to ask change), are kept for the
         next commit; the rest are forgotten."""
-        latest: dict[tuple[str, str], Observation] = {}
-        for obs in self.log:
-            place = getattr(obs, "zone", None) or getattr(obs, "region", None) or getattr(
-                obs, "track", "") + ":" + str(getattr(obs, "marker", ""))
-            key = (obs.source, str(place)) if not isinstance(obs, TagTapped) else (
-                obs.source, f"tap:{obs.t}")
-            latest[key] = obs
-        self.log, self.taps = [], []
+        latest, self.latest, self.taps = self.latest, {}, []
         after = float("inf") if hands_after is None else hands_after
         self.hand_seen = {r: t for r, t in self.hand_seen.items() if t > after or r in keep}
         self.unsure_seen = {r: t for r, t in self.unsure_seen.items()

@@ -38,7 +38,7 @@ from companion.village.picture import (
     piece_zone_names,
     signature,
 )
-from companion.village.vocabulary import MemberId
+from companion.village.vocabulary import MemberId, Space
 
 Path = tuple[Action, ...]
 ChanceFrom = Callable[[v.GameState], list[Action]]  # the legal outcomes the table shows
@@ -290,8 +290,9 @@ class Search:
                                      [k for k in still if (k in piece_names) == part],
                                      base, observed)
                        for part in (True, False)}
-        self.skipped_spaces = {k for k in observed
-                               if k.startswith(zones.SPACE + ":") and k not in diff}
+        # a take from a space observed unchanged is never tried
+        skipped = {k for k in observed if k.startswith(zones.SPACE + ":") and k not in diff}
+        self.skip_takes = frozenset(s for s in Space if zones.space(s) in skipped)
         self.nodes = 0
         self.level = 0
         self.frontier: list[Path] = [()]
@@ -326,8 +327,7 @@ class Search:
                 nxt: list[Path] = []
                 matches: list[Path] = []
                 for action in kids:
-                    if (isinstance(action, TakeCube)
-                            and zones.space(action.space) in self.skipped_spaces):
+                    if isinstance(action, TakeCube) and action.space in self.skip_takes:
                         continue
                     child = (*path, action)
                     node = cache.nodes.get(child)

@@ -16,7 +16,7 @@ def spend_time(st: GameState, color: Color, amount: int) -> None:
     """
     if amount <= 0:
         return
-    player = st.p[color]
+    player = st.own(color)
     length = st.data.time_track_length
     crossings = (player.time + amount) // length - player.time // length
     player.time += amount

@@ -41,7 +41,7 @@ def apply(st: GameState, action: Action | dict[str, Any]) -> GameState:
 
 def apply_unchecked(st: GameState, action: Action) -> GameState:
     """Apply an action already known legal (e.g. taken from ``legal_actions``)."""
-    new = st.clone()
+    new = st.derive()  # players shared until changed (``GameState.own``)
     new.rules.handlers[type(action)](new, action)
     for hook in new.rules.after_apply:
         hook(new)

@@ -7,7 +7,7 @@ point where someone must decide or something must be drawn.
 from __future__ import annotations
 
 from . import deaths
-from .payments import cube_options
+from .payments import can_pay
 from .state import MONKS, GameState, MarketDay
 from .vocabulary import Color, Cube, Good, MemberId, PhaseName, member_generation
 
@@ -77,7 +77,7 @@ def can_serve(st: GameState, color: Color, slot: int) -> bool:
     player = st.p[color]
     if player.grain < customer.grain or any(player.goods[g] < n for g, n in customer.goods):
         return False
-    return serve_cost_free(st, color) or bool(cube_options(player, {Cube.GREEN: 1}))
+    return serve_cost_free(st, color) or can_pay(player, {Cube.GREEN: 1})
 
 
 def can_sell(st: GameState, color: Color, stalls: list[int]) -> bool:
@@ -279,7 +279,7 @@ def church_majority(st: GameState) -> list[Color]:
     """2 prestige to each family `majority_winners` names; returns them."""
     winners = majority_winners(st)
     for c in winners:
-        st.p[c].prestige += MAJORITY_PRESTIGE
+        st.own(c).prestige += MAJORITY_PRESTIGE
     return winners
 
 

@@ -31,7 +31,7 @@ from .actions import (
     Travel,
     UseWell,
 )
-from .legal import BUY_FROM, privilege_options, space_options
+from .legal import BUY_FROM, privilege_options
 from .payments import apply_pay
 from .state import BAG, FARM, MAX_GRAIN, GameState
 from .vocabulary import INFLUENCE, Color, Cube, Good, PhaseName, Space, is_member
@@ -82,7 +82,7 @@ def _enter_space(st: GameState, space: Space) -> None:
         return
     st.phase = PhaseName("action")
     st.act_space = space
-    if not space_options(st, st.current_color, space):
+    if not st.rules.space_any[space](st, st.current_color):  # nothing to do there
         flow.finish_action(st)
 
 
@@ -95,16 +95,16 @@ def _take(st: GameState, a: Action) -> None:
         st.supply[Cube.PLAGUE] += 1
         deaths.spend_time(st, a.player, 2)
     else:
-        st.p[a.player].cubes[a.cube] += 1
+        st.own(a.player).cubes[a.cube] += 1
     _enter_space(st, a.space)
 
 
 def _well(st: GameState, a: Action) -> None:
     assert isinstance(a, UseWell)
     if a.pay:  # HOUSE RULE well_coins: cubes and coins, as legal_actions offered them
-        apply_pay(st.p[a.player], st.supply, a.pay)
+        apply_pay(st.own(a.player), st.supply, a.pay)
     else:
-        st.p[a.player].cubes[a.color] -= 3
+        st.own(a.player).cubes[a.color] -= 3
         st.supply[a.color] += 3
     _enter_space(st, a.space)
 
@@ -120,7 +120,7 @@ def _skip(st: GameState, a: Action) -> None:
 
 def _harvest(st: GameState, a: Action) -> None:
     assert isinstance(a, Harvest)
-    player = st.p[a.player]
+    player = st.own(a.player)
     player.grain = min(MAX_GRAIN, player.grain + flow.harvest_yield(st, a.player))
     flow.finish_action(st)
 
@@ -146,21 +146,21 @@ def _train(st: GameState, a: Action) -> None:
     time = craft.train
     if a.good is not None:
         time += craft.produce
-        st.p[a.player].goods[a.good] += 1
+        st.own(a.player).goods[a.good] += 1
     deaths.spend_time(st, a.player, time)
     flow.finish_action(st)
 
 
 def _produce(st: GameState, a: Action) -> None:
     assert isinstance(a, Produce)
-    st.p[a.player].goods[a.good] += 1
+    st.own(a.player).goods[a.good] += 1
     deaths.spend_time(st, a.player, st.data.crafts[a.building].produce)
     flow.finish_action(st)
 
 
 def _buy(st: GameState, a: Action) -> None:
     assert isinstance(a, Buy)
-    player = st.p[a.player]
+    player = st.own(a.player)
     apply_pay(player, st.supply, a.pay)
     player.grain -= st.data.crafts[BUY_FROM[a.good]].buy_grain
     player.goods[a.good] += 1
@@ -169,7 +169,7 @@ def _buy(st: GameState, a: Action) -> None:
 
 def _mill(st: GameState, a: Action) -> None:
     assert isinstance(a, Mill)
-    player = st.p[a.player]
+    player = st.own(a.player)
     player.grain -= 2
     player.coins += 2
     deaths.spend_time(st, a.player, 2)
@@ -178,7 +178,7 @@ def _mill(st: GameState, a: Action) -> None:
 
 def _serve(st: GameState, a: Action) -> None:
     assert isinstance(a, Serve) and st.day is not None
-    player = st.p[a.player]
+    player = st.own(a.player)
     tile = st.market[a.slot]
     assert tile is not None
     customer = st.data.customers[tile]
@@ -207,7 +207,7 @@ def _pass(st: GameState, a: Action) -> None:
 
 def _travel(st: GameState, a: Action) -> None:
     assert isinstance(a, Travel)
-    player = st.p[a.player]
+    player = st.own(a.player)
     apply_pay(player, st.supply, a.pay)
     player.goods[Good.WAGON] -= 1
     st.members[a.member] = ("travel", a.city)
@@ -228,7 +228,7 @@ def _travel(st: GameState, a: Action) -> None:
 
 def _council_enter(st: GameState, a: Action) -> None:
     assert isinstance(a, CouncilEnter)
-    apply_pay(st.p[a.player], st.supply, a.pay)
+    apply_pay(st.own(a.player), st.supply, a.pay)
     st.members[a.member] = ("council", 1)
     deaths.spend_time(st, a.player, st.data.council_enter_time)
     _offer_privilege(st, a.player, 1)
@@ -236,7 +236,7 @@ def _council_enter(st: GameState, a: Action) -> None:
 
 def _council_advance(st: GameState, a: Action) -> None:
     assert isinstance(a, CouncilAdvance)
-    apply_pay(st.p[a.player], st.supply, a.pay)
+    apply_pay(st.own(a.player), st.supply, a.pay)
     level = st.members[a.member][1] + 1
     st.members[a.member] = ("council", level)
     deaths.spend_time(st, a.player, st.data.council_advance_time[level])
@@ -252,7 +252,7 @@ def _offer_privilege(st: GameState, color: Color, level: int) -> None:
 
 def _privilege(st: GameState, a: Action) -> None:
     assert isinstance(a, Privilege)
-    player = st.p[a.player]
+    player = st.own(a.player)
     if a.level == 1:
         st.next_first = a.player
     elif a.level == 2:
@@ -270,7 +270,7 @@ def _privilege(st: GameState, a: Action) -> None:
 
 def _church(st: GameState, a: Action) -> None:
     assert isinstance(a, Church)
-    time = apply_pay(st.p[a.player], st.supply, a.pay)
+    time = apply_pay(st.own(a.player), st.supply, a.pay)
     st.members[a.member] = BAG
     deaths.spend_time(st, a.player, time)
     flow.finish_action(st)
@@ -289,7 +289,7 @@ def _die(st: GameState, a: Action) -> None:
 
 def _buyout(st: GameState, a: Action) -> None:
     assert isinstance(a, Buyout)
-    st.p[a.player].coins -= len(a.members)
+    st.own(a.player).coins -= len(a.members)
     for m in a.members:
         st.members[m] = ("church", 1)
     st.mass_out += len(a.members)
@@ -300,7 +300,7 @@ def _buyout(st: GameState, a: Action) -> None:
 def _church_move(st: GameState, a: Action) -> None:
     assert isinstance(a, ChurchMove)
     window = st.members[a.member][1]
-    st.p[a.player].grain -= flow.move_cost(st, window)
+    st.own(a.player).grain -= flow.move_cost(st, window)
     st.members[a.member] = ("church", window + 1)
     flow.advance_moves(st)
 

@@ -32,6 +32,15 @@ def cube_options(player: Player, need: dict[Cube, int]) -> list[Pay]:
     ]
 
 
+def can_pay(player: Player, need: dict[Cube, int]) -> bool:
+    """True when `cube_options` ``(player, need)`` is not empty: every cube short is made
+    up by a coin."""
+    short = 0
+    for colour, k in need.items():
+        short += max(0, k - player.cubes[colour])
+    return short <= player.coins
+
+
 def gain_options(supply: dict[Cube, int], count: int) -> list[tuple[Cube, ...]]:
     """The ways to take ``count`` influence cubes of one's choice from the supply (fewer if
     the supply holds fewer)."""

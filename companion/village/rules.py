@@ -37,6 +37,7 @@ Options = Callable[["GameState"], list["Action"]]
 Handler = Callable[["GameState", "Action"], None]
 Check = Callable[["GameState", "Action"], None]
 SpaceOptions = Callable[["GameState", "Color"], list["Action"]]
+SpaceAny = Callable[["GameState", "Color"], bool]  # bool(SpaceOptions), without the list
 PlayerOptions = Callable[["GameState", "Color"], list["Action"]]
 BuryFn = Callable[["GameState", "MemberId"], None]
 ScoreFn = Callable[["GameState", "Color", dict[str, int]], None]
@@ -85,6 +86,8 @@ class Module:
     handlers: Mapping[type[Action], Handler] = field(default_factory=dict)
     chance_checks: Mapping[type[Action], Check] = field(default_factory=dict)
     space_options: Mapping[Space, SpaceOptions] = field(default_factory=dict)
+    # whether a space's options are not empty, without listing them (default: listed)
+    space_any: Mapping[Space, SpaceAny] = field(default_factory=dict)
     replaces_spaces: frozenset[Space] = frozenset()  # space options this module overrides
     zones: Mapping[str, Zone] = field(default_factory=dict)
     burials: Mapping[str, BuryFn] = field(default_factory=dict)  # by the zone of the death
@@ -130,6 +133,7 @@ class Rules:
     handlers: dict[type[Action], Handler]
     chance_checks: dict[type[Action], Check]
     space_options: dict[Space, SpaceOptions]
+    space_any: dict[Space, SpaceAny]  # bool(space_options[s](st, c)), from the same module
     zones: dict[str, Zone]
     visible_zones: frozenset[str]
     dead_zones: frozenset[str]
@@ -181,6 +185,13 @@ def record_forms(modules: Sequence[Module]) -> RecordForms:
     return forms
 
 
+def _listed(options: SpaceOptions) -> SpaceAny:
+    """A space's "any option?" answered by listing its options."""
+    def any_option(st: GameState, c: Color) -> bool:
+        return bool(options(st, c))
+    return any_option
+
+
 def merge(modules: Sequence[Module], catalogue: Sequence[Module] | None = None) -> Rules:
     """The rules of a game with these modules, in order; ``catalogue``: every module of the
     game, switched on or not (default: these), whose action types the record form parses
@@ -192,6 +203,7 @@ def merge(modules: Sequence[Module], catalogue: Sequence[Module] | None = None) 
     handlers: dict[type[Action], Handler] = {}
     checks: dict[type[Action], Check] = {}
     spaces: dict[Space, SpaceOptions] = {}
+    space_any: dict[Space, SpaceAny] = {}
     zones: dict[str, Zone] = {}
     burials: dict[str, BuryFn] = {}
     explains: dict[type[Action], Explain] = {}
@@ -226,6 +238,7 @@ def merge(modules: Sequence[Module], catalogue: Sequence[Module] | None = None) 
             m.name,
         )
         spaces.update(replaced)
+        space_any.update({s: m.space_any.get(s) or _listed(f) for s, f in m.space_options.items()})
 
     def cat(attr: str) -> tuple[Any, ...]:
         return tuple(f for m in modules for f in getattr(m, attr))
@@ -236,6 +249,7 @@ def merge(modules: Sequence[Module], catalogue: Sequence[Module] | None = None) 
         handlers=handlers,
         chance_checks=checks,
         space_options=spaces,
+        space_any=space_any,
         zones=zones,
         visible_zones=frozenset(z for z, i in zones.items() if i.visible),
         dead_zones=frozenset(z for z, i in zones.items() if i.dead),

@@ -1,9 +1,10 @@
 """The game state: everything on the table, plus who must decide what next.
 
-A ``GameState`` is a value: the engine never changes one it was given, it clones it and
-changes the clone (``clone()`` copies every mutable part but the spaces' cubes and the
-chronicle's sections, which the engine replaces whole: copy on write). Treat states as
-immutable.
+A ``GameState`` is a value: the engine never changes one it was given, it copies it and
+changes the copy (``clone()`` copies every mutable part but the spaces' cubes and the
+chronicle's sections, which the engine replaces whole; the engine's own copy, ``derive()``,
+shares the players too, which the engine changes only through ``own``: copy on write).
+Treat states as immutable.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from .copying import (
     COPY,
     COPY_ON_WRITE,
     COPY_OR_NONE,
+    ON_WRITE_VALUES,
+    OWNED,
     SHARE,
     with_clone,
 )
@@ -127,7 +130,9 @@ class GameState:
 
     data: BoardData
     players: tuple[Color, ...]
-    p: dict[Color, Player] = field(metadata=CLONE_VALUES)
+    # in the engine's copy (``derive``) each player is shared with the parent state's
+    # until the engine changes it, reaching it through ``own`` (copy on write)
+    p: dict[Color, Player] = field(metadata=ON_WRITE_VALUES)
     members: dict[MemberId, Loc] = field(metadata=COPY)
     supply: dict[Cube, int] = field(metadata=COPY)
     bag: dict[Cube, int] = field(metadata=COPY)
@@ -170,10 +175,29 @@ class GameState:
         default_factory=lambda: dict.fromkeys(INFLUENCE, INFLUENCE_PER_COLOUR), metadata=SHARE
     )  # influence cubes in play per colour (set at setup, never changed after)
 
+    # the players this state has copied for itself (``own``); not part of its value
+    owned: set[Color] = field(default_factory=set, compare=False, repr=False,
+                              metadata=OWNED)
+
     def clone(self) -> GameState:  # pragma: no cover - replaced by @with_clone
         """A copy sharing nothing mutable with this state but what the engine replaces
-        whole (generated from the fields' copy metadata, `copying`)."""
+        whole (generated from the fields' copy metadata, `copying`): to change by hand."""
         raise NotImplementedError
+
+    def derive(self) -> GameState:  # pragma: no cover - replaced by @with_clone
+        """The engine's copy: as ``clone``, but sharing the players, which the engine
+        changes only through ``own``. Changing a player of either state any other way
+        changes both."""
+        raise NotImplementedError
+
+    def own(self, color: Color) -> Player:
+        """``color``'s player, to change: copied from the one shared with the state this
+        one was cloned from on the first call (copy on write). Raises KeyError for a
+        colour not at the table."""
+        if color not in self.owned:
+            self.p[color] = self.p[color].clone()
+            self.owned.add(color)
+        return self.p[color]
 
     @property
     def current_color(self) -> Color:
@@ -254,6 +278,7 @@ def new_game(
         house=house or HouseRules(),
         rules=rules,
     )
+    st.owned = set(seats)  # its players are its own
     for setup in rules.setup:
         setup(st, config)
     return st

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import chance, handlers, legal
+from .. import chance, handlers, legal, space_any
 from ..actions import Action, Serve
 from ..pending import BASE_STEPS as P
 from ..rules import Module, Phase, Zone, steps
@@ -46,6 +46,15 @@ def module() -> Module:
             Space.TRAVEL: legal.travel_options,
             Space.COUNCIL: legal.council_options,
             Space.CHURCH: legal.church_options,
+        },
+        space_any={
+            Space.HARVEST: space_any.harvest_any,
+            Space.FAMILY: space_any.family_any,
+            Space.CRAFTS: space_any.craft_any,
+            Space.MARKET: space_any.no_any,
+            Space.TRAVEL: space_any.travel_any,
+            Space.COUNCIL: space_any.council_any,
+            Space.CHURCH: space_any.church_any,
         },
         zones={
             "unborn": Zone(),

@@ -472,7 +472,7 @@ def claim(
         raise IllegalAction(
             f"illegal: claim {goal!r} by {color} — {reason}", code="goal", rule=reason
         )
-    st.p[color].prestige += data.value(goal)
+    st.own(color).prestige += data.value(goal)
     gs.claimed[color] = gs.claimed.get(color, frozenset()) | {goal}
 
 

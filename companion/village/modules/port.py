@@ -119,7 +119,7 @@ def cash_treasure(st: GameState, ps: PortState, data: PortData, action: CashTrea
         raise IllegalAction(f"illegal: {action.to_json()!r} — {rule}", code="treasure", rule=rule)
     ship.treasures.remove(action.tile)
     ps.cashed.append(action.tile)
-    st.p[action.player].coins += treasure_value(ps, data, action.tile)
+    st.own(action.player).coins += treasure_value(ps, data, action.tile)
 
 
 def exotic_sales(st: GameState, ps: PortState, color: Color, free: bool) -> list[Action]:
@@ -145,7 +145,7 @@ def sell_exotic(
     if action not in exotic_sales(st, ps, action.player, free):
         rule = "PM2–PM4: a cocoa or tea unloaded on your farm, paid 1 green and 1 time unless free"
         raise IllegalAction(f"illegal: {action.to_json()!r} — {rule}", code="market", rule=rule)
-    player, ship = st.p[action.player], ps.ships[action.player]
+    player, ship = st.own(action.player), ps.ships[action.player]
     apply_pay(player, st.supply, action.pay)
     setattr(ship, action.item, getattr(ship, action.item) - 1)
     ps.boxed[action.item] += 1
@@ -188,7 +188,7 @@ def bury_at_sea(st: GameState, ps: PortState, data: PortData, member: MemberId) 
     i = free[0]
     ps.cemetery[i] = member
     st.members[member] = ("sea", i)
-    st.p[color].prestige += prestige[i]
+    st.own(color).prestige += prestige[i]
     return "sea" if len(free) == 1 else None
 
 

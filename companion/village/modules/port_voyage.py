@@ -253,7 +253,7 @@ def apply_voyage(st: GameState, ps: PortState, data: PortData, action: Action) -
     v = ps.voyage
     assert v is not None
     color = v.player
-    ship, player = ps.ships[color], st.p[color]
+    ship, player = ps.ships[color], st.own(color)
     if isinstance(action, Recruit):
         cap: Captain = data.captains[action.captain]
         player.coins -= cap.cost
@@ -309,7 +309,7 @@ def apply_voyage(st: GameState, ps: PortState, data: PortData, action: Action) -
 
 
 def _to_hold(st: GameState, ps: PortState, color: Color, piece: str) -> None:
-    player, ship = st.p[color], ps.ships[color]
+    player, ship = st.own(color), ps.ships[color]
     kind = kind_of(piece)
     if is_member(piece):
         st.members[piece] = ("hold", color)
@@ -338,7 +338,7 @@ def _sail(st: GameState, ps: PortState, data: PortData, action: Sail) -> None:
         if action.pay:
             captain = ps.ships[color].captain
             assert captain is not None
-            apply_pay(st.p[color], st.supply, action.pay)
+            apply_pay(st.own(color), st.supply, action.pay)
             v.credit += data.captains[captain].rate.moves - 1
         else:
             v.credit -= 1
@@ -420,7 +420,7 @@ def return_to_port(st: GameState, ps: PortState, color: Color) -> None:
     """PV28–PV30: the ship in port for 1 time, everything on the hold in front of its
     owner (members to the farm; grain up to the farm's 5 sacks, ambiguity 6), the captain
     out of the game."""
-    ship, player = ps.ships[color], st.p[color]
+    ship, player = ps.ships[color], st.own(color)
     deaths.spend_time(st, color, 1)
     ship.zone = PORT
     for piece in ship.hold:
