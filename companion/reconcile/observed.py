@@ -325,9 +325,12 @@ class ObservedTable:
 
     def quiet(self, now: float) -> bool:
         """True when nothing waits to settle and no hand has been over the table lately
-        (a hand resting longer than ``occlusion_timeout`` no longer holds things up)."""
-        for regions, since in self.occluded.values():
-            if regions and now - since < self.occlusion_timeout:
+        (a hand resting longer than ``occlusion_timeout`` no longer holds things up). A
+        region read uncertain (``unsure_sources``) is no hand: nobody is moving there, and
+        what it would show is weighed where it matters (`PathDoubts._under_hand`)."""
+        for source, (regions, since) in self.occluded.items():
+            if (regions and source not in self.unsure_sources
+                    and now - since < self.occlusion_timeout):
                 return False
         hidden = self.hidden(now)
         return all(

@@ -67,6 +67,7 @@ from companion.sim.rendered_table import EMPTY_FRAMES as EMPTY_FRAMES  # re-expo
 from companion.sim.rendered_table import RenderedTable, calibrate_real
 from companion.sim.rendered_table import changed_regions as changed_regions  # re-exported
 from companion.sim.rendered_table import table_view as table_view  # re-exported
+from companion.sim.stale_regions import StaleRegions
 from companion.village import parse_action
 from companion.village.picture import regions_of
 from vision import calibration as vcal
@@ -281,6 +282,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                             _write_crop(adapter.crop(name, margin_mm=5.0),
                                         crops / f"m{len(game.misread):03d}.png")
                     game.camera_observations += 1
+                    game.stale.committed(obs)
                     if name in covered:
                         game.committed_under_hand.append(f"{clock[0]:.1f}s {name}")
                 rec.observe(obs)
@@ -323,7 +325,8 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
 
     try:
         _moves(truth, run, catch_up, table, rec, link, layout, move_frames, hand_frames,
-               hands, turn_gap, gaps, at, unseen, moved, truths, read_names, write)
+               hands, turn_gap, gaps, at, unseen, moved, truths, read_names, write,
+               game.stale)
     except v.RulesError as exc:
         write(len(truth))
         if log_to is not None:
@@ -331,6 +334,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], *, hands: bool = T
                     "error": str(exc), "wrong": [w[0] for w in link.wrong]})
         raise
     write(len(truth))
+    game.stale.finish()
     game.render_s, game.renders = table.render_s, table.renders
     game.render_cpu_s = table.render_cpu_s
     game.final = v.summary(link.st)
@@ -351,10 +355,11 @@ def _moves(truth: list[dict[str, Any]], run: Callable[[int], None],
            hands: bool, turn_gap: float | tuple[float, float], gaps: random.Random,
            at: list[int], unseen: list[bool], moved: list[list[str]],
            truths: list[list[str]], read_names: set[str],
-           write: Callable[[int], None]) -> None:
+           write: Callable[[int], None], stale: StaleRegions) -> None:
     """``play``'s moves: each true action drawn (a hand over it), its frames run, what the
     camera cannot see entered on the tablet; ``write(i)`` after each action's frames.
     ``at``: [the action the camera's commits are put down to, the action being drawn].
+    ``stale``: told each move's change of what the camera can see.
     Raises what the engine raises (``village.RulesError``)."""
     run(move_frames)
     st = link.st
@@ -385,7 +390,9 @@ def _moves(truth: list[dict[str, Any]], run: Callable[[int], None],
         moved[i] = changed
         truths[i] = [f"{k}={after[k]}" for k in changed]
         at[0] = i
+        drawn = table.view
         table.show(st)
+        stale.moved(i, drawn, table.view)
         spot = on_table(layout, _region(changed[0])) if hands and changed else None
         if spot is not None:
             table.hands = [spot]

@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.sim.camera_causes import breakdown
 from companion.sim.link import Counts, SimLink
+from companion.sim.stale_regions import StaleRegions
 
 __all__ = ["CameraGame", "CameraLink"]
 
@@ -65,6 +66,8 @@ class CameraGame:
     # per true action: its type, how it was made (auto, prompted, manual), why it was
     # entered when it was (``why``: tablet, nothing-seen, overtaken) and what it changed
     log: list[dict[str, Any]] = field(default_factory=list)
+    # the changes of the moves the camera never reported (``stale_regions``)
+    stale: StaleRegions = field(default_factory=StaleRegions)
 
     def to_json(self) -> dict[str, Any]:
         c = self.counts
@@ -102,5 +105,6 @@ class CameraGame:
             "wall_s": round(self.wall_s, 1),
             "cpu_s": round(self.cpu_s, 1),
             **({"not_learned": self.not_learned} if self.renderer == "real" else {}),
+            **self.stale.to_json(),
             "touches": breakdown(self.log),
         }
