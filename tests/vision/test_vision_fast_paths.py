@@ -1,6 +1,6 @@
 """The fifteenth session's cheaper forms of the reader's arithmetic give the numbers of
 the forms they replace, to the last bit: a faster frame must read exactly what the slower
-one read (docs/vision.md « Fifteenth session: speed »)."""
+one read (docs/history/vision-measured.md « Fifteenth session: speed »)."""
 
 from __future__ import annotations
 
