@@ -30,7 +30,12 @@ def test_a_learned_card_is_corrected_then_forgotten(server: Server, browser: Any
     page.locator("#learned-cards").scroll_into_view_if_needed()
     page.screenshot(path=str(shots / "cards-learned-tablet.png"))
     form.locator("[data-name=prestige]").fill("2")
-    form.locator("button[type=submit]").click()
+    # the page posts the values, then loads itself again: wait for the server's answer (the
+    # old page's form is still there until the reload, so waiting for it proves nothing)
+    with page.expect_response(lambda r: r.url.endswith("/api/cards")
+                              and r.request.method == "POST") as answer:
+        form.locator("button[type=submit]").click()
+    assert answer.value.ok
     page.wait_for_load_state("load")
     page.locator("form.learned-card[data-card='Gertrude'] [data-name=prestige]").wait_for()
     assert server.get("/api/cards")["learned"]["crecy.friend"]["Gertrude"]["prestige"] == 2
