@@ -46,9 +46,7 @@ def tinted_cells(cur: np.ndarray, lo_g: np.ndarray, hi_g: np.ndarray, side: int
     repeated), never across into the next cell of the stack (cells × side² booleans)."""
     n = len(cur)
     excess = (cur - np.clip(cur, lo_g, hi_g)).reshape(n, side, side, 3)
-    padded = np.pad(excess, ((0, 0), (1, 1), (1, 1), (0, 0)), mode="edge")
-    box = sum(padded[:, dy:dy + side, dx:dx + side] for dy in range(3) for dx in range(3))
-    box = np.asarray(box, np.float32) * np.float32(1 / 9)
+    box = _cell_box3(excess.astype(np.float32)) * np.float32(1 / 9)
     mean = box.mean(axis=-1, keepdims=True)
     strong: np.ndarray = (np.abs(box - mean) > TINT).any(axis=-1)
     return strong.reshape(n, side * side)
@@ -60,11 +58,17 @@ def faint_cells(tint: np.ndarray, beyond: np.ndarray, side: int) -> np.ndarray:
     the average carries that piece's change one sample out (its blurred rim, the pale
     mixture of a blue disc and its cell, read as a white disc), not a faint piece's own."""
     n = len(tint)
-    grid = beyond.reshape(n, side, side)
-    padded = np.pad(grid, ((0, 0), (1, 1), (1, 1)))
-    near = np.zeros_like(grid)
-    for dy in range(3):
-        for dx in range(3):
-            near |= padded[:, dy:dy + side, dx:dx + side]
+    near = _cell_box3(beyond.reshape(n, side, side).astype(np.uint8)) > 0
     out: np.ndarray = tint & ~near.reshape(n, side * side)
+    return out
+
+
+def _cell_box3(stack: np.ndarray) -> np.ndarray:
+    """The 3×3 sum around each sample of a stack of square cells (cells × side × side,
+    channels after), each cell's edge repeated: never across into the next cell."""
+    side = stack.shape[1]
+    pad = ((0, 0), (1, 1), (1, 1)) + ((0, 0),) * (stack.ndim - 3)
+    padded = np.pad(stack, pad, mode="edge")
+    out: np.ndarray = np.asarray(sum(padded[:, dy:dy + side, dx:dx + side]
+                                     for dy in range(3) for dx in range(3)))
     return out

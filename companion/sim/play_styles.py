@@ -47,3 +47,15 @@ def purposeful(st: v.GameState, rng: random.Random) -> dict[str, Any]:
               and (o.type != "well"
                    or v.pending(v.apply_unchecked(st, o)).player == st.current_color)]
     return rng.choice(useful or options).to_json()
+
+
+def truth_states(seed: int, play: str, players: int = 3) -> list[v.GameState]:
+    """Every state of a `random_truth` game (``random.Random(seed)``), the start first.
+    Raises ValueError for an unknown ``play``."""
+    header, actions = random_truth(players, random.Random(seed), play)
+    st = v.start(header)
+    out = [st]
+    for a in actions:
+        st = v.apply(st, a)
+        out.append(st)
+    return out

@@ -6,6 +6,7 @@ under the lowest id; ``apply`` accepts any member of such a group.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import combinations_with_replacement
 
 from . import deaths, flow
@@ -108,6 +109,14 @@ def turn_options(st: GameState) -> list[Action]:
     return out
 
 
+def buy_need(cubes: Iterable[Cube]) -> dict[Cube, int]:
+    """The cubes a purchase asks for, counted by colour (a craft's ``buy_cubes``)."""
+    need: dict[Cube, int] = {}
+    for cube in cubes:
+        need[cube] = need.get(cube, 0) + 1
+    return need
+
+
 def space_options(st: GameState, c: Color, space: Space) -> list[Action]:
     """What the action of ``space`` allows ``c`` now (without the skip)."""
     return st.rules.space_options[space](st, c)
@@ -152,9 +161,7 @@ def craft_options(st: GameState, c: Color) -> list[Action]:
         craft = st.data.crafts[building]
         if player.grain < craft.buy_grain:
             continue
-        need: dict[Cube, int] = {}
-        for cube in craft.buy_cubes:
-            need[cube] = need.get(cube, 0) + 1
+        need = buy_need(craft.buy_cubes)
         out.extend(Buy(c, good, pay) for pay in cube_options(player, need))
     if player.grain >= 2:
         out.append(Mill(c))

@@ -10,7 +10,7 @@ here answers ``bool(legal.space_options(st, c, space))`` exactly
 from __future__ import annotations
 
 from . import flow
-from .legal import BUY_FROM, FARM_ONLY, council_level, privilege_options
+from .legal import BUY_FROM, FARM_ONLY, buy_need, council_level, privilege_options
 from .payments import can_pay
 from .state import GameState
 from .vocabulary import Color, Cube, Good, member_ids
@@ -43,9 +43,7 @@ def craft_any(st: GameState, c: Color) -> bool:
         craft = st.data.crafts[building]
         if player.grain < craft.buy_grain:
             continue
-        need: dict[Cube, int] = {}
-        for cube in craft.buy_cubes:
-            need[cube] = need.get(cube, 0) + 1
+        need = buy_need(craft.buy_cubes)
         if can_pay(player, need):
             return True
     return False

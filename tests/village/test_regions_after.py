@@ -11,24 +11,14 @@ import random
 import pytest
 
 from companion import village as v
-from companion.sim.play_styles import random_truth
+from companion.sim.play_styles import truth_states
 from companion.village.picture import other_regions, other_regions_after
-
-
-def _states(seed: int, play: str) -> list[v.GameState]:
-    header, actions = random_truth(3, random.Random(seed), play)
-    st = v.start(header)
-    out = [st]
-    for a in actions:
-        st = v.apply(st, a)
-        out.append(st)
-    return out
 
 
 @pytest.mark.parametrize(("seed", "play"), [(1, "purposeful"), (2, "random"), (3, "random")])
 def test_every_child_of_every_state_is_exact(seed: int, play: str) -> None:
     checked = 0
-    states = _states(seed, play)
+    states = truth_states(seed, play)
     for i, st in enumerate(states[:-1]):
         before = other_regions(st)
         nxt = states[i + 1]  # the game's own step: chance outcomes too (a bag filled)
@@ -46,7 +36,7 @@ def test_chained_three_deep_stays_exact() -> None:
     """A grandchild's regions from a child's that were themselves derived (the search's
     chain): an error would be carried down and show here."""
     rng = random.Random(5)
-    for st in _states(4, "random")[::7]:
+    for st in truth_states(4, "random")[::7]:
         regs = other_regions(st)
         here = st
         for _ in range(3):
@@ -63,7 +53,7 @@ def test_a_space_changed_in_place_would_be_missed() -> None:
     """What the shortcut relies on (the engine replaces a space's cubes whole,
     ``tests/village/test_copying.py``): cubes changed in place, behind its back, are not
     recounted; so the check above can fail."""
-    st = _states(1, "purposeful")[10]
+    st = truth_states(1, "purposeful")[10]
     before = other_regions(st)
     child = st.clone()
     space = next(s for s, on in child.spaces.items() if any(on.values()))

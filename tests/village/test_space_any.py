@@ -12,22 +12,12 @@ from dataclasses import replace
 import pytest
 
 from companion import village as v
-from companion.sim.play_styles import random_truth
+from companion.sim.play_styles import truth_states
 from companion.sim.random_games import play_out, random_legal_or_anytime
 from companion.village.legal import space_options
 from companion.village.payments import can_pay
 from companion.village.state import Player
 from companion.village.vocabulary import INFLUENCE, Color, Cube, Space
-
-
-def _game(seed: int, play: str) -> list[v.GameState]:
-    header, actions = random_truth(3, random.Random(seed), play)
-    st = v.start(header)
-    out = [st]
-    for a in actions:
-        st = v.apply(st, a)
-        out.append(st)
-    return out
 
 
 def _check(st: v.GameState) -> int:
@@ -50,12 +40,12 @@ def _with_children(states: list[v.GameState]) -> int:
 
 @pytest.mark.parametrize(("seed", "play"), [(1, "purposeful"), (2, "random"), (3, "random")])
 def test_space_any_is_whether_options_are_listed(seed: int, play: str) -> None:
-    assert _with_children(_game(seed, play)) > 20_000
+    assert _with_children(truth_states(seed, play)) > 20_000
 
 
 def test_space_any_with_train_only_off() -> None:
     states = []
-    for st in _game(4, "purposeful")[::2]:
+    for st in truth_states(4, "purposeful")[::2]:
         st = st.clone()
         st.house = replace(st.house, train_only=False)
         states.append(st)
