@@ -46,7 +46,7 @@ from companion.sensors.tag_registry import TagRegistry
 from companion.settings import Settings
 from companion.store import EventStore
 from companion.table import TableService
-from companion.table.errors import TableError
+from companion.table.errors import NoGame, TableError
 from companion.table.feed import Notice
 
 log = logging.getLogger(__name__)
@@ -276,6 +276,8 @@ class Runtime:
             raise
         for adapter in self.adapters:
             self.running.add(adapter)
+            if hasattr(adapter, "farms_in_play"):  # a camera: its panel names a missing farm
+                adapter.farms_in_play = self._farms_in_play
         self.reconciler.covered = covered_zones(self.adapters)
         self.hall: Any = None
         """The `companion.hall.outbox.HallPublisher` (with ``settings.hall``), or None."""
@@ -286,6 +288,16 @@ class Runtime:
                 self.store.close()
                 raise
             self.service.add_listener(self.hall.wake)
+
+    def _farms_in_play(self) -> frozenset[str] | None:
+        """The colours of the current Village game's families (their farms should be on
+        the table), or None without a game or in another game."""
+        try:
+            st = self.service.state()
+        except NoGame:
+            return None
+        players = getattr(st, "players", None)
+        return frozenset(players) if isinstance(players, tuple) else None
 
     # -- lifecycle -----------------------------------------------------------------------
 

@@ -142,6 +142,11 @@ class CameraAdapter:
         self._drift = 0.0
         self._detail = ""
         self._kept = ""  # why the board's pose is kept (``geometry.pose_kept``), if it is
+        # the farms the last frame did not place, by colour, with why (``unplaced_farms``)
+        self._unplaced: dict[str, str] = {}
+        self.farms_in_play: Callable[[], frozenset[str] | None] | None = None
+        """The colours whose farms should be on the table (the runtime gives the game's
+        players), or None when not known: then every farm not placed is named."""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -172,15 +177,34 @@ class CameraAdapter:
             detail += f"; {self._detail}"
         if self._kept:
             detail += f"; board: {self._kept}"
+        missing = self._missing_farms()
+        if missing:
+            detail += f"; {missing}"
         if self.calibration.lens is None:
             # geometry as if the lens did not bend: regions near the frame's edges are
             # sampled off by a few pixels (docs/vision.md, "Lens")
             detail += "; no lens calibration (companion calibrate lens)"
         state = HEALTH_OF[self.state]
-        if self.state == STREAMING and self._detail:
+        if self.state == STREAMING and (self._detail or missing.startswith("not placed")):
             state = "degraded"
         return Health(self.name, self.clock(), self.name, state, round(fps, 1), self.errors,
                       detail)
+
+    def _missing_farms(self) -> str:
+        """The health panel's words for the farms the last frame did not place: those of
+        the families in the game (a fault: their regions are hidden from the reconciler),
+        or, the game's families unknown, every one (a two-player game leaves two farms
+        off the table on purpose); "" when none is missing."""
+        if not self._unplaced:
+            return ""
+        in_play = self.farms_in_play() if self.farms_in_play is not None else None
+        if in_play is None:
+            return ("farms not seen (fine if not in the game): "
+                    + ", ".join(sorted(self._unplaced)))
+        missing = {c: why for c, why in self._unplaced.items() if c in in_play}
+        return ("not placed, its regions hidden: "
+                + "; ".join(f"the {c} farm ({why})" for c, why in sorted(missing.items()))
+                if missing else "")
 
     # -- the machine ------------------------------------------------------------------
     def _run(self) -> None:
@@ -230,10 +254,12 @@ class CameraAdapter:
         if not reading.board_found:
             why = reading.refused.get("main")
             self._detail = f"board not found: {why}" if why else "board not found"
+            self._unplaced = {}  # no farm is placed without the main board: said once
             if self.state == STREAMING:
                 self._health(force=True)
             return True
         self._detail = ""
+        self._unplaced = unplaced_farms(reading.boards, reading.refused)
         # the board placed from a pose kept while the camera has not moved (too few of its
         # markers decoded for a new fit): said on the health panel, not a fault
         self._kept = geometry.kept.get("main", "")
@@ -356,6 +382,15 @@ class CameraAdapter:
             return None
         ok, buf = cv2.imencode(".png", img)
         return buf.tobytes() if ok else None
+
+
+def unplaced_farms(boards: dict[str, bool], refused: dict[str, str]) -> dict[str, str]:
+    """The farms a reading did not place, by colour, with why: the fit refused (its
+    words) or its marker not seen at all (out of the camera's view, covered, or too
+    blurred to decode)."""
+    prefix = "farm:"
+    return {name[len(prefix):]: refused.get(name) or "its marker is not seen"
+            for name, found in boards.items() if name.startswith(prefix) and not found}
 
 
 def camera_adapter(spec: str, emit: Emit, calibration_file: str | None = None,
