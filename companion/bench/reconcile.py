@@ -62,6 +62,11 @@ def row(setup: str, noise: str, counts: Counts,
         "acknowledged": counts.acks,
         "taps_per_action": round(counts.taps / n, 4),
         "touches_per_action": round(counts.touches / n, 4),
+        # each touch by what made it one (entry, prompt:<cause>, discrepancy), and by the
+        # kind of the true action it was about
+        "touches_by_cause": dict(counts.touch_causes.most_common()),
+        "touches_by_kind": {k: dict(c.most_common()) for k, c in sorted(
+            counts.touch_kinds.items(), key=lambda kc: (-sum(kc[1].values()), kc[0]))},
         "searches": len(counts.timings),
         "compute_ms_p50": round(_pct(counts.timings, 0.50) * 1e3, 3),
         "compute_ms_p95": round(_pct(counts.timings, 0.95) * 1e3, 3),

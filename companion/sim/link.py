@@ -9,6 +9,7 @@ the same up to interchangeable figures.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +60,16 @@ class Counts:
     untrue_at: list[int] = field(default_factory=list)
     timings: list[float] = field(default_factory=list)
     table_timings: list[float] = field(default_factory=list)  # per table seen (all its looks)
+    # each touch of the tablet by what made it one (``entry``, ``prompt:<cause>`` as
+    # `companion.sim.camera_causes.prompt_cause` says, ``discrepancy``), and by the kind of
+    # the true action it was about
+    touch_causes: Counter[str] = field(default_factory=Counter)
+    touch_kinds: dict[str, Counter[str]] = field(default_factory=dict)
+
+    def touch(self, kind: str, cause: str) -> None:
+        """Note one touch of the tablet about an action of type ``kind``."""
+        self.touch_causes[cause] += 1
+        self.touch_kinds.setdefault(kind, Counter())[cause] += 1
 
     @property
     def touches(self) -> int:
@@ -74,6 +85,9 @@ class Counts:
         self.untrue_at += other.untrue_at
         self.timings += other.timings
         self.table_timings += other.table_timings
+        self.touch_causes += other.touch_causes
+        for kind, causes in other.touch_kinds.items():
+            self.touch_kinds.setdefault(kind, Counter()).update(causes)
 
 
 class SimLink:
@@ -123,6 +137,7 @@ class SimLink:
                 self.counts.prompted += 1
             else:
                 self.counts.manual += 1
+                self.counts.touch(true["type"], "entry")
         self.log.append((self.n, self.mode, right))
         if not right:
             self.wrong.append((self.n, action, true))

@@ -14,6 +14,7 @@ from companion import village as v
 from companion.reconcile.asking import too_long
 from companion.reconcile.reconciler import Discrepancy, Prompt, Proposal, Reconciler
 from companion.sim.behaviour import MOVE, Noise
+from companion.sim.camera_causes import TracedReconciler, prompt_cause
 from companion.sim.link import Counts, SimLink, equivalent
 from companion.sim.table import FRAME, SimTable
 from companion.village import zones
@@ -27,7 +28,8 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], setup: str, noise:
     counts = Counts()
     counts.actions = sum(1 for a in truth if a["type"] != "reveal_customers")
     link = SimLink(header, truth, counts)
-    rec = Reconciler(link, settle=settle)
+    # the real reconciler, noting which of its guards fired (the touches' causes)
+    rec = TracedReconciler(link, settle=settle)
     sim = SimTable(setup, noise, rng, link.st, rec, counts)
     rec.covered = frozenset(sim.hub)  # the zone map: where the tag readers are
     # the players' answers draw from their own stream (when they answer depends on what
@@ -126,6 +128,11 @@ class _Clock:
         self.todo: list[tuple[float, Any]] = []  # (when, prompt or discrepancy) to answer
         # prompts shown without the truth (id: seq), until rightly answered "none of these"
         self.untrue: dict[int, int] = {}
+        self.causes: dict[int, str] = {}  # prompt id -> what made it a prompt
+
+    def _kind(self, seq: int) -> str:
+        """The type of the true action at ``seq`` (what a touch there was about)."""
+        return str(self.link.truth[seq]["type"]) if seq < len(self.link.truth) else "end"
 
     def run(self, seconds: float) -> None:
         end = self.t + seconds
@@ -155,6 +162,9 @@ class _Clock:
         if isinstance(out, Prompt):
             self.counts.prompts += 1
             self.counts.long_prompts += too_long(out.choices or out.words)
+            if isinstance(self.rec, TracedReconciler):
+                self.causes[out.id] = prompt_cause(out.question, out.candidates,
+                                                   self.rec.fired)
             self._shown(out)
             self.todo.append((self.t + self._delay(), out))
         elif isinstance(out, Discrepancy):
@@ -196,6 +206,8 @@ class _Clock:
                 # entered on the tablet since (the reconciler closes it at its next tick)
                 return
             self.counts.answers += 1
+            cause = self.causes.get(what.id, "several")
+            self.counts.touch(self._kind(what.seq), f"prompt:{cause}")
             k = self._truth_in(what)
             if k is not None and self.rng.random() >= self.noise.none_answer:
                 self.link.mode = "prompted"
@@ -203,6 +215,7 @@ class _Clock:
                 self.link.mode = "auto"
                 for out in follow:
                     if isinstance(out, Prompt):  # the same hand answers it next (assumed)
+                        self.causes[out.id] = cause  # the next step of the same question
                         self.counts.prompts += 1
                         self.counts.long_prompts += too_long(out.choices or out.words)
                         self._shown(out)
@@ -222,6 +235,7 @@ class _Clock:
             if self.rec.discrepancy is None or self.rec.discrepancy.id != what.id:
                 return
             self.counts.acks += 1
+            self.counts.touch(self._kind(what.seq), "discrepancy")
             n = self.fixes.get(what.seq, 0)
             self.fixes[what.seq] = n + 1
             if n >= 1:  # put right already and still unexplained: enter it on the tablet

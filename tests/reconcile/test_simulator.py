@@ -35,6 +35,13 @@ def check_a_game(setup: str, noise: str, game: tuple[dict, list[dict]]) -> None:
     assert len(c.untrue_at) <= c.prompts - c.prompt_had_truth
     assert len(c.wrong_at) == c.auto_wrong
     assert c.long_prompts == 0  # never more than five long sentences (asking.too_long)
+    # every touch of the tablet is put down to one cause and one kind of action
+    assert sum(c.touch_causes.values()) == c.touches
+    assert sum(sum(k.values()) for k in c.touch_kinds.values()) == c.touches
+    assert c.touch_causes["entry"] == c.manual
+    assert c.touch_causes["discrepancy"] == c.acks
+    assert all(k == "entry" or k == "discrepancy" or k.startswith("prompt:")
+               for k in c.touch_causes)
     if noise == "none":  # an ideal table: every prompt holds the truth
         assert c.prompt_had_truth == c.prompts
     if setup == "camera-ideal" and noise != "heavy":  # heavy: only that nothing is wrong
@@ -84,6 +91,9 @@ def test_the_bench_command_prints_json() -> None:
                 "compute_table_ms_p95",
                 "prompt_without_truth", "prompt_without_truth_at", "auto_wrong_at"} <= set(r)
         assert r["prompt_without_truth"] == len(r["prompt_without_truth_at"])
+        touches = sum(r["touches_by_cause"].values())
+        assert touches == r["manual"] + r["answers"] + r["acknowledged"]
+        assert touches == sum(sum(k.values()) for k in r["touches_by_kind"].values())
         assert len(r["auto_wrong_at"]) == r["auto_wrong"]
     bad = subprocess.run([*cmd[:-1], "--setup", "radar"], capture_output=True, text=True)
     assert bad.returncode == 2 and "unknown setup" in bad.stderr
