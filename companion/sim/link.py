@@ -59,6 +59,7 @@ class Counts:
     untrue_at: list[int] = field(default_factory=list)
     timings: list[float] = field(default_factory=list)
     table_timings: list[float] = field(default_factory=list)  # per table seen (all its looks)
+    tick_timings: list[float] = field(default_factory=list)  # per tick, outside its look
 
     @property
     def touches(self) -> int:
@@ -74,6 +75,7 @@ class Counts:
         self.untrue_at += other.untrue_at
         self.timings += other.timings
         self.table_timings += other.table_timings
+        self.tick_timings += other.tick_timings
 
 
 class SimLink:

@@ -26,5 +26,6 @@ def test_the_compute_table_lists_every_row() -> None:
     text = rbench.compute_table(result)
     lines = text.splitlines()
     assert lines[0].startswith("| setup | noise | looks | CPU ms p50 | p95 | p99 | max |")
-    assert "| camera | heavy | 3 | 2.0 | 30.0 | 30.0 | 30.0 | 33.0 |" in lines
+    assert any(line.startswith("| camera | heavy | 3 | 2.0 | 30.0 | 30.0 | 30.0 | 33.0 |")
+               for line in lines)
     assert "load 2.5" in text
