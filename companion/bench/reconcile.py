@@ -69,6 +69,7 @@ def row(setup: str, noise: str, counts: Counts,
         "compute_ms_p95": round(_pct(counts.timings, 0.95) * 1e3, 3),
         "compute_ms_p99": round(_pct(counts.timings, 0.99) * 1e3, 3),
         "compute_ms_max": round(max(counts.timings, default=0.0) * 1e3, 3),
+        "compute_ms_total": round(sum(counts.timings) * 1e3, 1),  # every look's, summed
         # a search longer than a look's share goes on over the next ticks: its whole
         # cost per table seen
         "compute_table_ms_p95": round(_pct(counts.table_timings, 0.95) * 1e3, 3),
