@@ -5,7 +5,9 @@ compute time is the reconciler's own (search included) per look at the settled t
 measured as the thread's CPU time (``time.thread_time``) on whatever machine runs it, so
 other processes on a busy machine do not count in it (their load still slows the CPU's
 caches: say the load beside a number). A search longer than a look's share goes on at the
-next ticks; ``compute_table_ms_p95`` is the whole cost per table seen.
+next ticks; ``compute_table_ms_p95`` is the whole cost per table seen. ``tick_ms_*`` is
+the thread's CPU per tick outside the look (settling the observed table and deciding
+whether to look): every tick pays it, a look or not.
 """
 
 from __future__ import annotations
@@ -72,9 +74,18 @@ def row(setup: str, noise: str, counts: Counts,
         "compute_ms_p95": round(_pct(counts.timings, 0.95) * 1e3, 3),
         "compute_ms_p99": round(_pct(counts.timings, 0.99) * 1e3, 3),
         "compute_ms_max": round(max(counts.timings, default=0.0) * 1e3, 3),
+        "compute_ms_total": round(sum(counts.timings) * 1e3, 1),  # every look's, summed
         # a search longer than a look's share goes on over the next ticks: its whole
         # cost per table seen
         "compute_table_ms_p95": round(_pct(counts.table_timings, 0.95) * 1e3, 3),
+        # every tick (several a second) settles the table and decides whether to look:
+        # its CPU outside the look, per tick
+        "ticks": len(counts.tick_timings),
+        "tick_ms_p50": round(_pct(counts.tick_timings, 0.50) * 1e3, 4),
+        "tick_ms_p95": round(_pct(counts.tick_timings, 0.95) * 1e3, 4),
+        "tick_ms_p99": round(_pct(counts.tick_timings, 0.99) * 1e3, 4),
+        "tick_ms_max": round(max(counts.tick_timings, default=0.0) * 1e3, 3),
+        "tick_ms_total": round(sum(counts.tick_timings) * 1e3, 1),
     }
 
 
@@ -146,13 +157,15 @@ def compute_table(result: dict[str, Any]) -> str:
     """The reconciler's CPU per look (thread time) of each row, in percentiles, with the
     run's load: the issue's goal is p95 under 20 ms on one Raspberry Pi core."""
     m = result["machine"]
-    lines = ["| setup | noise | looks | CPU ms p50 | p95 | p99 | max | p95 per table seen |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| setup | noise | looks | CPU ms p50 | p95 | p99 | max | p95 per table seen | "
+             "ticks | per tick outside the look: p95 / max |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in result["results"]:
         lines.append(
             f"| {r['setup']} | {r['noise']} | {r['searches']} | {r['compute_ms_p50']:.1f} | "
             f"{r['compute_ms_p95']:.1f} | {r['compute_ms_p99']:.1f} | "
-            f"{r['compute_ms_max']:.1f} | {r['compute_table_ms_p95']:.1f} |")
+            f"{r['compute_ms_max']:.1f} | {r['compute_table_ms_p95']:.1f} | "
+            f"{r['ticks']} | {r['tick_ms_p95']:.3f} / {r['tick_ms_max']:.1f} |")
     lines.append(f"\n{result['games']} game(s), seed {result['seed']}, {result['play']} play, "
                  f"{result['seconds']} s, {m['cpus']} CPUs, load {m['load_1min']} at the end")
     return "\n".join(lines)

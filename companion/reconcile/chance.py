@@ -17,6 +17,7 @@ from itertools import combinations, product
 from companion import village as v
 from companion.village import zones
 from companion.village.actions import Action, FillBag, MassDraw
+from companion.village.chance import fill_legal
 from companion.village.flow import draw_count
 from companion.village.picture import CUBE_ORDER, RegionValue, regions_of, signature
 from companion.village.vocabulary import MONK, Space
@@ -74,7 +75,7 @@ def fill_variants(st: v.GameState, read: FillBag) -> list[FillBag]:
     """The legal fills one misread away from ``read`` (`one_colour_off`, then
     `one_count_off`), each once."""
     maybe = itertools.chain(one_colour_off(read), one_count_off(read))
-    return list(dict.fromkeys(f for f in maybe if v.is_legal(st, f)))
+    return list(dict.fromkeys(f for f in maybe if fill_legal(st, f)))
 
 
 def taken_since(st: v.GameState, read: FillBag) -> list[FillBag]:
@@ -90,7 +91,7 @@ def taken_since(st: v.GameState, read: FillBag) -> list[FillBag]:
             layout = tuple(sorted((c, k) for c, k in counts.items() if k))
             fill = FillBag(tuple(sorted(
                 (*((sp, c) for sp, c in read.spaces if sp != space), (space, layout)))))
-            if v.is_legal(st, fill) and fill not in out:
+            if fill_legal(st, fill) and fill not in out:
                 out.append(fill)
     return out
 
@@ -247,7 +248,7 @@ class ChanceReader:
             fill = fill_from(self.observed)
             if fill is None:
                 return []
-            if v.is_legal(st, fill):
+            if fill_legal(st, fill):
                 return [fill]
             self.impossible_fill, self.variants = fill, fill_variants(st, fill)
             taken: list[Action] = [*taken_since(st, fill)]

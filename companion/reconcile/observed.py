@@ -44,6 +44,8 @@ from .observations import (
     ZoneSnapshot,
 )
 
+_CUBE_KEYS = tuple(c.value for c in CUBE_ORDER)  # a cube count's keys, in that order
+
 
 def hidden_by(region: str) -> set[str]:
     """The regions a hand over ``region`` hides: a hand over ``farm:red`` hides the whole
@@ -193,6 +195,14 @@ class ObservedTable:
     hands_reported: bool = False
     # the sources whose hidden regions are read uncertain, not under a hand
     unsure_sources: set[str] = field(default_factory=set)
+    # the cells whose latest value has not settled yet (`_pending`), in arrival order:
+    # what a tick looks at
+    waiting: dict[tuple[str, str], None] = field(default_factory=dict, compare=False)
+    # counts the changes to what `settled`, `conflicts` and `look_key` answer (a value
+    # settled, a hand come or gone): they are computed again only after one
+    version: int = field(default=0, compare=False)
+    _answers: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    _answered: int = field(default=-1, compare=False, repr=False)
 
     @property
     def handled(self) -> set[str]:
@@ -228,6 +238,7 @@ class ObservedTable:
                     seen[r] = max(t, seen.get(r, t))
             else:
                 self.occluded.pop(obs.source, None)
+            self.version += 1
             self.last_change = max(self.last_change, t)
             return
         if isinstance(obs, (PiecesSeen, PiecesGone, ZoneSnapshot)):
@@ -245,8 +256,8 @@ class ObservedTable:
                 ids, unknown = obs.pieces, obs.unknown_uids
             self._set(key, signatures(ids), t, ids, unknown)
         elif isinstance(obs, CubeCounts):
-            self._set((obs.source, obs.region),
-                      tuple(obs.counts.get(c.value, 0) for c in CUBE_ORDER), t)
+            counts = obs.counts
+            self._set((obs.source, obs.region), tuple(counts.get(c, 0) for c in _CUBE_KEYS), t)
         elif isinstance(obs, FigureCounts):
             self._set((obs.source, obs.zone), ByColour(obs.counts), t)
         elif isinstance(obs, ItemCounts):
@@ -266,6 +277,8 @@ class ObservedTable:
         cell = self.cells.get(key)
         if cell is None:
             self.cells[key] = _Cell(value, t, None, ids, unknown=unknown)
+            self.waiting[key] = None
+            self.version += 1
             self.last_change = max(self.last_change, t)
             return
         cell.ids = ids
@@ -274,6 +287,10 @@ class ObservedTable:
             cell.unknown = unknown
             cell.since = t
             self.last_change = max(self.last_change, t)
+        if self._pending(cell):
+            self.waiting[key] = None
+        else:
+            self.waiting.pop(key, None)
 
     def _wait(self, src: str, cell: _Cell) -> float:
         """How long a cell's new value must stay still: ``dropout`` for a tag gone from a
@@ -301,11 +318,13 @@ class ObservedTable:
 
     def tick(self, now: float) -> bool:
         """Settle what has stayed still long enough; True if a settled value changed."""
+        if not self.waiting:
+            return False
         hidden = self.hidden(now)
         changed = False
-        for (src, name), cell in self.cells.items():
-            if not self._pending(cell):
-                continue
+        for key in list(self.waiting):
+            src, name = key
+            cell = self.cells[key]
             if name in hidden or now - cell.since < self._wait(src, cell):
                 continue
             if cell.settled != cell.raw or cell.settled_unknown != cell.unknown:
@@ -313,14 +332,16 @@ class ObservedTable:
             cell.settled = cell.raw
             cell.settled_ids = cell.ids
             cell.settled_unknown = cell.unknown
+            del self.waiting[key]
+            self.version += 1
         return changed
 
     def next_due(self, now: float) -> float | None:
         """When the earliest value waiting to settle (and not under a hand) will have been
         still for ``settle`` seconds (None if nothing waits): when a tick can commit it."""
         hidden = self.hidden(now)
-        due = [c.since + self._wait(s, c) for (s, name), c in self.cells.items()
-               if self._pending(c) and name not in hidden]
+        due = [self.cells[(s, name)].since + self._wait(s, self.cells[(s, name)])
+               for (s, name) in self.waiting if name not in hidden]
         return min(due, default=None)
 
     def quiet(self, now: float) -> bool:
@@ -332,10 +353,13 @@ class ObservedTable:
             if (regions and source not in self.unsure_sources
                     and now - since < self.occlusion_timeout):
                 return False
+        if not self.waiting:  # every other cell has settled on its latest value
+            return True
         hidden = self.hidden(now)
+        cells = self.cells
         return all(
-            (c.raw == c.settled and c.unknown == c.settled_unknown) or name in hidden
-            for (_s, name), c in self.cells.items()
+            (c.raw == c.settled and c.unknown == c.settled_unknown) or key[1] in hidden
+            for key in self.waiting for c in (cells[key],)
         )
 
     def uncertain(self, now: float) -> set[str]:
@@ -343,10 +367,24 @@ class ObservedTable:
         not known (`settled` compares them as `WithUnknown`, never as unchanged)."""
         return {name for (_s, name), c in self.cells.items() if c.settled_unknown}
 
+    def _answer(self, name: str, work: Any) -> Any:
+        """``work()``, computed once per `version` (what the table says is unchanged
+        until a value settles or a hand comes or goes)."""
+        if self._answered != self.version:
+            self._answers = {}
+            self._answered = self.version
+        if name not in self._answers:
+            self._answers[name] = work()
+        return self._answers[name]
+
     def settled(self, now: float) -> dict[str, RegionValue]:
         """Settled value per region, leaving out occluded regions and regions whose
         sources disagree. A zone whose reader holds a tag nobody enrolled (`uncertain`)
-        takes another source's reading, else the reader's as a `WithUnknown`."""
+        takes another source's reading, else the reader's as a `WithUnknown`. A new
+        dictionary each call (computed once per `version`)."""
+        return dict(self._answer("settled", lambda: self._settled(now)))
+
+    def _settled(self, now: float) -> dict[str, RegionValue]:
         hidden = self.hidden(now)
         out: dict[str, RegionValue] = {}
         partial: dict[str, RegionValue] = {}
@@ -379,7 +417,19 @@ class ObservedTable:
 
     def conflicts(self, now: float) -> dict[str, dict[str, RegionValue]]:
         """Regions (not under a hand) whose sources settled on different values: region →
-        source → its settled value. `settled` leaves these regions out."""
+        source → its settled value. `settled` leaves these regions out. New dictionaries
+        each call (computed once per `version`)."""
+        found = self._answer("conflicts", lambda: self._conflicts(now))
+        return {r: dict(vals) for r, vals in found.items()}
+
+    def look_key(self, now: float) -> tuple[Any, ...]:
+        """``settled`` and ``conflicts`` as one comparable value (equal when both are):
+        the items of the one sorted, the other's sorted items written out."""
+        return self._answer("key", lambda: (  # type: ignore[no-any-return]
+            tuple(sorted(self.settled(now).items())),
+            repr(sorted((r, sorted(vals.items())) for r, vals in self.conflicts(now).items()))))
+
+    def _conflicts(self, now: float) -> dict[str, dict[str, RegionValue]]:
         hidden = self.hidden(now)
         by_region: dict[str, dict[str, RegionValue]] = {}
         for (src, name), cell in self.cells.items():

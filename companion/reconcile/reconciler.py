@@ -132,6 +132,9 @@ class Reconciler(TableAnswers, Closing, PathDoubts, MisreadDoubts, Disagreements
     table: ObservedTable = field(init=False)
     timings: list[float] = field(default_factory=list)  # thread CPU seconds per look
     table_timings: list[float] = field(default_factory=list)  # the same per table seen
+    # thread CPU seconds per tick outside its look (settling, the checks before deciding
+    # whether to look): what every tick costs even when the table has not changed
+    tick_timings: list[float] = field(default_factory=list)
     prompt: Prompt | None = None
     discrepancy: Discrepancy | None = None
     waiting: Waiting | None = None
@@ -170,10 +173,18 @@ class Reconciler(TableAnswers, Closing, PathDoubts, MisreadDoubts, Disagreements
     def tick(self, now: float | None = None) -> list[Outcome]:
         """Settle, and if the settled table changed, reconcile. Returns the outcomes (a
         prompt whose move was entered on the tablet is closed first: closing.py)."""
-        now = time.monotonic() if now is None else now
-        self._note_commit()
-        stale = self._close_stale(self.link.seq())
-        return stale + self._look(now)
+        started = time.thread_time()
+        looks = len(self.timings)
+        try:
+            now = time.monotonic() if now is None else now
+            self._note_commit()
+            stale = self._close_stale(self.link.seq())
+            return stale + self._look(now)
+        finally:
+            spent = time.thread_time() - started
+            if len(self.timings) > looks:
+                spent -= self.timings[-1]
+            self.tick_timings.append(spent)
 
     def _look(self, now: float) -> list[Outcome]:
         self.table.tick(now)
@@ -184,18 +195,17 @@ class Reconciler(TableAnswers, Closing, PathDoubts, MisreadDoubts, Disagreements
             return []
         st, seq = self.link.state(), self.link.seq()
         self._remember(now, seq, st)
-        observed = self.table.settled(now)
-        conflicts = self.table.conflicts(now)
         # each tap by its time: the same figure tapped again after "nothing happened" is
         # a new question
-        key = (seq, tuple(sorted(observed.items())),
-               tuple((t.piece, t.t) for t in self.table.taps), repr(sorted(
-            (r, sorted(vals.items())) for r, vals in conflicts.items())))
+        seen, disagreeing = self.table.look_key(now)
+        key = (seq, seen, tuple((t.piece, t.t) for t in self.table.taps), disagreeing)
         ask = self._waiting and now - self.table.last_change >= self.ask_after
         due = self._due is not None and now >= self._due
         going_on = self._going_on and key == self._last
         if key == self._last and not ask and not due and not going_on:
             return []
+        observed = self.table.settled(now)
+        conflicts = self.table.conflicts(now)
         if not going_on:
             self._searches = {}
         self._last = key

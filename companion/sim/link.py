@@ -60,6 +60,7 @@ class Counts:
     untrue_at: list[int] = field(default_factory=list)
     timings: list[float] = field(default_factory=list)
     table_timings: list[float] = field(default_factory=list)  # per table seen (all its looks)
+    tick_timings: list[float] = field(default_factory=list)  # per tick, outside its look
     # each touch of the tablet by what made it one (``entry``, ``prompt:<cause>`` as
     # `companion.sim.camera_causes.prompt_cause` says, ``discrepancy``), and by the kind of
     # the true action it was about
@@ -88,6 +89,7 @@ class Counts:
         self.touch_causes += other.touch_causes
         for kind, causes in other.touch_kinds.items():
             self.touch_kinds.setdefault(kind, Counter()).update(causes)
+        self.tick_timings += other.tick_timings
 
 
 class SimLink:

@@ -110,6 +110,7 @@ def play(header: dict[str, Any], truth: list[dict[str, Any]], setup: str, noise:
     counts.untrue_at = sorted(clock.untrue.values())
     counts.timings = rec.timings
     counts.table_timings = rec.table_timings
+    counts.tick_timings = rec.tick_timings
     return counts
 
 

@@ -100,13 +100,23 @@ def bag_after_fill(st: GameState) -> dict[Cube, int]:
 
 
 def check_fill(st: GameState, action: Action) -> None:
+    """Raises IllegalAction when the green bag cannot give ``action``'s fill now (the
+    first of `fill_problem`'s reasons, the action written out in front)."""
     assert isinstance(action, FillBag)
-    js = action.to_json()
+    problem = fill_problem(st, action)
+    if problem is not None:
+        reason, code, rule = problem
+        raise IllegalAction(f"illegal: {action.to_json()!r} — {reason}", code=code, rule=rule)
+
+
+def fill_problem(st: GameState, action: FillBag) -> tuple[str, str, str | None] | None:
+    """Why the green bag cannot give ``action``'s fill now, as (reason, code, rule), or
+    None when it can. Checked in this order: not at a round's start, a negative count,
+    more cubes of a colour than the bag holds, a space's count against the setup card,
+    the cubes drawn in all. Builds no text unless there is a problem (the reconciler
+    tries many fills one misread away)."""
     if st.phase != "fill_bag":
-        raise IllegalAction(
-            f"illegal: {js!r} — the green bag is filled only at round start",
-            code="not_a_chance_point",
-        )
+        return "the green bag is filled only at round start", "not_a_chance_point", None
     bag = bag_after_fill(st)
     card = st.data.space_cubes[len(st.players)]
     drawn: dict[Cube, int] = {}
@@ -115,29 +125,38 @@ def check_fill(st: GameState, action: Action) -> None:
         per_space[space] = sum(n for _, n in cubes)
         for cube, n in cubes:
             if n < 0:
-                raise IllegalAction(f"illegal: {js!r} — negative count", code="bad_count")
+                return "negative count", "bad_count", None
             drawn[cube] = drawn.get(cube, 0) + n
     for cube, n in drawn.items():
         if n > bag[cube]:
-            raise IllegalAction(
-                f"illegal: {js!r} — the bag holds only {count(bag[cube], f'{cube} cube')}",
-                code="not_in_bag",
-            )
+            return f"the bag holds only {count(bag[cube], f'{cube} cube')}", "not_in_bag", None
     total = sum(bag.values())
     need = sum(card.values())
     for space in Space:
         got = per_space.get(space, 0)
         if got > card[space] or (total >= need and got != card[space]):
-            raise IllegalAction(
-                f"illegal: {js!r} — the setup card puts {count(card[space], 'cube')} on {space}, "
-                f"not {got}",
-                code="wrong_count",
-                rule="setup card (board data setup.N.spaces)",
-            )
+            return (f"the setup card puts {count(card[space], 'cube')} on {space}, not {got}",
+                    "wrong_count", "setup card (board data setup.N.spaces)")
     if sum(per_space.values()) != min(total, need):
-        raise IllegalAction(
-            f"illegal: {js!r} — {min(total, need)} cubes are drawn in all", code="wrong_count"
-        )
+        return f"{min(total, need)} cubes are drawn in all", "wrong_count", None
+    return None
+
+
+def fill_legal(st: GameState, fill: FillBag) -> bool:
+    """``is_legal(st, fill)``, the same answer without the refusal's text when the game
+    checks fills with `check_fill` (a module replacing the check is asked as the engine
+    asks it)."""
+    rules = st.rules
+    if FillBag not in rules.handlers:
+        return False
+    check = rules.chance_checks[FillBag]
+    if check is check_fill:
+        return fill_problem(st, fill) is None
+    try:
+        check(st, fill)
+    except IllegalAction:
+        return False
+    return True
 
 
 def check_draw(st: GameState, action: Action) -> None:

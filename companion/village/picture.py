@@ -236,6 +236,9 @@ def _other_regions(st: GameState, was: GameState | None,
         p = st.p[color]
         q = None if was is None else was.p[color]
         supply, items, time_, prestige, token = _PLAYER_REGIONS[color]
+        if p is q:  # shared, never changed in place (`GameState.own`): as ``was`` shows it
+            out[token] = int(color is first)
+            continue
         if q is None or p.cubes != q.cubes:
             cubes = p.cubes
             out[supply] = (*[cubes[x] for x in INFLUENCE], 0)

@@ -64,3 +64,18 @@ def test_a_space_changed_in_place_would_be_missed() -> None:
         assert other_regions_after(child, st, before) != other_regions(child)
     finally:
         on[cube] += 1
+
+
+def test_a_shared_player_changed_in_place_would_be_missed() -> None:
+    """What the shortcut for players relies on (`GameState.own`: the engine copies a
+    player it shares before changing it, ``tests/village/test_players_on_write.py``): a
+    shared player's time changed in place, behind its back, is not read anew."""
+    st = truth_states(1, "purposeful")[10]
+    before = other_regions(st)
+    child = st.derive()
+    colour = st.players[0]
+    assert child.p[colour] is st.p[colour]
+    child.p[colour].time += 1  # against the rule: both states change
+    region = f"time:{colour.value}"
+    assert other_regions_after(child, st, before)[region] == before[region]
+    assert other_regions(child)[region] != before[region]
