@@ -23,7 +23,10 @@ lies) is no side of that colour whatever its hue, and its hue is compared with t
 only: a black cube's hue is mostly the blur and
 JPEG colour bleed of the bright cube beside it (a plague cube half under a pink one,
 RGB 32, 21, 33, nearer pink's hue than black's), but a side turned from the lamp keeps
-the room's light.
+the room's light. And a colour whose side the core could be stays so only when, the
+light of those other colours taken out (their blur: lights add, `vision.cube_bleed`),
+the core still holds ``SIDE_SHADES[0]`` of it: that plague core beside a brown cube,
+compared with brown's hue alone, was dropped as a brown side, and holds no brown at all.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import cv2
 import numpy as np
 
 from .colour import lut_index
+from .cube_bleed import unmix
 from .layout import CUBE_COLOURS
 
 # a side turned from the lamp: its top's colour darkened to these (the room's light alone)
@@ -94,6 +98,8 @@ def hidden_colours(blob: np.ndarray, labels: np.ndarray, per: np.ndarray, major:
             sides_of = [m for m in major
                         if not _darker_than_side(lit[core.ravel()], cube_rgb[CUBE_COLOURS[m]],
                                                  here)]
+            sides_of = _with_side_left(lit[core.ravel()], sides_of,
+                                       [m for m in major if m not in sides_of], cube_rgb, here)
             seen = _hue(lit[core.ravel()]).mean(axis=0)
             own = float(np.abs(seen - _hue(np.array(cube_rgb[CUBE_COLOURS[j]][::-1]))[0]).sum())
             theirs = min((float(np.abs(seen - _hue(np.array(cube_rgb[CUBE_COLOURS[m]][::-1]))[0])
@@ -102,6 +108,22 @@ def hidden_colours(blob: np.ndarray, labels: np.ndarray, per: np.ndarray, major:
                 continue  # the hue of a side, lit or in shade, or of a rim
         out.append(j)
     return out
+
+
+def _with_side_left(core: np.ndarray, sides_of: list[int], bleed: list[int],
+                    cube_rgb: Mapping[str, Sequence[int]], light: float) -> list[int]:
+    """The colours of ``sides_of`` whose side a core (``core``: its BGR samples under the
+    markers' white) can be, once the light of ``bleed`` (the blob's colours whose sides
+    it is darker than: only their blur can be in it) is taken out: a colour of which the
+    core holds at least ``SIDE_SHADES[0]`` times ``light`` (`vision.cube_bleed`). With no
+    such colours, ``sides_of`` as it is."""
+    if not bleed or not sides_of:
+        return sides_of
+    seen = core.astype(np.float64).mean(axis=0)
+    bgr = [tuple(cube_rgb[CUBE_COLOURS[m]][::-1]) for m in bleed]
+    return [m for m in sides_of
+            if unmix(seen, [tuple(cube_rgb[CUBE_COLOURS[m]][::-1]), *bgr])[0]
+            >= SIDE_SHADES[0] * light]
 
 
 def _darker_than_side(core: np.ndarray, rgb: Sequence[int], light: float) -> bool:

@@ -14,6 +14,7 @@ from .colour import (
     lut_index,
 )
 from .cube_tint import faint_cells, tinted_cells
+from .disc_thick import thick
 from .item_hue import horse_or_ox, horse_or_wagon
 from .item_light import item_gain
 from .item_shapes import flat_dark_pieces
@@ -260,6 +261,11 @@ class PieceReading(CubeReading):
                     if "white" in colours:  # a white disc is never darker than the print
                         w = colours.index("white") + 1
                         labels[(labels == w) & (level[group] < 1.0)] = 0
+                        # and, on a cell with another disc, a disc, not a ring of that
+                        # disc's edge samples (`vision.disc_thick`)
+                        pale = labels == w
+                        mixed = ((labels > 0) & ~pale).any(axis=1)[:, None]
+                        labels[pale & mixed & ~thick(pale, TRACK_GRID)] = 0
                 for j in range(len(colours)):
                     counts[group, j] = np.count_nonzero(labels == j + 1, axis=1)
             areas = {c: counts[:, j] * per_sample_mm2 / self.disc_mm2

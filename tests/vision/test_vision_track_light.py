@@ -25,3 +25,21 @@ def test_a_blue_discs_blurred_rim_is_no_white_disc(layout: Layout) -> None:
     _g, _scene, _players, view, shot, reader = bench._table(layout, "real-ordinary", 1, 6)
     reading = reader.read(shot.image)
     assert reading.tracks.get("prestige") == view.tracks["prestige"]
+
+
+def test_a_ring_of_pale_samples_around_two_discs_is_no_white_disc(layout: Layout) -> None:
+    # real-ordinary's twenty-fourth image of seed 1: red and yellow discs on cell 24 of
+    # the prestige track; the samples on their edges (the discs mixed with the pale print)
+    # read white, a ring one sample wide, 0.45 of a disc, and a white disc was invented
+    _g, _scene, _players, view, shot, reader = bench._table(layout, "real-ordinary", 1, 23)
+    reading = reader.read(shot.image)
+    assert reading.tracks.get("prestige") == view.tracks["prestige"]
+
+
+def test_a_lone_white_discs_own_edge_samples_count_in_hard_light(layout: Layout) -> None:
+    # real-hard's third image of seed 1: the white disc on cell 2 of the white farm's
+    # time track shows 13 white samples (0.30 of a disc), one outside any 2 x 2 block of
+    # them; with no other disc on the cell they are all the white disc's
+    _g, _scene, _players, view, shot, reader = bench._table(layout, "real-hard", 1, 2)
+    reading = reader.read(shot.image)
+    assert reading.tracks.get("time:white") == view.tracks["time:white"]
