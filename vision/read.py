@@ -341,10 +341,8 @@ class BoardReader(PieceReading):
                 busy = hand | moving
                 tokens = self.tokens.regions.get(name, [])
                 stir |= any(self._touches(r, busy) for r in tokens)
-                # a hand over a token is a hand over the track, not only a token unseen
-                # (uncertain): the reconciler asks a move no hand was seen over
-                if any_hand and any(self._touches(r, hand) for r in tokens):
-                    hand_on_token = True
+                # a hand over a token: the track under a hand, not only uncertain
+                hand_on_token |= any_hand and any(self._touches(r, hand) for r in tokens)
                 on_hand = self._touching(board, hand) if any_hand else None
                 on_move = self._touching(board, moving) if any_motion else None
                 for i, r in enumerate(board.regions):

@@ -189,12 +189,9 @@ class MisreadDoubts:
         return {k: val for k, val in observed.items() if k not in doubted}
 
     def _fill_seen(self, k: str, was: RegionValue, now: RegionValue) -> bool:
-        """True when ``k`` is an action space the game changed from empty to ``now`` (a
-        fill laid it out: nothing else puts cubes there) and a look read it as ``now``
-        before the game changed: the camera saw the fill right, and a later reading is
-        another move's (a take made before the fill's prompt was answered; purposeful
-        seed 1, action 43), compared as it is, not a misread of the fill (eighteenth
-        session)."""
+        """True when action space ``k`` went from empty to ``now`` (a fill: nothing else
+        lays cubes there) and a look read it as ``now`` before the game changed: the fill
+        was seen right, a later reading is another move's (seed 1, action 43)."""
         return (zones.split(k)[0] == zones.SPACE and isinstance(was, tuple)
                 and not any(was) and now in self._seen_since.get(k, ()))
 
@@ -265,14 +262,10 @@ class MisreadDoubts:
         return bool(changed) and not self._vouched(path, changed, reg)
 
     def _read_this_move(self, k: str, value: RegionValue | None) -> bool:
-        """True when doubted region ``k`` was first read differing from the game's earlier
-        value only after the game's last change and after a hand of the move being
-        explained was seen (the reader had not read it anew since an earlier move changed
-        it: a heap held back), and ``value`` (what a path leaves there) is that reading: a
-        reading made during this move, not an old misread a path would make true (that
-        one came before the move's hands: still a doubt), so it is compared as any fresh
-        reading (purposeful seed 2, action 34: Red's supply unread since a payment three
-        moves before, read right with Red's take; eighteenth session)."""
+        """True when doubted ``k``'s reading first came after the game's last change and
+        after a hand of this move (a heap unread since an earlier move changed it), and a
+        path leaves ``value``, that reading, there: this move's reading, not an old misread
+        the path makes true (seed 2, action 34: Red's supply read right with a take)."""
         first = self._first_at.get(k)
         hands = self.table.hand_seen
         return (first is not None and first[0] is self._cache.base and bool(hands)
