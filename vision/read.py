@@ -319,6 +319,7 @@ class BoardReader(PieceReading):
             return reading
         samples = Samples(frame, plan)
         stir = False  # a hand or motion over a token region
+        hand_on_token = False
         for name in geometry.boards:
             board = self.layout.boards[name]
             if self._modelled and name not in self._modelled:
@@ -338,7 +339,10 @@ class BoardReader(PieceReading):
             if any_hand or any_motion:
                 # a hand or motion over a token region: the tokens are read again
                 busy = hand | moving
-                stir |= any(self._touches(r, busy) for r in self.tokens.regions.get(name, []))
+                tokens = self.tokens.regions.get(name, [])
+                stir |= any(self._touches(r, busy) for r in tokens)
+                # a hand over a token: the track under a hand, not only uncertain
+                hand_on_token |= any_hand and any(self._touches(r, hand) for r in tokens)
                 on_hand = self._touching(board, hand) if any_hand else None
                 on_move = self._touching(board, moving) if any_motion else None
                 for i, r in enumerate(board.regions):
@@ -357,6 +361,8 @@ class BoardReader(PieceReading):
             self._read_items(board, samples, plan, reading)
         if any(self.tokens.regions.values()):  # a layout older than the tokens: none read
             token = self._read_tokens(frame, geometry, stir)
+            if hand_on_token:
+                reading.occluded.add(TOKEN_TRACK)
             if token is None and self.tokens.ever:
                 reading.uncertain.add(TOKEN_TRACK)
             elif token is not None:

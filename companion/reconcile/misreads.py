@@ -120,8 +120,13 @@ class MisreadDoubts:
         self._read_right: set[str] = set()  # regions read right since the game changed them
         self._game_was: dict[str, RegionValue] = {}
         self._first: dict[str, RegionValue | None] = {}  # its reading since the game changed it
+        # for a reading that came after the game changed the region (the camera's next one):
+        # the game's picture then, and when the reading came (`_read_this_move`)
+        self._first_at: dict[str, tuple[dict[str, RegionValue], float]] = {}
         self._before: dict[str, RegionValue] = {}  # the game's value before it changed it
         self._raw_seen: dict[str, RegionValue] = {}  # the last look's readings, none left out
+        # every reading of each region the looks made since the game last changed
+        self._seen_since: dict[str, set[RegionValue]] = {}
         # regions read as before that the last look left out as misread back (a hand over
         # them): when the game then changes them, that reading is a misread of the change
         self._read_back: dict[str, RegionValue] = {}
@@ -148,12 +153,16 @@ class MisreadDoubts:
                     self._before[k] = self._game_was[k]
                     back = seen == self._game_was[k] and self._read_back.get(k) != seen
                     self._first[k] = None if back else seen
-                    if seen == b:
+                    self._first_at.pop(k, None)
+                    if seen == b or self._fill_seen(k, self._game_was[k], b):
                         self._read_right.add(k)
                     else:
                         self._read_right.discard(k)
             self._game_was = base
+            self._seen_since = {}
         self._raw_seen = observed
+        for k, val in observed.items():
+            self._seen_since.setdefault(k, set()).add(val)
         self._read_back = {}
         self._stepped_on = set()
         self._rival_memo = None  # a new look: its scan is made anew (and the old let go)
@@ -166,6 +175,8 @@ class MisreadDoubts:
             # change: compared as it is (a discrepancy once it stays)
             if k in self._first and self._first[k] is None and val != self._before.get(k):
                 self._first[k] = val
+                self._first_at[k] = (base, max((c.since for (_s, r), c in self.table.cells.items()
+                                                if r == k), default=float("inf")))
             if base[k] == val:
                 self._read_right.add(k)
             # only the reading made when the game changed it: a new one (the camera read
@@ -176,6 +187,13 @@ class MisreadDoubts:
                 doubted[k] = val
         self.doubted = doubted
         return {k: val for k, val in observed.items() if k not in doubted}
+
+    def _fill_seen(self, k: str, was: RegionValue, now: RegionValue) -> bool:
+        """True when action space ``k`` went from empty to ``now`` (a fill: nothing else
+        lays cubes there) and a look read it as ``now`` before the game changed: the fill
+        was seen right, a later reading is another move's (seed 1, action 43)."""
+        return (zones.split(k)[0] == zones.SPACE and isinstance(was, tuple)
+                and not any(was) and now in self._seen_since.get(k, ()))
 
     def _fits_left_out(self, value_of: Callable[[str], RegionValue | None]) -> bool:
         """True when a rival's value (``value_of`` a region) is the reading, or one misread
@@ -239,8 +257,19 @@ class MisreadDoubts:
             return True
         base = self._cache.base
         reg = _Both(node.pieces(), node.others())
-        changed = [k for k in self.doubted if reg[k] != base[k]]
+        changed = [k for k in self.doubted if reg[k] != base[k]
+                   and not self._read_this_move(k, reg[k])]
         return bool(changed) and not self._vouched(path, changed, reg)
+
+    def _read_this_move(self, k: str, value: RegionValue | None) -> bool:
+        """True when doubted ``k``'s reading first came after the game's last change and
+        after a hand of this move (a heap unread since an earlier move changed it), and a
+        path leaves ``value``, that reading, there: this move's reading, not an old misread
+        the path makes true (seed 2, action 34: Red's supply read right with a take)."""
+        first = self._first_at.get(k)
+        hands = self.table.hand_seen
+        return (first is not None and first[0] is self._cache.base and bool(hands)
+                and first[1] >= min(hands.values()) and value == self.doubted[k])
 
     def _vouched(self, path: Path, changed: list[str], reg: _Both) -> bool:
         """True when the hands vouch for ``path``'s change of the doubted regions

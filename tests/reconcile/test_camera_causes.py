@@ -145,7 +145,9 @@ def test_each_prompt_in_the_log_names_the_guards_that_fired() -> None:
     from companion.sim.camera_causes import _GUARDS
 
     header, truth = load_record("two-players")
-    game = play(header, truth[:14])
+    # 32 actions: two generations and a doubt asked (the first 14 held one prompt, the
+    # takes made before the fill was entered, applied since the eighteenth session)
+    game = play(header, truth[:32])
     rows = [r for r in game.log if r["causes"]]
     assert rows, game.log
     for r in rows:

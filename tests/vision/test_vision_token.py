@@ -69,3 +69,33 @@ def test_a_token_nowhere_to_be_seen_is_uncertain_not_a_reading(layout: Layout) -
     reading = reader.read(render(layout, view, Scene(seed=2)).image)
     assert "first_player" not in reading.tracks
     assert "first_player" in reading.uncertain
+
+
+@pytest.mark.parametrize("place", ["first_player:home", "first_player:red"])
+def test_a_hand_over_a_token_is_a_hand_seen_there(layout: Layout, place: str) -> None:
+    """A hand moving a token is a hand over the ``first_player`` track (occluded), not only
+    the token unseen (uncertain): the reconciler asks every privilege when the camera never
+    says a hand was there (eighteenth session). The token's reading is not committed under
+    it; with the hand gone the track is read again and not occluded."""
+    from vision.render import on_table
+    view = TableView(tokens={"first": "red", "next": "home"})
+    spot = on_table(layout, place)
+    assert spot is not None
+    reader = BoardReader(layout)
+    clear = reader.read(render(layout, view, Scene(seed=2)).image)
+    assert "first_player" not in clear.occluded
+    under = reader.read(render(layout, view, Scene(seed=2, hands=[spot])).image)
+    assert "first_player" in under.occluded
+    assert "first_player" not in under.tracks
+    after = reader.read(render(layout, view, Scene(seed=2)).image)
+    assert "first_player" not in after.occluded and after.tracks["first_player"]["home"] == 1
+
+
+def test_a_hand_elsewhere_is_no_hand_over_the_tokens(layout: Layout) -> None:
+    """A hand over a space far from every token leaves the track out of the hands."""
+    from vision.render import on_table
+    view = TableView(tokens={"first": "red", "next": "home"})
+    spot = on_table(layout, "space:market")
+    assert spot is not None
+    reading = BoardReader(layout).read(render(layout, view, Scene(seed=2, hands=[spot])).image)
+    assert reading.occluded and "first_player" not in reading.occluded
