@@ -163,9 +163,9 @@ class _Clock:
         if isinstance(out, Prompt):
             self.counts.prompts += 1
             self.counts.long_prompts += too_long(out.choices or out.words)
-            if isinstance(self.rec, TracedReconciler):
-                self.causes[out.id] = prompt_cause(out.question, out.candidates,
-                                                   self.rec.fired)
+            fired = getattr(self.rec, "fired", None)  # a traced reconciler's guards
+            if fired is not None:
+                self.causes[out.id] = prompt_cause(out.question, out.candidates, fired)
             self._shown(out)
             self.todo.append((self.t + self._delay(), out))
         elif isinstance(out, Discrepancy):

@@ -34,6 +34,7 @@ from companion.sim.behaviour import (
     vision_kind_accuracy,
     wilson_lower,
 )
+from companion.sim.camera_causes import TracedReconciler
 from companion.sim.link import Counts, SimLink
 from companion.sim.play_styles import random_truth
 from companion.sim.table import SimTable
@@ -41,8 +42,9 @@ from companion.sim.table_game import play
 from companion.village.picture import regions_of
 
 
-class Recorder(Reconciler):
-    """The real reconciler, keeping every observation it is fed."""
+class Recorder(TracedReconciler):
+    """The real reconciler (as the bench builds it, its guards noted), keeping every
+    observation it is fed."""
 
     def __init__(self, link: Any) -> None:
         super().__init__(link)
@@ -61,17 +63,17 @@ def observations(setup: str, noise: str, n: int = 160, seed: int = 3) -> list[Ob
 
     kept: list[Recorder] = []
 
-    def make(link: Any, settle: float = 0.5) -> Reconciler:
+    def make(link: Any, settle: float = 0.5) -> TracedReconciler:
         rec = Recorder(link)
         kept.append(rec)
         return rec
 
-    real = sim.Reconciler
-    sim.Reconciler = make  # type: ignore[assignment,misc]
+    real = sim.TracedReconciler
+    sim.TracedReconciler = make  # type: ignore[assignment,misc]
     try:
         play(header, truth, setup, NOISE[noise], random.Random(f"{seed}/{setup}/{noise}"))
     finally:
-        sim.Reconciler = real  # type: ignore[misc]
+        sim.TracedReconciler = real  # type: ignore[misc]
     return kept[0].seen
 
 
