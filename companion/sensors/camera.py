@@ -177,7 +177,7 @@ class CameraAdapter:
             detail += f"; {self._detail}"
         if self._kept:
             detail += f"; board: {self._kept}"
-        missing = self._missing_farms()
+        missing, fault = self._missing_farms()
         if missing:
             detail += f"; {missing}"
         if self.calibration.lens is None:
@@ -185,26 +185,28 @@ class CameraAdapter:
             # sampled off by a few pixels (docs/vision.md, "Lens")
             detail += "; no lens calibration (companion calibrate lens)"
         state = HEALTH_OF[self.state]
-        if self.state == STREAMING and (self._detail or missing.startswith("not placed")):
+        if self.state == STREAMING and (self._detail or fault):
             state = "degraded"
         return Health(self.name, self.clock(), self.name, state, round(fps, 1), self.errors,
                       detail)
 
-    def _missing_farms(self) -> str:
-        """The health panel's words for the farms the last frame did not place: those of
-        the families in the game (a fault: their regions are hidden from the reconciler),
-        or, the game's families unknown, every one (a two-player game leaves two farms
-        off the table on purpose); "" when none is missing."""
+    def _missing_farms(self) -> tuple[str, bool]:
+        """The health panel's words for the farms the last frame did not place ("" when
+        none is missing), and whether that is a fault: a farm of a family in the game
+        (its regions hidden from the reconciler). The game's families unknown, every
+        farm not placed is named as a note (a two-player game leaves two farms off the
+        table on purpose)."""
         if not self._unplaced:
-            return ""
+            return "", False
         in_play = self.farms_in_play() if self.farms_in_play is not None else None
         if in_play is None:
             return ("farms not seen (fine if not in the game): "
-                    + ", ".join(sorted(self._unplaced)))
+                    + ", ".join(sorted(self._unplaced))), False
         missing = {c: why for c, why in self._unplaced.items() if c in in_play}
+        if not missing:
+            return "", False
         return ("not placed, its regions hidden: "
-                + "; ".join(f"the {c} farm ({why})" for c, why in sorted(missing.items()))
-                if missing else "")
+                + "; ".join(f"the {c} farm ({why})" for c, why in sorted(missing.items()))), True
 
     # -- the machine ------------------------------------------------------------------
     def _run(self) -> None:

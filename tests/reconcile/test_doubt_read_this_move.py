@@ -16,6 +16,7 @@ take is compared with it as with any fresh reading."""
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from reconcile_kit import run
 from test_hand_vouches import _changed, _hand
@@ -45,12 +46,13 @@ def _states() -> list[v.GameState]:
     return out
 
 
-def test_a_take_read_right_on_a_supply_not_read_since_an_earlier_payment_is_applied() -> None:
+def _four_moves_with_reds_supply_uncertain() -> tuple[list[v.GameState], Any, Any, float]:
+    """Seed 2's actions 30-33 (the council's payment and Yellow's three moves) played
+    under hands, Red's supply read uncertain throughout: each applied. Returns the
+    states, the link, the reconciler and the time after them."""
     states = _states()
-    first = states[0]
-    link, rec = watched(first)
+    link, rec = watched(states[0])
     t = 2.0
-    # the council's payment and Yellow's three moves: Red's supply read uncertain
     rec.observe(Occluded("camera:0/uncertain", t, frozenset({"supply:red"}), uncertain=True))
     for i in range(4):
         before, after = states[i], states[i + 1]
@@ -62,6 +64,11 @@ def test_a_take_read_right_on_a_supply_not_read_since_an_earlier_payment_is_appl
         run(rec, t - 0.9, t + 8.0)
         assert link.seq() == i + 1, f"move {30 + i} not applied"
         t += 9.0
+    return states, link, rec, t
+
+
+def test_a_take_read_right_on_a_supply_not_read_since_an_earlier_payment_is_applied() -> None:
+    states, _link, rec, t = _four_moves_with_reds_supply_uncertain()
     # Red's take under a hand over the market; the supply read anew, right
     for o in _hand(t, {"space:market"}):
         rec.observe(o)
@@ -77,21 +84,7 @@ def test_the_same_reading_made_before_the_move_s_hand_is_still_a_doubt() -> None
     """The supply read with a pink more before anyone moved (an old misread, one off the
     payment), then the take under a hand that makes it true: asked, never applied (the
     rule above covers only a reading made during the move)."""
-    states = _states()
-    first = states[0]
-    link, rec = watched(first)
-    t = 2.0
-    rec.observe(Occluded("camera:0/uncertain", t, frozenset({"supply:red"}), uncertain=True))
-    for i in range(4):
-        before, after = states[i], states[i + 1]
-        for o in _hand(t, _changed(before, after) - {"supply:red"}):
-            rec.observe(o)
-        for o in product_frame(after, t + 0.7):
-            if getattr(o, "region", "") != "supply:red":
-                rec.observe(o)
-        run(rec, t - 0.9, t + 8.0)
-        assert link.seq() == i + 1, f"move {30 + i} not applied"
-        t += 9.0
+    states, link, rec, t = _four_moves_with_reds_supply_uncertain()
     # the supply read at rest, before Red's hand: the take's value already
     rec.observe(Occluded("camera:0/uncertain", t, frozenset(), uncertain=True))
     for o in product_frame(states[5], t):
