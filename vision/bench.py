@@ -346,16 +346,20 @@ def accuracy(layout: Layout, per_condition: int, seed: int = 1,
              conditions: list[str] | None = None, views: int = 1
              ) -> dict[str, dict[str, float]]:
     """Per condition: fraction exact, images, images read wholly right, boards found, and
-    misreads under a hand. The cube and track row is measured on ``per_condition`` images;
-    the figure and item rows on ``views`` contents of each (``images``)."""
+    misreads under a hand. Every row is measured on ``views`` contents of each of
+    ``per_condition`` images (``images``); the images read wholly right and the boards
+    found count view 0 of each."""
     out: dict[str, dict[str, float]] = {}
     for name in conditions or condition_names():
         exact = counted = under = perfect = found = 0
         kinds = {"figures": [0, 0], "items": [0, 0], "first_player": [0, 0]}
         for _i, k, view, shot, reading in images(layout, name, per_condition, seed, views):
+            # the cubes and tracks of every view (view 0 alone read 99.7 % where views 1-3
+            # of the same tables read 97.3 %: one view is too small a sample); the
+            # images read wholly right and the boards found, of view 0
+            e, c, u = score(layout, reading, view, shot.covered)
+            exact, counted, under = exact + e, counted + c, under + u
             if k == 0:
-                e, c, u = score(layout, reading, view, shot.covered)
-                exact, counted, under = exact + e, counted + c, under + u
                 perfect += int(e == c)
                 found += int(reading.board_found)
             for kind, tally in kinds.items():

@@ -1,6 +1,6 @@
 """``companion vision-bench --errors`` (or ``python -m vision.bench_errors``): what the
-bench's images read wrong, and how — every cube region and track (view 0 of each image, as
-the bench's row) and every figure zone and item region (``--views`` contents of each),
+bench's images read wrong, and how — every cube region and track, figure zone and item
+region (``--views`` contents of each image, as the bench's rows),
 each image's camera and light (``image_light``: lens, level, colour, unevenness, blur,
 JPEG, shadows), with ``--crops DIR`` a picture of each wrong region
 (``python -m vision.bench_failures``, its older name, runs the same).
@@ -239,12 +239,11 @@ def errors(layout: Layout, per_condition: int, seed: int = 1,
         light = {i: image_light(layout, name, seed, i) for i in range(per_condition)}
         for i, k, view, shot, reading in images(layout, name, per_condition, seed, views):
             found: list[str] = []
-            if k == 0:
-                for f in failures(layout, reading, view, shot.covered):
-                    by_way[f"{f['kind']}: {f['how']}"] += 1
-                    confusions.update(f"{f['kind']}: {c}" for c in f["confusions"])
-                    listing.append({"image": i, **f})
-                    found.append(f["region"])
+            for f in failures(layout, reading, view, shot.covered):  # every view, as the row
+                by_way[f"{f['kind']}: {f['how']}"] += 1
+                confusions.update(f"{f['kind']}: {c}" for c in f["confusions"])
+                listing.append({"image": i, "view": k, **f})
+                found.append(f["region"])
             for kind in KINDS:
                 for w in wrong_regions(layout, reading, view, shot.covered, kind):
                     wrong.append({"image": i, "view": k, "kind": kind, **w})

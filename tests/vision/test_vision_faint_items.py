@@ -83,12 +83,16 @@ def test_confusions_pair_a_missing_piece_with_one_too_many() -> None:
     assert confusions({"red": 1}, {"red": 1}) == []
 
 
-def test_more_views_widen_the_piece_rows_and_leave_the_first_image_alone(
+def test_more_views_widen_every_row_and_leave_the_first_image_alone(
         layout: Layout) -> None:
     one = bench.accuracy(layout, 1, seed=3, conditions=["real-ordinary"])["real-ordinary"]
     two = bench.accuracy(layout, 1, seed=3, conditions=["real-ordinary"],
                          views=2)["real-ordinary"]
-    assert two["exact"] == one["exact"]  # cubes and tracks: the first image only
+    # cubes and tracks on every view (one view of a few dozen tables flattered: seed 1's
+    # view 0 read 99.7 %, its views 1-3 97.3 %); the images wholly right: view 0's
+    assert two["cubes_tracks_counted"] == 2 * one["cubes_tracks_counted"]
+    assert two["images_all_right"] == one["images_all_right"]
+    assert two["board_found"] == one["board_found"] == 1
     assert two["piece_images"] == 2 and one["piece_images"] == 1
     assert two["figures_counted"] == 2 * one["figures_counted"]
     assert two["items_counted"] == 2 * one["items_counted"]
