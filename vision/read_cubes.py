@@ -42,6 +42,7 @@ from .read_parts import (
     _Plan,
     median0,
     per_channel,
+    within,
 )
 
 
@@ -271,16 +272,18 @@ class CubeReading:
         gain = median0(ratio)  # this frame's light against the empty board's
         lo_g = per_channel(np.multiply, lo, gain) - BOARD_TOL
         hi_g = per_channel(np.multiply, hi, gain) + BOARD_TOL
-        inside = (cur >= lo_g) & (cur <= hi_g)
+        inside = within(cur, lo_g, hi_g)
         # in dim light a cube differs by fewer levels than the tolerance, but changes
         # the board's colour (`vision.cube_tint`)
-        board_like = (inside[:, 0] & inside[:, 1] & inside[:, 2]
-                      & ~tinted(cur, lo_g + BOARD_TOL, hi_g - BOARD_TOL, labels.shape).ravel())
+        board_like = inside & ~tinted(cur, lo_g + BOARD_TOL, hi_g - BOARD_TOL,
+                                      labels.shape).ravel()
         rel = per_channel(np.divide, ratio, gain)
         rmax, rmin = _max3(rel), _min3(rel)
         dim = min(1.0, float(gain.mean()) / light) if light > 0 else 1.0
+        # (a sample that is the board is no piece whatever its shadow: only the others
+        # are looked at, and their hue tested)
         shadow = ((rmax < SHADOW_MAX) & (rmin * dim > SHADOW_MIN)
-                  & (rmax < SHADOW_SPREAD * rmin))
+                  & (rmax < SHADOW_SPREAD * rmin) & ~board_like)
         if white is not None and shadow.any():
             hue = smooth(rel, labels.shape)
             # only a shadow uneven enough to have another hue is tested (the cost)

@@ -47,6 +47,7 @@ from .read_parts import (
     count_blobs,
     median0,
     per_channel,
+    within,
 )
 from .region_light import region_gain
 from .track_light import cell_light, near_cells
@@ -72,8 +73,7 @@ class PieceReading(CubeReading):
         cur = raw.astype(np.float32) + 1.0
         ratio = cur / ref
         gain = region_gain(ratio, self._board_light.get(board))  # not the pieces' colour
-        inside = (cur >= lo * gain - BOARD_TOL) & (cur <= hi * gain + BOARD_TOL)
-        board_like = inside[:, 0] & inside[:, 1] & inside[:, 2]
+        board_like = within(cur, lo * gain - BOARD_TOL, hi * gain + BOARD_TOL)
         rel = ratio / gain
         rmax, rmin = _max3(rel), _min3(rel)
         shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
@@ -82,7 +82,7 @@ class PieceReading(CubeReading):
         # white figure or a scroll on a pale print is that print brightened evenly too
         # (``PALE_PIECE`` was set under the white ring's gain: items keep it here too)
         lifted = ((rmin > 1 / SHADOW_MAX) & (rmax < 1 / SHADOW_MIN)
-                  & (rmax < LIFTED_SPREAD * rmin))
+                  & (rmax < LIFTED_SPREAD * rmin) & ~board_like)  # (the board is no piece)
         white = self._white.get(board)
         if white is not None and lifted.any():
             lifted &= _min3(raw.astype(np.float32) * white) < PALE_PIECE
@@ -97,7 +97,7 @@ class PieceReading(CubeReading):
                          self._light.get(board), raw)
 
     def _piece_labels(self, what: str, board: str, r: Region, raw: np.ndarray,
-                      shape: tuple[int, int], one: float
+                      shape: tuple[int, int], one: float, gain: np.ndarray | None
                       ) -> tuple[np.ndarray, np.ndarray | None]:
         """Each sample's piece colour (``what``: figures or items; 0 the board), and its
         difference from the empty board (None without the model).
@@ -107,10 +107,9 @@ class PieceReading(CubeReading):
         the region is printed); without it, the region is balanced against its printed
         colour and the board is a colour among the others. A dark item (the ox tile) can
         look like the board in shadow: ``flat_dark_pieces`` tells it (``one``: the
-        smallest piece's area in samples)."""
+        smallest piece's area in samples; ``gain``: the markers' white gain the pieces are
+        told under, None without one)."""
         differs = self._differs(board, r, raw)
-        gain = (self._item_white(board, r, raw) if what == "items"
-                else self._white.get(board))
         if differs is None or gain is None:
             px = balance(raw, np.array(r.print_rgb[::-1], np.float32))
             px[_min3(raw) >= SATURATED] = WHITE
@@ -169,23 +168,26 @@ class PieceReading(CubeReading):
                 into[r.name] = dict(hit[0])
                 continue
             a, b, shape = plan.slices[(board.name, r.key)]
-            labels, diff = self._piece_labels(what, board.name, r, samples[a:b], shape,
-                                              min(one))
+            raw = samples[a:b]
+            # items: the white raised by the region's shade, taken once for the labels and
+            # the faint pieces
+            gain = (self._item_white(board.name, r, raw) if what == "items"
+                    else self._white.get(board.name))
+            labels, diff = self._piece_labels(what, board.name, r, raw, shape, min(one), gain)
             found = count_blobs(labels.reshape(shape), names, one,
                                 diff=None if diff is None else diff.reshape(*shape, 3),
                                 cores=what == "items")
             if what == "items" and diff is not None:
-                self._add_faint(board.name, r, samples[a:b], labels.reshape(shape), one,
-                                found)
+                self._add_faint(board.name, r, raw, labels.reshape(shape), one, found, gain)
             into[r.name] = found
             self._remember(board.name, r.key, [r], dict(found), 1.0)
 
     def _add_faint(self, board: str, r: Region, raw: np.ndarray, labels: np.ndarray,
-                   one: list[float], found: dict[str, int]) -> None:
+                   one: list[float], found: dict[str, int], white: np.ndarray | None) -> None:
         """Add to ``found`` the items of region ``r`` too faint for the board's tolerance
-        (``read_faint``: a grey coin on a dark farm in dim light), away from those found."""
+        (``read_faint``: a grey coin on a dark farm in dim light), away from those found
+        (``white``: the region's ``_item_white``)."""
         empty = self._empty.get(f"{board}/{r.key}")
-        white = self._item_white(board, r, raw)
         if empty is None or white is None:
             return
         rgb = [self.layout.item_rgb[k] for k in ITEM_NAMES]
