@@ -31,8 +31,9 @@ def tinted(cur: np.ndarray, lo_g: np.ndarray, hi_g: np.ndarray, shape: tuple[int
     """Where the samples ``cur`` (flat, float BGR) change the colour of the empty board
     (its 3×3 darkest ``lo_g`` and lightest ``hi_g`` under this frame's light) by more
     than ``TINT`` levels, averaged over 3×3 (a grid of booleans of ``shape``)."""
-    excess = cur - np.clip(cur, lo_g, hi_g)  # 0 inside the envelope
-    b, g, r = cv2.split(cv2.blur(excess.reshape(*shape, 3).astype(np.float32), (3, 3)))
+    excess = cur - np.minimum(np.maximum(cur, lo_g), hi_g)  # 0 inside the envelope
+    b, g, r = cv2.split(cv2.blur(excess.reshape(*shape, 3).astype(np.float32, copy=False),
+                                 (3, 3)))
     mean = (b + g + r) * np.float32(1 / 3)
     strong: np.ndarray = ((cv2.absdiff(b, mean) > TINT) | (cv2.absdiff(g, mean) > TINT)
                           | (cv2.absdiff(r, mean) > TINT))

@@ -168,9 +168,12 @@ class CubeReading:
             near = local_light(raw, empty[0], ~piece)
             shade = near / self._light.get(board, 1.0)
             # the board under a cube in a shadow is the board around it, not the region's
-            here = np.where(shade < SHADOWED, near / float(gain.mean()), 1.0)[:, None]
-            under = per_channel(np.multiply, per_channel(np.multiply, empty[0], gain) * here,
-                                white)  # (the empty board, lit as the cubes)
+            lit_board = per_channel(np.multiply, empty[0], gain)
+            dark = np.flatnonzero(shade < SHADOWED)
+            if dark.size:  # (elsewhere the factor is 1: the product is the board itself)
+                lit_board[dark] *= (near[dark] / float(gain.mean()))[:, None]
+            # (the empty board, lit as the cubes)
+            under = per_channel(np.multiply, lit_board, white)
             labels = brown_or_orange(lit, labels, cube, under, self.layout.cube_rgb, shade)
         counts: dict[str, int] = {}
         misfit = 0.0
@@ -201,18 +204,19 @@ class CubeReading:
             total = float(areas[i])
             if total < 0.3 * area_one:
                 continue  # a speck
-            per = np.bincount(labels[lab == i], minlength=len(CUBE_COLOURS) + 1)
+            blob = lab == i
+            per = np.bincount(labels[blob], minlength=len(CUBE_COLOURS) + 1)
             per = per[1:len(CUBE_COLOURS) + 1].astype(np.float32)
             major = [j for j in range(len(CUBE_COLOURS)) if per[j] >= minor]
             if not major:
                 major = [int(per.argmax())]
             if lit is not None:  # a colour that is another's sides in shade is that one
-                for j, m in side_colours(lab == i, labels, major, shades, area_one, lit,
+                for j, m in side_colours(blob, labels, major, shades, area_one, lit,
                                          self.layout.cube_rgb, side_share).items():
                     per[m], per[j] = per[m] + per[j], 0.0
                     major.remove(j)
             # a colour no side of the others reads as: a cube half hidden under one
-            major += hidden_colours(lab == i, labels, per, major, shades, area_one,
+            major += hidden_colours(blob, labels, per, major, shades, area_one,
                                     lit, self.layout.cube_rgb, shade)
             share = float(per[major].sum())
             xs = [total * float(per[j]) / share / (area_one * scale[j]) for j in major]
@@ -220,7 +224,7 @@ class CubeReading:
                 ms = _share_pile(xs)
                 sided = any(j in shades[k] for j in major for k in major)
                 misfit = max(misfit, _pile_misfit(sum(xs), sum(ms), sided))
-            elif len(xs) == 1 and xs[0] < 2 - ROUND_UP and is_pair(lab == i, xs[0], top, sides):
+            elif len(xs) == 1 and xs[0] < 2 - ROUND_UP and is_pair(blob, xs[0], top, sides):
                 ms = [2]  # one colour, half as long again as a cube: one leaning on another
             else:  # an area known to some 40 %: each colour rounded, a loose fit
                 ms = [max(1, int(np.floor(x + ROUND_UP))) for x in xs]
