@@ -19,18 +19,16 @@ from .item_hue import horse_or_ox, horse_or_wagon
 from .item_light import item_gain
 from .item_shapes import flat_dark_pieces
 from .layout import FAMILY_COLOURS, ITEM_NAMES, Board, Region
+from .piece_differs import differs
 from .read_cubes import CubeReading
 from .read_faint import faint_pieces, found_blobs
 from .read_parts import (
     BOARD_TOL,
-    DEEP_SHADOW,
     FIGURE_COLOURS,
     FIGURE_MM2,
     ITEM_STEP,
-    LIFTED_SPREAD,
     MONK_LABEL,
     MONK_RIM,
-    PALE_PIECE,
     SATURATED,
     SHADOW_MAX,
     SHADOW_MIN,
@@ -47,7 +45,6 @@ from .read_parts import (
     count_blobs,
     median0,
     per_channel,
-    within,
 )
 from .region_light import region_gain
 from .track_light import cell_light, near_cells
@@ -69,26 +66,10 @@ class PieceReading(CubeReading):
         empty = self._empty.get(f"{board}/{r.key}")
         if empty is None or empty[0].shape[0] != len(raw):
             return None
-        ref, lo, hi = empty
         cur = raw.astype(np.float32) + 1.0
-        ratio = cur / ref
+        ratio = cur / empty[0]
         gain = region_gain(ratio, self._board_light.get(board))  # not the pieces' colour
-        board_like = within(cur, lo * gain - BOARD_TOL, hi * gain + BOARD_TOL)
-        rel = ratio / gain
-        rmax, rmin = _max3(rel), _min3(rel)
-        shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
-        # the board brightened evenly where a shadow lay when the empty board was learnt
-        # (as for cubes), unless the sample is white under the markers' white paper: a
-        # white figure or a scroll on a pale print is that print brightened evenly too
-        # (``PALE_PIECE`` was set under the white ring's gain: items keep it here too)
-        lifted = ((rmin > 1 / SHADOW_MAX) & (rmax < 1 / SHADOW_MIN)
-                  & (rmax < LIFTED_SPREAD * rmin) & ~board_like)  # (the board is no piece)
-        white = self._white.get(board)
-        if white is not None and lifted.any():
-            lifted &= _min3(raw.astype(np.float32) * white) < PALE_PIECE
-        out: np.ndarray = ~board_like & ~shadow & ~lifted
-        dark = shadow & ~board_like
-        return out, cur - ref * gain, dark, dark & (rmax < DEEP_SHADOW), _mean3(rel)
+        return differs(raw, cur, ratio, empty, gain, self._white.get(board))
 
     def _item_white(self, board: str, r: Region, raw: np.ndarray) -> np.ndarray | None:
         """``item_light.item_gain`` for region ``r``'s samples (None without a white)."""
@@ -160,6 +141,7 @@ class PieceReading(CubeReading):
         """Count the pieces of ``names`` (``one``: a piece's area in samples, by name) in
         each region of ``kind`` not under a hand, into ``into`` by region name (a region
         unchanged since it was read keeps its count)."""
+        todo: list[Region] = []
         for r in board.regions:
             if r.kind != kind or r.key in occluded:
                 continue
@@ -167,13 +149,19 @@ class PieceReading(CubeReading):
             if hit is not None:
                 into[r.name] = dict(hit[0])
                 continue
+            todo.append(r)
+        # figures: the board's zones labelled at once (items: one region a farm)
+        together = (self._zone_labels(board.name, todo, samples, plan) if what == "figures"
+                    else {})
+        for r in todo:
             a, b, shape = plan.slices[(board.name, r.key)]
             raw = samples[a:b]
             # items: the white raised by the region's shade, taken once for the labels and
             # the faint pieces
             gain = (self._item_white(board.name, r, raw) if what == "items"
                     else self._white.get(board.name))
-            labels, diff = self._piece_labels(what, board.name, r, raw, shape, min(one), gain)
+            labels, diff = (together[r.key] if r.key in together else
+                            self._piece_labels(what, board.name, r, raw, shape, min(one), gain))
             found = count_blobs(labels.reshape(shape), names, one,
                                 diff=None if diff is None else diff.reshape(*shape, 3),
                                 cores=what == "items")
@@ -181,6 +169,42 @@ class PieceReading(CubeReading):
                 self._add_faint(board.name, r, raw, labels.reshape(shape), one, found, gain)
             into[r.name] = found
             self._remember(board.name, r.key, [r], dict(found), 1.0)
+
+    def _zone_labels(self, board: str, zones: list[Region], samples: Samples, plan: _Plan
+                     ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """``_piece_labels`` of a board's figure ``zones`` at once, by region key: each
+        zone under its own light (`vision.piece_differs`), the same labels and
+        differences as zone by zone. The zones without the empty-board model are left
+        out (and all of them without the markers' white, or with fewer than two)."""
+        white = self._white.get(board)
+        got = []
+        for r in zones:
+            a, b, shape = plan.slices[(board, r.key)]
+            empty = self._empty.get(f"{board}/{r.key}")
+            if empty is not None and empty[0].shape[0] == b - a:
+                got.append((r, samples[a:b], shape, empty))
+        if white is None or len(got) < 2:
+            return {}
+        raw = np.concatenate([g[1] for g in got])
+        ref, lo, hi = (np.concatenate([g[3][k] for g in got]) for k in range(3))
+        sizes = [len(g[1]) for g in got]
+        ends = np.cumsum(sizes)
+        cur = raw.astype(np.float32) + 1.0
+        ratio = cur / ref
+        light = self._board_light.get(board)
+        gains = np.stack([region_gain(ratio[e - n:e], light)
+                          for n, e in zip(sizes, ends, strict=True)])
+        found = differs(raw, cur, ratio, (ref, lo, hi), np.repeat(gains, sizes, axis=0),
+                        white)
+        labels = np.where(found.piece,
+                          self._lut("figures", None, ())[lut_index(apply_gain(raw, white))], 0)
+        out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        for (r, _raw, shape, _empty), n, e in zip(got, sizes, ends, strict=True):
+            own = labels[e - n:e]  # (a view: the rim is written through)
+            rim = _monk_rim(own.reshape(shape) == MONK_LABEL, found.deep[e - n:e].reshape(shape))
+            own[rim.reshape(-1)] = MONK_LABEL
+            out[r.key] = (own, found.diff[e - n:e])
+        return out
 
     def _add_faint(self, board: str, r: Region, raw: np.ndarray, labels: np.ndarray,
                    one: list[float], found: dict[str, int], white: np.ndarray | None) -> None:
