@@ -473,7 +473,8 @@ class BoardReader(PieceReading):
         norm = per_channel(np.divide, cur, gain)
         spare = None
         if len(track_rows):  # discs on their track: several on one cell must not look like a hand
-            cells = np.clip(norm[track_rows, track_cols] - 1.0, 0, 255).astype(np.uint8)
+            cells = np.minimum(np.maximum(norm[track_rows, track_cols] - 1.0, 0),
+                               255).astype(np.uint8)
             disc = self._is_disc[lut_index(cells)]
             diff[track_rows[disc], track_cols[disc]] = False
             spare = self._cell_boxes.get(name)

@@ -397,7 +397,8 @@ def _nearest_core(labels: np.ndarray, blob: np.ndarray, n: int) -> np.ndarray:
     (labels 1…``n``; a core: the kind's samples at least ``CORE_DEPTH`` from any other; a kind
     without one keeps none of its samples). Unchanged when the blob holds fewer than two
     kinds with a core or with none."""
-    kinds = [int(k) for k in np.unique(labels[blob]) if 0 < k <= n]
+    # the kinds present, in order (a count of each: np.unique sorts)
+    kinds = [int(k) for k in np.flatnonzero(np.bincount(labels[blob].ravel())) if 0 < k <= n]
     if len(kinds) < 2:
         return labels
     dist = []
@@ -437,7 +438,7 @@ def soft_areas(diff: np.ndarray, labels: np.ndarray, blob: np.ndarray, inside: n
         piece = median0(core)
         norm = float(piece @ piece)
         if norm >= 1.0:
-            alpha[n] = np.clip(d @ piece / norm, 0.0, 1.0)
+            alpha[n] = np.minimum(np.maximum(d @ piece / norm, 0.0), 1.0)  # (np.clip's cost)
     own = got[None, :] == np.array(kinds)[:, None]
     mine = own.any(axis=0)
     best = alpha.argmax(axis=0)
