@@ -162,7 +162,8 @@ class CubeReading:
         piece, cube, gain = self._cube_samples(raw, labels, empty, self._light.get(board, 0.0),
                                                white)
         shade: np.ndarray | None = None
-        if lit is not None and white is not None:
+        if lit is not None and white is not None and cube.any():
+            # (with no cube sample there is no cube to light nor colour to tell)
             # the light on each cube against the light on the board's markers (most of
             # the board: its median), whose white paper sets the colours' light
             near = local_light(raw, empty[0], ~piece)
