@@ -455,7 +455,10 @@ class BoardReader(PieceReading):
         ratio = per_channel(np.multiply, ratio, 1.0 / gain)
         lum = ratio[..., 0] + ratio[..., 1] + ratio[..., 2]
         lum *= 1 / 3
-        chroma = _max3(np.abs(ratio / lum[..., None] - 1.0))
+        # (channel by channel: numpy's broadcast over a last axis of three is slow)
+        chroma = np.abs(ratio[..., 0] / lum - 1.0)
+        for c in (1, 2):
+            np.maximum(chroma, np.abs(ratio[..., c] / lum - 1.0), out=chroma)
         # the camera's noise is in levels, not a fraction of the light: measured on this
         # frame (the board is mostly empty), it sets the least change of colour that counts
         # in each cell; in a dim frame or on a dark board, noise and JPEG alone pass 0.09
