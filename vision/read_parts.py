@@ -350,6 +350,7 @@ def count_blobs(labels: np.ndarray, names: tuple[str, ...], one: list[float],
     k, lab, stats, _c = cv2.connectedComponentsWithStats(fg, connectivity=8)
     # a blob's kinds are voted by its inside: its rim mixes its colour with the board's
     inner = cv2.erode(fg, k3) > 0
+    least = np.asarray(one, np.float64)[:len(names)]  # a piece's area, by kind
     out: dict[str, int] = {}
     for i in range(1, k):
         total = float(stats[i, cv2.CC_STAT_AREA])
@@ -377,7 +378,7 @@ def count_blobs(labels: np.ndarray, names: tuple[str, ...], one: list[float],
         per = np.bincount(votes, minlength=len(names) + 1)[1:len(names) + 1]
         if not per.any():
             continue  # nothing of a known kind: not a piece
-        major = [j for j in range(len(names)) if per[j] >= minor * one[j] * frac]
+        major = np.flatnonzero(per >= minor * least * frac).tolist()
         if not major:
             major = [int(per.argmax())]
             if total < speck * one[major[0]]:
