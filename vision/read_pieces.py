@@ -272,15 +272,18 @@ class PieceReading(CubeReading):
         index = lut_index(bal)
         per_sample_mm2 = np.array([(r.rect[2] - r.rect[0]) * (r.rect[3] - r.rect[1])
                                    for r in cells], np.float32) / TRACK_GRID ** 2
-        tracks = sorted({r.name for r in cells})
-        for track in tracks:
+        by_track: dict[str, list[int]] = {}  # each track's cells, in order
+        for i, r in enumerate(cells):
+            by_track.setdefault(r.name, []).append(i)
+        for track in sorted(by_track):
             colours = ([track.partition(":")[2]] if track.startswith("time:")
                        else list(FAMILY_COLOURS))
             idx = tuple(FAMILY_COLOURS.index(c) for c in colours)
-            rows = np.array([i for i, r in enumerate(cells) if r.name == track])
+            rows = np.array(by_track[track])
             counts = np.zeros((len(cells), len(colours)), np.float32)
             for bg in {None} if model else {cells[i].print_rgb for i in rows}:
-                group = np.array([i for i in rows if model or cells[i].print_rgb == bg])
+                group = (rows if model else
+                         np.array([i for i in rows if cells[i].print_rgb == bg]))
                 labels = self._lut("markers", bg, idx)[index[group]]
                 if model:
                     labels = np.where(mask[group], labels, 0)
