@@ -162,8 +162,7 @@ class CubeReading:
         piece, cube, gain = self._cube_samples(raw, labels, empty, self._light.get(board, 0.0),
                                                white)
         shade: np.ndarray | None = None
-        if lit is not None and white is not None and cube.any():
-            # (with no cube sample there is no cube to light nor colour to tell)
+        if lit is not None and white is not None:
             # the light on each cube against the light on the board's markers (most of
             # the board: its median), whose white paper sets the colours' light
             near = local_light(raw, empty[0], ~piece)
@@ -225,7 +224,7 @@ class CubeReading:
                 ms = _share_pile(xs)
                 sided = any(j in shades[k] for j in major for k in major)
                 misfit = max(misfit, _pile_misfit(sum(xs), sum(ms), sided))
-            elif len(xs) == 1 and xs[0] < 2 - ROUND_UP and is_pair(blob, xs[0], top, sides):
+            elif len(xs) == 1 and xs[0] < 2 - ROUND_UP and is_pair(lab == i, xs[0], top, sides):
                 ms = [2]  # one colour, half as long again as a cube: one leaning on another
             else:  # an area known to some 40 %: each colour rounded, a loose fit
                 ms = [max(1, int(np.floor(x + ROUND_UP))) for x in xs]
@@ -285,10 +284,8 @@ class CubeReading:
         rel = per_channel(np.divide, ratio, gain)
         rmax, rmin = _max3(rel), _min3(rel)
         dim = min(1.0, float(gain.mean()) / light) if light > 0 else 1.0
-        # (a sample that is the board is no piece whatever its shadow: only the others
-        # are looked at, and their hue tested)
         shadow = ((rmax < SHADOW_MAX) & (rmin * dim > SHADOW_MIN)
-                  & (rmax < SHADOW_SPREAD * rmin) & ~board_like)
+                  & (rmax < SHADOW_SPREAD * rmin))
         if white is not None and shadow.any():
             hue = smooth(rel, labels.shape)
             # only a shadow uneven enough to have another hue is tested (the cost)
