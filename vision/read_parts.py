@@ -440,6 +440,8 @@ def soft_areas(diff: np.ndarray, labels: np.ndarray, blob: np.ndarray, inside: n
         norm = float(piece @ piece)
         if norm >= 1.0:
             alpha[n] = np.minimum(np.maximum(d @ piece / norm, 0.0), 1.0)  # (np.clip's cost)
+    if len(kinds) == 1:  # every sample counts for the one kind
+        return {kinds[0]: float(alpha[0].sum())}
     own = got[None, :] == np.array(kinds)[:, None]
     mine = own.any(axis=0)
     best = alpha.argmax(axis=0)
