@@ -9,7 +9,7 @@ from vision.colour import UNKNOWN, classify
 from vision.cube_tint import _cell_box3
 from vision.layout import Layout
 from vision.read import BoardReader
-from vision.read_parts import Samples, _mean3, _sum3, median0, within
+from vision.read_parts import Samples, _fold, _mean3, _sum3, median0, per_channel, within
 from vision.render import Scene, render
 from vision.table import TableView
 
@@ -104,3 +104,20 @@ def test_a_stack_of_cells_is_summed_over_3x3_as_numpys_padded_sum() -> None:
     ones = np.zeros((2, 5, 5), np.uint8)
     ones[0, 4, 4] = 1  # a corner: counted four times over its own repeated edge
     assert _cell_box3(ones)[0, 4, 4] == 4 and not _cell_box3(ones)[1].any()
+
+
+def test_a_gain_taken_channel_by_channel_or_folded_gives_numpys_numbers() -> None:
+    # `per_channel` folds a region's samples into rows of a divisor of their count
+    # (7,700 into rows of 220; a prime count has none and goes channel by channel)
+    assert _fold(7700) == 220 and _fold(9072) == 252 and _fold(7919) == 0
+    g = np.random.default_rng(10)
+    for shape in [(7700, 3), (7919, 3), (60, 70, 3), (1200, 3)]:
+        a = g.uniform(0.5, 256.0, shape).astype(np.float32)
+        gain = g.uniform(0.3, 3.0, 3).astype(np.float32)
+        for op in (np.multiply, np.divide):
+            got = per_channel(op, a, gain)
+            assert got.dtype == np.float32 and got.shape == a.shape
+            assert np.array_equal(got, op(a, gain))
+    cells = g.uniform(0.5, 256.0, (50, 144, 3)).astype(np.float32)
+    each = g.uniform(0.3, 3.0, (50, 1, 3)).astype(np.float32)  # a gain a cell
+    assert np.array_equal(per_channel(np.multiply, cells, each), cells * each)
