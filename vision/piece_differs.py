@@ -24,6 +24,7 @@ from .read_parts import (
     _max3,
     _mean3,
     _min3,
+    per_channel,
     within,
 )
 
@@ -52,8 +53,9 @@ def differs(raw: np.ndarray, cur: np.ndarray, ratio: np.ndarray,
     since the empty board was learnt) unless the sample is white under that white paper
     (``PALE_PIECE``). Raises ValueError if the shapes do not broadcast."""
     ref, lo, hi = empty
-    board_like = within(cur, lo * gain - BOARD_TOL, hi * gain + BOARD_TOL)
-    rel = ratio / gain
+    board_like = within(cur, per_channel(np.multiply, lo, gain) - BOARD_TOL,
+                        per_channel(np.multiply, hi, gain) + BOARD_TOL)
+    rel = per_channel(np.divide, ratio, gain)
     rmax, rmin = _max3(rel), _min3(rel)
     shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
     # the board brightened evenly where a shadow lay when the empty board was learnt
@@ -66,4 +68,5 @@ def differs(raw: np.ndarray, cur: np.ndarray, ratio: np.ndarray,
         lifted &= _min3(raw.astype(np.float32) * white) < PALE_PIECE
     piece = ~board_like & ~shadow & ~lifted
     dark = shadow & ~board_like
-    return Differs(piece, cur - ref * gain, dark, dark & (rmax < DEEP_SHADOW), _mean3(rel))
+    return Differs(piece, cur - per_channel(np.multiply, ref, gain), dark,
+                   dark & (rmax < DEEP_SHADOW), _mean3(rel))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .read_parts import _mean3, _sum3, median0
+from .read_parts import _mean3, _sum3, median0, per_channel
 
 FAINT_CHROMA = 0.21  # averaged change of colour (log ratio) that is a piece
 LEVEL_WEIGHT = 0.25  # a change of level against one of colour, when telling kinds
@@ -52,7 +52,7 @@ def faint_pieces(raw: np.ndarray, ref: np.ndarray, shape: tuple[int, int],
     cur = raw.astype(np.float32) + 1.0
     lr = np.log(cur / ref)
     light_log = median0(lr)  # this frame's light against the empty board's
-    lr -= light_log
+    lr = per_channel(np.subtract, lr, light_log)
     chroma = lr - _mean3(lr)[:, None]
     box = (FAINT_BOX, FAINT_BOX)
     sm = cv2.blur(chroma.reshape(*shape, 3), box)
@@ -71,7 +71,8 @@ def faint_pieces(raw: np.ndarray, ref: np.ndarray, shape: tuple[int, int],
     # the empty board under this frame's light and the markers' white (``board_rgb`` is
     # that gain): each kind's change of colour and level from it is what a piece makes
     light = np.exp(light_log)
-    board = (ref * light * white).reshape(*shape, 3)
+    board = per_channel(np.multiply, per_channel(np.multiply, ref, light), white).reshape(
+        *shape, 3)
     proto = np.log(np.array([c[::-1] for c in rgb], np.float32) + 1.0)  # BGR
     peaks = core & (mag >= cv2.dilate(mag, np.ones(box, np.uint8)))
     out: dict[int, int] = {}

@@ -118,7 +118,7 @@ def per_channel(op: np.ufunc, a: np.ndarray, g: np.ndarray) -> np.ndarray:
     ``m`` samples (``m`` a divisor of their count, `_fold`) against the gain repeated
     ``m`` times, an inner loop ``3m`` long down contiguous memory."""
     if (a.size < PER_CHANNEL_FROM or g.shape[-1] != 3 or a.dtype.kind != "f"
-            or g.dtype.kind != "f"):
+            or g.dtype.kind != "f" or g.shape == a.shape):
         return op(a, g)  # type: ignore[no-any-return]
     if g.shape == (3,) and a.shape[-1] == 3 and a.flags.c_contiguous:
         m = _fold(a.size // 3)
