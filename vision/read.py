@@ -20,6 +20,7 @@ coarse grid against the previous frame's.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -540,9 +541,7 @@ class BoardReader(PieceReading):
         if snap is None or prev is None:
             return
         for r in regions:
-            x0, y0, x1, y1 = r.rect
-            c0, r0 = int(x0 // COARSE_STEP), int(y0 // COARSE_STEP)
-            c1, r1 = int(np.ceil(x1 / COARSE_STEP)), int(np.ceil(y1 / COARSE_STEP))
+            r0, r1, c0, c1 = _coarse_box(r)
             snap[0][r0:r1, c0:c1] = prev[r0:r1, c0:c1]
 
     @staticmethod
@@ -603,14 +602,14 @@ class BoardReader(PieceReading):
 
     @staticmethod
     def _touches(region: Region, mask: np.ndarray) -> bool:
-        x0, y0, x1, y1 = region.rect
-        c0, r0 = int(x0 // COARSE_STEP), int(y0 // COARSE_STEP)
-        c1, r1 = int(np.ceil(x1 / COARSE_STEP)), int(np.ceil(y1 / COARSE_STEP))
+        r0, r1, c0, c1 = _coarse_box(region)
         return bool(mask[r0:r1, c0:c1].any())
 
 
+@lru_cache(maxsize=4096)
 def _coarse_box(region: Region) -> tuple[int, int, int, int]:
-    """The rows and columns (r0, r1, c0, c1) of the coarse grid a region lies on."""
+    """The rows and columns (r0, r1, c0, c1) of the coarse grid a region lies on (kept:
+    a region is a frozen rectangle, asked for on every frame)."""
     x0, y0, x1, y1 = region.rect
     return (int(y0 // COARSE_STEP), int(np.ceil(y1 / COARSE_STEP)),
             int(x0 // COARSE_STEP), int(np.ceil(x1 / COARSE_STEP)))
