@@ -57,7 +57,7 @@ def balance(pixels: np.ndarray, ref_bgr: np.ndarray, limit: float = 4.0) -> np.n
 def apply_gain(pixels: np.ndarray, gain: np.ndarray) -> np.ndarray:
     """BGR uint8 pixels (…×3) times a per-channel gain, through a lookup table."""
     ramp = np.arange(256, dtype=np.float32)[:, None] * gain[None, :]
-    table = np.clip(ramp, 0, 255).astype(np.uint8).reshape(1, 256, 3)
+    table = np.minimum(np.maximum(ramp, 0), 255).astype(np.uint8).reshape(1, 256, 3)
     flat = np.ascontiguousarray(pixels.reshape(1, -1, 3))
     out: np.ndarray = cv2.LUT(flat, table).reshape(pixels.shape)
     return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -45,9 +46,10 @@ class Region:
     cell: int | None = None
     print_rgb: tuple[int, int, int] = (220, 205, 170)
 
-    @property
+    @cached_property
     def key(self) -> str:
-        """Unique per board: the name, plus ``#cell`` for a track cell."""
+        """Unique per board: the name, plus ``#cell`` for a track cell (kept once asked:
+        the reader asks for it on every frame)."""
         return self.name if self.cell is None else f"{self.name}#{self.cell}"
 
     def grown_box(self, step: float, shape: tuple[int, int], margin: int

@@ -20,6 +20,7 @@ coarse grid against the previous frame's.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -455,7 +456,10 @@ class BoardReader(PieceReading):
         ratio = per_channel(np.multiply, ratio, 1.0 / gain)
         lum = ratio[..., 0] + ratio[..., 1] + ratio[..., 2]
         lum *= 1 / 3
-        chroma = _max3(np.abs(ratio / lum[..., None] - 1.0))
+        # (channel by channel: numpy's broadcast over a last axis of three is slow)
+        chroma = np.abs(ratio[..., 0] / lum - 1.0)
+        for c in (1, 2):
+            np.maximum(chroma, np.abs(ratio[..., c] / lum - 1.0), out=chroma)
         # the camera's noise is in levels, not a fraction of the light: measured on this
         # frame (the board is mostly empty), it sets the least change of colour that counts
         # in each cell; in a dim frame or on a dark board, noise and JPEG alone pass 0.09
@@ -473,7 +477,8 @@ class BoardReader(PieceReading):
         norm = per_channel(np.divide, cur, gain)
         spare = None
         if len(track_rows):  # discs on their track: several on one cell must not look like a hand
-            cells = np.clip(norm[track_rows, track_cols] - 1.0, 0, 255).astype(np.uint8)
+            cells = np.minimum(np.maximum(norm[track_rows, track_cols] - 1.0, 0),
+                               255).astype(np.uint8)
             disc = self._is_disc[lut_index(cells)]
             diff[track_rows[disc], track_cols[disc]] = False
             spare = self._cell_boxes.get(name)
@@ -536,9 +541,7 @@ class BoardReader(PieceReading):
         if snap is None or prev is None:
             return
         for r in regions:
-            x0, y0, x1, y1 = r.rect
-            c0, r0 = int(x0 // COARSE_STEP), int(y0 // COARSE_STEP)
-            c1, r1 = int(np.ceil(x1 / COARSE_STEP)), int(np.ceil(y1 / COARSE_STEP))
+            r0, r1, c0, c1 = _coarse_box(r)
             snap[0][r0:r1, c0:c1] = prev[r0:r1, c0:c1]
 
     @staticmethod
@@ -599,14 +602,14 @@ class BoardReader(PieceReading):
 
     @staticmethod
     def _touches(region: Region, mask: np.ndarray) -> bool:
-        x0, y0, x1, y1 = region.rect
-        c0, r0 = int(x0 // COARSE_STEP), int(y0 // COARSE_STEP)
-        c1, r1 = int(np.ceil(x1 / COARSE_STEP)), int(np.ceil(y1 / COARSE_STEP))
+        r0, r1, c0, c1 = _coarse_box(region)
         return bool(mask[r0:r1, c0:c1].any())
 
 
+@lru_cache(maxsize=4096)
 def _coarse_box(region: Region) -> tuple[int, int, int, int]:
-    """The rows and columns (r0, r1, c0, c1) of the coarse grid a region lies on."""
+    """The rows and columns (r0, r1, c0, c1) of the coarse grid a region lies on (kept:
+    a region is a frozen rectangle, asked for on every frame)."""
     x0, y0, x1, y1 = region.rect
     return (int(y0 // COARSE_STEP), int(np.ceil(y1 / COARSE_STEP)),
             int(x0 // COARSE_STEP), int(np.ceil(x1 / COARSE_STEP)))

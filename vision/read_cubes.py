@@ -42,6 +42,7 @@ from .read_parts import (
     _Plan,
     median0,
     per_channel,
+    within,
 )
 
 
@@ -167,9 +168,12 @@ class CubeReading:
             near = local_light(raw, empty[0], ~piece)
             shade = near / self._light.get(board, 1.0)
             # the board under a cube in a shadow is the board around it, not the region's
-            here = np.where(shade < SHADOWED, near / float(gain.mean()), 1.0)[:, None]
-            under = per_channel(np.multiply, per_channel(np.multiply, empty[0], gain) * here,
-                                white)  # (the empty board, lit as the cubes)
+            lit_board = per_channel(np.multiply, empty[0], gain)
+            dark = np.flatnonzero(shade < SHADOWED)
+            if dark.size:  # (elsewhere the factor is 1: the product is the board itself)
+                lit_board[dark] *= (near[dark] / float(gain.mean()))[:, None]
+            # (the empty board, lit as the cubes)
+            under = per_channel(np.multiply, lit_board, white)
             labels = brown_or_orange(lit, labels, cube, under, self.layout.cube_rgb, shade)
         counts: dict[str, int] = {}
         misfit = 0.0
@@ -200,18 +204,19 @@ class CubeReading:
             total = float(areas[i])
             if total < 0.3 * area_one:
                 continue  # a speck
-            per = np.bincount(labels[lab == i], minlength=len(CUBE_COLOURS) + 1)
+            blob = lab == i
+            per = np.bincount(labels[blob], minlength=len(CUBE_COLOURS) + 1)
             per = per[1:len(CUBE_COLOURS) + 1].astype(np.float32)
             major = [j for j in range(len(CUBE_COLOURS)) if per[j] >= minor]
             if not major:
                 major = [int(per.argmax())]
             if lit is not None:  # a colour that is another's sides in shade is that one
-                for j, m in side_colours(lab == i, labels, major, shades, area_one, lit,
+                for j, m in side_colours(blob, labels, major, shades, area_one, lit,
                                          self.layout.cube_rgb, side_share).items():
                     per[m], per[j] = per[m] + per[j], 0.0
                     major.remove(j)
             # a colour no side of the others reads as: a cube half hidden under one
-            major += hidden_colours(lab == i, labels, per, major, shades, area_one,
+            major += hidden_colours(blob, labels, per, major, shades, area_one,
                                     lit, self.layout.cube_rgb, shade)
             share = float(per[major].sum())
             xs = [total * float(per[j]) / share / (area_one * scale[j]) for j in major]
@@ -271,11 +276,11 @@ class CubeReading:
         gain = median0(ratio)  # this frame's light against the empty board's
         lo_g = per_channel(np.multiply, lo, gain) - BOARD_TOL
         hi_g = per_channel(np.multiply, hi, gain) + BOARD_TOL
-        inside = (cur >= lo_g) & (cur <= hi_g)
+        inside = within(cur, lo_g, hi_g)
         # in dim light a cube differs by fewer levels than the tolerance, but changes
         # the board's colour (`vision.cube_tint`)
-        board_like = (inside[:, 0] & inside[:, 1] & inside[:, 2]
-                      & ~tinted(cur, lo_g + BOARD_TOL, hi_g - BOARD_TOL, labels.shape).ravel())
+        board_like = inside & ~tinted(cur, lo_g + BOARD_TOL, hi_g - BOARD_TOL,
+                                      labels.shape).ravel()
         rel = per_channel(np.divide, ratio, gain)
         rmax, rmin = _max3(rel), _min3(rel)
         dim = min(1.0, float(gain.mean()) / light) if light > 0 else 1.0

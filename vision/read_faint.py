@@ -20,6 +20,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .read_parts import _mean3, _sum3, median0, per_channel
+
 FAINT_CHROMA = 0.21  # averaged change of colour (log ratio) that is a piece
 LEVEL_WEIGHT = 0.25  # a change of level against one of colour, when telling kinds
 FAINT_BOX = 7  # samples averaged (7 × 1.5 mm)
@@ -49,11 +51,12 @@ def faint_pieces(raw: np.ndarray, ref: np.ndarray, shape: tuple[int, int],
     71-184 samples on the real-hard renders of seed 1, against 78 for a coin)."""
     cur = raw.astype(np.float32) + 1.0
     lr = np.log(cur / ref)
-    lr -= np.median(lr, axis=0)  # this frame's light against the empty board's
-    chroma = lr - lr.mean(axis=1, keepdims=True)
+    light_log = median0(lr)  # this frame's light against the empty board's
+    lr = per_channel(np.subtract, lr, light_log)
+    chroma = lr - _mean3(lr)[:, None]
     box = (FAINT_BOX, FAINT_BOX)
     sm = cv2.blur(chroma.reshape(*shape, 3), box)
-    mag = np.sqrt((sm ** 2).sum(axis=-1))
+    mag = np.sqrt(_sum3(sm * sm))
     f8 = found.astype(np.uint8)
     clear = cv2.dilate(f8, np.ones((2 * FAINT_CLEAR + 1,) * 2, np.uint8)) == 0
     apart = cv2.dilate(f8, np.ones((3, 3), np.uint8)) == 0
@@ -67,8 +70,9 @@ def faint_pieces(raw: np.ndarray, ref: np.ndarray, shape: tuple[int, int],
     level = cv2.blur(lr.reshape(*shape, 3), box)
     # the empty board under this frame's light and the markers' white (``board_rgb`` is
     # that gain): each kind's change of colour and level from it is what a piece makes
-    light = np.exp(np.median(np.log(cur / ref), axis=0))
-    board = (ref * light * white).reshape(*shape, 3)
+    light = np.exp(light_log)
+    board = per_channel(np.multiply, per_channel(np.multiply, ref, light), white).reshape(
+        *shape, 3)
     proto = np.log(np.array([c[::-1] for c in rgb], np.float32) + 1.0)  # BGR
     peaks = core & (mag >= cv2.dilate(mag, np.ones(box, np.uint8)))
     out: dict[int, int] = {}

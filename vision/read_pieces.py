@@ -19,18 +19,16 @@ from .item_hue import horse_or_ox, horse_or_wagon
 from .item_light import item_gain
 from .item_shapes import flat_dark_pieces
 from .layout import FAMILY_COLOURS, ITEM_NAMES, Board, Region
+from .piece_differs import differs
 from .read_cubes import CubeReading
 from .read_faint import faint_pieces, found_blobs
 from .read_parts import (
     BOARD_TOL,
-    DEEP_SHADOW,
     FIGURE_COLOURS,
     FIGURE_MM2,
     ITEM_STEP,
-    LIFTED_SPREAD,
     MONK_LABEL,
     MONK_RIM,
-    PALE_PIECE,
     SATURATED,
     SHADOW_MAX,
     SHADOW_MIN,
@@ -68,27 +66,10 @@ class PieceReading(CubeReading):
         empty = self._empty.get(f"{board}/{r.key}")
         if empty is None or empty[0].shape[0] != len(raw):
             return None
-        ref, lo, hi = empty
         cur = raw.astype(np.float32) + 1.0
-        ratio = cur / ref
+        ratio = cur / empty[0]
         gain = region_gain(ratio, self._board_light.get(board))  # not the pieces' colour
-        inside = (cur >= lo * gain - BOARD_TOL) & (cur <= hi * gain + BOARD_TOL)
-        board_like = inside[:, 0] & inside[:, 1] & inside[:, 2]
-        rel = ratio / gain
-        rmax, rmin = _max3(rel), _min3(rel)
-        shadow = (rmax < SHADOW_MAX) & (rmin > SHADOW_MIN) & (rmax < SHADOW_SPREAD * rmin)
-        # the board brightened evenly where a shadow lay when the empty board was learnt
-        # (as for cubes), unless the sample is white under the markers' white paper: a
-        # white figure or a scroll on a pale print is that print brightened evenly too
-        # (``PALE_PIECE`` was set under the white ring's gain: items keep it here too)
-        lifted = ((rmin > 1 / SHADOW_MAX) & (rmax < 1 / SHADOW_MIN)
-                  & (rmax < LIFTED_SPREAD * rmin))
-        white = self._white.get(board)
-        if white is not None and lifted.any():
-            lifted &= _min3(raw.astype(np.float32) * white) < PALE_PIECE
-        out: np.ndarray = ~board_like & ~shadow & ~lifted
-        dark = shadow & ~board_like
-        return out, cur - ref * gain, dark, dark & (rmax < DEEP_SHADOW), _mean3(rel)
+        return differs(raw, cur, ratio, empty, gain, self._white.get(board))
 
     def _item_white(self, board: str, r: Region, raw: np.ndarray) -> np.ndarray | None:
         """``item_light.item_gain`` for region ``r``'s samples (None without a white)."""
@@ -97,7 +78,7 @@ class PieceReading(CubeReading):
                          self._light.get(board), raw)
 
     def _piece_labels(self, what: str, board: str, r: Region, raw: np.ndarray,
-                      shape: tuple[int, int], one: float
+                      shape: tuple[int, int], one: float, gain: np.ndarray | None
                       ) -> tuple[np.ndarray, np.ndarray | None]:
         """Each sample's piece colour (``what``: figures or items; 0 the board), and its
         difference from the empty board (None without the model).
@@ -107,10 +88,9 @@ class PieceReading(CubeReading):
         the region is printed); without it, the region is balanced against its printed
         colour and the board is a colour among the others. A dark item (the ox tile) can
         look like the board in shadow: ``flat_dark_pieces`` tells it (``one``: the
-        smallest piece's area in samples)."""
+        smallest piece's area in samples; ``gain``: the markers' white gain the pieces are
+        told under, None without one)."""
         differs = self._differs(board, r, raw)
-        gain = (self._item_white(board, r, raw) if what == "items"
-                else self._white.get(board))
         if differs is None or gain is None:
             px = balance(raw, np.array(r.print_rgb[::-1], np.float32))
             px[_min3(raw) >= SATURATED] = WHITE
@@ -161,6 +141,7 @@ class PieceReading(CubeReading):
         """Count the pieces of ``names`` (``one``: a piece's area in samples, by name) in
         each region of ``kind`` not under a hand, into ``into`` by region name (a region
         unchanged since it was read keeps its count)."""
+        todo: list[Region] = []
         for r in board.regions:
             if r.kind != kind or r.key in occluded:
                 continue
@@ -168,24 +149,69 @@ class PieceReading(CubeReading):
             if hit is not None:
                 into[r.name] = dict(hit[0])
                 continue
+            todo.append(r)
+        # figures: the board's zones labelled at once (items: one region a farm)
+        together = (self._zone_labels(board.name, todo, samples, plan) if what == "figures"
+                    else {})
+        for r in todo:
             a, b, shape = plan.slices[(board.name, r.key)]
-            labels, diff = self._piece_labels(what, board.name, r, samples[a:b], shape,
-                                              min(one))
+            raw = samples[a:b]
+            # items: the white raised by the region's shade, taken once for the labels and
+            # the faint pieces
+            gain = (self._item_white(board.name, r, raw) if what == "items"
+                    else self._white.get(board.name))
+            labels, diff = (together[r.key] if r.key in together else
+                            self._piece_labels(what, board.name, r, raw, shape, min(one), gain))
             found = count_blobs(labels.reshape(shape), names, one,
                                 diff=None if diff is None else diff.reshape(*shape, 3),
                                 cores=what == "items")
             if what == "items" and diff is not None:
-                self._add_faint(board.name, r, samples[a:b], labels.reshape(shape), one,
-                                found)
+                self._add_faint(board.name, r, raw, labels.reshape(shape), one, found, gain)
             into[r.name] = found
             self._remember(board.name, r.key, [r], dict(found), 1.0)
 
+    def _zone_labels(self, board: str, zones: list[Region], samples: Samples, plan: _Plan
+                     ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """``_piece_labels`` of a board's figure ``zones`` at once, by region key: each
+        zone under its own light (`vision.piece_differs`), the same labels and
+        differences as zone by zone. The zones without the empty-board model are left
+        out (and all of them without the markers' white, or with fewer than two)."""
+        white = self._white.get(board)
+        got = []
+        for r in zones:
+            a, b, shape = plan.slices[(board, r.key)]
+            empty = self._empty.get(f"{board}/{r.key}")
+            if empty is not None and empty[0].shape[0] == b - a:
+                got.append((r, samples[a:b], shape, empty))
+        if white is None or len(got) < 2:
+            return {}
+        raw = np.concatenate([g[1] for g in got])
+        ref, lo, hi = (np.concatenate([g[3][k] for g in got]) for k in range(3))
+        sizes = [len(g[1]) for g in got]
+        ends = np.cumsum(sizes)
+        cur = raw.astype(np.float32) + 1.0
+        ratio = cur / ref
+        light = self._board_light.get(board)
+        gains = np.stack([region_gain(ratio[e - n:e], light)
+                          for n, e in zip(sizes, ends, strict=True)])
+        found = differs(raw, cur, ratio, (ref, lo, hi), np.repeat(gains, sizes, axis=0),
+                        white)
+        labels = np.where(found.piece,
+                          self._lut("figures", None, ())[lut_index(apply_gain(raw, white))], 0)
+        out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        for (r, _raw, shape, _empty), n, e in zip(got, sizes, ends, strict=True):
+            own = labels[e - n:e]  # (a view: the rim is written through)
+            rim = _monk_rim(own.reshape(shape) == MONK_LABEL, found.deep[e - n:e].reshape(shape))
+            own[rim.reshape(-1)] = MONK_LABEL
+            out[r.key] = (own, found.diff[e - n:e])
+        return out
+
     def _add_faint(self, board: str, r: Region, raw: np.ndarray, labels: np.ndarray,
-                   one: list[float], found: dict[str, int]) -> None:
+                   one: list[float], found: dict[str, int], white: np.ndarray | None) -> None:
         """Add to ``found`` the items of region ``r`` too faint for the board's tolerance
-        (``read_faint``: a grey coin on a dark farm in dim light), away from those found."""
+        (``read_faint``: a grey coin on a dark farm in dim light), away from those found
+        (``white``: the region's ``_item_white``)."""
         empty = self._empty.get(f"{board}/{r.key}")
-        white = self._item_white(board, r, raw)
         if empty is None or white is None:
             return
         rgb = [self.layout.item_rgb[k] for k in ITEM_NAMES]
@@ -246,15 +272,18 @@ class PieceReading(CubeReading):
         index = lut_index(bal)
         per_sample_mm2 = np.array([(r.rect[2] - r.rect[0]) * (r.rect[3] - r.rect[1])
                                    for r in cells], np.float32) / TRACK_GRID ** 2
-        tracks = sorted({r.name for r in cells})
-        for track in tracks:
+        by_track: dict[str, list[int]] = {}  # each track's cells, in order
+        for i, r in enumerate(cells):
+            by_track.setdefault(r.name, []).append(i)
+        for track in sorted(by_track):
             colours = ([track.partition(":")[2]] if track.startswith("time:")
                        else list(FAMILY_COLOURS))
             idx = tuple(FAMILY_COLOURS.index(c) for c in colours)
-            rows = np.array([i for i, r in enumerate(cells) if r.name == track])
+            rows = np.array(by_track[track])
             counts = np.zeros((len(cells), len(colours)), np.float32)
             for bg in {None} if model else {cells[i].print_rgb for i in rows}:
-                group = np.array([i for i in rows if model or cells[i].print_rgb == bg])
+                group = (rows if model else
+                         np.array([i for i in rows if cells[i].print_rgb == bg]))
                 labels = self._lut("markers", bg, idx)[index[group]]
                 if model:
                     labels = np.where(mask[group], labels, 0)

@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 from vision.colour import UNKNOWN, classify
+from vision.cube_tint import _cell_box3
 from vision.layout import Layout
 from vision.read import BoardReader
-from vision.read_parts import Samples, _mean3, _sum3, median0
+from vision.read_parts import Samples, _fold, _mean3, _sum3, median0, per_channel, within
 from vision.render import Scene, render
 from vision.table import TableView
 
@@ -70,3 +71,53 @@ def test_a_boards_track_cells_are_remapped_at_once_to_the_same_samples(layout: L
             a, b, _s = plan.slices[(name, r.key)]
             assert a0 <= a < b <= b0
             assert np.array_equal(block[a - a0:b - a0], Samples(frame, plan)[a:b])
+
+
+def test_within_every_channel_is_the_three_comparisons_joined() -> None:
+    # `within` (one pass of OpenCV's range test) gives the booleans of comparing each
+    # channel against its bounds, ends included, and joining the three; bounds of
+    # another type take numpy's way
+    g = np.random.default_rng(8)
+    a = np.round(g.uniform(0, 60, (7700, 3))).astype(np.float32)
+    lo = np.round(g.uniform(0, 30, (7700, 3))).astype(np.float32)
+    hi = lo + np.round(g.uniform(0, 30, (7700, 3))).astype(np.float32)
+    a[:50] = lo[:50]  # on the bounds: inside
+    a[50:100] = hi[50:100]
+    both = (a >= lo) & (a <= hi)
+    want = both[:, 0] & both[:, 1] & both[:, 2]
+    assert want.any() and not want.all()
+    assert np.array_equal(within(a, lo, hi), want)
+    assert np.array_equal(within(a, lo.astype(np.float64), hi), want)
+
+
+def test_a_stack_of_cells_is_summed_over_3x3_as_numpys_padded_sum() -> None:
+    # each cell's edge repeated (np.pad's "edge"), the nine neighbours added in one order:
+    # the same float32 sums to the last bit, and no cell reaches into the next
+    g = np.random.default_rng(9)
+    stack = g.uniform(-30, 30, (6, 12, 12, 3)).astype(np.float32)
+    padded = np.pad(stack, ((0, 0), (1, 1), (1, 1), (0, 0)), mode="edge")
+    want = np.asarray(sum(padded[:, dy:dy + 12, dx:dx + 12]
+                          for dy in range(3) for dx in range(3)))
+    got = _cell_box3(stack)
+    assert got.dtype == np.float32
+    assert np.array_equal(got, want)
+    ones = np.zeros((2, 5, 5), np.uint8)
+    ones[0, 4, 4] = 1  # a corner: counted four times over its own repeated edge
+    assert _cell_box3(ones)[0, 4, 4] == 4 and not _cell_box3(ones)[1].any()
+
+
+def test_a_gain_taken_channel_by_channel_or_folded_gives_numpys_numbers() -> None:
+    # `per_channel` folds a region's samples into rows of a divisor of their count
+    # (7,700 into rows of 220; a prime count has none and goes channel by channel)
+    assert _fold(7700) == 220 and _fold(9072) == 252 and _fold(7919) == 0
+    g = np.random.default_rng(10)
+    for shape in [(7700, 3), (7919, 3), (60, 70, 3), (1200, 3)]:
+        a = g.uniform(0.5, 256.0, shape).astype(np.float32)
+        gain = g.uniform(0.3, 3.0, 3).astype(np.float32)
+        for op in (np.multiply, np.divide):
+            got = per_channel(op, a, gain)
+            assert got.dtype == np.float32 and got.shape == a.shape
+            assert np.array_equal(got, op(a, gain))
+    cells = g.uniform(0.5, 256.0, (50, 144, 3)).astype(np.float32)
+    each = g.uniform(0.3, 3.0, (50, 1, 3)).astype(np.float32)  # a gain a cell
+    assert np.array_equal(per_channel(np.multiply, cells, each), cells * each)
