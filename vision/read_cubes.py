@@ -18,6 +18,7 @@ from .colour import (
 from .cube_hidden import hidden_colours, shades_into, touching_blobs
 from .cube_hue import SHADOWED, brown_or_orange, local_light
 from .cube_pairs import is_pair
+from .cube_rim import cube_rims
 from .cube_shadow import UNEVEN, cube_hued, smooth
 from .cube_sides import SIDE_SHARE, side_colours
 from .cube_size import CubeSample, measure_cubes
@@ -161,6 +162,7 @@ class CubeReading:
         piece, cube, gain = self._cube_samples(raw, labels, empty, self._light.get(board, 0.0),
                                                white)
         shade: np.ndarray | None = None
+        under: np.ndarray | None = None
         if lit is not None and white is not None:
             # the light on each cube against the light on the board's markers (most of
             # the board: its median), whose white paper sets the colours' light
@@ -234,7 +236,10 @@ class CubeReading:
                 counts[CUBE_COLOURS[j]] = counts.get(CUBE_COLOURS[j], 0) + m
         # something that is neither the board, a shadow nor a cube colour (a coin, a
         # figure, a sleeve): as much of it as half a cube makes the reading uncertain
-        strange = (piece & ((labels == UNKNOWN) | (labels > len(CUBE_COLOURS)))).astype(np.uint8)
+        strange = piece & ((labels == UNKNOWN) | (labels > len(CUBE_COLOURS)))
+        if lit is not None and under is not None:  # a cube's blurred rim is no strange thing
+            strange &= ~cube_rims(strange, cube, labels, lit, under, self.layout.cube_rgb)
+        strange = strange.astype(np.uint8)
         strange = cv2.morphologyEx(strange, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         unknown = float(np.count_nonzero(strange)) / area_one
         conf = round(max(0.0, 1.0 - 2 * misfit - unknown), 3)
