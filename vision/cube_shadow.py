@@ -13,13 +13,7 @@ piece when its hue (averaged over 3×3 samples: a dim frame's noise) lies clearl
 a cube colour's, as that colour would look on this board under this light (the colour
 learnt under the markers' white paper, over the board under the same light), than the
 board's own (``HUE_MARGIN``). Black is left out: it has no hue to compare, and a
-black cube is darker than any shadow the reader allows (``SHADOW_MIN``). Around such a
-middle the cube's edge, blurred into its own shadow beside it, has a hue between the
-cube's and the board's: a "shadow" sample whose hue is merely nearer a cube colour's
-than the board's (``EDGE_MARGIN``), connected to a middle that passed, is that cube
-(`grown`): a brown cube leaning on others under a cool light showed a middle of a few
-samples within the margin, a speck, and was missed. A shadow alone keeps the board's hue
-and has no middle to grow from.
+black cube is darker than any shadow the reader allows (``SHADOW_MIN``).
 """
 
 from __future__ import annotations
@@ -33,7 +27,6 @@ from .layout import CUBE_COLOURS
 
 HUED = tuple(c for c in CUBE_COLOURS if c != "plague")  # cube colours with a hue
 HUE_MARGIN = 0.75  # a cube's hue must lie this much nearer than the board's
-EDGE_MARGIN = 1.0  # ... and its blurred edge's, beside a middle that passed, nearer at all
 # a "shadow" whose channels' ratios (averaged) lie within this of each other has the
 # board's hue within ~0.05 and is not tested (a cube that near the board's hue is not told)
 UNEVEN = 1.15
@@ -53,12 +46,11 @@ def smooth(rel: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
 
 
 def cube_hued(rel: np.ndarray, board: np.ndarray, white: np.ndarray,
-              cube_rgb: Mapping[str, Sequence[int]], margin: float = HUE_MARGIN
-              ) -> np.ndarray:
+              cube_rgb: Mapping[str, Sequence[int]]) -> np.ndarray:
     """Which samples (flat: their ratios ``rel`` to the empty board under this frame's
     light, n×3 BGR, best averaged by `smooth`; ``board`` that empty board under this
     light, n×3) have a hue nearer a cube colour's (``cube_rgb``, under the markers' white
-    gain ``white``, BGR) than ``margin`` times the board's. Returns a flat boolean
+    gain ``white``, BGR) than ``HUE_MARGIN`` times the board's. Returns a flat boolean
     array."""
     h = _unit(np.maximum(rel, 1e-3))
     d_board = np.abs(h - np.float32(1 / 3)).sum(axis=1)
@@ -67,18 +59,5 @@ def cube_hued(rel: np.ndarray, board: np.ndarray, white: np.ndarray,
         seen = np.array(cube_rgb[c][::-1], np.float32) / np.maximum(white, 1e-3)
         hc = _unit(seen[None, :] / np.maximum(board, 1.0))
         best = np.minimum(best, np.abs(h - hc).sum(axis=1))
-    out: np.ndarray = best < margin * d_board
-    return out
-
-
-def grown(strict: np.ndarray, loose: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
-    """The samples of ``loose`` (flat booleans on a grid of ``shape``) 8-connected through
-    ``loose`` to one of ``strict`` (flat booleans, taken as loose too): a cube's hued
-    middle and its blurred edge. Returns a flat boolean array."""
-    both = (strict | loose).reshape(shape).astype(np.uint8)
-    k, lab = cv2.connectedComponents(both, connectivity=8)
-    seeds = np.zeros(k, bool)
-    seeds[np.unique(lab.ravel()[strict])] = True
-    seeds[0] = False
-    out: np.ndarray = seeds[lab.ravel()]
+    out: np.ndarray = best < HUE_MARGIN * d_board
     return out

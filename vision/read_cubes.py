@@ -19,7 +19,7 @@ from .cube_hidden import hidden_colours, shades_into, touching_blobs
 from .cube_hue import SHADOWED, brown_or_orange, local_light
 from .cube_pairs import is_pair
 from .cube_rim import cube_rims
-from .cube_shadow import EDGE_MARGIN, UNEVEN, cube_hued, grown, smooth
+from .cube_shadow import UNEVEN, cube_hued, smooth
 from .cube_sides import SIDE_SHARE, side_colours
 from .cube_size import CubeSample, measure_cubes
 from .cube_tint import tinted
@@ -296,13 +296,8 @@ class CubeReading:
             # only a shadow uneven enough to have another hue is tested (the cost)
             at = np.flatnonzero(shadow & (_max3(hue) > UNEVEN * _min3(hue)))
             if at.size:
-                strict = np.zeros(shadow.shape, bool)
-                loose = np.zeros(shadow.shape, bool)
-                strict[at] = cube_hued(hue[at], ref[at] * gain, white, self.layout.cube_rgb)
-                loose[at] = cube_hued(hue[at], ref[at] * gain, white, self.layout.cube_rgb,
-                                      EDGE_MARGIN)
-                # the cube's edge blurred into its own shadow, beside its hued middle
-                shadow[grown(strict, loose, labels.shape)] = False
+                shadow[at[cube_hued(hue[at], ref[at] * gain, white,
+                                    self.layout.cube_rgb)]] = False
         # the board brightened evenly is the board where a shadow lay when the empty board
         # was learnt (a lamp or a person moved since): no cube's colour is its space's
         # print brightened evenly (white pieces are, so figures and items keep the rule)

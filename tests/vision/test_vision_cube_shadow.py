@@ -26,26 +26,3 @@ def test_a_shadow_keeps_the_board_hue_and_a_brown_cube_does_not(layout: Layout) 
                    np.float32)
     got = cube_hued(rel, board, np.ones(3, np.float32), layout.cube_rgb)
     assert got.tolist() == [False, True]
-
-
-def test_a_brown_cubes_blurred_edge_joins_its_hued_middle(layout: Layout) -> None:
-    # real-ordinary's tenth image of seed 5 (a cool light): a brown cube leaning on an
-    # orange and a green one on the harvest space, ratios to the pale board 0.52-0.55,
-    # 0.38-0.48, 0.40-0.51: a shadow by the spread. Only its middle's hue lies within
-    # 0.75 of brown's against the board's (0.43-0.51); its edges, blurred into its own
-    # shadow, 0.78-1.03, and the middle alone was a speck: the cube was missed
-    _g, _scene, _players, view, shot, reader = bench._table(layout, "real-ordinary", 5, 9)
-    reading = reader.read(shot.image)
-    assert reading.cubes.get("space:harvest") == view.cubes["space:harvest"]
-
-
-def test_a_hued_middle_grows_over_its_own_edge_not_over_a_shadow() -> None:
-    from vision.cube_shadow import grown
-
-    strict = np.zeros((5, 9), bool)
-    strict[2, 2] = True
-    loose = np.zeros((5, 9), bool)
-    loose[1:4, 1:4] = True  # the middle's blurred edge
-    loose[1:4, 6:8] = True  # apart from it: nothing hued there
-    got = grown(strict.ravel(), loose.ravel(), (5, 9)).reshape(5, 9)
-    assert got[1:4, 1:4].all() and not got[:, 5:].any()
