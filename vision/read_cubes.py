@@ -18,6 +18,7 @@ from .colour import (
 from .cube_hidden import hidden_colours, shades_into, touching_blobs
 from .cube_hue import SHADOWED, brown_or_orange, local_light
 from .cube_pairs import is_pair
+from .cube_rim import cube_rims
 from .cube_shadow import UNEVEN, cube_hued, smooth
 from .cube_sides import SIDE_SHARE, side_colours
 from .cube_size import CubeSample, measure_cubes
@@ -162,6 +163,7 @@ class CubeReading:
         piece, cube, gain = self._cube_samples(raw, labels, empty, self._light.get(board, 0.0),
                                                white)
         shade: np.ndarray | None = None
+        under: np.ndarray | None = None
         if lit is not None and white is not None:
             # the light on each cube against the light on the board's markers (most of
             # the board: its median), whose white paper sets the colours' light
@@ -222,8 +224,13 @@ class CubeReading:
             xs = [total * float(per[j]) / share / (area_one * scale[j]) for j in major]
             if measured and all(CUBE_COLOURS[j] in self.cube_scale for j in major):
                 ms = _share_pile(xs)
-                sided = any(j in shades[k] for j in major for k in major)
-                misfit = max(misfit, _pile_misfit(sum(xs), sum(ms), sided))
+                # a colour is maybe another's sides when they read as it and it covers
+                # less than the guard against one cube's sides, times that colour's
+                # cubes (their apparent size, ``calibrate cubes``'): a brown of 215
+                # samples beside one orange cube is no side of it
+                sided = any(j in shades[k] and per[j] < minor * scale[k] * ms[b]
+                            for j in major for b, k in enumerate(major))
+                misfit = max(misfit, _pile_misfit(sum(xs), sum(ms), sided, len(major)))
             elif len(xs) == 1 and xs[0] < 2 - ROUND_UP and is_pair(lab == i, xs[0], top, sides):
                 ms = [2]  # one colour, half as long again as a cube: one leaning on another
             else:  # an area known to some 40 %: each colour rounded, a loose fit
@@ -234,7 +241,10 @@ class CubeReading:
                 counts[CUBE_COLOURS[j]] = counts.get(CUBE_COLOURS[j], 0) + m
         # something that is neither the board, a shadow nor a cube colour (a coin, a
         # figure, a sleeve): as much of it as half a cube makes the reading uncertain
-        strange = (piece & ((labels == UNKNOWN) | (labels > len(CUBE_COLOURS)))).astype(np.uint8)
+        strange = piece & ((labels == UNKNOWN) | (labels > len(CUBE_COLOURS)))
+        if lit is not None and under is not None:  # a cube's blurred rim is no strange thing
+            strange &= ~cube_rims(strange, cube, labels, lit, under, self.layout.cube_rgb)
+        strange = strange.astype(np.uint8)
         strange = cv2.morphologyEx(strange, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         unknown = float(np.count_nonzero(strange)) / area_one
         conf = round(max(0.0, 1.0 - 2 * misfit - unknown), 3)
@@ -327,16 +337,19 @@ def _share_pile(xs: list[float]) -> list[int]:
     return ms
 
 
-def _pile_misfit(x: float, m: int, sided: bool = False) -> float:
+def _pile_misfit(x: float, m: int, sided: bool = False, colours: int = 1) -> float:
     """How badly ``x`` cube areas fit a count of ``m`` cubes (``PILE_ROUND_UP``): 0 well
     inside the areas m cubes show, 0.5 (confidence 0) on the step to m ± 1, falling to 0
     at ``PILE_BAND`` from it; 0.5 when ``sided`` (one of the blob's colours is what
     another's sides turned from the lamp read as) and the area holds fewer cubes than
     the ``m`` colours given one each: that colour may be a side, not a cube (a cube
     mostly hidden under one of a colour whose sides never read as it still counts); a
-    lone cube under 0.6 of an area is a misfit as before."""
+    lone cube under 0.6 of an area is a misfit as before. Unless ``sided``, each of the
+    blob's ``colours`` is a cube: the step down to fewer cubes than colours is none (three
+    colours in 2.32 cube areas are three cubes, one mostly hidden)."""
     if sided and m > 1 and x < m - PILE_ROUND_UP:
         return 0.5  # fewer cubes than colours, one of which a side of another reads as
-    step = min(abs(x - (m + 1 - PILE_ROUND_UP)), abs(x - (m - PILE_ROUND_UP)) if m > 1 else 9.0)
+    down = m > 1 and (sided or m > colours)
+    step = min(abs(x - (m + 1 - PILE_ROUND_UP)), abs(x - (m - PILE_ROUND_UP)) if down else 9.0)
     near = 0.5 * max(0.0, 1.0 - step / PILE_BAND)
     return max(near, 0.6 - x if m == 1 else 0.0)
