@@ -341,8 +341,8 @@ class Reconciler(TableAnswers, Closing, PathDoubts, MisreadDoubts, Disagreements
             matches = []
         # « none of these » said of a path holds while the game is where it was: a path
         # beginning with one is no explanation; what is left is asked, never applied
-        # (a fill read with one cube misread, declined, then asked again with the next
-        # player's take; tests/reconcile/test_declined_not_again.py)
+        # (camera, random play, seed 1, game 2, action 219: a fill misread, declined,
+        # asked again with the next player's take; tests/reconcile/test_declined_not_again.py)
         refused = self.refused_now(st, seq, matches)
         if refused:
             matches = [m for m in matches if m not in refused]
