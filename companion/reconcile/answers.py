@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion import village as v
 
-from .outcomes import JSON, Closed, Discrepancy, Outcome, Prompt, TableLink, UnknownOpen, Waiting
+from .outcomes import JSON, Closed, Discrepancy, Outcome, Prompt, UnknownOpen, Waiting
 from .search import Path
 from .weighing import _fingerprint, _shared_tail
 
@@ -31,8 +31,6 @@ class TableAnswers:
         _asked_from: float | None
         _part_asked: int | None
         _declined: tuple[Any, ...] | None
-        _refused: tuple[int, int, list[list[JSON]]] | None
-        link: TableLink
         _dismissed: tuple[Any, ...] | None
         _last: tuple[Any, ...] | None
         _rejected: set[tuple[int, str]]
@@ -85,13 +83,6 @@ class TableAnswers:
         if p is None or p.id != prompt_id:
             raise UnknownOpen(f"no open prompt {prompt_id}")
         self._declined = self._last
-        # what the players said is none of these stays so while the game is where it was:
-        # no path beginning with one of them is asked again, nor applied (`refused_now`)
-        every = ([[a.to_json() for a in m] for group in p.stands_for for m in group]
-                 if p.stands_for else p.candidates)
-        st = self.link.state()
-        self._refused = ((_fingerprint(st), p.seq, [list(c) for c in every])
-                         if self.link.seq() == p.seq else None)
         self.table.taps = []  # the taps it was about are answered
         return self._emit([self._close_prompt("nothing happened" if nothing_happened
                                               else "none of these")])
@@ -110,19 +101,6 @@ class TableAnswers:
         self._require_discrepancy(discrepancy_id)
         self._dismissed = self._last
         return self._emit([self._close_discrepancy("fixing")])
-
-    def refused_now(self, st: v.GameState, seq: int, paths: list[Path]) -> list[Path]:
-        """Those of ``paths`` that begin with a candidate the players answered « none of
-        these » to, while the game is still where it was then (its state at ``seq``)."""
-        r = self._refused
-        if r is None or not paths or r[1] != seq or r[0] != _fingerprint(st):
-            return []
-        out = []
-        for m in paths:
-            said = [a.to_json() for a in m]
-            if any(said[:len(c)] == c for c in r[2]):
-                out.append(m)
-        return out
 
     def reject(self, st: v.GameState, actions: list[JSON]) -> None:
         """Proposal ``actions`` made from state ``st`` was undone (the game is back at

@@ -147,8 +147,6 @@ class Reconciler(TableAnswers, Closing, PathDoubts, MisreadDoubts, Disagreements
     _rejected: set[tuple[int, str]] = field(default_factory=set)  # undone proposals
     _due: float | None = None  # look again then, even if nothing changed
     _declined: tuple[Any, ...] | None = None  # the look whose prompt was declined
-    # (its game's fingerprint, seq, candidates) of the last « none of these » (answers.py)
-    _refused: tuple[int, int, list[list[JSON]]] | None = None
     _recent: list[tuple[float, frozenset[str]]] = field(default_factory=list)  # applied
     _history: list[tuple[float, int, Any]] = field(default_factory=list)  # (seen, seq, members)
     _now: float = 0.0
@@ -339,15 +337,6 @@ class Reconciler(TableAnswers, Closing, PathDoubts, MisreadDoubts, Disagreements
             _fingerprint(st), repr([a.to_json() for a in matches[0]])
         ) in self._rejected:
             matches = []
-        # « none of these » said of a path holds while the game is where it was: a path
-        # beginning with one is no explanation; what is left is asked, never applied
-        # (camera, random play, seed 1, game 2, action 219: a fill misread, declined,
-        # asked again with the next player's take; tests/reconcile/test_declined_not_again.py)
-        refused = self.refused_now(st, seq, matches)
-        if refused:
-            matches = [m for m in matches if m not in refused]
-            if not matches:  # the players will put the board right or enter it
-                return self._emit(out)
         unseen = (keep_taps and names_now(st, taps)) or any(  # tapped, left out: ask
             self._unseen(m, observed, left_out) or self._unread(m, observed) for m in matches)
         # a path changing a doubted (uncertain) region: asked at once, never applied (the
@@ -372,7 +361,7 @@ class Reconciler(TableAnswers, Closing, PathDoubts, MisreadDoubts, Disagreements
                 return self._emit(out)
             doubt = True  # then asked, with what two misreads would explain
             matches = matches + self._two_misreads_rivals(matches[0], observed)
-        if len(matches) == 1 and not unseen and not doubt and not refused:
+        if len(matches) == 1 and not unseen and not doubt:
             wait, what = self._second_step(matches[0])
             if still < wait:  # perhaps half done: wait for the second step
                 self._due = self.table.last_change + wait
@@ -388,7 +377,7 @@ class Reconciler(TableAnswers, Closing, PathDoubts, MisreadDoubts, Disagreements
             self.table.taps = kept + self.table.taps
             return self._emit(out)
         lead = (self._sure_lead(st, matches, observed)
-                if matches and not taps and not doubt and not unseen and not refused else ())
+                if matches and not taps and not doubt and not unseen else ())
         if lead:  # every explanation begins so: applied, the rest asked (lead.py)
             if self.prompt is not None:
                 out.append(self._close_prompt("moved on"))
