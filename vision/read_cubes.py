@@ -231,7 +231,7 @@ class CubeReading:
                 sided = any(j in shades[k] and per[j] < minor * scale[k] * ms[b]
                             for j in major for b, k in enumerate(major))
                 misfit = max(misfit, _pile_misfit(sum(xs), sum(ms), sided, len(major)))
-            elif len(xs) == 1 and xs[0] < 2 - ROUND_UP and is_pair(lab == i, xs[0], top, sides):
+            elif len(xs) == 1 and xs[0] < 2 - ROUND_UP and is_pair(blob, xs[0], top, sides):
                 ms = [2]  # one colour, half as long again as a cube: one leaning on another
             else:  # an area known to some 40 %: each colour rounded, a loose fit
                 ms = [max(1, int(np.floor(x + ROUND_UP))) for x in xs]

@@ -50,6 +50,5 @@ def test_four_lone_cubes_rims_through_a_wide_lens_leave_the_supply_read(
     # the pale green print (RGB ~190, 205, 165 under the markers' white) reads as a
     # white or yellow figure, 136 samples after the 3×3 opening where half a cube is 111,
     # and the supply was read uncertain
-    _g, _scene, _players, view, shot, reader = bench._table(layout, "real-ordinary", 11, 19)
-    reading = reader.read(shot.image)
+    view, _shot, reading = bench.case(layout, "real-ordinary", 11, 19)
     assert reading.cubes.get("supply:yellow") == view.cubes["supply:yellow"]

@@ -29,8 +29,7 @@ def test_a_brown_cube_larger_than_an_orange_ones_sides_is_no_side(layout: Layout
     # against a cube's sides): 215 samples are a brown cube of their own, and the four
     # colours four cubes. (Table 33 of seed 1, an orange side of 54 samples read brown,
     # stays uncertain: test_vision_cube_piles.)
-    _g, _scene, _players, view, shot, reader = bench._table(layout, "real-ordinary", 5, 27)
-    reading = reader.read(shot.image)
+    view, _shot, reading = bench.case(layout, "real-ordinary", 5, 27)
     assert reading.cubes.get("supply:red") == view.cubes["supply:red"]
 
 
@@ -38,6 +37,5 @@ def test_three_colours_on_the_step_from_two_cubes_are_three(layout: Layout) -> N
     # real-ordinary's tenth image of seed 5: on the red farm's supply a brown, a pink
     # and an orange cube in one blob of 2.33 cube areas, 0.03 above the step between
     # two and three cubes: read uncertain, where three colours are three cubes
-    _g, _scene, _players, view, shot, reader = bench._table(layout, "real-ordinary", 5, 9)
-    reading = reader.read(shot.image)
+    view, _shot, reading = bench.case(layout, "real-ordinary", 5, 9)
     assert reading.cubes.get("supply:red") == view.cubes["supply:red"]
